@@ -1,0 +1,114 @@
+/**
+ * The capture-log format (DESIGN.md, "Capture-log format"): one JSON object per line,
+ * `{"conn": N, "seq": N, "dir": "c2s"|"s2c", "b64": "…"}` for a chunk of bytes as it crossed
+ * the relay or tap, or `{"conn": N, "seq": N, "dir": …, "eof": true}` when that direction ended.
+ * `seq` is one counter over all connections; stdio logs may omit `conn`.
+ * This is the line format of the relay published with the mcp-on-the-wire write-up.
+ */
+import { readFileSync } from "node:fs";
+
+/** Direction of a chunk: client to server, or server to client. */
+export type Direction = "c2s" | "s2c";
+
+/** One line of a capture log: a chunk of bytes (base64) or the end of one direction. */
+export interface CaptureRecord {
+  /** Connection number, from 1 (HTTP); absent or 0 for stdio. */
+  conn?: number;
+  /** Position in the log, one counter over all connections, from 1. */
+  seq: number;
+  dir: Direction;
+  /** The chunk's bytes, base64; absent on an eof record. */
+  b64?: string;
+  /** True when this direction of the connection ended (half-close). */
+  eof?: true;
+}
+
+/** Thrown when a capture log line is not a valid record; names the file and line. */
+export class CaptureLogError extends Error {
+  override name = "CaptureLogError";
+}
+
+/**
+ * Parse capture-log text into records, in file order.
+ * @param text the whole log (UTF-8 JSON lines; a trailing newline is optional)
+ * @param source file name used in error messages
+ * @throws CaptureLogError naming `source:line` when a line is not JSON or lacks `seq`/`dir`
+ */
+export function parseCaptureLog(text: string, source = "<log>"): CaptureRecord[] {
+  const records: CaptureRecord[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === "") continue;
+    let obj: unknown;
+    try {
+      obj = JSON.parse(line);
+    } catch {
+      throw new CaptureLogError(`${source}:${i + 1}: not a JSON object; each line must be {"conn","seq","dir","b64"|"eof"}`);
+    }
+    const r = obj as Partial<CaptureRecord>;
+    if (typeof r !== "object" || r === null || typeof r.seq !== "number" || (r.dir !== "c2s" && r.dir !== "s2c")) {
+      throw new CaptureLogError(`${source}:${i + 1}: a record needs a numeric "seq" and "dir" of "c2s" or "s2c"`);
+    }
+    if (r.eof !== true && typeof r.b64 !== "string") {
+      throw new CaptureLogError(`${source}:${i + 1}: a record needs "b64" (bytes) or "eof": true`);
+    }
+    records.push(r as CaptureRecord);
+  }
+  return records;
+}
+
+/** Read and parse a capture log file. @throws CaptureLogError, or the fs error if unreadable. */
+export function readCaptureLog(path: string): CaptureRecord[] {
+  return parseCaptureLog(readFileSync(path, "utf8"), path);
+}
+
+/** Serialise one record as a log line (with its trailing newline), key order conn, seq, dir, b64|eof. */
+export function formatRecord(r: CaptureRecord): string {
+  const o: Record<string, unknown> = {};
+  if (r.conn !== undefined) o.conn = r.conn;
+  o.seq = r.seq;
+  o.dir = r.dir;
+  if (r.eof) o.eof = true;
+  else o.b64 = r.b64;
+  return JSON.stringify(o) + "\n";
+}
+
+/** One direction of one connection, reassembled: the bytes in order and whether it ended. */
+export interface Stream {
+  conn: number;
+  dir: Direction;
+  bytes: Buffer;
+  ended: boolean;
+  /** seq of each chunk with its byte offset within `bytes`, for ordering across directions. */
+  chunks: { seq: number; offset: number; length: number }[];
+}
+
+/**
+ * Reassemble a log into streams keyed `${conn}:${dir}` (conn 0 when absent), sorted by conn then dir.
+ * Chunks are concatenated in `seq` order.
+ */
+export function reassemble(records: CaptureRecord[]): Stream[] {
+  const sorted = [...records].sort((a, b) => a.seq - b.seq);
+  const parts = new Map<string, { conn: number; dir: Direction; bufs: Buffer[]; ended: boolean; chunks: Stream["chunks"]; size: number }>();
+  for (const r of sorted) {
+    const conn = r.conn ?? 0;
+    const key = `${conn}:${r.dir}`;
+    let p = parts.get(key);
+    if (!p) {
+      p = { conn, dir: r.dir, bufs: [], ended: false, chunks: [], size: 0 };
+      parts.set(key, p);
+    }
+    if (r.eof) {
+      p.ended = true;
+      continue;
+    }
+    const b = Buffer.from(r.b64 ?? "", "base64");
+    p.chunks.push({ seq: r.seq, offset: p.size, length: b.length });
+    p.bufs.push(b);
+    p.size += b.length;
+  }
+  return [...parts.values()]
+    .sort((a, b) => a.conn - b.conn || (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
+    .map((p) => ({ conn: p.conn, dir: p.dir, bytes: Buffer.concat(p.bufs), ended: p.ended, chunks: p.chunks }));
+}
