@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+/**
+ * The wirecost command line: a thin layer over the library (runner/index.ts, generators/render.ts).
+ * Commands load their modules on demand. Errors a user can fix print one line and exit 1; anything else is a bug and prints a stack.
+ */
+import { Command, InvalidArgumentError } from "commander";
+
+function count(v: string, name: string): number {
+  if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${name} takes a whole number ≥ 0, got "${v}"`);
+  return Number(v);
+}
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+const program = new Command("wirecost").description("Measure what a protocol layer costs on the wire.").showHelpAfterError();
+
+program
+  .command("expand")
+  .description("print the configurations of a matrix")
+  .argument("[matrix]", "matrix file", "matrix.yaml")
+  .option("--format <format>", "tsv or json", "tsv")
+  .option("--all", "also print excluded cells with their reason")
+  .action(async (matrix: string, o: { format: string; all?: boolean }) => (await import("./commands/expand.js")).expandCommand(matrix, o));
+
+program
+  .command("run")
+  .description("run a matrix against real targets and write results")
+  .argument("[matrix]", "matrix file", "matrix.yaml")
+  .option("--only <glob>", "run only configurations whose id matches (repeatable)", collect, [])
+  .option("--repeats <n>", "runs per configuration, overriding the matrix", (v) => count(v, "--repeats"))
+  .option("--jobs <n>", "concurrent runs (default: cores)", (v) => count(v, "--jobs"))
+  .option("--results <dir>", "results folder", "results")
+  .action(async (matrix: string, o: { only: string[]; repeats?: number; jobs?: number; results: string }) => (await import("./commands/run.js")).runCommand(matrix, o));
+
+program
+  .command("count")
+  .description("count one capture log and print one TSV row")
+  .argument("<log>", "capture log (JSON lines)")
+  .option("--stdio", "the log is of a stdio session (default: HTTP)")
+  .option("--per-message", "print the per-message breakdown instead")
+  .action(async (log: string, o: { stdio?: boolean; perMessage?: boolean }) => (await import("./commands/count.js")).countCommand(log, o));
+
+program
+  .command("render")
+  .description("render the site from a results folder (runs nothing)")
+  .option("--results <dir>", "results folder", "results")
+  .option("--site <dir>", "site folder", "site")
+  .action(async (o: { results: string; site: string }) => {
+    const { render } = await import("../generators/render.js");
+    const report = await render({ results: o.results, site: o.site });
+    process.stderr.write(`wrote ${report.files.length} files to ${o.site}/\n`);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (e instanceof Error && e.name === "UserError") {
+    process.stderr.write(`wirecost: ${e.message}\n`);
+    process.exit(1);
+  }
+  throw e;
+}

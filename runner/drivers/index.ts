@@ -1,0 +1,8 @@
+/** Registry of client drivers, by value of the `client` axis. Adding a client is one entry. */
+import { rawMcpDriver } from "./mcp/raw.js";
+import type { Driver } from "./types.js";
+
+/** Client name → driver. */
+export const DRIVERS: Record<string, Driver> = {
+  raw: rawMcpDriver,
+};

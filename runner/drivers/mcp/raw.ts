@@ -1,0 +1,35 @@
+/**
+ * The raw MCP driver (client `raw`): hand-written bytes, fixed request ids, strictly sequential.
+ */
+import type { Driver, DriverContext } from "../types.js";
+import { FLOWS } from "./flows.js";
+import { REVISIONS } from "./revision.js";
+import { McpSession } from "./session.js";
+import { HttpWire, StdioWire } from "./wires.js";
+
+function flowOf(ctx: DriverContext) {
+  const f = FLOWS[ctx.flow];
+  if (!f) throw new Error(`raw driver: unknown flow "${ctx.flow}" (flows: ${Object.keys(FLOWS).join(", ")})`);
+  return f;
+}
+
+/** The raw MCP driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
+export const rawMcpDriver: Driver = {
+  flows: Object.keys(FLOWS),
+  revisions: REVISIONS,
+  async stdio(channel, ctx) {
+    const s = new McpSession(new StdioWire(channel, ctx.timeoutMs), ctx.revision);
+    await s.open();
+    await flowOf(ctx)(s, ctx);
+  },
+  async http(port, ctx) {
+    const wire = new HttpWire(port, ctx.values.path ?? "/mcp", ctx.timeoutMs);
+    try {
+      const s = new McpSession(wire, ctx.revision);
+      await s.open();
+      await flowOf(ctx)(s, ctx);
+    } finally {
+      wire.close();
+    }
+  },
+};

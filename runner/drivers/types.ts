@@ -1,0 +1,31 @@
+/** The contract between the runner and a client driver (one per value of the `client` axis). */
+import type { StdioChannel } from "../capture/tap.js";
+
+/** What a driver is told about the configuration it drives. */
+export interface DriverContext {
+  /** Every axis value of the configuration (built-in and pass-through axes). */
+  values: Record<string, string>;
+  /** Protocol revision, e.g. "2025-11-25". */
+  revision: string;
+  /** Flow name, e.g. "plain". */
+  flow: string;
+  /** Wall-clock limit for one exchange, milliseconds. */
+  timeoutMs: number;
+}
+
+/** A client driver: drives one flow over one transport, then returns. Throws on any protocol error. */
+export interface Driver {
+  /** Flows this driver knows. */
+  flows: readonly string[];
+  /** Revisions this driver speaks. */
+  revisions: readonly string[];
+  /** Drive over a tapped stdio pair; must not end stdin (the runner does). */
+  stdio(channel: StdioChannel, ctx: DriverContext): Promise<void>;
+  /** Drive over HTTP to 127.0.0.1:`port` (the relay). */
+  http(port: number, ctx: DriverContext): Promise<void>;
+}
+
+/** Thrown by drivers when the server's answer is not what the protocol requires. */
+export class ProtocolError extends Error {
+  override name = "ProtocolError";
+}

@@ -1,0 +1,80 @@
+/**
+ * provenance.json: what produced a results folder — tool version, git commit and dirty flag
+ * (simple-git), matrix hash, resolved target package versions, Node, OS, kernel, CPU, the
+ * command line, start and end times.
+ */
+import { readFileSync } from "node:fs";
+import { arch, cpus, platform, release } from "node:os";
+import { resolve } from "node:path";
+import { execaSync } from "execa";
+import { simpleGit } from "simple-git";
+import { repoRoot } from "../paths.js";
+import { SCHEMA_VERSION } from "./schema.js";
+
+/** The provenance record (provenance.json). Times are ISO 8601 UTC. */
+export interface Provenance {
+  schemaVersion: number;
+  tool: { name: string; version: string };
+  git: { commit: string; dirty: boolean };
+  matrix: { file: string; sha256: string };
+  /** npm package → installed version, for every target package named by the matrix. */
+  packages: Record<string, string>;
+  node: string;
+  os: { platform: string; release: string; arch: string };
+  cpu: { model: string; cores: number; clockTicksPerSecond: number };
+  startedAt: string;
+  endedAt: string;
+  command: string;
+}
+
+/** Installed version of an npm package, resolved from the wirecost root; undefined when absent. */
+export function installedVersion(pkg: string): string | undefined {
+  try {
+    const json = JSON.parse(readFileSync(resolve(repoRoot, "node_modules", pkg, "package.json"), "utf8")) as { version?: string };
+    return json.version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Git commit and dirty flag of the wirecost checkout; "unknown" outside a git work tree. */
+export async function gitState(): Promise<Provenance["git"]> {
+  try {
+    const git = simpleGit(repoRoot);
+    const commit = (await git.revparse(["HEAD"])).trim();
+    const status = await git.status();
+    return { commit, dirty: !status.isClean() };
+  } catch {
+    return { commit: "unknown", dirty: true };
+  }
+}
+
+/** Build the provenance record. `packages` are the npm names whose versions to record. */
+export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; packages: string[]; startedAt: Date; endedAt: Date; command: string }): Promise<Provenance> {
+  const tool = JSON.parse(readFileSync(resolve(repoRoot, "package.json"), "utf8")) as { name: string; version: string };
+  const packages: Record<string, string> = {};
+  for (const p of [...args.packages].sort()) packages[p] = installedVersion(p) ?? "not installed";
+  const cpu = cpus();
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    tool: { name: tool.name, version: tool.version },
+    git: await gitState(),
+    matrix: { file: args.matrixFile, sha256: args.matrixSha256 },
+    packages,
+    node: process.version,
+    os: { platform: platform(), release: release(), arch: arch() },
+    cpu: { model: cpu[0]?.model ?? "unknown", cores: cpu.length, clockTicksPerSecond: clockTicks() },
+    startedAt: args.startedAt.toISOString(),
+    endedAt: args.endedAt.toISOString(),
+    command: args.command,
+  };
+}
+
+/** Clock ticks per second (`getconf CLK_TCK`), the unit of utime/stime in /proc; 0 if unknown. */
+export function clockTicks(): number {
+  try {
+    return Number(execaSync("getconf", ["CLK_TCK"]).stdout.trim()) || 0;
+  } catch {
+    return 0;
+  }
+}
