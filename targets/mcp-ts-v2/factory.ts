@@ -1,0 +1,130 @@
+/**
+ * The wirecost MCP target on SDK v2: the tools it serves and the per-instance
+ * server factory that both serving entries (`serveStdio`, `createMcpHandler`)
+ * call. Everything that reaches the wire from here is fixed text, so the bytes
+ * are deterministic for a given configuration.
+ */
+import { McpServer, inputRequired, inputResponse } from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServerFactory } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+
+/** Server name reported in `serverInfo` (2025 `initialize` result, 2026 `server/discover`). */
+export const SERVER_NAME = 'wirecost-mcp-ts-v2';
+/** Server version reported in `serverInfo`: fixed, so it never changes the byte counts. */
+export const SERVER_VERSION = '1.0.0';
+
+/** Description of each `tool_K` filler tool added by `WIRECOST_CATALOG`. */
+export const FILLER_DESCRIPTION = 'Catalog filler tool.';
+/** The question `confirm` puts to the user. */
+export const CONFIRM_MESSAGE = 'Proceed?';
+/** Key of the one embedded input request `confirm` issues on 2026-07-28 (`inputRequests.confirm`). */
+export const CONFIRM_INPUT_KEY = 'confirm';
+/** Alphabet the `requestState` filler cycles through (base64url characters, no JSON escaping needed). */
+const STATE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** Knobs that change what the target serves; read from the environment by {@link configFromEnv}. */
+export interface TargetConfig {
+    /** Number of tools listed by `tools/list` (`WIRECOST_CATALOG`, default 3, at least 1). */
+    catalogSize: number;
+    /** Size in bytes of the `requestState` `confirm` attaches to its `input_required` result (`WIRECOST_STATE_BYTES`, default 0 = none). */
+    stateBytes: number;
+}
+
+/** A configuration error a user can fix: the message names the variable and the fix. */
+export class ConfigError extends Error {
+    override readonly name = 'ConfigError';
+}
+
+function readCount(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || !Number.isSafeInteger(Number(raw))) {
+        throw new ConfigError(`${name}=${raw} is not valid: set it to a whole number >= ${min}, or unset it for ${fallback}`);
+    }
+    return Number(raw);
+}
+
+/** Reads {@link TargetConfig} from `WIRECOST_CATALOG` and `WIRECOST_STATE_BYTES`; throws {@link ConfigError} on bad values. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): TargetConfig {
+    return {
+        catalogSize: readCount(env, 'WIRECOST_CATALOG', 3, 1),
+        stateBytes: readCount(env, 'WIRECOST_STATE_BYTES', 0, 0)
+    };
+}
+
+/** The deterministic `requestState` string of exactly `bytes` ASCII bytes (empty when 0). */
+export function requestStateOf(bytes: number): string {
+    let state = '';
+    for (let i = 0; i < bytes; i++) state += STATE_ALPHABET[i % STATE_ALPHABET.length];
+    return state;
+}
+
+function text(value: string): CallToolResult {
+    return { content: [{ type: 'text', text: value }] };
+}
+
+/**
+ * Builds one {@link McpServer} with the target's tools. Both eras use the same
+ * definition: `confirm` returns `inputRequired(...)`, which the SDK puts on the
+ * wire as an `input_required` result on 2026-07-28 and turns into a real
+ * `elicitation/create` server→client request on a 2025-era connection (the
+ * SDK's legacy input-required shim).
+ */
+export function createTargetServer(config: TargetConfig): McpServer {
+    const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: {} } });
+    const state = requestStateOf(config.stateBytes);
+    const textInput = z.object({ text: z.string() });
+
+    const tools: Array<() => void> = [
+        () =>
+            server.registerTool('echo', { description: 'Echo the text back.', inputSchema: textInput }, async ({ text: value }) =>
+                text(value)
+            ),
+        () =>
+            server.registerTool(
+                'add',
+                { description: 'Add two numbers.', inputSchema: z.object({ a: z.number(), b: z.number() }) },
+                async ({ a, b }) => text(String(a + b))
+            ),
+        () =>
+            server.registerTool(
+                'confirm',
+                { description: 'Ask the user a yes/no question.', inputSchema: z.object({}) },
+                async (_args, ctx) => {
+                    const stateOk = state === '' || ctx.mcpReq.requestState<string>() === state;
+                    const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_INPUT_KEY);
+                    if (stateOk && answer.kind === 'elicit') {
+                        const yes = answer.action === 'accept' && answer.content?.['confirm'] === true;
+                        return text(yes ? 'confirmed: yes' : 'confirmed: no');
+                    }
+                    return inputRequired({
+                        inputRequests: {
+                            [CONFIRM_INPUT_KEY]: inputRequired.elicit({
+                                message: CONFIRM_MESSAGE,
+                                requestedSchema: {
+                                    type: 'object',
+                                    properties: { confirm: { type: 'boolean' } },
+                                    required: ['confirm']
+                                }
+                            })
+                        },
+                        ...(state !== '' && { requestState: state })
+                    });
+                }
+            )
+    ];
+    for (let k = tools.length + 1; k <= config.catalogSize; k++) {
+        tools.push(() =>
+            server.registerTool(`tool_${k}`, { description: FILLER_DESCRIPTION, inputSchema: textInput }, async ({ text: value }) =>
+                text(value)
+            )
+        );
+    }
+    for (const register of tools.slice(0, config.catalogSize)) register();
+    return server;
+}
+
+/** The factory both serving entries call: a fresh {@link createTargetServer} per connection (stdio) or per request (HTTP). */
+export function targetFactory(config: TargetConfig): McpServerFactory {
+    return () => createTargetServer(config);
+}
