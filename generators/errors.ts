@@ -1,0 +1,48 @@
+/**
+ * Errors a user can fix (asv's `UserError`): a missing results folder or file, a malformed row.
+ * The CLI prints `message` on one line and exits 1; anything else is a bug and keeps its stack.
+ */
+
+/** Where a user error sits, what is wrong there, and the exact fix. */
+export interface UserErrorDetails {
+  /** Path of the file or folder at fault, as the user passed it (joined with the file name). */
+  file: string;
+  /** 1-based line number in `file`, when the fault is on one line. */
+  line?: number;
+  /** Key or column at fault (e.g. `git.commit`, `repeats_ok`), when there is one. */
+  key?: string;
+  /** What went wrong, without a trailing period (e.g. `expected 5 fields, found 4`). */
+  problem: string;
+  /** The exact step that gets the user out (e.g. `run \`npx wirecost run --results DIR\` first`). */
+  fix: string;
+}
+
+/**
+ * An error the user can fix. `message` is one line: `file[:line][ (key)]: problem; fix: fix`.
+ * The parts stay readable as fields so tests and callers need not parse the message.
+ */
+export class UserError extends Error {
+  override name = "UserError";
+  /** File or folder at fault. */
+  readonly file: string;
+  /** 1-based line in `file`, if any. */
+  readonly line: number | undefined;
+  /** Key or column at fault, if any. */
+  readonly key: string | undefined;
+  /** What went wrong. */
+  readonly problem: string;
+  /** How to fix it. */
+  readonly fix: string;
+
+  /** Build the error; see {@link UserErrorDetails} for each part. */
+  constructor(details: UserErrorDetails) {
+    const where = details.line === undefined ? details.file : `${details.file}:${details.line}`;
+    const key = details.key === undefined ? "" : ` (${details.key})`;
+    super(`${where}${key}: ${details.problem}; fix: ${details.fix}`);
+    this.file = details.file;
+    this.line = details.line;
+    this.key = details.key;
+    this.problem = details.problem;
+    this.fix = details.fix;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Markdown escaping for text that came from results files. Templates receive only escaped
+ * strings; markdown-it (raw HTML off) then escapes whatever is left when it writes HTML.
+ */
+
+/** ASCII punctuation that could start markup inside inline markdown or split a table cell. */
+const MD_SPECIAL = /[\\`*_[\]<>|&~!]/g;
+
+/**
+ * Escape text for one markdown table cell (or any inline run of text): backslash-escapes
+ * `\`, backtick, `*`, `_`, `[`, `]`, `<`, `>`, `|`, `&`, `~`, `!`, and turns each line break or
+ * tab into one space, so the value renders literally and stays inside its cell.
+ * @param text raw text, e.g. an axis value or a package name
+ * @returns markdown source that renders as exactly `text` (line breaks and tabs as spaces)
+ */
+export function mdCell(text: string): string {
+  return text.replace(/\r\n|[\r\n\t]/g, " ").replace(MD_SPECIAL, (c) => `\\${c}`);
+}
+
+/**
+ * Wrap text in an inline code span whose fence is longer than any backtick run inside, padded
+ * with one space when the text starts or ends with a backtick or space (CommonMark strips that
+ * padding again). Line breaks become spaces. Not for table cells: a `|` would still split a cell.
+ * @param text raw text, e.g. a configuration id or a shell command
+ * @returns markdown source of a code span showing `text`; `""` for empty text
+ */
+export function mdCode(text: string): string {
+  const flat = text.replace(/\r\n|[\r\n]/g, " ");
+  if (flat === "") return "";
+  let longest = 0;
+  for (const run of flat.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = "`".repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(flat) ? " " : "";
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}

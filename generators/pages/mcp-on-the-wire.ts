@@ -1,0 +1,141 @@
+/**
+ * The `mcp-on-the-wire` report: one HTTP table and one stdio table of median byte and message
+ * counts per configuration (shaped like the first table of the published write-up), each row
+ * with the command that reproduces it, the identity of its repeats, and the environment.
+ */
+import { UserError } from "../errors.js";
+import { mdCell, mdCode } from "../escape.js";
+import { formatInt } from "../format.js";
+import { compareTuples } from "../order.js";
+import { reproduceCommand } from "../reproduce.js";
+import type { ConfigSummary, MetricStats, Results } from "../results/load.js";
+import { environmentView } from "../sections/environment.js";
+import { identityLine } from "../sections/identity.js";
+import { tableView, type Column, type TableView } from "../table.js";
+import { renderMarkdownTemplate } from "../templates.js";
+import type { Page } from "./types.js";
+
+/** Axes this page reads; each must be a column of `summary.tsv`. */
+const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
+/** Row order: these axes, then any other axis in declared order, then the configuration id. */
+const SORT_AXES = ["flow", "revision", "target", "client"] as const;
+/** The metric each row's reproduce command prints. */
+const CHECK_METRIC = "total_bytes";
+
+/** One configuration placed in a table, with its row key (`H1`, `S1`, …). */
+interface Row {
+  key: string;
+  summary: ConfigSummary;
+  metrics: ReadonlyMap<string, MetricStats>;
+}
+
+/** What the template shows for one table and its reproduce list. */
+interface SectionView {
+  table: TableView;
+  rows: Array<{ key: string; config: string; command: string; expected: string; identity: string }>;
+}
+
+const axis = (row: Row, name: string): string => row.summary.axes.get(name) ?? "";
+const median = (row: Row, metric: string): string => {
+  const stats = row.metrics.get(metric);
+  return stats === undefined ? "—" : formatInt(stats.median);
+};
+const num = (header: string, metric: string): Column<Row> => ({
+  header,
+  align: "right",
+  cell: (row) => median(row, metric),
+});
+
+function columns(kind: "http" | "stdio", extraAxes: readonly string[]): Array<Column<Row>> {
+  const head: Array<Column<Row>> = [
+    { header: "#", align: "left", cell: (r) => r.key },
+    { header: "Flow", align: "left", cell: (r) => axis(r, "flow") },
+    { header: "Revision", align: "left", cell: (r) => axis(r, "revision") },
+    { header: "Target", align: "left", cell: (r) => axis(r, "target") },
+    { header: "Client", align: "left", cell: (r) => axis(r, "client") },
+    ...extraAxes.map((name): Column<Row> => ({ header: mdCell(name), align: "left", cell: (r) => axis(r, name) })),
+    {
+      header: "JSON-RPC C→S / S→C",
+      align: "right",
+      cell: (r) => `${median(r, "jsonrpc_c2s")} / ${median(r, "jsonrpc_s2c")}`,
+    },
+  ];
+  const tail = [num("`_meta` bytes", "meta_bytes"), num("Total bytes", "total_bytes")];
+  if (kind === "stdio") return [...head, num("Newline bytes", "newline_bytes"), ...tail];
+  return [
+    ...head,
+    num("HTTP round trips", "http_round_trips"),
+    num("Request head", "request_head_bytes"),
+    num("Request body", "request_body_bytes"),
+    num("Response head", "response_head_bytes"),
+    num("Response body", "response_body_bytes"),
+    num("Chunk bytes", "chunk_framing_bytes"),
+    num("SSE events", "sse_events"),
+    ...tail,
+  ];
+}
+
+function section(kind: "http" | "stdio", rows: readonly Row[], extraAxes: readonly string[]): SectionView {
+  return {
+    table: tableView(columns(kind, extraAxes), rows),
+    rows: rows.map((row) => {
+      const stats = row.metrics.get(CHECK_METRIC);
+      return {
+        key: row.key,
+        config: mdCode(row.summary.config),
+        command: mdCode(reproduceCommand(row.summary.config, CHECK_METRIC)),
+        expected: stats === undefined ? "no median (no ok repeat)" : `median ${mdCode(String(stats.median))}`,
+        identity: identityLine(row.summary),
+      };
+    }),
+  };
+}
+
+function build(results: Results): string {
+  for (const name of REQUIRED_AXES) {
+    if (!results.axisNames.includes(name)) {
+      throw new UserError({
+        file: results.files.summary,
+        line: 1,
+        key: name,
+        problem: `the mcp-on-the-wire page needs the axis column \`${name}\``,
+        fix: `declare a \`${name}\` axis in the matrix and rerun \`npx wirecost run\``,
+      });
+    }
+  }
+  const builtIn: readonly string[] = REQUIRED_AXES;
+  const extraAxes = results.axisNames.filter((name) => !builtIn.includes(name));
+  const sortKey = (c: ConfigSummary): string[] => [
+    ...[...SORT_AXES, ...extraAxes].map((name) => c.axes.get(name) ?? ""),
+    c.config,
+  ];
+  const sorted = [...results.configs].sort((a, b) => compareTuples(sortKey(a), sortKey(b)));
+  const pick = (prefix: string, test: (transport: string) => boolean): Row[] =>
+    sorted
+      .filter((c) => test(c.axes.get("transport") ?? ""))
+      .map((summary, i) => ({
+        key: `${prefix}${i + 1}`,
+        summary,
+        metrics: results.medians.get(summary.config) ?? new Map<string, MetricStats>(),
+      }));
+  const other = sorted.filter((c) => !["http", "stdio"].includes(c.axes.get("transport") ?? ""));
+  return renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
+    title: mdCell(mcpOnTheWire.title),
+    http: section("http", pick("H", (t) => t === "http"), extraAxes),
+    stdio: section("stdio", pick("S", (t) => t === "stdio"), extraAxes),
+    other: other.map((c) => ({
+      config: mdCode(c.config),
+      transport: mdCode(c.axes.get("transport") ?? ""),
+      identity: identityLine(c),
+    })),
+    env: environmentView(results.provenance),
+  });
+}
+
+/** The MCP report page (`site/mcp-on-the-wire.md` and `.html`). */
+export const mcpOnTheWire: Page = {
+  id: "mcp-on-the-wire",
+  title: "MCP on the wire",
+  description: "Median bytes, JSON-RPC messages and HTTP round trips of each MCP flow, per revision, target and client, over HTTP and stdio.",
+  build,
+};

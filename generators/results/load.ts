@@ -1,0 +1,66 @@
+/** Load a results folder into one in-memory model, the only input of every page. */
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../errors.js";
+import { readMedians, type Medians } from "./medians.js";
+import { readProvenance, type Provenance } from "./provenance.js";
+import { readSummary, type ConfigSummary } from "./summary.js";
+
+export type { ConfigSummary } from "./summary.js";
+export type { MetricStats, Medians } from "./medians.js";
+export type { Provenance } from "./provenance.js";
+
+/** Everything pages may read from a results folder. */
+export interface Results {
+  /** Axis names in the matrix's declared order (columns between `config` and `repeats`). */
+  axisNames: readonly string[];
+  /** One entry per configuration, sorted by configuration id. */
+  configs: readonly ConfigSummary[];
+  /** Median (and min, max) of each metric per configuration id; a configuration with no ok repeat may have none. */
+  medians: Medians;
+  /** Contents of `provenance.json`. */
+  provenance: Provenance;
+  /** Paths of the files read, as the user passed the folder; for error messages only, never for output. */
+  files: { summary: string; medians: string; provenance: string };
+}
+
+/**
+ * Read `summary.tsv`, `medians.tsv` and `provenance.json` from a results folder (`runs.tsv`,
+ * `logs/` and `timings/` are not read yet).
+ * @param dir the results folder, as the user passed it (error messages repeat it)
+ * @throws UserError naming the folder when it does not exist or is not a folder, naming a file
+ *   when it is missing or malformed (see the readers), and naming `medians.tsv` when a
+ *   configuration there (named) is not in `summary.tsv`
+ */
+export function loadResults(dir: string): Results {
+  const missingFix = `produce a results folder with \`npx wirecost run --results ${dir}\`, or pass --results pointing at an existing one`;
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    throw new UserError({ file: dir, problem: "results folder not found", fix: missingFix });
+  }
+  if (!isDir) throw new UserError({ file: dir, problem: "not a folder", fix: missingFix });
+  const fileFix = `the results folder is incomplete; ${missingFix}`;
+  const files = {
+    summary: join(dir, "summary.tsv"),
+    medians: join(dir, "medians.tsv"),
+    provenance: join(dir, "provenance.json"),
+  };
+  const summary = readSummary(files.summary, fileFix);
+  const medians = readMedians(files.medians, fileFix);
+  const provenance = readProvenance(files.provenance, fileFix);
+  const known = new Set(summary.configs.map((c) => c.config));
+  for (const config of medians.keys()) {
+    if (!known.has(config)) {
+      throw new UserError({
+        file: files.medians,
+        key: config,
+        problem: `configuration \`${config}\` is not in summary.tsv`,
+        fix: "render a complete results folder (merge shards with `npx wirecost merge`), or regenerate it with `npx wirecost run`",
+      });
+    }
+  }
+  return { axisNames: summary.axisNames, configs: summary.configs, medians, provenance, files };
+}

@@ -1,0 +1,113 @@
+/** Read `provenance.json`: where and with what the results were produced. */
+import { readFileSync } from "node:fs";
+import { UserError } from "../errors.js";
+import { compareCodeUnits } from "../order.js";
+
+/** The provenance fields the site shows (schemaVersion 1). Unknown extra keys are ignored. */
+export interface Provenance {
+  /** Version of the provenance format; this reader knows `1`. */
+  schemaVersion: 1;
+  /** The tool that wrote the results. */
+  tool: { name: string; version: string };
+  /** Commit of the checkout that ran (null outside a git checkout) and whether it had local changes. */
+  git: { commit: string | null; dirty: boolean };
+  /** Matrix file that was run and its SHA-256 (hex). */
+  matrix: { file: string; sha256: string };
+  /** Resolved version of every target package, sorted by package name. */
+  packages: ReadonlyArray<{ name: string; version: string }>;
+  /** Node.js version (e.g. `v20.20.2`). */
+  node: string;
+  /** Operating system: `process.platform`, kernel release, `process.arch`. */
+  os: { platform: string; release: string; arch: string };
+  /** CPU model string and logical core count. */
+  cpu: { model: string; cores: number };
+  /** Start of the run, as written by the runner (ISO 8601). */
+  startedAt: string;
+  /** End of the run, as written by the runner (ISO 8601). */
+  endedAt: string;
+  /** Command line that produced the results, joined with spaces when stored as an argv array. */
+  command: string;
+}
+
+const FIX = "regenerate the results with `npx wirecost run`, or correct the key by hand";
+
+/**
+ * Read and check `provenance.json`.
+ * @param file path of `provenance.json`
+ * @param missingFix fix printed when the file is missing
+ * @throws UserError naming the file (and the key) when it is missing, is not JSON, has a
+ *   `schemaVersion` other than 1, or lacks a key or has one of the wrong type
+ */
+export function readProvenance(file: string, missingFix: string): Provenance {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new UserError({ file, problem: "file not found", fix: missingFix });
+    }
+    throw err;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new UserError({ file, problem: `not valid JSON (${(err as Error).message})`, fix: FIX });
+  }
+  const at = (path: string): unknown => {
+    let v: unknown = json;
+    for (const part of path.split(".")) {
+      v = typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)[part] : undefined;
+    }
+    return v;
+  };
+  const wrong = (key: string, want: string): UserError =>
+    new UserError({ file, key, problem: `expected \`${key}\` to be ${want}`, fix: FIX });
+  const str = (key: string): string => {
+    const v = at(key);
+    if (typeof v !== "string") throw wrong(key, "a string");
+    return v;
+  };
+  const version = at("schemaVersion");
+  if (version !== 1) {
+    throw new UserError({
+      file,
+      key: "schemaVersion",
+      problem: `unsupported schemaVersion ${JSON.stringify(version)} (this wirecost reads 1)`,
+      fix: "render with the wirecost version that wrote these results, or regenerate them with `npx wirecost run`",
+    });
+  }
+  const commit = at("git.commit");
+  if (commit !== null && typeof commit !== "string") throw wrong("git.commit", "a string or null");
+  const dirty = at("git.dirty");
+  if (typeof dirty !== "boolean") throw wrong("git.dirty", "true or false");
+  const cores = at("cpu.cores");
+  if (typeof cores !== "number" || !Number.isSafeInteger(cores)) throw wrong("cpu.cores", "an integer");
+  const pkgs = at("packages");
+  if (typeof pkgs !== "object" || pkgs === null || Array.isArray(pkgs)) {
+    throw wrong("packages", "an object of package name → version");
+  }
+  const packages = Object.entries(pkgs as Record<string, unknown>).map(([name, v]) => {
+    if (typeof v !== "string") throw wrong(`packages.${name}`, "a version string");
+    return { name, version: v };
+  });
+  packages.sort((a, b) => compareCodeUnits(a.name, b.name));
+  const cmd = at("command");
+  let command: string;
+  if (typeof cmd === "string") command = cmd;
+  else if (Array.isArray(cmd) && cmd.every((a): a is string => typeof a === "string")) command = cmd.join(" ");
+  else throw wrong("command", "a string or an array of strings");
+  return {
+    schemaVersion: 1,
+    tool: { name: str("tool.name"), version: str("tool.version") },
+    git: { commit, dirty },
+    matrix: { file: str("matrix.file"), sha256: str("matrix.sha256") },
+    packages,
+    node: str("node"),
+    os: { platform: str("os.platform"), release: str("os.release"), arch: str("os.arch") },
+    cpu: { model: str("cpu.model"), cores },
+    startedAt: str("startedAt"),
+    endedAt: str("endedAt"),
+    command,
+  };
+}

@@ -1,0 +1,96 @@
+/** Read `summary.tsv`: one row per configuration with its axis values and identity of repeats. */
+import { UserError } from "../errors.js";
+import { compareCodeUnits } from "../order.js";
+import { columnIndex, field, readTsv } from "../tsv.js";
+import { parseCount, parseYesNo } from "./values.js";
+
+/** One configuration's row of `summary.tsv`. */
+export interface ConfigSummary {
+  /** Stable configuration id (e.g. `raw-python-sdk-http-2026-07-28-plain`). */
+  config: string;
+  /** Axis values by axis name, in the matrix's declared order. */
+  axes: ReadonlyMap<string, string>;
+  /** Repeats scheduled. */
+  repeats: number;
+  /** Repeats that finished with status `ok`. */
+  repeatsOk: number;
+  /** Whether every counted column was identical across the ok repeats. */
+  countIdentical: boolean;
+  /** Whether the captured bytes were identical across the ok repeats. */
+  bytesIdentical: boolean;
+  /** Fields that varied between repeats (e.g. `date`, `mcp-session-id`); empty when none. */
+  varyingFields: readonly string[];
+}
+
+/** `summary.tsv` parsed: axis names in declared order and rows sorted by configuration id. */
+export interface Summary {
+  /** Axis column names, in the matrix's declared order (the columns between `config` and `repeats`). */
+  axisNames: readonly string[];
+  /** One entry per configuration, sorted by `config` (code-unit order). */
+  configs: readonly ConfigSummary[];
+}
+
+const TAIL = ["repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields"] as const;
+
+/**
+ * Read `summary.tsv`. Every column between `config` and `repeats` is an axis.
+ * @param file path of `summary.tsv`
+ * @param missingFix fix printed when the file is missing
+ * @throws UserError (file:line) when the file is missing, `config` is not the first column,
+ *   `repeats` or a later column is missing, a value is malformed, a configuration repeats,
+ *   or `repeats_ok` exceeds `repeats`
+ */
+export function readSummary(file: string, missingFix: string): Summary {
+  const table = readTsv(file, missingFix);
+  if (table.header[0] !== "config") {
+    throw new UserError({
+      file,
+      line: 1,
+      key: "config",
+      problem: `the first column must be \`config\`, found \`${table.header[0] ?? ""}\``,
+      fix: "regenerate the file with `npx wirecost run`",
+    });
+  }
+  const col = columnIndex(table, ["config", ...TAIL]);
+  const axisNames = table.header.slice(1, col("repeats"));
+  const configs: ConfigSummary[] = [];
+  const seen = new Map<string, number>();
+  for (const row of table.rows) {
+    const get = (name: string): string => field(row, col(name));
+    const config = get("config");
+    const earlier = seen.get(config);
+    if (earlier !== undefined) {
+      throw new UserError({
+        file,
+        line: row.line,
+        key: "config",
+        problem: `configuration \`${config}\` already appears on line ${earlier}`,
+        fix: "keep one row per configuration (merge shards with `npx wirecost merge`)",
+      });
+    }
+    seen.set(config, row.line);
+    const repeats = parseCount(get("repeats"), file, row.line, "repeats");
+    const repeatsOk = parseCount(get("repeats_ok"), file, row.line, "repeats_ok");
+    if (repeatsOk > repeats) {
+      throw new UserError({
+        file,
+        line: row.line,
+        key: "repeats_ok",
+        problem: `repeats_ok (${repeatsOk}) exceeds repeats (${repeats})`,
+        fix: "regenerate the results with `npx wirecost run`",
+      });
+    }
+    const varying = get("varying_fields");
+    configs.push({
+      config,
+      axes: new Map(axisNames.map((name, i) => [name, field(row, i + 1)] as const)),
+      repeats,
+      repeatsOk,
+      countIdentical: parseYesNo(get("count_identical"), file, row.line, "count_identical"),
+      bytesIdentical: parseYesNo(get("bytes_identical"), file, row.line, "bytes_identical"),
+      varyingFields: varying === "" ? [] : varying.split(","),
+    });
+  }
+  configs.sort((a, b) => compareCodeUnits(a.config, b.config));
+  return { axisNames, configs };
+}

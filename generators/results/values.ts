@@ -1,0 +1,39 @@
+/** Typed values in results TSV cells, with errors that name the file, line and column. */
+import { UserError } from "../errors.js";
+
+/** The fix printed when a results value is malformed. */
+const REGENERATE = "regenerate the results with `npx wirecost run`, or correct the value by hand";
+
+/**
+ * Parse a non-negative decimal integer (a byte or message count).
+ * @throws UserError naming `file:line (column)` when `text` is not digits or exceeds 2^53−1
+ */
+export function parseCount(text: string, file: string, line: number, column: string): number {
+  const n = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n)) {
+    throw new UserError({
+      file,
+      line,
+      key: column,
+      problem: `expected a non-negative integer, found \`${text}\``,
+      fix: REGENERATE,
+    });
+  }
+  return n;
+}
+
+/**
+ * Parse a `yes`/`no` flag.
+ * @throws UserError naming `file:line (column)` for any other text
+ */
+export function parseYesNo(text: string, file: string, line: number, column: string): boolean {
+  if (text === "yes") return true;
+  if (text === "no") return false;
+  throw new UserError({
+    file,
+    line,
+    key: column,
+    problem: `expected \`yes\` or \`no\`, found \`${text}\``,
+    fix: REGENERATE,
+  });
+}

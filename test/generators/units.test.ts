@@ -1,0 +1,89 @@
+/** The small pure helpers: number format, markdown escaping, reproduce command, link rewriting. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { mdCell, mdCode } from "../../generators/escape.js";
+import { formatInt } from "../../generators/format.js";
+import { markdownToHtml } from "../../generators/html.js";
+import { pcreLiteral, reproduceCommand, shellQuote } from "../../generators/reproduce.js";
+
+describe("formatInt", () => {
+  it("groups thousands with commas, whatever the locale", () => {
+    assert.equal(formatInt(0), "0");
+    assert.equal(formatInt(999), "999");
+    assert.equal(formatInt(1000), "1,000");
+    assert.equal(formatInt(3064), "3,064");
+    assert.equal(formatInt(1234567), "1,234,567");
+    assert.equal(formatInt(-1234), "-1,234");
+    assert.equal(formatInt(Number.MAX_SAFE_INTEGER), "9,007,199,254,740,991");
+  });
+  it("rejects non-integers", () => {
+    assert.throws(() => formatInt(1.5), /not a safe integer/);
+    assert.throws(() => formatInt(Number.NaN), /not a safe integer/);
+  });
+});
+
+describe("mdCell", () => {
+  it("escapes markup and cell separators and flattens line breaks", () => {
+    assert.equal(mdCell("a|b"), "a\\|b");
+    assert.equal(mdCell("`x` *y* _z_ [l](u) <b> & ~s~ !"), "\\`x\\` \\*y\\* \\_z\\_ \\[l\\](u) \\<b\\> \\& \\~s\\~ \\!");
+    assert.equal(mdCell("back\\slash"), "back\\\\slash");
+    assert.equal(mdCell("one\ntwo\r\nthree\tfour"), "one two three four");
+    assert.equal(mdCell("plain-text 2026-07-28"), "plain-text 2026-07-28");
+  });
+  it("renders back to the literal text in one table cell", () => {
+    const raw = "<script>alert(1)</script>|x `y` *z* [a](b) &amp; \\";
+    const html = markdownToHtml(`| h |\n| --- |\n| ${mdCell(raw)} |\n`);
+    assert.match(html, /<td>&lt;script&gt;alert\(1\)&lt;\/script&gt;\|x `y` \*z\* \[a\]\(b\) &amp;amp; \\<\/td>/);
+    assert.equal((html.match(/<td>/g) ?? []).length, 1);
+  });
+});
+
+describe("mdCode", () => {
+  it("picks a fence longer than any backtick run", () => {
+    assert.equal(mdCode("date"), "`date`");
+    assert.equal(mdCode("a`b"), "``a`b``");
+    assert.equal(mdCode("`date`"), "`` `date` ``");
+    assert.equal(mdCode("x``y"), "```x``y```");
+    assert.equal(mdCode(""), "");
+  });
+  it("renders back to the literal text", () => {
+    for (const raw of ["a`b", "`date`", "<img src=x onerror=alert(1)>", " spaced "]) {
+      const html = markdownToHtml(mdCode(raw));
+      const code = /<code>(.*)<\/code>/.exec(html)?.[1];
+      const expected = raw.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+      assert.equal(code, expected, raw);
+    }
+  });
+});
+
+describe("reproduceCommand", () => {
+  it("is the documented command for a plain id", () => {
+    assert.equal(
+      reproduceCommand("raw-mcp-ts-v2-http-2026-07-28-plain", "total_bytes"),
+      "npx wirecost run --only raw-mcp-ts-v2-http-2026-07-28-plain --results /tmp/one && " +
+        "grep -P '^raw-mcp-ts-v2-http-2026-07-28-plain\\ttotal_bytes\\t' /tmp/one/medians.tsv",
+    );
+  });
+  it("quotes for the shell and escapes for PCRE", () => {
+    assert.equal(shellQuote("it's"), "'it'\\''s'");
+    assert.equal(shellQuote(""), "''");
+    assert.equal(pcreLiteral("a.b+c(d)"), "a\\.b\\+c\\(d\\)");
+    assert.equal(
+      reproduceCommand("v1.2 it's", "total_bytes"),
+      "npx wirecost run --only 'v1.2 it'\\''s' --results /tmp/one && grep -P '^v1\\.2 it'\\''s\\ttotal_bytes\\t' /tmp/one/medians.tsv",
+    );
+  });
+});
+
+describe("markdownToHtml", () => {
+  it("rewrites relative .md links to .html and leaves others alone", () => {
+    const html = markdownToHtml("[a](page.md) [b](page.md#x) [c](https://example.com/r.md) [d](/abs.md)");
+    assert.match(html, /href="page\.html"/);
+    assert.match(html, /href="page\.html#x"/);
+    assert.match(html, /href="https:\/\/example\.com\/r\.md"/);
+    assert.match(html, /href="\/abs\.md"/);
+  });
+  it("shows raw HTML as text", () => {
+    assert.equal(markdownToHtml("<script>x</script>"), "<p>&lt;script&gt;x&lt;/script&gt;</p>\n");
+  });
+});
