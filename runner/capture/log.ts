@@ -112,3 +112,22 @@ export function reassemble(records: CaptureRecord[]): Stream[] {
     .sort((a, b) => a.conn - b.conn || (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
     .map((p) => ({ conn: p.conn, dir: p.dir, bytes: Buffer.concat(p.bufs), ended: p.ended, chunks: p.chunks }));
 }
+
+/**
+ * Log `seq` of the chunk of `stream` that holds byte `offset` (an offset at or past the end maps
+ * to the last chunk; 0 when the stream has no chunks).
+ */
+export function seqAtOffset(stream: Pick<Stream, "chunks">, offset: number): number {
+  const chunks = stream.chunks;
+  let lo = 0;
+  let hi = chunks.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (chunks[mid]!.offset <= offset) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found < 0 ? (chunks[0]?.seq ?? 0) : chunks[found]!.seq;
+}

@@ -56,7 +56,8 @@ export function checkTargets(matrix: Matrix, configs: Configuration[]): void {
 /** Run the matrix. @throws UserError for bad options or unmet target requirements; run failures are data. */
 export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSummary> {
   const startedAt = new Date();
-  let { configurations } = expand(matrix);
+  const expansion = expand(matrix);
+  let configurations = expansion.configurations;
   if (opts.only?.length) {
     const res = opts.only.map(glob);
     configurations = configurations.filter((c) => res.some((r) => r.test(c.id)));
@@ -81,7 +82,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   bar.stop();
   const packages = Object.values(matrix.targets).flatMap((t) => (t.package ? [t.package] : []));
   const prov = await collectProvenance({ matrixFile: relative(process.cwd(), matrix.file), matrixSha256: matrix.sha256, packages, startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run" });
-  store.finish(matrix, configurations, prov);
+  store.finish(matrix, configurations, expansion.excluded, prov);
   const runs = store.all();
   return { runs, failed: runs.filter((r) => r.status !== "ok") };
 }

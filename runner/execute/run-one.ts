@@ -10,6 +10,7 @@ import { countLog, streamDigest } from "../count/index.js";
 import { DRIVERS } from "../drivers/index.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import type { RunRecord } from "../results/schema.js";
+import { writeMessages } from "../results/messages.js";
 import { freePort, startTarget, waitForPort, type TargetProcess } from "./process.js";
 
 /** Raised when a run passes its time limit. */
@@ -76,7 +77,8 @@ export async function runOne(matrix: Matrix, config: Configuration, repeat: numb
   }
   try {
     const records = readCaptureLog(logPath);
-    const { row } = countLog(records, { transport });
+    const { row, messages } = countLog(records, { transport });
+    writeMessages(logPath.replace(/\.jsonl$/, ".messages.tsv"), messages);
     return { ...base, status: "ok", exit, counts: row, digest: streamDigest(records) };
   } catch (e) {
     return { ...base, status: "failed", exit, error: `counting ${logPath}: ${(e as Error).message}` };

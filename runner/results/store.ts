@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { median } from "simple-statistics";
 import { COUNT_COLUMNS, type CountRow } from "../count/index.js";
-import type { Configuration, Matrix } from "../matrix/types.js";
+import type { Configuration, ExcludedCell, Matrix } from "../matrix/types.js";
 import { toTsv, writeAtomic } from "./files.js";
 import type { Provenance } from "./provenance.js";
 import type { RunRecord } from "./schema.js";
@@ -55,9 +55,11 @@ export class ResultsStore {
   }
 
   /**
-   * Write summary.tsv and medians.tsv for `configs` (axis columns in the matrix's order) and provenance.json.
+   * Write summary.tsv and medians.tsv for `configs` (axis columns in the matrix's order),
+   * coverage.tsv (every expanded cell: measured | failed | excluded | not-run, with the reason;
+   * `excluded` lists the cells the matrix left out) and provenance.json.
    */
-  finish(matrix: Matrix, configs: Configuration[], provenance: Provenance): void {
+  finish(matrix: Matrix, configs: Configuration[], excluded: ExcludedCell[], provenance: Provenance): void {
     const axisNames = matrix.axes.map((a) => a.name);
     const byConfig = new Map<string, RunRecord[]>();
     for (const r of this.all()) {
@@ -81,6 +83,16 @@ export class ResultsStore {
         medians.push([c.id, col, fmt(Math.min(...vs)), fmt(median(vs)), fmt(Math.max(...vs))]);
       }
     }
+    const coverage: string[][] = [];
+    for (const c of sorted) {
+      const runs = byConfig.get(c.id) ?? [];
+      const bad = runs.find((r) => r.status !== "ok");
+      const state = runs.length === 0 ? "not-run" : bad ? "failed" : "measured";
+      coverage.push([c.id, ...axisNames.map((a) => c.values[a]!), state, bad ? `${bad.status}: ${bad.error}` : ""]);
+    }
+    for (const c of excluded) coverage.push([c.id, ...axisNames.map((a) => c.values[a]!), "excluded", c.reason]);
+    coverage.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
+    writeAtomic(join(this.dir, "coverage.tsv"), toTsv(["config", ...axisNames, "state", "reason"], coverage));
     writeAtomic(join(this.dir, "summary.tsv"), toTsv(["config", ...axisNames, "repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields"], summary));
     writeAtomic(join(this.dir, "medians.tsv"), toTsv(["config", "metric", "min", "median", "max"], medians));
     writeAtomic(join(this.dir, "provenance.json"), JSON.stringify(provenance, null, 2) + "\n");

@@ -1,0 +1,56 @@
+/**
+ * Count a capture log by protocol layer (DESIGN.md, "What a byte count means").
+ *
+ * ```ts
+ * const { row, messages } = countLog(readCaptureLog("run.log"), { transport: "http" });
+ * ```
+ */
+import { createHash } from "node:crypto";
+import { reassemble, type CaptureRecord } from "../capture/log.js";
+import type { CountResult } from "./columns.js";
+import { countHttp } from "./http-count.js";
+import { countStdio } from "./stdio.js";
+
+export {
+  COUNT_COLUMNS,
+  COUNT_COLUMN_DOCS,
+  emptyCountRow,
+  type CountBreakdown,
+  type CountColumn,
+  type CountResult,
+  type CountRow,
+  type MessageKind,
+  type MessageRow,
+} from "./columns.js";
+export { WireFormatError } from "./errors.js";
+export { countHttp } from "./http-count.js";
+export { countStdio, splitStdioLines, type StdioLines } from "./stdio.js";
+
+/** How the log's bytes travelled: HTTP/1.1 through the TCP relay, or stdio pipes through the tap. */
+export interface CountOptions {
+  transport: "http" | "stdio";
+}
+
+/**
+ * Count one capture log: {@link countHttp} or {@link countStdio}.
+ * @returns `{ row, messages, breakdown }`
+ * @throws WireFormatError (see those functions)
+ */
+export function countLog(records: readonly CaptureRecord[], options: CountOptions): CountResult {
+  return options.transport === "http" ? countHttp(records) : countStdio(records);
+}
+
+/**
+ * sha256 (lower-case hex) over the log's reassembled streams, for byte-identity checks of
+ * repeats: for each non-empty stream in (conn, dir) order, the line `conn dir length\n` then its
+ * bytes. Independent of how the bytes were chunked, of seq numbers and of eof records.
+ */
+export function streamDigest(records: readonly CaptureRecord[]): string {
+  const h = createHash("sha256");
+  for (const s of reassemble([...records])) {
+    if (s.bytes.length === 0) continue;
+    h.update(`${s.conn} ${s.dir} ${s.bytes.length}\n`);
+    h.update(s.bytes);
+  }
+  return h.digest("hex");
+}

@@ -1,0 +1,197 @@
+/**
+ * A byte-position-aware JSON scanner (RFC 8259 grammar) over Buffers: it validates and skips
+ * values and reports where they are, without building them. Strings are validated for escapes
+ * and unescaped control characters, not for UTF-8.
+ */
+
+/** The bytes are not JSON. `offset` is the index into the scanned buffer where it went wrong. */
+export class JsonScanError extends Error {
+  override name = "JsonScanError";
+  /**
+   * @param offset index into the buffer of the offending byte (or the end of the scanned range)
+   * @param expected what the grammar wanted there
+   */
+  constructor(
+    readonly offset: number,
+    readonly expected: string,
+  ) {
+    super(`at index ${offset}: expected ${expected}`);
+  }
+}
+
+/** Deepest nesting of arrays and objects accepted. */
+const MAX_DEPTH = 1000;
+
+/** Index of the first non-whitespace byte at or after `p` (space, tab, LF, CR), or `end`. */
+export function skipWs(buf: Buffer, p: number, end: number): number {
+  while (p < end) {
+    const c = buf[p]!;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
+    p++;
+  }
+  return p;
+}
+
+/**
+ * Skip the string whose opening quote is at `p`.
+ * @returns index just past the closing quote
+ * @throws JsonScanError on a bad escape, a raw control character or a missing closing quote
+ */
+export function skipString(buf: Buffer, p: number, end: number): number {
+  if (p >= end || buf[p] !== 0x22) throw new JsonScanError(p, "a string");
+  let i = p + 1;
+  while (i < end) {
+    const c = buf[i]!;
+    if (c === 0x22) return i + 1;
+    if (c === 0x5c) {
+      const e = i + 1 < end ? buf[i + 1]! : -1;
+      if (e === 0x75) {
+        for (let k = 2; k < 6; k++) {
+          const h = i + k < end ? buf[i + k]! : -1;
+          if (!((h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66))) {
+            throw new JsonScanError(i + k, "four hex digits after \\u");
+          }
+        }
+        i += 6;
+      } else if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+        i += 2;
+      } else throw new JsonScanError(i + 1, 'an escape (one of "\\/bfnrtu) after a backslash');
+    } else if (c < 0x20) throw new JsonScanError(i, "a string character (control characters must be escaped)");
+    else i++;
+  }
+  throw new JsonScanError(end, "the closing quote of a string");
+}
+
+/** Decode the string literal spanning [p, q) (quotes included) to a JS string. */
+export function decodeString(buf: Buffer, p: number, q: number): string {
+  if (!hasBackslash(buf, p, q)) return buf.toString("utf8", p + 1, q - 1);
+  return JSON.parse(buf.toString("utf8", p, q)) as string;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** Skip the number at `p`; @returns index past it. @throws JsonScanError */
+export function skipNumber(buf: Buffer, p: number, end: number): number {
+  let i = p;
+  const at = (k: number) => (k < end ? buf[k]! : -1);
+  if (at(i) === 0x2d) i++;
+  if (at(i) === 0x30) i++;
+  else if (at(i) >= 0x31 && at(i) <= 0x39) while (isDigit(at(i))) i++;
+  else throw new JsonScanError(i, "a digit");
+  if (at(i) === 0x2e) {
+    i++;
+    if (!isDigit(at(i))) throw new JsonScanError(i, "a digit after the decimal point");
+    while (isDigit(at(i))) i++;
+  }
+  if (at(i) === 0x65 || at(i) === 0x45) {
+    i++;
+    if (at(i) === 0x2b || at(i) === 0x2d) i++;
+    if (!isDigit(at(i))) throw new JsonScanError(i, "a digit in the exponent");
+    while (isDigit(at(i))) i++;
+  }
+  return i;
+}
+
+function skipLiteral(buf: Buffer, p: number, end: number, word: string): number {
+  for (let k = 0; k < word.length; k++) {
+    if (p + k >= end || buf[p + k] !== word.charCodeAt(k)) throw new JsonScanError(p + k, `"${word}"`);
+  }
+  return p + word.length;
+}
+
+/**
+ * Skip the JSON value whose first byte is at `p` (no leading whitespace).
+ * @returns index just past the value's last byte
+ * @throws JsonScanError when the bytes are not one JSON value, or nest deeper than 1000
+ */
+export function skipValue(buf: Buffer, p: number, end: number, depth = 0): number {
+  const c = p < end ? buf[p]! : -1;
+  switch (c) {
+    case 0x22:
+      return skipString(buf, p, end);
+    case 0x7b:
+      return skipContainer(buf, p, end, depth, true);
+    case 0x5b:
+      return skipContainer(buf, p, end, depth, false);
+    case 0x74:
+      return skipLiteral(buf, p, end, "true");
+    case 0x66:
+      return skipLiteral(buf, p, end, "false");
+    case 0x6e:
+      return skipLiteral(buf, p, end, "null");
+    default:
+      if (c === 0x2d || isDigit(c)) return skipNumber(buf, p, end);
+      throw new JsonScanError(p, "a JSON value");
+  }
+}
+
+function skipContainer(buf: Buffer, p: number, end: number, depth: number, object: boolean): number {
+  if (depth >= MAX_DEPTH) throw new JsonScanError(p, `nesting at most ${MAX_DEPTH} deep`);
+  const close = object ? 0x7d : 0x5d;
+  let i = skipWs(buf, p + 1, end);
+  if (i < end && buf[i] === close) return i + 1;
+  for (;;) {
+    if (object) {
+      i = skipString(buf, i, end);
+      i = skipWs(buf, i, end);
+      if (i >= end || buf[i] !== 0x3a) throw new JsonScanError(i, "':' after an object key");
+      i = skipWs(buf, i + 1, end);
+    }
+    i = skipWs(buf, skipValue(buf, i, end, depth + 1), end);
+    const c = i < end ? buf[i]! : -1;
+    if (c === close) return i + 1;
+    if (c !== 0x2c) throw new JsonScanError(i, object ? "',' or '}' in an object" : "',' or ']' in an array");
+    i = skipWs(buf, i + 1, end);
+  }
+}
+
+/**
+ * Walk the members of the object whose '{' is at `p`, calling `member(keyStart, keyEnd,
+ * valueStart)` for each (key span includes its quotes); the callback returns the index just past
+ * the value (e.g. from {@link skipValue}) or undefined to have it skipped.
+ * @returns index just past the closing '}'
+ * @throws JsonScanError
+ */
+export function walkObject(
+  buf: Buffer,
+  p: number,
+  end: number,
+  member: (keyStart: number, keyEnd: number, valueStart: number) => number | undefined,
+): number {
+  if (p >= end || buf[p] !== 0x7b) throw new JsonScanError(p, "'{'");
+  let i = skipWs(buf, p + 1, end);
+  if (i < end && buf[i] === 0x7d) return i + 1;
+  for (;;) {
+    const ks = i;
+    const ke = skipString(buf, i, end);
+    i = skipWs(buf, ke, end);
+    if (i >= end || buf[i] !== 0x3a) throw new JsonScanError(i, "':' after an object key");
+    const vs = skipWs(buf, i + 1, end);
+    i = skipWs(buf, member(ks, ke, vs) ?? skipValue(buf, vs, end, 1), end);
+    const c = i < end ? buf[i]! : -1;
+    if (c === 0x7d) return i + 1;
+    if (c !== 0x2c) throw new JsonScanError(i, "',' or '}' in an object");
+    i = skipWs(buf, i + 1, end);
+  }
+}
+
+/**
+ * True when the key literal [ks, ke) (quotes included) decodes to `name` (an ASCII name).
+ * Compares bytes; decodes only a key that has escapes and is longer than `name`.
+ */
+export function keyIs(buf: Buffer, ks: number, ke: number, name: string): boolean {
+  const n = ke - ks - 2;
+  if (n === name.length) {
+    for (let k = 0; k < n; k++) if (buf[ks + 1 + k] !== name.charCodeAt(k)) return false;
+    return true;
+  }
+  if (n < name.length) return false;
+  return hasBackslash(buf, ks, ke) && decodeString(buf, ks, ke) === name;
+}
+
+function hasBackslash(buf: Buffer, p: number, q: number): boolean {
+  for (let k = p; k < q; k++) if (buf[k] === 0x5c) return true;
+  return false;
+}

@@ -1,0 +1,148 @@
+/**
+ * Find and classify the JSON-RPC 2.0 messages in one JSON text, with byte spans, without
+ * re-serialising: a `_meta` span is measured on the bytes as they were sent.
+ *
+ * A JSON-RPC message is one object with `"jsonrpc": "2.0"` and a `method` (request when it has an
+ * `id` member, notification when not), an `error` (error response) or a `result` (result
+ * response). A batch (top-level array) contributes each member that is such an object; any other
+ * JSON (a non-JSON-RPC object, a scalar, an empty batch) contributes no message.
+ */
+import { JsonScanError, decodeString, keyIs, skipValue, skipWs, walkObject } from "./json-scan.js";
+
+/** What a JSON-RPC message is. */
+export type JsonRpcKind = "request" | "notification" | "result" | "error";
+
+/** One JSON-RPC message found in a JSON text. Offsets index the scanned buffer. */
+export interface JsonRpcMessageInfo {
+  kind: JsonRpcKind;
+  /** `method` of a request or notification. */
+  method?: string;
+  /** The `id` as canonical JSON text (`7`, `"abc"`, `null`); absent for notifications. */
+  id?: string;
+  /** Index of the object's `{`. */
+  start: number;
+  /** Index just past the object's `}`. */
+  end: number;
+  /** Sum of `metaSpans` lengths, bytes. */
+  metaBytes: number;
+  /**
+   * The `_meta` member's value (key, colon and surrounding whitespace excluded; whitespace inside
+   * the value included) of `params` (request, notification) or `result` (result), as [start, end)
+   * indexes; several only if the key repeats.
+   */
+  metaSpans: [start: number, end: number][];
+}
+
+/** The JSON-RPC content of one JSON text. */
+export interface JsonRpcScan {
+  /** The messages, in text order. */
+  messages: JsonRpcMessageInfo[];
+  /** True when the text is an array (a batch), whatever its members. */
+  batch: boolean;
+}
+
+/**
+ * Scan the JSON text in buf[start, end) (one value, whitespace around it allowed).
+ * @returns the JSON-RPC messages in it, with spans as indexes into `buf`
+ * @throws JsonScanError (offset = index into `buf`) when the bytes are not exactly one JSON value
+ */
+export function scanJsonRpc(buf: Buffer, start = 0, end = buf.length): JsonRpcScan {
+  const messages: JsonRpcMessageInfo[] = [];
+  let i = skipWs(buf, start, end);
+  const first = i < end ? buf[i]! : -1;
+  let batch = false;
+  if (first === 0x7b) i = scanObject(buf, i, end, messages);
+  else if (first === 0x5b) {
+    batch = true;
+    i = skipWs(buf, i + 1, end);
+    if (i < end && buf[i] === 0x5d) i++;
+    else {
+      for (;;) {
+        i = i < end && buf[i] === 0x7b ? scanObject(buf, i, end, messages) : skipValue(buf, i, end, 1);
+        i = skipWs(buf, i, end);
+        const c = i < end ? buf[i]! : -1;
+        if (c === 0x5d) {
+          i++;
+          break;
+        }
+        if (c !== 0x2c) throw new JsonScanError(i, "',' or ']' in an array");
+        i = skipWs(buf, i + 1, end);
+      }
+    }
+  } else i = skipValue(buf, i, end);
+  i = skipWs(buf, i, end);
+  if (i < end) throw new JsonScanError(i, "the end of the JSON text after one value");
+  return { messages, batch };
+}
+
+/** Scan one object at `p`; push it to `out` when it is a JSON-RPC message. @returns index past it */
+function scanObject(buf: Buffer, p: number, end: number, out: JsonRpcMessageInfo[]): number {
+  let v2 = false;
+  let method: string | undefined;
+  let id: string | undefined;
+  let hasResult = false;
+  let hasError = false;
+  let paramsMeta: [number, number][] = [];
+  let resultMeta: [number, number][] = [];
+  const q = walkObject(buf, p, end, (ks, ke, vs) => {
+    if (keyIs(buf, ks, ke, "jsonrpc")) {
+      const ve = skipValue(buf, vs, end, 1);
+      v2 = buf[vs] === 0x22 && decodeString(buf, vs, ve) === "2.0";
+      return ve;
+    }
+    if (keyIs(buf, ks, ke, "method")) {
+      const ve = skipValue(buf, vs, end, 1);
+      method = buf[vs] === 0x22 ? decodeString(buf, vs, ve) : undefined;
+      return ve;
+    }
+    if (keyIs(buf, ks, ke, "id")) {
+      const ve = skipValue(buf, vs, end, 1);
+      id = JSON.stringify(JSON.parse(buf.toString("utf8", vs, ve)));
+      return ve;
+    }
+    if (keyIs(buf, ks, ke, "params")) {
+      if (buf[vs] !== 0x7b) return undefined;
+      const r = metaSpans(buf, vs, end);
+      paramsMeta = r.spans;
+      return r.end;
+    }
+    if (keyIs(buf, ks, ke, "result")) {
+      hasResult = true;
+      if (buf[vs] !== 0x7b) return undefined;
+      const r = metaSpans(buf, vs, end);
+      resultMeta = r.spans;
+      return r.end;
+    }
+    if (keyIs(buf, ks, ke, "error")) hasError = true;
+    return undefined;
+  });
+  if (!v2) return q;
+  let kind: JsonRpcKind;
+  let spans: [number, number][] = [];
+  if (method !== undefined) {
+    kind = id !== undefined ? "request" : "notification";
+    spans = paramsMeta;
+  } else if (hasError) kind = "error";
+  else if (hasResult) {
+    kind = "result";
+    spans = resultMeta;
+  } else return q;
+  const msg: JsonRpcMessageInfo = { kind, start: p, end: q, metaBytes: 0, metaSpans: spans };
+  for (const [s, e] of spans) msg.metaBytes += e - s;
+  if (method !== undefined) msg.method = method;
+  if (id !== undefined) msg.id = id;
+  out.push(msg);
+  return q;
+}
+
+/** Spans of the `_meta` members' values of the object at `p`, and the index past the object. */
+function metaSpans(buf: Buffer, p: number, end: number): { spans: [number, number][]; end: number } {
+  const spans: [number, number][] = [];
+  const q = walkObject(buf, p, end, (ks, ke, vs) => {
+    if (!keyIs(buf, ks, ke, "_meta")) return undefined;
+    const ve = skipValue(buf, vs, end, 2);
+    spans.push([vs, ve]);
+    return ve;
+  });
+  return { spans, end: q };
+}

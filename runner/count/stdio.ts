@@ -1,0 +1,101 @@
+/**
+ * Count a stdio capture log: each direction is newline-delimited JSON-RPC (MCP stdio transport).
+ * Each complete line (ending in "\n") holds one message (or a batch, or nothing but whitespace);
+ * its newline byte is counted in newline_bytes. Bytes after the last newline are a partial line:
+ * not a message, reported in the breakdown as partial_line_bytes, still in the direction's total.
+ * stderr is not in the log (the tap keeps it apart).
+ */
+import { reassemble, seqAtOffset, type CaptureRecord, type Stream } from "../capture/log.js";
+import { emptyCountRow, type CountBreakdown, type CountResult } from "./columns.js";
+import { WireFormatError, describeBytes } from "./errors.js";
+import { JsonScanError, skipWs } from "./json-scan.js";
+import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
+import { finishRows, type RowDraft } from "./rows.js";
+
+/** The complete lines of a stdio stream, and where the partial line after them starts. */
+export interface StdioLines {
+  /** Each complete line's content as [start, end) offsets; its "\n" is at `end`. */
+  lines: [start: number, end: number][];
+  /** Offset just past the last "\n" (= bytes.length when there is no partial line). */
+  partialStart: number;
+}
+
+/** Split a stdio stream at "\n" bytes (a "\r" before one stays in the line's content). */
+export function splitStdioLines(bytes: Buffer): StdioLines {
+  const lines: [number, number][] = [];
+  let s = 0;
+  for (;;) {
+    const nl = bytes.indexOf(0x0a, s);
+    if (nl < 0) break;
+    lines.push([s, nl]);
+    s = nl + 1;
+  }
+  return { lines, partialStart: s };
+}
+
+/**
+ * Count a stdio capture log (`conn` absent or the same on every record; several conns are
+ * counted as separate pipes). Rows: a line that is exactly one JSON-RPC object gives one row
+ * carrying its newline; any other line gives a `line-only` row (bytes outside messages, and the
+ * newline) plus one row per message in it; a partial line gives an `incomplete` line-only row.
+ * @param records the log's records, any order
+ * @throws WireFormatError naming the pipe (`stdio c2s`, or `conn N c2s`), the byte offset and the
+ *   line number when a complete line is neither JSON nor blank
+ */
+export function countStdio(records: readonly CaptureRecord[]): CountResult {
+  const row = emptyCountRow();
+  const breakdown: CountBreakdown = { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 };
+  const drafts: RowDraft[] = [];
+  for (const stream of reassemble([...records])) {
+    const c2s = stream.dir === "c2s";
+    const where = stream.conn === 0 ? `stdio ${stream.dir}` : `conn ${stream.conn} ${stream.dir}`;
+    const { lines, partialStart } = splitStdioLines(stream.bytes);
+    row[c2s ? "c2s_bytes" : "s2c_bytes"] += stream.bytes.length;
+    row.newline_bytes += lines.length;
+    const base = (offset: number, kind: RowDraft["kind"]): RowDraft => ({
+      conn: stream.conn,
+      dir: stream.dir,
+      logSeq: seqAtOffset(stream, offset),
+      offset,
+      kind,
+      headBytes: 0,
+      bodyBytes: 0,
+      framingBytes: 0,
+      newlineBytes: 0,
+      metaBytes: 0,
+    });
+    lines.forEach(([s, e], k) => {
+      const infos = lineMessages(stream, s, e, k + 1, where);
+      let inside = 0;
+      for (const info of infos) inside += info.end - info.start;
+      const lineOnly = infos.length !== 1 || inside !== e - s;
+      if (lineOnly) drafts.push({ ...base(s, "line-only"), bodyBytes: e - s - inside, newlineBytes: 1 });
+      for (const info of infos) {
+        const d: RowDraft = { ...base(info.start, info.kind), bodyBytes: info.end - info.start, newlineBytes: lineOnly ? 0 : 1, metaBytes: info.metaBytes };
+        if (info.method !== undefined) d.method = info.method;
+        if (info.id !== undefined) d.id = info.id;
+        drafts.push(d);
+        row[c2s ? "jsonrpc_c2s" : "jsonrpc_s2c"]++;
+        if (c2s) row.meta_bytes += info.metaBytes;
+      }
+    });
+    if (partialStart < stream.bytes.length) {
+      breakdown.partial_line_bytes += stream.bytes.length - partialStart;
+      drafts.push({ ...base(partialStart, "line-only"), bodyBytes: stream.bytes.length - partialStart, incomplete: true });
+    }
+  }
+  row.total_bytes = row.c2s_bytes + row.s2c_bytes;
+  return { row, messages: finishRows(drafts), breakdown };
+}
+
+/** The JSON-RPC messages of the line [s, e) of `stream` (none for a blank line). */
+function lineMessages(stream: Stream, s: number, e: number, lineNo: number, where: string): JsonRpcMessageInfo[] {
+  const bytes = stream.bytes;
+  if (skipWs(bytes, s, e) === e) return [];
+  try {
+    return scanJsonRpc(bytes, s, e).messages;
+  } catch (err) {
+    if (!(err instanceof JsonScanError)) throw err;
+    throw new WireFormatError(where, err.offset, `expected ${err.expected} in line ${lineNo} (one JSON-RPC message per line), got ${describeBytes(bytes, err.offset, e, 24, "end of line")}`);
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The per-message breakdown of one run, kept beside its capture log as
+ * `logs/<config>/<repeat>.messages.tsv`, so a page can show where the bytes went without
+ * parsing logs. Columns follow runner/count's MessageRow; byte columns are bytes.
+ */
+import type { MessageRow } from "../count/index.js";
+import { toTsv, writeAtomic } from "./files.js";
+
+/** Columns of a messages.tsv file, in order. */
+export const MESSAGE_COLUMNS = ["seq", "conn", "dir", "kind", "method", "id", "start_line", "head_bytes", "body_bytes", "framing_bytes", "newline_bytes", "meta_bytes", "sse", "incomplete"] as const;
+
+/** Write `messages` (in log order) to `path` atomically. */
+export function writeMessages(path: string, messages: readonly MessageRow[]): void {
+  const rows = messages.map((m) => [m.seq, m.conn, m.dir, m.kind, m.method ?? "", m.id ?? "", m.startLine ?? "", m.headBytes, m.bodyBytes, m.framingBytes, m.newlineBytes, m.metaBytes, m.sse === true, m.incomplete === true]);
+  writeAtomic(path, toTsv(MESSAGE_COLUMNS, rows));
+}
