@@ -89,28 +89,42 @@ export interface Stream {
  * Chunks are concatenated in `seq` order.
  */
 export function reassemble(records: CaptureRecord[]): Stream[] {
-  const sorted = [...records].sort((a, b) => a.seq - b.seq);
-  const parts = new Map<string, { conn: number; dir: Direction; bufs: Buffer[]; ended: boolean; chunks: Stream["chunks"]; size: number }>();
+  // Already in seq order (as a log is written) needs no sorted copy.
+  let inOrder = true;
+  for (let i = 1; i < records.length && inOrder; i++) inOrder = records[i - 1]!.seq <= records[i]!.seq;
+  const sorted = inOrder ? records : [...records].sort((a, b) => a.seq - b.seq);
+  // Two passes: size each stream, then decode every chunk straight into one buffer per stream
+  // (no per-chunk buffers, no concatenation copy).
+  const parts = new Map<string, { conn: number; dir: Direction; recs: CaptureRecord[]; ended: boolean; size: number }>();
   for (const r of sorted) {
     const conn = r.conn ?? 0;
     const key = `${conn}:${r.dir}`;
     let p = parts.get(key);
     if (!p) {
-      p = { conn, dir: r.dir, bufs: [], ended: false, chunks: [], size: 0 };
+      p = { conn, dir: r.dir, recs: [], ended: false, size: 0 };
       parts.set(key, p);
     }
     if (r.eof) {
       p.ended = true;
       continue;
     }
-    const b = Buffer.from(r.b64 ?? "", "base64");
-    p.chunks.push({ seq: r.seq, offset: p.size, length: b.length });
-    p.bufs.push(b);
-    p.size += b.length;
+    p.recs.push(r);
+    p.size += Buffer.byteLength(r.b64 ?? "", "base64");
   }
   return [...parts.values()]
     .sort((a, b) => a.conn - b.conn || (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
-    .map((p) => ({ conn: p.conn, dir: p.dir, bytes: Buffer.concat(p.bufs), ended: p.ended, chunks: p.chunks }));
+    .map((p) => {
+      let bytes = Buffer.allocUnsafe(p.size);
+      const chunks: Stream["chunks"] = [];
+      let size = 0;
+      for (const r of p.recs) {
+        const n = bytes.write(r.b64 ?? "", size, "base64");
+        chunks.push({ seq: r.seq, offset: size, length: n });
+        size += n;
+      }
+      if (size < p.size) bytes = bytes.subarray(0, size); // byteLength over-estimates odd base64
+      return { conn: p.conn, dir: p.dir, bytes, ended: p.ended, chunks };
+    });
 }
 
 /**

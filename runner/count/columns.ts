@@ -14,7 +14,10 @@ export interface CountRow {
   jsonrpc_c2s: number;
   /** JSON-RPC messages server to client, including server requests on SSE streams, messages. */
   jsonrpc_s2c: number;
-  /** HTTP requests that got a final (non-1xx) response, a 202 to a notification included, round trips. */
+  /**
+   * HTTP requests that got a final (non-1xx) response, a 202 to a notification included; the
+   * response's head is enough (an SSE stream still open at the end of the log counts). Round trips.
+   */
   http_round_trips: number;
   /** Request lines, header lines and blank lines of HTTP requests, bytes. */
   request_head_bytes: number;

@@ -4,12 +4,12 @@
  * application/json bodies and in the data of each text/event-stream event.
  */
 import { reassemble, seqAtOffset, type CaptureRecord, type Direction, type Stream } from "../capture/log.js";
-import { emptyCountRow, type CountBreakdown, type CountResult, type CountRow } from "./columns.js";
+import { emptyCountRow, type CountBreakdown, type CountResult, type CountRow, type MessageRow } from "./columns.js";
 import { WireFormatError, describeBytes } from "./errors.js";
-import { Http1StreamParser, bodyToStreamOffset, headerValue, type BodySegment, type HttpHead } from "./http1.js";
+import { Http1StreamParser, bodyToStreamOffset, headerValue, type BodySegment, type HttpHead, type HttpMessage } from "./http1.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
-import { finishRows, type RowDraft } from "./rows.js";
+import { finishRows, newRow } from "./rows.js";
 import { SseParser, dataToBodyOffset } from "./sse.js";
 
 /** A complete HTTP message, or the one still open at the end of a stream that did not end. */
@@ -46,7 +46,7 @@ interface Found {
 export function countHttp(records: readonly CaptureRecord[]): CountResult {
   const row = emptyCountRow();
   const breakdown: CountBreakdown = { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 };
-  const drafts: RowDraft[] = [];
+  const drafts: MessageRow[] = [];
   const conns = new Map<number, Partial<Record<Direction, Stream>>>();
   for (const s of reassemble([...records])) {
     const pair = conns.get(s.conn) ?? {};
@@ -77,13 +77,21 @@ function parseStream(stream: Stream, methods: string[]): Unit[] {
   const kind = stream.dir === "c2s" ? "request" : "response";
   const p = new Http1StreamParser(kind, label(stream));
   for (const m of methods) p.expectResponseTo(m);
-  const units: Unit[] = p.push(stream.bytes).map((m) => ({ ...m, head: m, complete: true }));
-  if (stream.ended) units.push(...p.end().map((m) => ({ ...m, head: m, complete: true })));
+  const units: Unit[] = p.push(stream.bytes).map(fromMessage);
+  if (stream.ended) units.push(...p.end().map(fromMessage));
   else {
     const part = p.partial;
-    if (part) units.push({ ...part, complete: false });
+    if (part) {
+      const { head, startOffset, headBytes, body, bodyBytes, framingBytes, bodySegments } = part;
+      units.push({ head, startOffset, headBytes, body, bodyBytes, framingBytes, bodySegments, complete: false });
+    }
   }
   return units;
+}
+
+function fromMessage(m: HttpMessage): Unit {
+  const { startOffset, headBytes, body, bodyBytes, framingBytes, bodySegments } = m;
+  return { head: m, startOffset, headBytes, body, bodyBytes, framingBytes, bodySegments, complete: true };
 }
 
 function label(stream: Pick<Stream, "conn" | "dir">): string {
@@ -91,7 +99,7 @@ function label(stream: Pick<Stream, "conn" | "dir">): string {
 }
 
 /** Add one stream's units to the row and the message rows; check that they cover the stream. */
-function account(stream: Stream, units: Unit[], row: CountRow, breakdown: CountBreakdown, drafts: RowDraft[]): void {
+function account(stream: Stream, units: Unit[], row: CountRow, breakdown: CountBreakdown, drafts: MessageRow[]): void {
   const c2s = stream.dir === "c2s";
   let covered = 0;
   for (const u of units) {
@@ -101,18 +109,10 @@ function account(stream: Stream, units: Unit[], row: CountRow, breakdown: CountB
     row.chunk_framing_bytes += u.framingBytes;
     if (u.head) breakdown[c2s ? "http_requests" : "http_responses"]++;
     if (!u.complete) breakdown.open_http_messages++;
-    const http: RowDraft = {
-      conn: stream.conn,
-      dir: stream.dir,
-      logSeq: seqAtOffset(stream, u.startOffset),
-      offset: u.startOffset,
-      kind: "http-only",
-      headBytes: u.headBytes,
-      bodyBytes: u.bodyBytes,
-      framingBytes: u.framingBytes,
-      newlineBytes: 0,
-      metaBytes: 0,
-    };
+    const http = newRow(stream.conn, stream.dir, seqAtOffset(stream, u.startOffset), u.startOffset, "http-only");
+    http.headBytes = u.headBytes;
+    http.bodyBytes = u.bodyBytes;
+    http.framingBytes = u.framingBytes;
     if (u.head) http.startLine = u.head.startLine;
     if (!u.complete) http.incomplete = true;
     drafts.push(http);
@@ -122,18 +122,9 @@ function account(stream: Stream, units: Unit[], row: CountRow, breakdown: CountB
     for (const f of found) {
       http.bodyBytes -= f.length;
       const offset = bodyToStreamOffset(u.bodySegments, f.bodyOffset);
-      const d: RowDraft = {
-        conn: stream.conn,
-        dir: stream.dir,
-        logSeq: seqAtOffset(stream, offset),
-        offset,
-        kind: f.info.kind,
-        headBytes: 0,
-        bodyBytes: f.length,
-        framingBytes: 0,
-        newlineBytes: 0,
-        metaBytes: f.info.metaBytes,
-      };
+      const d = newRow(stream.conn, stream.dir, seqAtOffset(stream, offset), offset, f.info.kind);
+      d.bodyBytes = f.length;
+      d.metaBytes = f.info.metaBytes;
       if (f.info.method !== undefined) d.method = f.info.method;
       if (f.info.id !== undefined) d.id = f.info.id;
       if (f.sse) d.sse = true;

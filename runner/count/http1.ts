@@ -94,10 +94,11 @@ const MAX_LINE = 64 * 1024;
 /** Longest head accepted, bytes. */
 const MAX_HEAD = 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** 1 for the bytes of an RFC 9110 token (header names). */
+const TOKEN_BYTE = new Uint8Array(256);
+for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TOKEN_BYTE[c.charCodeAt(0)] = 1;
 const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([^\x00-\x20\x7f]+) (HTTP\/1\.[0-9])$/;
 const STATUS_LINE = /^(HTTP\/1\.[0-9]) ([0-9]{3})(?: ([^\x00-\x08\x0a-\x1f\x7f]*))?$/;
-const FIELD_VALUE = /^[^\x00-\x08\x0a-\x1f\x7f]*$/;
 const CHUNK_EXT = /^[ \t]*(;[^\x00-\x08\x0a-\x1f\x7f]*)?$/;
 const CHUNK_SIZE_EXPECTED = "chunk-size line (hex digits then CRLF)";
 
@@ -388,12 +389,21 @@ export class Http1StreamParser {
 
   private parseField(line: Line, expected: string): HeaderField {
     if (this.isFold(line)) throw this.fail(line.start, `${expected}; obsolete line folding is not supported`);
-    const s = this.text(line);
-    const colon = s.indexOf(":");
-    const name = colon > 0 ? s.slice(0, colon) : "";
-    const value = colon > 0 ? s.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "") : "";
-    if (!TOKEN.test(name) || !FIELD_VALUE.test(value)) throw this.fail(line.start, expected);
-    return [name, value];
+    const buf = this.buf;
+    const s = line.start - this.base;
+    const e = line.end - this.base;
+    let colon = s;
+    while (colon < e && TOKEN_BYTE[buf[colon]!] === 1) colon++;
+    if (colon === s || colon === e || buf[colon] !== 0x3a) throw this.fail(line.start, expected);
+    let vs = colon + 1;
+    while (vs < e && (buf[vs] === 0x20 || buf[vs] === 0x09)) vs++;
+    let ve = e;
+    while (ve > vs && (buf[ve - 1] === 0x20 || buf[ve - 1] === 0x09)) ve--;
+    for (let k = vs; k < ve; k++) {
+      const c = buf[k]!;
+      if ((c < 0x20 && c !== 0x09) || c === 0x7f) throw this.fail(line.start, expected);
+    }
+    return [buf.toString("latin1", s, colon), buf.toString("latin1", vs, ve)];
   }
 
   /** The head ended at `blankAt`: decide how the body is delimited. */
@@ -490,7 +500,9 @@ export class Http1StreamParser {
     const head = this.head!;
     const body = this.parts.length === 0 ? EMPTY : this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
     const msg: HttpMessage = {
-      ...head,
+      startLine: head.startLine,
+      version: head.version,
+      headers: head.headers,
       startOffset: this.msgStart,
       endOffset: this.pos,
       headBytes: this.headBytes,
@@ -502,6 +514,10 @@ export class Http1StreamParser {
       trailers: this.trailers,
       bodySegments: this.segments,
     };
+    if (head.method !== undefined) msg.method = head.method;
+    if (head.target !== undefined) msg.target = head.target;
+    if (head.status !== undefined) msg.status = head.status;
+    if (head.reason !== undefined) msg.reason = head.reason;
     this.msgStart = this.pos;
     this.startLineSeen = false;
     this.head = undefined;

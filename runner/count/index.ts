@@ -23,6 +23,9 @@ export {
   type MessageRow,
 } from "./columns.js";
 export { WireFormatError } from "./errors.js";
+export { Http1StreamParser, bodyToStreamOffset, headerValue, type BodySegment, type HeaderField, type HttpHead, type HttpMessage, type HttpPartialMessage } from "./http1.js";
+export { SseParser, dataToBodyOffset, parseSseEvents, type SseEvent } from "./sse.js";
+export { scanJsonRpc, type JsonRpcKind, type JsonRpcMessageInfo, type JsonRpcScan } from "./jsonrpc.js";
 export { countHttp } from "./http-count.js";
 export { countStdio, splitStdioLines, type StdioLines } from "./stdio.js";
 

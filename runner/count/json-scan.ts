@@ -1,7 +1,7 @@
 /**
  * A byte-position-aware JSON scanner (RFC 8259 grammar) over Buffers: it validates and skips
- * values and reports where they are, without building them. Strings are validated for escapes
- * and unescaped control characters, not for UTF-8.
+ * values and reports where they are, without building them. Strings are validated for escapes,
+ * not for raw control characters or UTF-8 (no count depends on those).
  */
 
 /** The bytes are not JSON. `offset` is the index into the scanned buffer where it went wrong. */
@@ -32,34 +32,61 @@ export function skipWs(buf: Buffer, p: number, end: number): number {
   return p;
 }
 
+/** Where the next backslash is, cached per buffer so that a text's backslashes are each found once. */
+let bsBuf: Buffer | undefined;
+let bsFrom = 0;
+let bsAt = -1;
+
+/** Index of the first backslash at or after `from` in `buf`, or -1. */
+function nextBackslash(buf: Buffer, from: number): number {
+  if (buf !== bsBuf || from < bsFrom || (bsAt >= 0 && bsAt < from)) {
+    bsBuf = buf;
+    bsFrom = from;
+    bsAt = buf.indexOf(0x5c, from);
+  }
+  return bsAt;
+}
+
 /**
- * Skip the string whose opening quote is at `p`.
+ * Skip the string whose opening quote is at `p`. Escapes are validated; raw control characters
+ * are let through (JSON forbids them, but no count depends on them).
  * @returns index just past the closing quote
- * @throws JsonScanError on a bad escape, a raw control character or a missing closing quote
+ * @throws JsonScanError on a bad escape or a missing closing quote
  */
 export function skipString(buf: Buffer, p: number, end: number): number {
   if (p >= end || buf[p] !== 0x22) throw new JsonScanError(p, "a string");
   let i = p + 1;
-  while (i < end) {
+  // Short strings (keys): a plain loop beats two native searches.
+  const stop = Math.min(end, i + 24);
+  for (; i < stop; i++) {
     const c = buf[i]!;
     if (c === 0x22) return i + 1;
-    if (c === 0x5c) {
-      const e = i + 1 < end ? buf[i + 1]! : -1;
-      if (e === 0x75) {
-        for (let k = 2; k < 6; k++) {
-          const h = i + k < end ? buf[i + k]! : -1;
-          if (!((h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66))) {
-            throw new JsonScanError(i + k, "four hex digits after \\u");
-          }
-        }
-        i += 6;
-      } else if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
-        i += 2;
-      } else throw new JsonScanError(i + 1, 'an escape (one of "\\/bfnrtu) after a backslash');
-    } else if (c < 0x20) throw new JsonScanError(i, "a string character (control characters must be escaped)");
-    else i++;
+    if (c === 0x5c) break;
   }
-  throw new JsonScanError(end, "the closing quote of a string");
+  for (;;) {
+    const q = buf.indexOf(0x22, i);
+    if (q < 0 || q >= end) throw new JsonScanError(end, "the closing quote of a string");
+    const bs = nextBackslash(buf, i);
+    if (bs < 0 || bs > q) return q + 1;
+    i = skipEscape(buf, bs, end);
+  }
+}
+
+/** Validate the escape whose backslash is at `i`; @returns index past it. */
+function skipEscape(buf: Buffer, i: number, end: number): number {
+  const e = i + 1 < end ? buf[i + 1]! : -1;
+  if (e === 0x75) {
+    for (let k = 2; k < 6; k++) {
+      const h = i + k < end ? buf[i + k]! : -1;
+      if (!((h >= 0x30 && h <= 0x39) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66))) {
+        throw new JsonScanError(i + k, "four hex digits after \\u");
+      }
+    }
+    return i + 6;
+  }
+  if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) return i + 2;
+  if (e === -1) throw new JsonScanError(end, "the closing quote of a string");
+  throw new JsonScanError(i + 1, 'an escape (one of "\\/bfnrtu) after a backslash');
 }
 
 /** Decode the string literal spanning [p, q) (quotes included) to a JS string. */

@@ -6,11 +6,11 @@
  * stderr is not in the log (the tap keeps it apart).
  */
 import { reassemble, seqAtOffset, type CaptureRecord, type Stream } from "../capture/log.js";
-import { emptyCountRow, type CountBreakdown, type CountResult } from "./columns.js";
+import { emptyCountRow, type CountBreakdown, type CountResult, type MessageRow } from "./columns.js";
 import { WireFormatError, describeBytes } from "./errors.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
-import { finishRows, type RowDraft } from "./rows.js";
+import { finishRows, newRow } from "./rows.js";
 
 /** The complete lines of a stdio stream, and where the partial line after them starts. */
 export interface StdioLines {
@@ -45,43 +45,44 @@ export function splitStdioLines(bytes: Buffer): StdioLines {
 export function countStdio(records: readonly CaptureRecord[]): CountResult {
   const row = emptyCountRow();
   const breakdown: CountBreakdown = { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 };
-  const drafts: RowDraft[] = [];
+  const drafts: MessageRow[] = [];
   for (const stream of reassemble([...records])) {
     const c2s = stream.dir === "c2s";
     const where = stream.conn === 0 ? `stdio ${stream.dir}` : `conn ${stream.conn} ${stream.dir}`;
     const { lines, partialStart } = splitStdioLines(stream.bytes);
     row[c2s ? "c2s_bytes" : "s2c_bytes"] += stream.bytes.length;
     row.newline_bytes += lines.length;
-    const base = (offset: number, kind: RowDraft["kind"]): RowDraft => ({
-      conn: stream.conn,
-      dir: stream.dir,
-      logSeq: seqAtOffset(stream, offset),
-      offset,
-      kind,
-      headBytes: 0,
-      bodyBytes: 0,
-      framingBytes: 0,
-      newlineBytes: 0,
-      metaBytes: 0,
-    });
-    lines.forEach(([s, e], k) => {
+    const row0 = (offset: number, kind: MessageRow["kind"]) => newRow(stream.conn, stream.dir, seqAtOffset(stream, offset), offset, kind);
+    for (let k = 0; k < lines.length; k++) {
+      const [s, e] = lines[k]!;
       const infos = lineMessages(stream, s, e, k + 1, where);
       let inside = 0;
       for (const info of infos) inside += info.end - info.start;
       const lineOnly = infos.length !== 1 || inside !== e - s;
-      if (lineOnly) drafts.push({ ...base(s, "line-only"), bodyBytes: e - s - inside, newlineBytes: 1 });
+      if (lineOnly) {
+        const r = row0(s, "line-only");
+        r.bodyBytes = e - s - inside;
+        r.newlineBytes = 1;
+        drafts.push(r);
+      }
       for (const info of infos) {
-        const d: RowDraft = { ...base(info.start, info.kind), bodyBytes: info.end - info.start, newlineBytes: lineOnly ? 0 : 1, metaBytes: info.metaBytes };
+        const d = row0(info.start, info.kind);
+        d.bodyBytes = info.end - info.start;
+        d.newlineBytes = lineOnly ? 0 : 1;
+        d.metaBytes = info.metaBytes;
         if (info.method !== undefined) d.method = info.method;
         if (info.id !== undefined) d.id = info.id;
         drafts.push(d);
         row[c2s ? "jsonrpc_c2s" : "jsonrpc_s2c"]++;
         if (c2s) row.meta_bytes += info.metaBytes;
       }
-    });
+    }
     if (partialStart < stream.bytes.length) {
       breakdown.partial_line_bytes += stream.bytes.length - partialStart;
-      drafts.push({ ...base(partialStart, "line-only"), bodyBytes: stream.bytes.length - partialStart, incomplete: true });
+      const r = row0(partialStart, "line-only");
+      r.bodyBytes = stream.bytes.length - partialStart;
+      r.incomplete = true;
+      drafts.push(r);
     }
   }
   row.total_bytes = row.c2s_bytes + row.s2c_bytes;
