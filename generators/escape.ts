@@ -33,3 +33,16 @@ export function mdCode(text: string): string {
   const pad = /^[` ]|[` ]$/.test(flat) ? " " : "";
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
+
+/**
+ * A fenced code block holding `lines` verbatim, fenced with more backticks than any run inside
+ * (at least three), so wire text can never close it early.
+ * @returns markdown source ending with a newline
+ */
+export function mdFence(lines: readonly string[]): string {
+  const body = lines.map((l) => l.replace(/\r/g, "")).join("\n");
+  let longest = 2;
+  for (const run of body.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = "`".repeat(longest + 1);
+  return `${fence}text\n${body}\n${fence}\n`;
+}

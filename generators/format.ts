@@ -16,3 +16,19 @@ export function formatInt(n: number): string {
   }
   return n < 0 ? `-${out}` : out;
 }
+
+/**
+ * Format a number with fixed decimals and `,` between groups of three integer digits:
+ * `formatFixed(2346.333, 1)` → `"2,346.3"`, `formatFixed(-0.04, 1)` → `"0.0"`. Rounds half away
+ * from zero on the decimal value; locale-independent. NaN and infinities print as `n/a`.
+ * @param n any number
+ * @param digits decimals after the point (0–6)
+ */
+export function formatFixed(n: number, digits: number): string {
+  if (!Number.isFinite(n)) return "n/a";
+  const scale = 10 ** digits;
+  const rounded = Math.round(Math.abs(n) * scale + 1e-9) / scale;
+  const [whole = "0", frac] = rounded.toFixed(digits).split(".");
+  const sign = n < 0 && rounded !== 0 ? "-" : "";
+  return `${sign}${formatInt(Number(whole))}${frac === undefined ? "" : `.${frac}`}`;
+}

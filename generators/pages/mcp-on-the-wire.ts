@@ -13,7 +13,13 @@ import { environmentView } from "../sections/environment.js";
 import { identityLine } from "../sections/identity.js";
 import { tableView, type Column, type TableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
-import type { Page } from "./types.js";
+import { stackedBarSvg, type StackedDatum } from "../charts/svg.js";
+import { coverageView } from "../sections/coverage.js";
+import { crossoverView, framingShareTable, stateTable } from "../sections/derived.js";
+import { predictionViews } from "../sections/predictions.js";
+import { traceView } from "../sections/trace.js";
+import { mdFence } from "../escape.js";
+import type { Page, PageOutput, SiteContext } from "./types.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv`. */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
@@ -75,9 +81,16 @@ function columns(kind: "http" | "stdio", extraAxes: readonly string[]): Array<Co
   ];
 }
 
-function section(kind: "http" | "stdio", rows: readonly Row[], extraAxes: readonly string[]): SectionView {
+function section(kind: "http" | "stdio", rows: readonly Row[], extraAxes: readonly string[], ctx: SiteContext): SectionView {
+  const table = tableView(columns(kind, extraAxes), rows);
+  // Row keys link to the configuration pages (stems are [A-Za-z0-9._-], safe in a link).
+  table.rows = table.rows.map((cells, i) => {
+    const [key, ...rest] = cells;
+    const row = rows[i];
+    return row === undefined ? cells : [`[${key ?? ""}](${ctx.configPage(row.summary.config)}.md)`, ...rest];
+  });
   return {
-    table: tableView(columns(kind, extraAxes), rows),
+    table,
     rows: rows.map((row) => {
       const stats = row.metrics.get(CHECK_METRIC);
       return {
@@ -91,7 +104,16 @@ function section(kind: "http" | "stdio", rows: readonly Row[], extraAxes: readon
   };
 }
 
-function build(results: Results): string {
+/** HTTP layers stacked in the chart, in order: metric and label. */
+const LAYERS = [
+  ["request_head_bytes", "Request head"],
+  ["request_body_bytes", "Request body"],
+  ["response_head_bytes", "Response head"],
+  ["response_body_bytes", "Response body"],
+  ["chunk_framing_bytes", "Chunk bytes"],
+] as const;
+
+async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   for (const name of REQUIRED_AXES) {
     if (!results.axisNames.includes(name)) {
       throw new UserError({
@@ -118,11 +140,58 @@ function build(results: Results): string {
         summary,
         metrics: results.medians.get(summary.config) ?? new Map<string, MetricStats>(),
       }));
+  const httpRows = pick("H", (t) => t === "http");
+  const stdioRows = pick("S", (t) => t === "stdio");
+  const allRows = [...httpRows, ...stdioRows];
+  // Calls per configuration, counted from its trace (tools/call requests), where there is one.
+  const calls = new Map<string, number>();
+  const traces = new Map<string, ReturnType<typeof traceView>>();
+  for (const r of allRows) {
+    const t = traceView(results, r.summary.config);
+    traces.set(r.summary.config, t);
+    if (t) calls.set(r.summary.config, t.messages.filter((m) => m.dir === "c2s" && m.kind === "request" && m.method === "tools/call").length);
+  }
+  // Chosen configurations for the decoded exchanges: the one-call flow of each row group.
+  const chosen = allRows.filter((r) => r.summary.axes.get("flow") === "plain" && traces.get(r.summary.config) !== undefined);
+  const exchanges = chosen.map((r) => {
+    const t = traces.get(r.summary.config);
+    const label = ["target", "transport", "revision", ...extraAxes].map((a) => r.summary.axes.get(a) ?? "").join(", ");
+    return {
+      key: `[${r.key}](${ctx.configPage(r.summary.config)}.md)`,
+      label: mdCell(label),
+      repeat: formatInt(t?.repeat ?? 0),
+      lines: mdFence(t?.exchange ?? []),
+      table: t?.table,
+    };
+  });
+  const assets: Array<{ file: string; content: string }> = [];
+  const chartData: StackedDatum[] = httpRows.flatMap((r) =>
+    LAYERS.map(([metric, part], order) => ({ row: `${r.key} ${r.summary.config}`, part, order, value: r.metrics.get(metric)?.median ?? 0 })),
+  );
+  let chart: string | undefined;
+  if (chartData.length > 0) {
+    chart = "mcp-on-the-wire-http-layers.svg";
+    assets.push({ file: chart, content: await stackedBarSvg(chartData, "Bytes (median)") });
+  }
+  const crossHttp = crossoverView(httpRows, results.axisNames, calls);
+  const crossStdio = crossoverView(stdioRows, results.axisNames, calls);
+  const predictions = ctx.predictions;
   const other = sorted.filter((c) => !["http", "stdio"].includes(c.axes.get("transport") ?? ""));
-  return renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
+  const markdown = renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
     title: mdCell(mcpOnTheWire.title),
-    http: section("http", pick("H", (t) => t === "http"), extraAxes),
-    stdio: section("stdio", pick("S", (t) => t === "stdio"), extraAxes),
+    http: section("http", httpRows, extraAxes, ctx),
+    stdio: section("stdio", stdioRows, extraAxes, ctx),
+    chart,
+    framing: framingShareTable(httpRows),
+    crossHttp,
+    crossStdio,
+    state: stateTable(results, allRows),
+    exchanges,
+    coverage: results.coverage && coverageView(results.coverage),
+    predictions: predictions && {
+      file: mdCode(predictions.file.split("/").pop() ?? ""),
+      items: predictionViews(predictions.results, predictions.registration),
+    },
     other: other.map((c) => ({
       config: mdCode(c.config),
       transport: mdCode(c.axes.get("transport") ?? ""),
@@ -130,6 +199,7 @@ function build(results: Results): string {
     })),
     env: environmentView(results.provenance),
   });
+  return { markdown, assets };
 }
 
 /** The MCP report page (`site/mcp-on-the-wire.md` and `.html`). */

@@ -1,5 +1,23 @@
 /** The page plug-in interface: one page per file, listed in `pages/index.ts`. */
+import type { PredictionResult } from "../predictions/evaluate.js";
+import type { Registration } from "../predictions/registration.js";
 import type { Results } from "../results/load.js";
+
+/** What a page may use besides the results: judged predictions and the site's naming rules. */
+export interface SiteContext {
+  /** Judged predictions and their pre-registration, or undefined when there is no predictions file. */
+  predictions: { file: string; results: readonly PredictionResult[]; registration: ReadonlyMap<string, Registration> } | undefined;
+  /** File stem (no extension) of a configuration's page, e.g. `config-raw-mcp-ts-v2-http-2026-07-28-plain`. */
+  configPage(config: string): string;
+}
+
+/** A page's output: its markdown and any files it links (e.g. SVG charts), relative to the site. */
+export interface PageOutput {
+  /** Markdown source of the page. */
+  markdown: string;
+  /** Extra files: site-relative name (flat, `[A-Za-z0-9._-]`) and content. */
+  assets?: ReadonlyArray<{ file: string; content: string }>;
+}
 
 /** A page of the site, built as markdown from a results folder's contents. */
 export interface Page {
@@ -10,8 +28,8 @@ export interface Page {
   /** One sentence about the page, plain text, shown on the index page. */
   description: string;
   /**
-   * Build the page's markdown from results. Deterministic: same results in, same string out.
+   * Build the page's markdown (and assets) from results. Deterministic: same results in, same output.
    * @throws UserError when the results lack something this page needs (e.g. an axis column)
    */
-  build(results: Results): string;
+  build(results: Results, context: SiteContext): string | PageOutput | Promise<string | PageOutput>;
 }

@@ -5,10 +5,12 @@ import { UserError } from "../errors.js";
 import { readMedians, type Medians } from "./medians.js";
 import { readProvenance, type Provenance } from "./provenance.js";
 import { readSummary, type ConfigSummary } from "./summary.js";
+import { readCoverage, readRuns, type Coverage, type Runs } from "./extra.js";
 
 export type { ConfigSummary } from "./summary.js";
 export type { MetricStats, Medians } from "./medians.js";
 export type { Provenance } from "./provenance.js";
+export type { Coverage, Runs } from "./extra.js";
 
 /** Everything pages may read from a results folder. */
 export interface Results {
@@ -20,13 +22,19 @@ export interface Results {
   medians: Medians;
   /** Contents of `provenance.json`. */
   provenance: Provenance;
+  /** The results folder as the user passed it (to read logs on demand); never printed. */
+  dir: string;
+  /** `runs.tsv`, when the folder has one. */
+  runs: Runs | undefined;
+  /** `coverage.tsv`, when the folder has one. */
+  coverage: Coverage | undefined;
   /** Paths of the files read, as the user passed the folder; for error messages only, never for output. */
   files: { summary: string; medians: string; provenance: string };
 }
 
 /**
- * Read `summary.tsv`, `medians.tsv` and `provenance.json` from a results folder (`runs.tsv`,
- * `logs/` and `timings/` are not read yet).
+ * Read `summary.tsv`, `medians.tsv` and `provenance.json` from a results folder, and `runs.tsv`
+ * and `coverage.tsv` when present (`logs/` is read on demand by the pages).
  * @param dir the results folder, as the user passed it (error messages repeat it)
  * @throws UserError naming the folder when it does not exist or is not a folder, naming a file
  *   when it is missing or malformed (see the readers), and naming `medians.tsv` when a
@@ -62,5 +70,14 @@ export function loadResults(dir: string): Results {
       });
     }
   }
-  return { axisNames: summary.axisNames, configs: summary.configs, medians, provenance, files };
+  return {
+    axisNames: summary.axisNames,
+    configs: summary.configs,
+    medians,
+    provenance,
+    dir,
+    runs: readRuns(dir),
+    coverage: readCoverage(dir),
+    files,
+  };
 }

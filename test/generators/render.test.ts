@@ -71,10 +71,13 @@ describe("render", () => {
   it("writes the report and the index, as markdown and HTML", async () => {
     const site = tempDir("site");
     const report = await render({ results: FIXTURE, site });
-    assert.deepEqual(report, {
-      site,
-      files: ["index.html", "index.md", "mcp-on-the-wire.html", "mcp-on-the-wire.md"],
-    });
+    assert.equal(report.site, site);
+    for (const f of ["index.html", "index.md", "mcp-on-the-wire.html", "mcp-on-the-wire.md", "mcp-on-the-wire-http-layers.svg"]) {
+      assert.ok(report.files.includes(f), `writes ${f}`);
+    }
+    for (const config of readMedianCells(FIXTURE).keys()) {
+      assert.ok(report.files.includes(`config-${config}.html`) && report.files.includes(`config-${config}.md`), `page for ${config}`);
+    }
     assert.deepEqual(readdirSync(site).sort(), report.files);
     const index = readFileSync(join(site, "index.html"), "utf8");
     assert.match(index, /<a href="mcp-on-the-wire\.html">MCP on the wire<\/a>/);

@@ -1,0 +1,215 @@
+/**
+ * Optional results files: `runs.tsv`, `coverage.tsv` and the per-message breakdowns under
+ * `logs/`. Older or hand-made results folders may lack them; pages then say so instead of failing.
+ */
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../errors.js";
+import { compareCodeUnits } from "../order.js";
+import { columnIndex, field, readTsv } from "../tsv.js";
+
+/** One row of `runs.tsv`: a configuration × repeat, every column kept as text in header order. */
+export interface RunRow {
+  /** Configuration id. */
+  config: string;
+  /** 1-based repeat number. */
+  repeat: number;
+  /** `ok`, `failed`, `timeout` or `skipped`. */
+  status: string;
+  /** Every column of the row by header name (including the ones above), as written. */
+  cells: ReadonlyMap<string, string>;
+}
+
+/** `runs.tsv` parsed: its header (columns added at the end by newer runners included) and rows. */
+export interface Runs {
+  /** Column names in file order. */
+  header: readonly string[];
+  /** Rows sorted by configuration id, then repeat. */
+  rows: readonly RunRow[];
+}
+
+/** State of one expanded cell in `coverage.tsv`. */
+export type CoverageState = "measured" | "failed" | "excluded" | "not-run";
+
+/** One expanded cell of the matrix and what became of it. */
+export interface CoverageCell {
+  /** Configuration id. */
+  config: string;
+  /** Axis values by axis name, in the file's column order. */
+  axes: ReadonlyMap<string, string>;
+  /** What became of the cell. */
+  state: CoverageState;
+  /** Why (the exclude rule, the failure), empty when measured. */
+  reason: string;
+}
+
+/** `coverage.tsv` parsed. */
+export interface Coverage {
+  /** Axis names, in column order (between `config` and the last two columns). */
+  axisNames: readonly string[];
+  /** Cells sorted by configuration id. */
+  cells: readonly CoverageCell[];
+}
+
+/** One JSON-RPC message or HTTP-only part of a run (`logs/<config>/<repeat>.messages.tsv`). */
+export interface MessageRow {
+  /** Order in the capture log (1-based). */
+  seq: number;
+  /** Connection number (0 on stdio). */
+  conn: number;
+  /** `c2s` or `s2c`. */
+  dir: string;
+  /** `request`, `notification`, `result`, `error`, `http-only` or `line-only`. */
+  kind: string;
+  /** JSON-RPC method (results carry their request's method), empty when none. */
+  method: string;
+  /** JSON-RPC id as written, empty when none. */
+  id: string;
+  /** HTTP request or status line, empty when none. */
+  startLine: string;
+  /** HTTP head bytes (start line and headers). */
+  headBytes: number;
+  /** Body bytes of this part. */
+  bodyBytes: number;
+  /** Chunk framing bytes. */
+  framingBytes: number;
+  /** Newline bytes (stdio line ends). */
+  newlineBytes: number;
+  /** `_meta` value span bytes. */
+  metaBytes: number;
+  /** Whether the message came in an SSE event. */
+  sse: boolean;
+  /** Whether the capture ended inside this part. */
+  incomplete: boolean;
+}
+
+const MSG_COLUMNS = [
+  "seq", "conn", "dir", "kind", "method", "id", "start_line", "head_bytes", "body_bytes",
+  "framing_bytes", "newline_bytes", "meta_bytes", "sse", "incomplete",
+] as const;
+const REGEN = "regenerate the results with `npx wirecost run`";
+
+function int(text: string, file: string, line: number, key: string): number {
+  if (!/^-?[0-9]+$/.test(text)) {
+    throw new UserError({ file, line, key, problem: `expected an integer, found \`${text}\``, fix: REGEN });
+  }
+  return Number(text);
+}
+
+/**
+ * Read `runs.tsv` if present.
+ * @returns undefined when the file does not exist
+ * @throws UserError (file:line) when it lacks `config`, `repeat` or `status`, or a repeat is not an integer
+ */
+export function readRuns(dir: string): Runs | undefined {
+  const file = join(dir, "runs.tsv");
+  if (!existsSync(file)) return undefined;
+  const table = readTsv(file, REGEN);
+  const col = columnIndex(table, ["config", "repeat", "status"]);
+  const rows = table.rows.map((row) => ({
+    config: field(row, col("config")),
+    repeat: int(field(row, col("repeat")), file, row.line, "repeat"),
+    status: field(row, col("status")),
+    cells: new Map(table.header.map((name, i) => [name, field(row, i)] as const)),
+  }));
+  rows.sort((a, b) => compareCodeUnits(a.config, b.config) || a.repeat - b.repeat);
+  return { header: table.header, rows };
+}
+
+const STATES: readonly string[] = ["measured", "failed", "excluded", "not-run"];
+
+/**
+ * Read `coverage.tsv` if present: `config, <axes…>, state, reason`. Columns are taken by
+ * position, so an axis that is itself called `state` does not clash with the state column.
+ * @returns undefined when the file does not exist
+ * @throws UserError (file:line) when a row has the wrong number of fields or an unknown state
+ */
+export function readCoverage(dir: string): Coverage | undefined {
+  const file = join(dir, "coverage.tsv");
+  if (!existsSync(file)) return undefined;
+  const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
+  const header = (lines[0] ?? "").split("\t");
+  if (header[0] !== "config" || header.length < 3) {
+    throw new UserError({ file, line: 1, problem: "expected the header `config, <axes…>, state, reason`", fix: REGEN });
+  }
+  const axisNames = header.slice(1, -2);
+  const cells: CoverageCell[] = [];
+  lines.slice(1).forEach((text, i) => {
+    const f = text.split("\t");
+    if (f.length !== header.length) {
+      throw new UserError({
+        file,
+        line: i + 2,
+        problem: `expected ${header.length} tab-separated fields, found ${f.length}`,
+        fix: REGEN,
+      });
+    }
+    const state = f[f.length - 2] ?? "";
+    if (!STATES.includes(state)) {
+      throw new UserError({
+        file,
+        line: i + 2,
+        key: "state",
+        problem: `unknown state \`${state}\` (expected ${STATES.join(", ")})`,
+        fix: REGEN,
+      });
+    }
+    cells.push({
+      config: f[0] ?? "",
+      axes: new Map(axisNames.map((name, j) => [name, f[j + 1] ?? ""] as const)),
+      state: state as CoverageState,
+      reason: f[f.length - 1] ?? "",
+    });
+  });
+  cells.sort((a, b) => compareCodeUnits(a.config, b.config));
+  return { axisNames, cells };
+}
+
+/**
+ * Read one run's per-message breakdown, `logs/<config>/<repeat>.messages.tsv`.
+ * @returns undefined when the file does not exist
+ * @throws UserError (file:line) when a column is missing or a count is not an integer
+ */
+export function readMessages(dir: string, config: string, repeat: number): MessageRow[] | undefined {
+  const file = join(dir, "logs", config, `${repeat}.messages.tsv`);
+  if (!existsSync(file)) return undefined;
+  const table = readTsv(file, REGEN);
+  const col = columnIndex(table, MSG_COLUMNS);
+  return table.rows.map((row) => {
+    const get = (name: string): string => field(row, col(name));
+    const n = (name: string): number => int(get(name), file, row.line, name);
+    return {
+      seq: n("seq"),
+      conn: n("conn"),
+      dir: get("dir"),
+      kind: get("kind"),
+      method: get("method"),
+      id: get("id"),
+      startLine: get("start_line"),
+      headBytes: n("head_bytes"),
+      bodyBytes: n("body_bytes"),
+      framingBytes: n("framing_bytes"),
+      newlineBytes: n("newline_bytes"),
+      metaBytes: n("meta_bytes"),
+      sse: get("sse") === "yes",
+      incomplete: get("incomplete") === "yes",
+    };
+  });
+}
+
+/**
+ * The first repeat of a configuration that has a capture log (`logs/<config>/<n>.jsonl`),
+ * preferring the lowest `ok` repeat in `runs` when given.
+ * @returns the repeat number, or undefined when the configuration has no logs
+ */
+export function firstLoggedRepeat(dir: string, config: string, runs: Runs | undefined): number | undefined {
+  const logDir = join(dir, "logs", config);
+  if (!existsSync(logDir)) return undefined;
+  const logged = readdirSync(logDir)
+    .map((name) => /^([0-9]+)\.jsonl$/.exec(name)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const ok = new Set(runs?.rows.filter((r) => r.config === config && r.status === "ok").map((r) => r.repeat) ?? []);
+  return logged.find((n) => ok.has(n)) ?? logged[0];
+}

@@ -1,0 +1,186 @@
+/**
+ * Derived figures of the report, each printed with its inputs: the framing share of each HTTP
+ * total and the linear crossover estimate between revisions from one-call and ten-call totals.
+ */
+import { mdCell } from "../escape.js";
+import { crossoverCalls, linearCost, sharePercent } from "../derive/figures.js";
+import { formatFixed, formatInt } from "../format.js";
+import { compareTuples } from "../order.js";
+import type { ConfigSummary, MetricStats, Results } from "../results/load.js";
+import { tableView, type TableView } from "../table.js";
+
+/** A configuration as a report row: its key (`H1`), summary and medians. */
+export interface KeyedRow {
+  /** Row key shown in the tables (`H1`, `S2`, …). */
+  key: string;
+  /** The configuration. */
+  summary: ConfigSummary;
+  /** Its medians by metric. */
+  metrics: ReadonlyMap<string, MetricStats>;
+}
+
+const med = (r: KeyedRow, metric: string): number | undefined => r.metrics.get(metric)?.median;
+
+/**
+ * Framing share per HTTP row: (request head + response head + chunk framing) / total.
+ * @returns the table, or undefined when no row has all four medians
+ */
+export function framingShareTable(rows: readonly KeyedRow[]): TableView | undefined {
+  const usable = rows.filter((r) =>
+    ["request_head_bytes", "response_head_bytes", "chunk_framing_bytes", "total_bytes"].every((m) => med(r, m) !== undefined),
+  );
+  if (usable.length === 0) return undefined;
+  return tableView(
+    [
+      { header: "#", align: "left", cell: (x) => x.r.key },
+      { header: "Request head + response head + chunk bytes", align: "left", cell: (x) => x.formula },
+      { header: "Framing bytes", align: "right", cell: (x) => formatInt(x.framing) },
+      { header: "Total bytes", align: "right", cell: (x) => formatInt(x.total) },
+      { header: "Framing share [%]", align: "right", cell: (x) => formatFixed(sharePercent(x.framing, x.total), 0) },
+    ],
+    usable.map((r) => {
+      const [rh, sh, ch, total] = ["request_head_bytes", "response_head_bytes", "chunk_framing_bytes", "total_bytes"].map(
+        (m) => med(r, m) ?? 0,
+      ) as [number, number, number, number];
+      return { r, framing: rh + sh + ch, total, formula: `(${formatInt(rh)} + ${formatInt(sh)} + ${formatInt(ch)}) / ${formatInt(total)}` };
+    }),
+  );
+}
+
+/** Calls per flow when the results carry no trace to count them from: the flows' definitions. */
+export const FLOW_CALLS: Readonly<Record<string, number>> = { plain: 1, ten: 10 };
+
+/** The crossover section: per revision its line, and per pair of revisions where they meet. */
+export interface CrossoverView {
+  /** Per group and revision: one-call and ten-call totals, fixed and marginal bytes. */
+  lines: TableView;
+  /** Per group and pair of revisions: the call count where the totals meet. */
+  meets: TableView;
+}
+
+/**
+ * Fit fixed and marginal bytes per revision from the `plain` (one call) and `ten` (ten calls)
+ * totals of configurations that agree on every other axis, and where two revisions meet.
+ * @param rows every report row of one transport
+ * @param calls configuration id → calls counted in its trace (`tools/call` requests), when known
+ * @returns undefined when no configuration has both flows
+ */
+export function crossoverView(
+  rows: readonly KeyedRow[],
+  axisNames: readonly string[],
+  calls: ReadonlyMap<string, number>,
+): CrossoverView | undefined {
+  const groupAxes = axisNames.filter((a) => a !== "flow" && a !== "revision");
+  const groups = new Map<string, { tuple: string[]; byRevision: Map<string, { one?: KeyedRow; ten?: KeyedRow }> }>();
+  for (const r of rows) {
+    const flow = r.summary.axes.get("flow");
+    if (flow !== "plain" && flow !== "ten") continue;
+    if (med(r, "total_bytes") === undefined) continue;
+    const tuple = groupAxes.map((a) => r.summary.axes.get(a) ?? "");
+    const key = JSON.stringify(tuple);
+    const g = groups.get(key) ?? { tuple, byRevision: new Map() };
+    const rev = r.summary.axes.get("revision") ?? "";
+    const pair = g.byRevision.get(rev) ?? {};
+    if (flow === "plain") pair.one = r;
+    else pair.ten = r;
+    g.byRevision.set(rev, pair);
+    groups.set(key, g);
+  }
+  const lineRows: Array<{ group: string; rev: string; one: KeyedRow; ten: KeyedRow; c1: number; c10: number; fixed: number; marginal: number }> = [];
+  const meetRows: Array<{ group: string; a: (typeof lineRows)[number]; b: (typeof lineRows)[number]; at: number | undefined }> = [];
+  const callsOf = (r: KeyedRow): number => calls.get(r.summary.config) ?? FLOW_CALLS[r.summary.axes.get("flow") ?? ""] ?? 0;
+  for (const g of [...groups.values()].sort((a, b) => compareTuples(a.tuple, b.tuple))) {
+    const label = groupAxes.map((a, i) => `${a}=${g.tuple[i] ?? ""}`).join(", ");
+    const mine: typeof lineRows = [];
+    for (const [rev, pair] of [...g.byRevision].sort((a, b) => compareTuples([a[0]], [b[0]]))) {
+      if (pair.one === undefined || pair.ten === undefined) continue;
+      const c1 = callsOf(pair.one);
+      const c10 = callsOf(pair.ten);
+      if (c1 === c10) continue;
+      const fit = linearCost(c1, med(pair.one, "total_bytes") ?? 0, c10, med(pair.ten, "total_bytes") ?? 0);
+      mine.push({ group: label, rev, one: pair.one, ten: pair.ten, c1, c10, fixed: fit.fixedBytes, marginal: fit.marginalBytes });
+    }
+    lineRows.push(...mine);
+    for (let i = 0; i < mine.length; i++) {
+      for (let j = i + 1; j < mine.length; j++) {
+        const a = mine[i];
+        const b = mine[j];
+        if (a === undefined || b === undefined) continue;
+        const at = crossoverCalls(
+          { fixedBytes: a.fixed, marginalBytes: a.marginal },
+          { fixedBytes: b.fixed, marginalBytes: b.marginal },
+        );
+        meetRows.push({ group: label, a, b, at });
+      }
+    }
+  }
+  if (lineRows.length === 0) return undefined;
+  const total = (r: KeyedRow): string => formatInt(med(r, "total_bytes") ?? 0);
+  return {
+    lines: tableView(
+      [
+        { header: "Group", align: "left", cell: (x) => x.group },
+        { header: "Revision", align: "left", cell: (x) => x.rev },
+        { header: "Rows", align: "left", cell: (x) => `${x.one.key}, ${x.ten.key}` },
+        { header: "Calls", align: "right", cell: (x) => `${formatInt(x.c1)} / ${formatInt(x.c10)}` },
+        { header: "One-call total", align: "right", cell: (x) => total(x.one) },
+        { header: "Ten-call total", align: "right", cell: (x) => total(x.ten) },
+        { header: "Fixed bytes per session", align: "right", cell: (x) => formatFixed(x.fixed, 1) },
+        { header: "Marginal bytes per added call", align: "right", cell: (x) => formatFixed(x.marginal, 1) },
+      ],
+      lineRows,
+    ),
+    meets: tableView(
+      [
+        { header: "Group", align: "left", cell: (x) => x.group },
+        { header: "Revisions", align: "left", cell: (x) => `${x.a.rev} vs ${x.b.rev}` },
+        {
+          header: "(fixed A − fixed B) / (marginal B − marginal A)",
+          align: "left",
+          cell: (x) =>
+            `(${formatFixed(x.a.fixed, 1)} − ${formatFixed(x.b.fixed, 1)}) / (${formatFixed(x.b.marginal, 1)} − ${formatFixed(x.a.marginal, 1)})`,
+        },
+        { header: "Totals meet at [calls]", align: "right", cell: (x) => (x.at === undefined ? "never (parallel)" : formatFixed(x.at, 2)) },
+        {
+          header: "Ten-call difference B − A [bytes]",
+          align: "right",
+          cell: (x) => formatInt((med(x.b.ten, "total_bytes") ?? 0) - (med(x.a.ten, "total_bytes") ?? 0)),
+        },
+      ],
+      meetRows,
+    ),
+  };
+}
+
+/**
+ * The state-size table (when the matrix has a `state` axis): per state size and revision, total,
+ * request body and response body bytes. Rows sort by state size as a number, then revision.
+ * @returns undefined when there is no `state` axis
+ */
+export function stateTable(results: Results, rows: readonly KeyedRow[]): TableView | undefined {
+  if (!results.axisNames.includes("state")) return undefined;
+  const others = results.axisNames.filter((a) => a !== "state" && a !== "revision");
+  const num = (r: KeyedRow): number => Number(r.summary.axes.get("state") ?? "") || 0;
+  const sorted = [...rows].sort(
+    (a, b) =>
+      compareTuples(others.map((x) => a.summary.axes.get(x) ?? ""), others.map((x) => b.summary.axes.get(x) ?? "")) ||
+      num(a) - num(b) ||
+      compareTuples([a.summary.axes.get("revision") ?? ""], [b.summary.axes.get("revision") ?? ""]),
+  );
+  const cell = (metric: string) => (r: KeyedRow): string => {
+    const v = med(r, metric);
+    return v === undefined ? "—" : formatInt(v);
+  };
+  return tableView(
+    [
+      { header: "#", align: "left", cell: (r) => r.key },
+      { header: "State bytes", align: "right", cell: (r) => r.summary.axes.get("state") ?? "" },
+      { header: "Revision", align: "left", cell: (r) => r.summary.axes.get("revision") ?? "" },
+      ...others.map((a) => ({ header: mdCell(a), align: "left" as const, cell: (r: KeyedRow) => r.summary.axes.get(a) ?? "" })),
+      { header: "Total bytes", align: "right", cell: cell("total_bytes") },
+      { header: "Request body", align: "right", cell: cell("request_body_bytes") },
+      { header: "Response body", align: "right", cell: cell("response_body_bytes") },
+    ],
+    sorted,
+  );
+}

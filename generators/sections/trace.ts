@@ -1,0 +1,108 @@
+/**
+ * One run's trace: the per-message "where the bytes went" table (from `messages.tsv`) and the
+ * decoded, trimmed exchange (message order from `messages.tsv`, protocol header names from the
+ * capture log's HTTP heads).
+ */
+import { join } from "node:path";
+import { formatInt } from "../format.js";
+import { firstLoggedRepeat, readMessages, type MessageRow } from "../results/extra.js";
+import { readHeads, type HttpHead } from "../results/heads.js";
+import type { Results } from "../results/load.js";
+import { tableView, type Column, type TableView } from "../table.js";
+
+/** A configuration's trace, ready for a template. */
+export interface TraceView {
+  /** Repeat the trace was read from. */
+  repeat: number;
+  /** Per-message table, with a final `total` row. */
+  table: TableView;
+  /** Exchange lines, plain text (put them in a code block via `mdFence`). */
+  exchange: string[];
+  /** Raw message rows, for charts. */
+  messages: readonly MessageRow[];
+}
+
+/** Header names worth showing in an exchange line: the protocol's own headers. */
+const PROTOCOL_HEADER = /^(mcp-|last-event-id$|a2a-)/i;
+
+type TraceRow = MessageRow | { total: true; rows: readonly MessageRow[] };
+const sum = (r: TraceRow, f: (m: MessageRow) => number): number => ("total" in r ? r.rows.reduce((s, m) => s + f(m), 0) : f(r));
+const COLUMNS: ReadonlyArray<Column<TraceRow>> = [
+  { header: "Seq", align: "right", cell: (r) => ("total" in r ? "total" : formatInt(r.seq)) },
+  { header: "Conn", align: "right", cell: (r) => ("total" in r ? "" : formatInt(r.conn)) },
+  { header: "Dir", align: "left", cell: (r) => ("total" in r ? "" : r.dir === "c2s" ? "C→S" : "S→C") },
+  { header: "Part", align: "left", cell: (r) => ("total" in r ? "" : r.kind === "http-only" ? r.startLine : r.kind) },
+  { header: "Method", align: "left", cell: (r) => ("total" in r ? "" : r.method) },
+  { header: "Head bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.headBytes)) },
+  { header: "Body bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.bodyBytes)) },
+  { header: "Chunk bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.framingBytes)) },
+  { header: "Newline bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.newlineBytes)) },
+  { header: "`_meta` bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.metaBytes)) },
+  {
+    header: "All bytes",
+    align: "right",
+    cell: (r) => formatInt(sum(r, (m) => m.headBytes + m.bodyBytes + m.framingBytes + m.newlineBytes)),
+  },
+];
+
+/** One unit of the exchange: an HTTP message (head and the JSON-RPC messages in its body) or one stdio line. */
+interface Unit {
+  dir: string;
+  head: MessageRow | undefined;
+  wire: HttpHead | undefined;
+  messages: MessageRow[];
+}
+
+/** Decode the exchange lines (`client → POST tools/list [MCP-Protocol-Version, _meta]`, …). */
+export function exchangeLines(messages: readonly MessageRow[], heads: ReadonlyMap<string, readonly HttpHead[]>): string[] {
+  const units: Unit[] = [];
+  const open = new Map<string, Unit>();
+  const used = new Map<string, number>();
+  for (const m of [...messages].sort((a, b) => a.seq - b.seq)) {
+    const key = `${m.conn}:${m.dir}`;
+    if (m.kind === "http-only") {
+      const n = used.get(key) ?? 0;
+      used.set(key, n + 1);
+      const unit: Unit = { dir: m.dir, head: m, wire: heads.get(key)?.[n], messages: [] };
+      units.push(unit);
+      open.set(key, unit);
+      continue;
+    }
+    const unit = open.get(key);
+    if (unit !== undefined) unit.messages.push(m);
+    else units.push({ dir: m.dir, head: undefined, wire: undefined, messages: [m] });
+  }
+  return units.map((u) => {
+    const who = u.dir === "c2s" ? "client →" : "server →";
+    const what = u.messages.map((m) => (m.kind === "request" || m.kind === "notification" ? m.method : `${m.method} ${m.kind}`.trim()));
+    const meta = u.messages.some((m) => m.dir === "c2s" && m.metaBytes > 0) ? ["_meta"] : [];
+    if (u.head === undefined) {
+      const tags = meta.length ? ` [${meta.join(", ")}]` : "";
+      return `${who} ${what.join(", ") || u.messages.map((m) => m.kind).join(", ")}${tags}`;
+    }
+    const headerNames = (u.wire?.headers ?? []).map(([n]) => n).filter((n) => PROTOCOL_HEADER.test(n));
+    if (u.dir === "c2s") {
+      const verb = u.head.startLine.split(" ")[0] ?? "";
+      const tags = [...headerNames, ...meta];
+      return `${who} ${verb} ${what.join(", ")}${tags.length ? ` [${tags.join(", ")}]` : ""}`.replace(/ +/g, " ");
+    }
+    const status = u.head.startLine.replace(/^HTTP\/1\.[01] /, "HTTP ");
+    const type = u.wire?.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1].split(";")[0]?.trim();
+    const body = what.length ? `: ${what.join(", ")}` : "";
+    return `${who} ${status}${type ? `, ${type}` : ""}${body}`;
+  });
+}
+
+/**
+ * Build a configuration's trace from its first logged (preferably ok) repeat.
+ * @returns undefined when the configuration has no `messages.tsv` in the results
+ */
+export function traceView(results: Results, config: string): TraceView | undefined {
+  const repeat = firstLoggedRepeat(results.dir, config, results.runs);
+  if (repeat === undefined) return undefined;
+  const messages = readMessages(results.dir, config, repeat);
+  if (messages === undefined) return undefined;
+  const heads = readHeads(join(results.dir, "logs", config, `${repeat}.jsonl`));
+  const rows: TraceRow[] = [...messages, { total: true, rows: messages }];
+  return { repeat, table: tableView(COLUMNS, rows), exchange: exchangeLines(messages, heads), messages };
+}

@@ -1,0 +1,35 @@
+/** Predictions: verdicts from expressions, and pre-registration from a temp git repository. */
+import assert from "node:assert/strict";
+import { cpSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { simpleGit } from "simple-git";
+import { checkRegistration } from "../../generators/predictions/registration.js";
+import { FIXTURE, tempDir } from "./support.js";
+
+async function commitAt(dir: string, files: string[], date: string): Promise<void> {
+  const env = { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", GIT_COMMITTER_DATE: date, GIT_AUTHOR_DATE: date };
+  const git = simpleGit({ baseDir: dir, allowEnvironment: ["GIT_COMMITTER_DATE", "GIT_AUTHOR_DATE", "HOME", "PATH"] } as Parameters<typeof simpleGit>[0]).env(env);
+  await git.add(files);
+  await git.raw(["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", `at ${date}`]);
+}
+
+describe("pre-registration", () => {
+  it("marks a back-dated prediction pre-registered and a post-dated one not", async () => {
+    const repo = tempDir("git");
+    await simpleGit({ baseDir: repo }).init();
+    const pred = join(repo, "predictions.yaml");
+    writeFileSync(pred, "version: 1\npredictions:\n  - id: EARLY\n    text: a\n");
+    await commitAt(repo, ["predictions.yaml"], "2026-01-01T00:00:00Z");
+    cpSync(FIXTURE, join(repo, "results"), { recursive: true });
+    await commitAt(repo, ["results"], "2026-02-01T00:00:00Z");
+    writeFileSync(pred, "version: 1\npredictions:\n  - id: EARLY\n    text: a\n  - id: LATE\n    text: b\n");
+    await commitAt(repo, ["predictions.yaml"], "2026-03-01T00:00:00Z");
+    const reg = await checkRegistration(pred, join(repo, "results"), ["EARLY", "LATE", "NEVER"]);
+    assert.equal(reg.get("EARLY")?.preRegistered, true);
+    assert.equal(reg.get("LATE")?.preRegistered, false);
+    assert.match(reg.get("LATE")?.reason ?? "", /at or after the first commit/);
+    assert.equal(reg.get("NEVER")?.preRegistered, false);
+    assert.match(reg.get("NEVER")?.reason ?? "", /not committed/);
+  });
+});
