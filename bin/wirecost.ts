@@ -29,7 +29,27 @@ program
   .option("--repeats <n>", "runs per configuration, overriding the matrix", (v) => count(v, "--repeats"))
   .option("--jobs <n>", "concurrent runs (default: cores)", (v) => count(v, "--jobs"))
   .option("--results <dir>", "results folder", "results")
-  .action(async (matrix: string, o: { only: string[]; repeats?: number; jobs?: number; results: string }) => (await import("./commands/run.js")).runCommand(matrix, o));
+  .option("--shard <k/n>", "run only shard K of N (deterministic partition of configuration ids)")
+  .option("--resume", "continue an interrupted run in --results: keep runs already ok, run the rest")
+  .action(async (matrix: string, o: import("./commands/run.js").RunCommandOptions) => (await import("./commands/run.js")).runCommand(matrix, o));
+
+program
+  .command("verify")
+  .description("re-run configurations into a scratch folder and compare with a results folder cell by cell")
+  .argument("[matrix]", "matrix file", "matrix.yaml")
+  .option("--only <glob>", "verify only configurations whose id matches (repeatable)", collect, [])
+  .option("--results <dir>", "results folder to check", "results")
+  .option("--scratch <dir>", "folder for the re-run (default: a new temp folder)")
+  .option("--repeats <n>", "runs per configuration (default: as recorded)", (v) => count(v, "--repeats"))
+  .option("--jobs <n>", "concurrent runs (default: cores)", (v) => count(v, "--jobs"))
+  .action(async (matrix: string, o: import("./commands/verify.js").VerifyCommandOptions) => (await import("./commands/verify.js")).verifyCommand(matrix, o));
+
+program
+  .command("merge")
+  .description("merge shard results folders (run --shard K/N) into one")
+  .argument("<dirs...>", "shard results folders")
+  .requiredOption("--results <dir>", "merged results folder")
+  .action(async (dirs: string[], o: { results: string }) => (await import("./commands/merge.js")).mergeCommand(dirs, o));
 
 program
   .command("count")

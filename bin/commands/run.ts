@@ -1,16 +1,76 @@
-/** `wirecost run`: run a matrix and print what failed with the command to rerun it. */
+/**
+ * `wirecost run`: run a matrix; print what failed with the command to rerun it. The first ^C
+ * (SIGINT) or SIGTERM stops scheduling, stops the running targets, writes the finished runs and
+ * prints the command that resumes (exit 130); a second one kills every target group at once.
+ */
 import { runMatrix } from "../../runner/execute/run-matrix.js";
+import { killAllTargets } from "../../runner/execute/process.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
+import { runTimingCommand, timingOptions } from "../../runner/execute/measure-run.js";
+import type { RunRecord } from "../../runner/results/schema.js";
 
-/** Run `file`; exit code 1 when any run was not ok. */
-export async function runCommand(file: string, o: { only: string[]; repeats?: number; jobs?: number; results: string }): Promise<void> {
+/** Options of `wirecost run` as commander parses them. */
+export interface RunCommandOptions {
+  only: string[];
+  repeats?: number;
+  jobs?: number;
+  results: string;
+  shard?: string;
+  resume?: boolean;
+}
+
+/** Quote one shell word when it needs it. */
+function sh(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** The options that select the same runs again (matrix, repeats, shard, results). */
+function sameRun(file: string, o: RunCommandOptions): string[] {
+  return [file, ...(o.repeats !== undefined ? ["--repeats", String(o.repeats)] : []), ...(o.shard ? ["--shard", o.shard] : []), "--results", o.results];
+}
+
+/** A one-screen summary of failed runs: at most `max` lines, grouped by configuration. */
+export function failureSummary(failed: readonly RunRecord[], max = 12): string[] {
+  const lines = failed.slice(0, max).map((f) => `  ${f.status} ${f.config} #${f.repeat}${f.exit ? ` (exit ${f.exit})` : ""}: ${f.error.length > 160 ? f.error.slice(0, 157) + "…" : f.error}`);
+  if (failed.length > max) lines.push(`  … and ${failed.length - max} more (see runs.tsv)`);
+  return lines;
+}
+
+/** Run `file`; exit code 1 when any run was not ok, 130 when interrupted. */
+export async function runCommand(file: string, o: RunCommandOptions): Promise<void> {
   const m = loadMatrix(file);
-  const { runs, failed } = await runMatrix(m, { ...o, command: ["wirecost", ...process.argv.slice(2)].join(" ") });
-  process.stderr.write(`${runs.length - failed.length} of ${runs.length} runs ok; results in ${o.results}/\n`);
-  if (failed.length) {
-    for (const f of failed.slice(0, 20)) process.stderr.write(`  ${f.status} ${f.config} #${f.repeat}: ${f.error}\n`);
-    const ids = [...new Set(failed.map((f) => f.config))];
-    process.stderr.write(`rerun them: npx wirecost run ${file} ${ids.map((i) => `--only ${i}`).join(" ")}\n`);
-    process.exitCode = 1;
+  if (timingOptions(m)) return void (process.exitCode = await runTimingCommand(m, o)); // timing runs: runner/execute/measure-run.ts
+  const ac = new AbortController();
+  let signals = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (++signals === 1) {
+      ac.abort(sig);
+      return;
+    }
+    killAllTargets();
+    process.stderr.write(`\n${sig} again: killed every target; finished runs are in ${o.results}/runs/\n`);
+    process.exit(130);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  process.on("exit", killAllTargets);
+  try {
+    const { runs, failed, interrupted, left } = await runMatrix(m, { ...o, signal: ac.signal, command: ["wirecost", ...process.argv.slice(2)].join(" ") });
+    if (interrupted) {
+      process.stderr.write(`interrupted: ${runs.length} runs written to ${o.results}/, ${left} left\n`);
+      process.stderr.write(`resume: npx wirecost run ${[...sameRun(file, o), ...o.only.flatMap((p) => ["--only", p]), "--resume"].map(sh).join(" ")}\n`);
+      process.exitCode = 130;
+      return;
+    }
+    process.stderr.write(`${runs.length - failed.length} of ${runs.length} runs ok; results in ${o.results}/\n`);
+    if (failed.length) {
+      for (const line of failureSummary(failed)) process.stderr.write(line + "\n");
+      const ids = [...new Set(failed.map((f) => f.config))];
+      process.stderr.write(`rerun them: npx wirecost run ${[...sameRun(file, o), ...ids.flatMap((i) => ["--only", i]), "--resume"].map(sh).join(" ")}\n`);
+      process.exitCode = 1;
+    }
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
 }

@@ -4,7 +4,7 @@
  * counter uses — an SSE response may keep the socket open after its last chunk.
  */
 import { connect, type Socket } from "node:net";
-import { Http1StreamParser, type HttpMessage } from "../count/http1.js";
+import { Http1StreamParser, type HttpMessage, type HttpPartialMessage } from "../count/http1.js";
 import { ProtocolError } from "./types.js";
 
 /** One keep-alive connection to 127.0.0.1:port; reconnects when the server closed it. */
@@ -55,16 +55,29 @@ export class HttpConnection {
   /**
    * Send one request (head and body bytes as they go on the wire) and wait for its response.
    * @param method the request method (a response to HEAD has no body)
-   * @throws ProtocolError on timeout, a closed connection, or malformed response bytes
+   * @param onPartial called (and awaited) each time more bytes of a still-incomplete response have
+   *   arrived, with the response so far — e.g. to answer a server→client request that came as an
+   *   SSE event while the stream stays open; its own time counts against `timeoutMs`
+   * @throws ProtocolError on timeout, a closed connection, or malformed response bytes; whatever `onPartial` throws
    */
-  async request(bytes: Buffer, method: string, timeoutMs: number): Promise<HttpMessage> {
+  async request(bytes: Buffer, method: string, timeoutMs: number, onPartial?: (partial: HttpPartialMessage) => Promise<void> | void): Promise<HttpMessage> {
     if (this.closed) await this.open();
     this.parser!.expectResponseTo(method);
     this.socket!.write(bytes);
     const deadline = Date.now() + timeoutMs;
+    let seen = -1;
     for (;;) {
       const m = this.queue.shift();
       if (m) return m;
+      if (onPartial && !this.failure) {
+        const p = this.parser!.partial;
+        const received = this.parser!.receivedBytes;
+        if (p && received !== seen) {
+          seen = received;
+          await onPartial(p);
+          continue;
+        }
+      }
       if (this.failure) throw new ProtocolError(`HTTP response unreadable: ${this.failure.message}`);
       if (this.closed) throw new ProtocolError("server closed the connection before a complete response");
       const left = deadline - Date.now();
@@ -89,7 +102,7 @@ export class HttpConnection {
 }
 
 /** Value of the first header named `name` (case-insensitive). */
-export function header(m: HttpMessage, name: string): string | undefined {
+export function header(m: Pick<HttpMessage, "headers">, name: string): string | undefined {
   const n = name.toLowerCase();
   return m.headers.find(([k]) => k.toLowerCase() === n)?.[1];
 }

@@ -1,8 +1,11 @@
 /** Registry of client drivers, by value of the `client` axis. Adding a client is one entry. */
 import { rawMcpDriver } from "./mcp/raw.js";
+import { sdkDriver } from "./sdk/index.js";
 import type { Driver } from "./types.js";
 
 /** Client name → driver. */
 export const DRIVERS: Record<string, Driver> = {
   raw: rawMcpDriver,
+  /** Each target's own SDK client (runner/drivers/sdk). */
+  sdk: sdkDriver,
 };

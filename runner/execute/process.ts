@@ -6,6 +6,32 @@ import { createServer, connect } from "node:net";
 import { execa, type ResultPromise } from "execa";
 import type { TargetCommand } from "../matrix/types.js";
 
+/** Process group ids (= leader pids) of targets started and not yet stopped. */
+const liveGroups = new Set<number>();
+
+/**
+ * SIGKILL every target process group still alive, synchronously (for exit paths: a second ^C,
+ * an uncaught error). @returns how many groups were signalled
+ */
+export function killAllTargets(): number {
+  let n = 0;
+  for (const pgid of liveGroups) {
+    try {
+      process.kill(-pgid, "SIGKILL");
+      n++;
+    } catch {
+      /* already gone */
+    }
+  }
+  liveGroups.clear();
+  return n;
+}
+
+/** How many target process groups are started and not yet stopped. */
+export function liveTargetCount(): number {
+  return liveGroups.size;
+}
+
 /** A started target process. */
 export interface TargetProcess {
   pid: number;
@@ -15,6 +41,8 @@ export interface TargetProcess {
   stderrTail(lines?: number): string;
   /** Exit code or signal name once exited, else undefined. */
   exit(): string | undefined;
+  /** Why the process could not be started (e.g. `spawn nod ENOENT`), once known; else undefined. */
+  spawnError(): string | undefined;
   /** Stop the process group: SIGTERM, then SIGKILL after `graceMs`. Resolves when the child is gone. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -63,11 +91,19 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
     stderr = (stderr + d.toString("utf8")).slice(-8192);
   });
   let exited: string | undefined;
+  let spawnError: string | undefined;
+  const pid = child.pid ?? -1;
+  if (pid > 0) liveGroups.add(pid);
   const done = child.then((r) => {
     exited = r.signal ?? String(r.exitCode ?? "");
+    if (r.failed && r.exitCode === undefined && r.signal === undefined) {
+      spawnError = (r as { cause?: unknown }).cause instanceof Error ? ((r as { cause?: Error }).cause!.message) : r.shortMessage;
+      exited ||= "not started";
+    }
   });
-  const pid = child.pid ?? -1;
+  // Without a pid there is no process group to stop: never signal a non-positive pid (−1 and 0 mean "every process").
   const killGroup = (sig: NodeJS.Signals) => {
+    if (pid <= 0) return;
     try {
       process.kill(-pid, sig);
     } catch {
@@ -79,6 +115,7 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
     child,
     stderrTail: (lines = 10) => stderr.split("\n").filter((l) => l.trim()).slice(-lines).join("\n"),
     exit: () => exited,
+    spawnError: () => spawnError,
     async stop(graceMs = 2000) {
       if (exited === undefined) {
         killGroup("SIGTERM");
@@ -87,6 +124,7 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
         clearTimeout(t);
       }
       killGroup("SIGKILL"); // anything left in the group
+      liveGroups.delete(pid);
     },
   };
 }

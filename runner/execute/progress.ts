@@ -1,29 +1,53 @@
 /**
- * Progress of a matrix run: a bar (cli-progress) with run count, configuration id, failures and
- * ETA on a terminal; one plain line per finished run otherwise (CI logs).
+ * Progress of a matrix run: a bar (cli-progress) with run count, configuration id, failures so
+ * far and ETA on a terminal; one plain line per finished run otherwise (CI logs), with the same
+ * facts. The ETA is the mean wall time per finished run so far times the runs left.
  */
 import cliProgress from "cli-progress";
 
 /** Reports runs as they finish. */
 export interface Progress {
+  /** One run finished with `status` ("ok", "failed", …) and `error` ("" when ok). */
   done(config: string, repeat: number, status: string, error: string): void;
+  /** A line of text that must not be overwritten by the bar (e.g. "stopping…"). */
+  note(text: string): void;
+  /** End the display. */
   stop(): void;
 }
 
-/** A progress reporter for `total` runs writing to stderr. */
-export function progress(total: number, stream: NodeJS.WriteStream = process.stderr): Progress {
-  let n = 0;
+/** Seconds as `1m05s` / `12s`. */
+function duration(s: number): string {
+  if (!Number.isFinite(s)) return "?";
+  const r = Math.round(s);
+  return r >= 60 ? `${Math.floor(r / 60)}m${String(r % 60).padStart(2, "0")}s` : `${r}s`;
+}
+
+/**
+ * A progress reporter for `total` runs writing to `stream` (default stderr).
+ * @param skipped runs already done before this process (resume); shown in the count, not in the ETA
+ */
+export function progress(total: number, stream: NodeJS.WriteStream = process.stderr, skipped = 0): Progress {
+  let n = skipped;
   let failures = 0;
+  const t0 = Date.now();
+  const eta = () => {
+    const ran = n - skipped;
+    return ran === 0 ? Infinity : (((Date.now() - t0) / 1000) * (total - n)) / ran;
+  };
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { format: "{bar} {value}/{total} runs | {failures} failed | ETA {eta_formatted} | {config}", stream, hideCursor: true, clearOnComplete: false },
+      { format: "{bar} {value}/{total} runs | {failures} failed | ETA {eta_left} | {config}", stream, hideCursor: true, clearOnComplete: false },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(total, 0, { config: "", failures: 0 });
+    bar.start(total, skipped, { config: "", failures: 0, eta_left: "?" });
     return {
       done(config, _repeat, status) {
+        n++;
         if (status !== "ok") failures++;
-        bar.increment(1, { config, failures });
+        bar.increment(1, { config, failures, eta_left: duration(eta()) });
+      },
+      note(text) {
+        stream.write(`\n${text}\n`);
       },
       stop: () => bar.stop(),
     };
@@ -32,10 +56,13 @@ export function progress(total: number, stream: NodeJS.WriteStream = process.std
     done(config, repeat, status, error) {
       n++;
       if (status !== "ok") failures++;
-      stream.write(`[${n}/${total}] ${config} #${repeat} ${status}${error ? `: ${error}` : ""}\n`);
+      stream.write(`[${n}/${total}] ${config} #${repeat} ${status}${error ? `: ${error}` : ""} | ${failures} failed | ETA ${duration(eta())}\n`);
+    },
+    note(text) {
+      stream.write(`${text}\n`);
     },
     stop() {
-      stream.write(`${n} runs, ${failures} not ok\n`);
+      stream.write(`${n - skipped} runs, ${failures} not ok${skipped ? ` (${skipped} done before, resumed)` : ""}\n`);
     },
   };
 }

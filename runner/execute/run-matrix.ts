@@ -1,6 +1,8 @@
 /**
- * Run an expanded matrix: every configuration × repeat, `jobs` at a time (bytes only are
- * measured, so runs may overlap), results written after each run.
+ * Run an expanded matrix: every configuration × repeat of the selection (`--only`, `--shard`),
+ * `jobs` at a time (bytes only are measured, so runs may overlap). Each finished run is one
+ * atomic journal file; the derived results files are rebuilt at the end, also after an abort
+ * (^C), so `--resume` can continue from any instant.
  */
 import { availableParallelism } from "node:os";
 import { relative } from "node:path";
@@ -8,11 +10,17 @@ import semver from "semver";
 import { UserError } from "../errors.js";
 import { expand } from "../matrix/expand.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
-import { collectProvenance, installedVersion } from "../results/provenance.js";
-import type { RunRecord } from "../results/schema.js";
+import { clearRuns, readPlan, readRuns } from "../results/journal.js";
+import { collectProvenance, installedVersion, toolInfo } from "../results/provenance.js";
+import { SCHEMA_VERSION, type ResultsPlan, type RunRecord } from "../results/schema.js";
 import { ResultsStore } from "../results/store.js";
+import { checkCommands } from "./preflight.js";
 import { progress } from "./progress.js";
-import { runOne } from "./run-one.js";
+import { RunInterrupted, runOne } from "./run-one.js";
+import { parseShard, shardOf, type Shard } from "./shard.js";
+
+/** One run, as {@link runOne}; replaceable for benchmarks of the runner itself. */
+export type RunOneFn = (matrix: Matrix, config: Configuration, repeat: number, logPath: string, signal?: AbortSignal) => Promise<RunRecord>;
 
 /** Options of a matrix run. */
 export interface RunOptions {
@@ -24,14 +32,36 @@ export interface RunOptions {
   repeats?: number;
   /** Concurrent runs (default: available cores). */
   jobs?: number;
+  /** Run only shard `K/N` of the configurations (see shard.ts); text is parsed with parseShard. */
+  shard?: Shard | string;
+  /** Continue the folder's journal: runs already ok are kept, the others run (again). */
+  resume?: boolean;
+  /** Aborts the run (^C): no new run starts, running targets are stopped, finished runs are written. */
+  signal?: AbortSignal;
   /** Command line recorded in provenance. */
   command?: string;
+  /** Where progress goes (default stderr). */
+  progressStream?: NodeJS.WriteStream;
+  /** Replace the real run (benchmarks of the runner); default {@link runOne}. */
+  runOne?: RunOneFn;
+  /** Check target packages and commands before running (default true). */
+  preflight?: boolean;
 }
 
 /** What a matrix run did. */
 export interface RunSummary {
+  /** Every recorded run of the folder's selected configurations (resumed ones included). */
   runs: RunRecord[];
+  /** The runs whose status is not ok. */
   failed: RunRecord[];
+  /** True when the signal aborted the run before every run finished. */
+  interrupted: boolean;
+  /** Runs of the selection not done (interrupted). */
+  left: number;
+  /** Runs kept from an earlier, interrupted run of the folder (`resume`). */
+  resumed: number;
+  /** The plan written to the folder. */
+  plan: ResultsPlan;
 }
 
 /** Compile a glob with `*` and `?` into an anchored RegExp. */
@@ -53,9 +83,11 @@ export function checkTargets(matrix: Matrix, configs: Configuration[]): void {
   }
 }
 
-/** Run the matrix. @throws UserError for bad options or unmet target requirements; run failures are data. */
-export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSummary> {
-  const startedAt = new Date();
+/**
+ * The plan of a run: configurations after `--only` and `--repeats`, and this shard's share.
+ * @throws UserError when `--only` matches nothing or `--shard` is malformed
+ */
+export function planRun(matrix: Matrix, opts: Pick<RunOptions, "only" | "repeats" | "shard">): ResultsPlan {
   const expansion = expand(matrix);
   let configurations = expansion.configurations;
   if (opts.only?.length) {
@@ -64,25 +96,97 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     if (configurations.length === 0) throw new UserError(`--only ${opts.only.join(" ")}: matches no configuration — list ids with: wirecost expand`);
   }
   if (opts.repeats !== undefined) configurations = configurations.map((c) => ({ ...c, repeats: opts.repeats! }));
-  checkTargets(matrix, configurations);
+  configurations = [...configurations].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const shard = typeof opts.shard === "string" ? parseShard(opts.shard) : opts.shard;
+  const selected = (shard ? shardOf(configurations, shard) : configurations).map((c) => c.id);
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    tool: toolInfo(),
+    matrix: { file: relative(process.cwd(), matrix.file), sha256: matrix.sha256 },
+    axisNames: matrix.axes.map((a) => a.name),
+    configurations,
+    excluded: expansion.excluded,
+    selected,
+    ...(shard ? { shard: `${shard.k}/${shard.n}` } : {}),
+  };
+}
+
+/**
+ * Join the plan of an interrupted folder with this invocation's: same matrix required; the
+ * configurations and selections are united (this invocation's repeats win).
+ * @throws UserError when the folder has no plan or was written for another matrix or tool version
+ */
+function resumePlan(dir: string, plan: ResultsPlan): ResultsPlan {
+  const old = readPlan(dir);
+  if (!old) throw new UserError(`${dir}: nothing to resume (no runs/plan.json) — run without --resume`);
+  if (old.matrix.sha256 !== plan.matrix.sha256) throw new UserError(`${dir}/runs/plan.json: written for another matrix (sha256 ${old.matrix.sha256.slice(0, 12)}…, this one ${plan.matrix.sha256.slice(0, 12)}…) — run without --resume to start the folder afresh`);
+  if (old.tool.version !== plan.tool.version) throw new UserError(`${dir}/runs/plan.json: written by wirecost ${old.tool.version}, this is ${plan.tool.version} — run without --resume to start the folder afresh`);
+  if ((old.shard ?? "") !== (plan.shard ?? "")) throw new UserError(`${dir}/runs/plan.json: holds shard ${old.shard ?? "(whole run)"}, resumed as ${plan.shard ?? "(whole run)"} — resume with the same --shard`);
+  const byId = new Map(old.configurations.map((c) => [c.id, c]));
+  for (const c of plan.configurations) byId.set(c.id, c);
+  const configurations = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const selected = [...new Set([...old.selected, ...plan.selected])].sort();
+  return { ...plan, configurations, selected };
+}
+
+/**
+ * Run the matrix.
+ * @throws UserError for bad options, unmet target requirements or a target command that cannot
+ *   start (before any run); run failures are data (status in the records)
+ */
+export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSummary> {
+  const startedAt = new Date();
+  const fresh = planRun(matrix, opts);
+  const wanted = new Set(fresh.selected);
+  const selection = fresh.configurations.filter((c) => wanted.has(c.id));
+  if (opts.preflight !== false) {
+    checkTargets(matrix, selection);
+    checkCommands(matrix, selection);
+  }
+  const plan = opts.resume ? resumePlan(opts.results, fresh) : fresh;
+  if (!opts.resume) clearRuns(opts.results);
   const store = new ResultsStore(opts.results);
+  store.plan(plan);
+  const queue: { c: Configuration; repeat: number }[] = [];
+  let resumed = 0;
+  for (const c of selection) {
+    const done = new Set(opts.resume ? readRuns(opts.results, c.id).filter((r) => r.status === "ok").map((r) => r.repeat) : []);
+    for (let repeat = 1; repeat <= c.repeats; repeat++) {
+      if (done.has(repeat)) resumed++;
+      else queue.push({ c, repeat });
+    }
+  }
+  const run = opts.runOne ?? runOne;
   const jobs = Math.max(1, opts.jobs ?? availableParallelism());
-  const queue = configurations.flatMap((c) => Array.from({ length: c.repeats }, (_, i) => ({ c, repeat: i + 1 })));
-  const bar = progress(queue.length);
+  const bar = progress(queue.length + resumed, opts.progressStream, resumed);
+  const signal = opts.signal;
+  const onAbort = () => bar.note("stopping: no new runs; stopping running targets, writing finished runs…");
+  signal?.addEventListener("abort", onAbort, { once: true });
   let next = 0;
+  let finished = 0;
   const worker = async () => {
-    while (next < queue.length) {
+    while (next < queue.length && !signal?.aborted) {
       const { c, repeat } = queue[next++]!;
-      const rec = await runOne(matrix, c, repeat, store.logPath(c.id, repeat));
-      store.record(rec);
-      bar.done(c.id, repeat, rec.status, rec.error);
+      try {
+        const rec = await run(matrix, c, repeat, store.logPath(c.id, repeat), signal);
+        store.record(rec);
+        finished++;
+        bar.done(c.id, repeat, rec.status, rec.error);
+      } catch (e) {
+        if (!(e instanceof RunInterrupted)) throw e;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
-  bar.stop();
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
+    bar.stop();
+  }
   const packages = Object.values(matrix.targets).flatMap((t) => (t.package ? [t.package] : []));
-  const prov = await collectProvenance({ matrixFile: relative(process.cwd(), matrix.file), matrixSha256: matrix.sha256, packages, startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run" });
-  store.finish(matrix, configurations, expansion.excluded, prov);
-  const runs = store.all();
-  return { runs, failed: runs.filter((r) => r.status !== "ok") };
+  const prov = await collectProvenance({ matrixFile: plan.matrix.file, matrixSha256: matrix.sha256, packages, startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run" });
+  store.finish(plan, prov);
+  const runs = store.all(plan);
+  const left = queue.length - finished;
+  return { runs, failed: runs.filter((r) => r.status !== "ok"), interrupted: left > 0 && !!signal?.aborted, left, resumed, plan };
 }

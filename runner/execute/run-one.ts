@@ -1,6 +1,8 @@
 /**
  * One run: start the target, put the relay (HTTP) or tap (stdio) in front of it, drive the
- * flow, stop the target, count the capture log. Failures are data: the record says why.
+ * flow, stop the target, count the capture log. Failures are data: the record says why. The
+ * run's time limit starts before the target does, so it fires before any per-exchange limit of
+ * the driver and a target that never answers ends as `timeout`.
  */
 import { dirname } from "node:path";
 import { startRelay } from "../capture/relay.js";
@@ -13,19 +15,43 @@ import type { RunRecord } from "../results/schema.js";
 import { writeMessages } from "../results/messages.js";
 import { freePort, startTarget, waitForPort, type TargetProcess } from "./process.js";
 
+/** Control characters (C0 except tab, DEL, C1) shown as U+FFFD so a reason stays one printable line. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "\ufffd");
+}
+
 /** Raised when a run passes its time limit. */
 class RunTimeout extends Error {}
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let t: NodeJS.Timeout;
-  return Promise.race([p, new Promise<never>((_, rej) => (t = setTimeout(() => rej(new RunTimeout(`run exceeded ${ms} ms`)), ms)))]).finally(() => clearTimeout(t));
+/** Thrown by {@link runOne} when its AbortSignal fired (^C): the run is not recorded. */
+export class RunInterrupted extends Error {
+  override name = "RunInterrupted";
+}
+
+/** Race `p` against the run's time limit and the abort signal. */
+function bounded<T>(p: Promise<T>, ms: number, signal: AbortSignal | undefined): Promise<T> {
+  let t: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const limits = new Promise<never>((_, rej) => {
+    t = setTimeout(() => rej(new RunTimeout(`no result within the run's time limit of ${ms / 1000} s (timeoutSeconds)`)), ms);
+    onAbort = () => rej(new RunInterrupted("interrupted"));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([p, limits]).finally(() => {
+    clearTimeout(t);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+  });
 }
 
 /**
- * Run `config` once, writing its capture log to `logPath`.
- * @returns the run record (status ok with counts, or failed/timeout with the reason); never throws for target faults
+ * Run `config` once, writing its capture log to `logPath` (kept, partial, when the run fails).
+ * @param signal aborts the run (^C): the target's process group is stopped and RunInterrupted thrown
+ * @returns the run record (status ok with counts, or failed/timeout/skipped with the reason,
+ *   exit code or signal, and the tail of the target's stderr); never throws for target faults
+ * @throws RunInterrupted when `signal` fired before the run ended
  */
-export async function runOne(matrix: Matrix, config: Configuration, repeat: number, logPath: string): Promise<RunRecord> {
+export async function runOne(matrix: Matrix, config: Configuration, repeat: number, logPath: string, signal?: AbortSignal): Promise<RunRecord> {
   const v = config.values;
   const transport = v.transport as "stdio" | "http";
   const target = matrix.targets[v.target!]!;
@@ -40,8 +66,9 @@ export async function runOne(matrix: Matrix, config: Configuration, repeat: numb
   let close: (() => Promise<void>) | undefined;
   let status: RunRecord["status"] = "ok";
   let error = "";
+  let interrupted = false;
   try {
-    await withTimeout(
+    await bounded(
       (async () => {
         if (transport === "http") {
           const port = await freePort();
@@ -53,27 +80,37 @@ export async function runOne(matrix: Matrix, config: Configuration, repeat: numb
           await driver.http(relay.port, ctx);
         } else {
           proc = startTarget(cmd, v, cwd);
-          const tap = startTap(proc.child.stdin!, proc.child.stdout!, logPath);
+          const p = proc;
+          const tap = startTap(p.child.stdin!, p.child.stdout!, logPath);
+          p.child.stdin?.on("error", () => {
+            /* EPIPE when the target is gone: the driver's read fails with the reason */
+          });
           close = async () => {
             tap.end();
-            await proc!.stop();
+            await p.stop();
             await tap.close();
           };
           await driver.stdio(tap, ctx);
         }
       })(),
       matrix.timeoutMs,
+      signal,
     );
   } catch (e) {
+    interrupted = e instanceof RunInterrupted;
     status = e instanceof RunTimeout ? "timeout" : "failed";
-    error = (e as Error).message;
+    error = printable((e as Error).message);
   }
   await proc?.stop();
-  await close?.();
+  await close?.().catch(() => undefined);
+  if (interrupted) throw new RunInterrupted(`${config.id} #${repeat} interrupted`);
   const exit = proc?.exit() ?? "";
+  const spawnError = proc?.spawnError();
+  if (spawnError) return { ...base, status: "failed", exit, error: `cannot start target ${target.name} (${cmd.argv.join(" ")}): ${spawnError}` };
   if (status !== "ok") {
     const tail = proc?.stderrTail(3);
-    return { ...base, status, exit, error: tail ? `${error} | stderr: ${tail}` : error };
+    const exitNote = exit && status === "failed" && !/SIGTERM|SIGKILL/.test(exit) ? ` (target exited: ${exit})` : "";
+    return { ...base, status, exit, error: `${error}${exitNote}${tail ? ` | stderr: ${printable(tail)}` : ""}` };
   }
   try {
     const records = readCaptureLog(logPath);

@@ -24,3 +24,8 @@ function cell(v: string | number | boolean | undefined): string {
 export function toTsv(header: readonly string[], rows: (string | number | boolean | undefined)[][]): string {
   return stringify([header as string[], ...rows.map((r) => r.map(cell))], { delimiter: "\t", quote: "", record_delimiter: "unix" });
 }
+
+/** Serialise rows (no header) to TSV lines, each ending in a newline; "" for no rows. */
+export function tsvLines(rows: (string | number | boolean | undefined)[][]): string {
+  return rows.length ? stringify(rows.map((r) => r.map(cell)), { delimiter: "\t", quote: "", record_delimiter: "unix" }) : "";
+}

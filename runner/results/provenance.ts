@@ -49,9 +49,15 @@ export async function gitState(): Promise<Provenance["git"]> {
   }
 }
 
+/** Name and version of this wirecost (from its package.json). */
+export function toolInfo(): { name: string; version: string } {
+  const tool = JSON.parse(readFileSync(resolve(repoRoot, "package.json"), "utf8")) as { name: string; version: string };
+  return { name: tool.name, version: tool.version };
+}
+
 /** Build the provenance record. `packages` are the npm names whose versions to record. */
 export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; packages: string[]; startedAt: Date; endedAt: Date; command: string }): Promise<Provenance> {
-  const tool = JSON.parse(readFileSync(resolve(repoRoot, "package.json"), "utf8")) as { name: string; version: string };
+  const tool = toolInfo();
   const packages: Record<string, string> = {};
   for (const p of [...args.packages].sort()) packages[p] = installedVersion(p) ?? "not installed";
   const cpu = cpus();

@@ -1,19 +1,23 @@
 /** Shapes of the results folder (DESIGN.md, "Results"). */
 import type { CountRow } from "../count/index.js";
+import type { Configuration, ExcludedCell } from "../matrix/types.js";
 
-/** Version of the results folder format; a loader refuses any other. */
+/**
+ * Version of the results folder format (runs/plan.json, runs/<config>/<repeat>.json, the TSV
+ * files, provenance.json); a loader refuses any other with the command that gets out of it.
+ */
 export const SCHEMA_VERSION = 1;
 
 /** How a run ended: measured, failed (crash, bad bytes), timed out, or skipped. */
 export type RunStatus = "ok" | "failed" | "timeout" | "skipped";
 
-/** One run of one configuration: a row of runs.tsv. */
+/** One run of one configuration: a row of runs.tsv, and one file `runs/<config>/<repeat>.json`. */
 export interface RunRecord {
   config: string;
   /** 1-based repeat number. */
   repeat: number;
   status: RunStatus;
-  /** Target exit code or signal name as seen when it was stopped ("" while it was running). */
+  /** Target exit code or signal name (e.g. "3", "SIGKILL") as seen when it was stopped ("" while it was running). */
   exit: string;
   /** One-line reason when not ok, with the tail of the target's stderr. */
   error: string;
@@ -21,5 +25,26 @@ export interface RunRecord {
   counts?: CountRow;
   /** sha256 hex over the captured streams (byte identity of repeats). */
   digest?: string;
-  /** Fields that differ from repeat 1 of the same configuration, computed at summary time. */
+}
+
+/**
+ * What a results folder was asked to hold (`runs/plan.json`): written when a run starts, so a
+ * folder killed at any instant can be resumed, merged or rebuilt without the matrix file.
+ */
+export interface ResultsPlan {
+  schemaVersion: number;
+  /** Tool that wrote the folder; merge refuses folders of different versions. */
+  tool: { name: string; version: string };
+  /** Matrix file (relative to where the run started) and sha256 hex of its bytes. */
+  matrix: { file: string; sha256: string };
+  /** Axis names in the matrix's declared order (columns of summary.tsv and coverage.tsv). */
+  axisNames: string[];
+  /** Every configuration after `--only` (all shards together), sorted by id, repeats as run. */
+  configurations: Configuration[];
+  /** Cells the matrix left out, with the reason. */
+  excluded: ExcludedCell[];
+  /** Ids of the configurations this folder runs (its shard's share), sorted. */
+  selected: string[];
+  /** `K/N` when this folder holds one shard; absent for a whole run or a merged folder. */
+  shard?: string;
 }

@@ -26,7 +26,7 @@ const STATE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123
 export interface TargetConfig {
     /** Number of tools listed by `tools/list` (`WIRECOST_CATALOG`, default 3, at least 1). */
     catalogSize: number;
-    /** Size in bytes of the `requestState` `confirm` attaches to its `input_required` result (`WIRECOST_STATE_BYTES`, default 0 = none). */
+    /** Size in bytes of the `requestState` `confirm` attaches to its `input_required` result (`WIRECOST_STATE`, or `WIRECOST_STATE_BYTES`; default 0 = none). */
     stateBytes: number;
 }
 
@@ -44,11 +44,16 @@ function readCount(env: NodeJS.ProcessEnv, name: string, fallback: number, min: 
     return Number(raw);
 }
 
-/** Reads {@link TargetConfig} from `WIRECOST_CATALOG` and `WIRECOST_STATE_BYTES`; throws {@link ConfigError} on bad values. */
+/**
+ * Reads {@link TargetConfig} from `WIRECOST_CATALOG` and `WIRECOST_STATE` (the matrix's `state`
+ * axis, as the runner exports it; `WIRECOST_STATE_BYTES` is the older name, read when
+ * `WIRECOST_STATE` is unset); throws {@link ConfigError} on bad values.
+ */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): TargetConfig {
+    const stateName = env['WIRECOST_STATE'] !== undefined && env['WIRECOST_STATE'] !== '' ? 'WIRECOST_STATE' : 'WIRECOST_STATE_BYTES';
     return {
         catalogSize: readCount(env, 'WIRECOST_CATALOG', 3, 1),
-        stateBytes: readCount(env, 'WIRECOST_STATE_BYTES', 0, 0)
+        stateBytes: readCount(env, stateName, 0, 0)
     };
 }
 

@@ -2,7 +2,7 @@
  * The raw MCP driver (client `raw`): hand-written bytes, fixed request ids, strictly sequential.
  */
 import type { Driver, DriverContext } from "../types.js";
-import { FLOWS } from "./flows.js";
+import { answerServerRequest, FLOWS } from "./flows.js";
 import { REVISIONS } from "./revision.js";
 import { McpSession } from "./session.js";
 import { HttpWire, StdioWire } from "./wires.js";
@@ -18,14 +18,14 @@ export const rawMcpDriver: Driver = {
   flows: Object.keys(FLOWS),
   revisions: REVISIONS,
   async stdio(channel, ctx) {
-    const s = new McpSession(new StdioWire(channel, ctx.timeoutMs), ctx.revision);
+    const s = new McpSession(new StdioWire(channel, ctx.timeoutMs), ctx.revision, answerServerRequest);
     await s.open();
     await flowOf(ctx)(s, ctx);
   },
   async http(port, ctx) {
     const wire = new HttpWire(port, ctx.values.path ?? "/mcp", ctx.timeoutMs);
     try {
-      const s = new McpSession(wire, ctx.revision);
+      const s = new McpSession(wire, ctx.revision, answerServerRequest);
       await s.open();
       await flowOf(ctx)(s, ctx);
     } finally {

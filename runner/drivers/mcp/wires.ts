@@ -42,9 +42,16 @@ export class StdioWire implements Wire {
   }
 }
 
-/** Streamable HTTP: one POST per message on a keep-alive connection to the relay. */
+/**
+ * Streamable HTTP: one POST per message on a keep-alive connection to the relay. A server→client
+ * request that arrives as an SSE event on a still-open response (2025-era `elicitation/create`) is
+ * answered at once by a POST on a second connection, while the first response stays open; its
+ * result is then read from the first stream. Waiting for the first response to end would deadlock.
+ */
 export class HttpWire implements Wire {
   private readonly conn: HttpConnection;
+  /** Second connection, opened on first use, for answers posted while a response is open. */
+  private side?: HttpConnection;
   private sessionId?: string;
   private initialized = false;
 
@@ -76,33 +83,50 @@ export class HttpWire implements Wire {
   }
 
   async exchange(msg: Outgoing, onServerRequest: (r: JsonRpcMessage) => JsonRpcMessage): Promise<JsonRpcMessage> {
-    const res = await this.conn.request(this.bytes(msg), "POST", this.timeoutMs);
+    let handled = 0;
+    let found: JsonRpcMessage | undefined;
+    /** Handle SSE events `handled..` of `body`: answer server requests, keep our response. */
+    const take = async (body: Buffer): Promise<void> => {
+      const events = parseSseEvents(body);
+      for (; handled < events.length; handled++) {
+        const m = parseJson(events[handled]!.data, `${msg.method}: SSE event`);
+        if (m.method !== undefined && m.id !== undefined) {
+          const answer = Buffer.from(JSON.stringify(onServerRequest(m)));
+          this.side ??= new HttpConnection(this.port);
+          await this.post(this.side, { body: answer, method: "", revision: msg.revision });
+        } else if (m.method === undefined && m.id === msg.id) {
+          found = m;
+        }
+      }
+    };
+    const res = await this.conn.request(this.bytes(msg), "POST", this.timeoutMs, async (p) => {
+      if (p.head?.status === 200 && (header(p.head, "content-type") ?? "").startsWith("text/event-stream")) await take(p.body);
+    });
     if (res.status !== 200) throw new ProtocolError(`${msg.method}: HTTP ${res.status ?? "?"} ${res.body.toString().slice(0, 200)}`);
     if (msg.method === "initialize") {
       this.sessionId = header(res, "mcp-session-id");
       this.initialized = true;
     }
     const type = header(res, "content-type") ?? "";
-    const messages = type.startsWith("text/event-stream")
-      ? parseSseEvents(res.body).map((e) => parseJson(e.data, `${msg.method}: SSE event`))
-      : [parseJson(res.body, `${msg.method}: response body`)];
-    for (const m of messages) {
-      if (m.method !== undefined && m.id !== undefined) {
-        await this.notify({ body: Buffer.from(JSON.stringify(onServerRequest(m))), method: "", revision: msg.revision });
-      } else if (m.method === undefined && m.id === msg.id) {
-        return m;
-      }
-    }
+    if (type.startsWith("text/event-stream")) await take(res.body);
+    else found = parseJson(res.body, `${msg.method}: response body`);
+    const got = found as JsonRpcMessage | undefined; // assigned inside `take`
+    if (got && got.id === msg.id && got.method === undefined) return got;
     throw new ProtocolError(`${msg.method}: the HTTP response carried no JSON-RPC response with id ${msg.id}`);
   }
 
-  async notify(msg: Outgoing): Promise<void> {
-    const res = await this.conn.request(this.bytes(msg), "POST", this.timeoutMs);
+  private async post(conn: HttpConnection, msg: Outgoing): Promise<void> {
+    const res = await conn.request(this.bytes(msg), "POST", this.timeoutMs);
     if (res.status !== 202 && res.status !== 200) throw new ProtocolError(`${msg.method || "response"}: HTTP ${res.status ?? "?"} ${res.body.toString().slice(0, 200)}`);
   }
 
-  /** Close the connection. */
+  async notify(msg: Outgoing): Promise<void> {
+    await this.post(this.conn, msg);
+  }
+
+  /** Close both connections. */
   close(): void {
     this.conn.close();
+    this.side?.close();
   }
 }

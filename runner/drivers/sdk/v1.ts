@@ -1,0 +1,40 @@
+/**
+ * Client driver on the SDK v1 client (`Client` of `@modelcontextprotocol/sdk` 1.x): 2025-era only,
+ * and its `initialize` always offers the SDK's latest revision (2025-11-25), so it speaks that one
+ * revision. `confirm` is answered by an `elicitation/create` handler.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, type Driver, type DriverContext } from "../types.js";
+import { CONFIRM_ANSWER } from "../mcp/flows.js";
+import { ChannelTransport } from "./channel-transport.js";
+import { SDK_FLOWS, sdkFlow } from "./flows.js";
+import { SDK_CLIENT_INFO } from "./v2.js";
+
+/** Revisions the v1 client driver speaks: the one its `initialize` offers. */
+export const SDK_V1_REVISIONS = ["2025-11-25"] as const;
+
+async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
+  if (!(SDK_V1_REVISIONS as readonly string[]).includes(ctx.revision)) {
+    throw new ProtocolError(`the v1 SDK client speaks ${SDK_V1_REVISIONS.join(", ")} only, not ${ctx.revision}: exclude the cell in the matrix`);
+  }
+  const flow = sdkFlow(ctx);
+  const client = new Client(SDK_CLIENT_INFO, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ ...CONFIRM_ANSWER, content: { ...CONFIRM_ANSWER.content } }));
+  try {
+    await client.connect(transport, { timeout: ctx.timeoutMs });
+    await flow(client, ctx);
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+/** The SDK v1 client driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
+export const sdkV1Driver: Driver = {
+  flows: Object.keys(SDK_FLOWS),
+  revisions: SDK_V1_REVISIONS,
+  stdio: (channel, ctx) => drive(new ChannelTransport(channel, ctx.timeoutMs) as unknown as Transport, ctx),
+  http: (port, ctx) => drive(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}${ctx.values.path ?? "/mcp"}`)), ctx),
+};

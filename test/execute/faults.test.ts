@@ -1,0 +1,77 @@
+/**
+ * Fault-injection targets (test/fixtures/fault-targets/) in one small matrix with the real MCP SDK
+ * v2 target: each fault ends as a recorded failed or timeout run with a clear reason, the real
+ * cells still measure, the CLI exits 1 with the rerun command, and no process is left (each pid
+ * the targets and their grandchildren recorded is gone; nothing carrying the test's marker lives).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomUUID } from "node:crypto";
+import { execa } from "execa";
+import { cli, root } from "../paths.js";
+import { alive, processesWithMarker, tsv } from "./helpers.js";
+
+test("each fault target ends as a recorded failed/timeout run with its reason; the rest runs; no process left", { timeout: 90_000 }, async () => {
+  const out = mkdtempSync(join(tmpdir(), "wirecost-faults-"));
+  const pids = mkdtempSync(join(tmpdir(), "wirecost-pids-"));
+  const marker = `WIRECOST_TEST_MARK=${randomUUID()}`;
+  const r = await execa(process.execPath, [cli, "run", "test/fixtures/faults.yaml", "--jobs", "2", "--results", out], {
+    cwd: root,
+    reject: false,
+    env: { FAULT_PID_DIR: pids, WIRECOST_TEST_MARK: marker.split("=")[1] },
+  });
+  assert.equal(r.exitCode, 1, r.stderr);
+  const runs = new Map(tsv(join(out, "runs.tsv")).map((x) => [x.config!.replace(/^raw-|-2026-07-28-plain$/g, ""), x]));
+  const expect: Record<string, [string, RegExp, RegExp]> = {
+    "exit-at-start-http": ["failed", /^3$/, /target exited before listening .*exit 3/],
+    "exit-at-start-stdio": ["failed", /^3$/, /closed stdout .*target exited: 3.*giving up before start/],
+    "die-mid-response-http": ["failed", /^7$/, /expected \d+ more body bytes .*got end of stream .*target exited: 7/],
+    "never-answers-http": ["timeout", /^SIGKILL$/, /time limit of 4 s/],
+    "garbage-stdout-stdio": ["failed", /./, /not JSON/],
+    "half-chunked-http": ["failed", /./, /chunk-size line .*end of stream/],
+    "mcp-ts-v2-stdio": ["ok", /./, /^$/],
+    "mcp-ts-v2-http": ["ok", /./, /^$/],
+  };
+  assert.deepEqual([...runs.keys()].sort(), Object.keys(expect).sort());
+  for (const [cell, [status, exit, error]] of Object.entries(expect)) {
+    const run = runs.get(cell)!;
+    assert.equal(run.status, status, `${cell}: ${run.error}`);
+    assert.match(run.exit!, exit, `${cell} exit`);
+    assert.match(run.error!, error, `${cell} error`);
+    assert.doesNotMatch(run.error!, /[\u0000-\u0008]/, `${cell} error is printable`);
+  }
+  // the partial capture log of a failed run is kept
+  const partial = readFileSync(join(out, "logs", "raw-die-mid-response-http-2026-07-28-plain", "1.jsonl"), "utf8");
+  assert.match(partial, /"dir":"s2c"/);
+  assert.ok(existsSync(join(out, "runs", "raw-never-answers-http-2026-07-28-plain", "1.json")));
+  // one-screen summary and the rerun command naming exactly the failed ids
+  const rerun = r.stderr.split("\n").find((l) => l.startsWith("rerun them: "));
+  assert.ok(rerun, r.stderr);
+  assert.equal((rerun.match(/--only /g) ?? []).length, 6);
+  assert.match(rerun, /--resume$/);
+  assert.equal(tsv(join(out, "coverage.tsv")).filter((c) => c.state === "measured").length, 2);
+  // no process left: every recorded pid (targets and their grandchildren) is gone
+  const recorded = readdirSync(pids).map(Number);
+  assert.ok(recorded.length >= 8, `pids recorded: ${recorded.join(" ")}`);
+  assert.deepEqual(recorded.filter(alive), []);
+  assert.deepEqual(processesWithMarker(marker), []);
+});
+
+test("a matrix whose target command does not exist gets one clear line, not a stack trace", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-badcmd-"));
+  const { writeFileSync } = await import("node:fs");
+  const matrix = (argv: string) => `version: 1\naxes:\n  - name: target\n    values: [t]\n  - name: transport\n    values: [stdio]\ntargets:\n  t:\n    stdio:\n      argv: ${argv}\n`;
+  writeFileSync(join(dir, "nocmd.yaml"), matrix("[no-such-server-binary, --stdio]"));
+  writeFileSync(join(dir, "noscript.yaml"), matrix("[node, dist/missing-server.js]"));
+  const a = await execa(process.execPath, [cli, "run", join(dir, "nocmd.yaml"), "--results", join(dir, "r")], { reject: false });
+  assert.equal(a.exitCode, 1);
+  assert.equal(a.stderr.trim().split("\n").length, 1, a.stderr);
+  assert.match(a.stderr, /targets\.t\.stdio\.argv\[0\]: program "no-such-server-binary" not found on PATH — fix the command/);
+  const b = await execa(process.execPath, [cli, "run", join(dir, "noscript.yaml"), "--results", join(dir, "r")], { reject: false });
+  assert.equal(b.exitCode, 1);
+  assert.equal(b.stderr.trim().split("\n").length, 1, b.stderr);
+  assert.match(b.stderr, /targets\.t\.stdio\.argv\[1\]: script dist\/missing-server\.js not found .* or build first: npm run build/);
+});

@@ -1,0 +1,71 @@
+/**
+ * Runner seams without real targets (a fake run in place of runOne): shard partition, the
+ * journal's schemaVersion check, resume and merge refusals.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { COUNT_COLUMNS, type CountRow } from "../../runner/count/index.js";
+import { UserError } from "../../runner/errors.js";
+import { runMatrix, type RunOneFn } from "../../runner/execute/run-matrix.js";
+import { parseShard, shardOf } from "../../runner/execute/shard.js";
+import { readPlan } from "../../runner/results/journal.js";
+import { mergeResults } from "../../runner/results/merge.js";
+import { parseMatrix } from "../../runner/matrix/parse.js";
+import { Writable } from "node:stream";
+
+const quiet = Object.assign(new Writable({ write: (_c, _e, cb) => cb() }), { isTTY: false }) as unknown as NodeJS.WriteStream;
+const matrix = (extra = "") =>
+  parseMatrix(`version: 1\nrepeats: 2\naxes:\n  - name: target\n    values: [t]\n  - name: transport\n    values: [stdio]\n  - name: n\n    values: [0, 1, 2, 3, 4, 5, 6]\n    id: "n{}"\ntargets:\n  t:\n    stdio:\n      argv: [node, -e, ""]\n${extra}`, join(tmpdir(), "fake.yaml"));
+const fake: RunOneFn = async (_m, c, repeat) => ({ config: c.id, repeat, status: "ok", exit: "0", error: "", counts: Object.fromEntries(COUNT_COLUMNS.map((k) => [k, Number(c.values.n)])) as unknown as CountRow, digest: "x" });
+const tmp = () => mkdtempSync(join(tmpdir(), "wirecost-journal-"));
+
+test("shards K/N partition the configurations: each in exactly one shard, sizes within one", () => {
+  const configs = Array.from({ length: 11 }, (_, i) => ({ id: `c${String(i).padStart(2, "0")}`, values: {}, repeats: 1 }));
+  const parts = [1, 2, 3].map((k) => shardOf(configs.slice().reverse(), { k, n: 3 }).map((c) => c.id));
+  assert.deepEqual(parts.flat().sort(), configs.map((c) => c.id));
+  assert.deepEqual(parts.map((p) => p.length), [4, 4, 3]);
+  assert.deepEqual(parts[0], ["c09", "c06", "c03", "c00"]);
+  assert.throws(() => parseShard("4/3"), (e: Error) => e instanceof UserError && /--shard 4\/3: expected K\/N with 1 ≤ K ≤ N/.test(e.message));
+});
+
+test("a results folder of another schemaVersion is refused with the command that migrates it", async () => {
+  const dir = tmp();
+  await runMatrix(matrix(), { results: dir, runOne: fake, preflight: false, progressStream: quiet });
+  const plan = join(dir, "runs", "plan.json");
+  writeFileSync(plan, readFileSync(plan, "utf8").replace('"schemaVersion": 1', '"schemaVersion": 0'));
+  assert.throws(() => readPlan(dir), (e: Error) => e instanceof UserError && e.message === `${plan}: results schemaVersion 0, this wirecost reads 1 — migrate it by re-running the matrix into it: npx wirecost run --results ${dir}`);
+  writeFileSync(plan, readFileSync(plan, "utf8").replace('"schemaVersion": 0', '"schemaVersion": 2'));
+  assert.throws(() => readPlan(dir), /schemaVersion 2, this wirecost reads 1 — upgrade wirecost/);
+});
+
+test("abort keeps finished runs; resume runs only the rest; another matrix cannot resume the folder", async () => {
+  const dir = tmp();
+  const ac = new AbortController();
+  let calls = 0;
+  const stopping: RunOneFn = async (m, c, r, log, signal) => {
+    if (++calls === 5) ac.abort();
+    return fake(m, c, r, log, signal);
+  };
+  const first = await runMatrix(matrix(), { results: dir, runOne: stopping, jobs: 1, signal: ac.signal, preflight: false, progressStream: quiet });
+  assert.equal(first.interrupted, true);
+  assert.equal(first.runs.length, 5);
+  let again = 0;
+  const second = await runMatrix(matrix(), { results: dir, resume: true, runOne: async (...a) => (again++, fake(...a)), preflight: false, progressStream: quiet });
+  assert.equal(again, 14 - 5);
+  assert.equal(second.resumed, 5);
+  assert.equal(second.runs.length, 14);
+  await assert.rejects(runMatrix(matrix("title: changed\n"), { results: dir, resume: true, runOne: fake, preflight: false, progressStream: quiet }), /written for another matrix .* run without --resume/);
+});
+
+test("merge refuses shards of different matrices and reports missing configurations", async () => {
+  const [a, b, c] = [tmp(), tmp(), tmp()];
+  await runMatrix(matrix(), { results: a, shard: "1/2", runOne: fake, preflight: false, progressStream: quiet });
+  await runMatrix(matrix("title: other\n"), { results: b, shard: "2/2", runOne: fake, preflight: false, progressStream: quiet });
+  assert.throws(() => mergeResults([a, b], join(c, "out")), /ran another matrix than .* merge only shards of one matrix file/);
+  const r = mergeResults([a], join(c, "out"));
+  assert.deepEqual(r.missing, ["t-stdio-n1", "t-stdio-n3", "t-stdio-n5"]);
+  assert.match(readFileSync(join(c, "out", "coverage.tsv"), "utf8"), /^t-stdio-n1\tt\tstdio\t1\tnot-run\t$/m);
+});
