@@ -1,0 +1,177 @@
+/**
+ * Timing runs of a matrix (`measures:` naming latency, cpu or throughput). Reads the matrix file's
+ * `measures` and `timing` keys, expands the configurations, resolves each `pinning` layout (refusing
+ * one the machine cannot give before anything runs), then runs T trials per configuration strictly
+ * one at a time in interleaved order, each on a fresh target process, and writes the timing files
+ * (see runner/measure/timings.ts). Timing runs never overlap each other.
+ */
+import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { parse } from "yaml";
+import { UserError } from "../errors.js";
+import { expand } from "../matrix/expand.js";
+import type { Configuration, Matrix } from "../matrix/types.js";
+import { machineInfo } from "../measure/machine.js";
+import { trialOrder } from "../measure/order.js";
+import { allowedCores, resolveLayout, type Layout } from "../measure/pinning.js";
+import { runTrial, type TimingMeasure, type TrialResult } from "../measure/trial.js";
+import { writeTimings } from "../measure/timings.js";
+import { WORKLOADS } from "../measure/workloads.js";
+
+/** Timing parameters (`timing:` in the matrix), with defaults applied. */
+export interface TimingOptions {
+  /** Measures selected (`measures:`); `bytes` is the counting run and not handled here. */
+  measures: TimingMeasure[];
+  /** Trials per configuration (default 3). */
+  trials: number;
+  /** Discarded warm-up calls per trial (default 2000). */
+  warmupCalls: number;
+  /** Timed calls per trial (default 10000). */
+  calls: number;
+  /** Throughput connection counts (default [1, 50]). */
+  connections: number[];
+  /** Duration of each throughput window, seconds (default 5). */
+  throughputSeconds: number;
+  /** `interleaved` or `random:SEED` (default interleaved). */
+  order: string;
+  /** Target name → workload name (default `a2a-send-message`). */
+  workloads: Record<string, string>;
+  /** Declared assumptions (e.g. capacity-table request rates), copied to timings-run.json as given. */
+  assumptions: unknown;
+}
+
+const TIMING_MEASURES = ["latency", "cpu", "throughput"] as const;
+
+/**
+ * Read `measures` and `timing` from the matrix file.
+ * @returns undefined when the matrix selects no timing measure (bytes only)
+ * @throws UserError naming the key and the fix for an unknown measure or workload
+ */
+export function timingOptions(matrix: Matrix): TimingOptions | undefined {
+  const raw = (parse(readFileSync(matrix.file, "utf8")) ?? {}) as { measures?: string[]; timing?: Record<string, unknown> };
+  const measures = (raw.measures ?? ["bytes"]).filter((m) => m !== "bytes");
+  for (const m of measures) if (!(TIMING_MEASURES as readonly string[]).includes(m)) throw new UserError(`${matrix.file}: measures: unknown measure "${m}" — use bytes, latency, cpu or throughput`);
+  if (measures.length === 0) return undefined;
+  const t = raw.timing ?? {};
+  const num = (k: string, d: number) => {
+    const v = t[k] ?? d;
+    if (typeof v !== "number" || !(v >= 0)) throw new UserError(`${matrix.file}: timing.${k} must be a number ≥ 0 — fix it`);
+    return v;
+  };
+  const workloads = (t.workloads ?? {}) as Record<string, string>;
+  for (const [k, w] of Object.entries(workloads)) if (!WORKLOADS[w]) throw new UserError(`${matrix.file}: timing.workloads.${k}: unknown workload "${w}" — use one of: ${Object.keys(WORKLOADS).join(", ")}`);
+  return {
+    measures: measures as TimingMeasure[],
+    trials: num("trials", 3),
+    warmupCalls: num("warmupCalls", 2000),
+    calls: num("calls", 10000),
+    connections: (t.connections as number[] | undefined) ?? [1, 50],
+    throughputSeconds: num("throughputSeconds", 5),
+    order: (t.order as string | undefined) ?? "interleaved",
+    workloads,
+    assumptions: t.assumptions ?? null,
+  };
+}
+
+/** Options of a timing run. */
+export interface MeasureRunOptions {
+  results: string;
+  /** Glob patterns on configuration ids; empty = all. */
+  only?: string[];
+  /** Override the trial count. */
+  trials?: number;
+  command?: string;
+  /** Called after each trial (progress). */
+  onTrial?(r: TrialResult, done: number, total: number): void;
+}
+
+function glob(p: string): RegExp {
+  return new RegExp("^" + p.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$");
+}
+
+/**
+ * Run the timing trials of `matrix` and write the timing files into `opts.results`.
+ * @returns every trial result (failed ones included)
+ * @throws UserError when no timing measure is selected, --only matches nothing, or a layout cannot be given
+ */
+export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): Promise<TrialResult[]> {
+  const timing = timingOptions(matrix);
+  if (!timing) throw new UserError(`${matrix.file}: measures: names no timing measure — add latency, cpu or throughput`);
+  let configs: Configuration[] = expand(matrix).configurations;
+  if (opts.only?.length) {
+    const res = opts.only.map(glob);
+    configs = configs.filter((c) => res.some((r) => r.test(c.id)));
+    if (!configs.length) throw new UserError(`--only ${opts.only.join(" ")}: matches no configuration — list ids with: wirecost expand`);
+  }
+  const all = allowedCores();
+  const layouts = new Map<string, Layout>();
+  for (const c of configs) layouts.set(c.id, resolveLayout(c.values.pinning ?? "default", all, `${matrix.file}: pinning`));
+  const trials = opts.trials ?? timing.trials;
+  const slots = trialOrder(configs.map((c) => c.id), trials, timing.order);
+  const byId = new Map(configs.map((c) => [c.id, c]));
+  const started = new Date().toISOString();
+  const results: TrialResult[] = [];
+  for (const s of slots) {
+    const c = byId.get(s.config)!;
+    const target = matrix.targets[c.values.target!]!;
+    const cmd = target.commands.http;
+    const r = cmd
+      ? await runTrial({
+          config: c.id,
+          trial: s.trial,
+          seq: s.seq,
+          command: cmd,
+          values: c.values,
+          cwd: dirname(matrix.file),
+          workload: timing.workloads[target.name] ?? "a2a-send-message",
+          layout: layouts.get(c.id)!,
+          allCores: all,
+          measures: timing.measures,
+          warmupCalls: timing.warmupCalls,
+          calls: timing.calls,
+          connections: timing.connections,
+          throughputMs: timing.throughputSeconds * 1000,
+          startTimeoutMs: matrix.timeoutMs,
+        })
+      : ({ config: c.id, trial: s.trial, seq: s.seq, layout: c.values.pinning ?? "default", layoutDescription: "", workload: "", status: "failed", error: `target ${target.name} has no http command (timing drives HTTP targets)`, load1: 0, busy: false, targetAffinity: [], startedAt: new Date().toISOString() } satisfies TrialResult);
+    results.push(r);
+    opts.onTrial?.(r, results.length, slots.length);
+  }
+  writeTimings(opts.results, results, {
+    matrix: matrix.file,
+    matrixSha256: matrix.sha256,
+    command: opts.command ?? "wirecost run",
+    startedAt: started,
+    endedAt: new Date().toISOString(),
+    machine: machineInfo(),
+    node: process.version,
+    timing: { ...timing, trials },
+    layouts: Object.fromEntries([...layouts.entries()].map(([k, l]) => [k, l.description])),
+    order: slots.map((s) => `${s.config}#${s.trial}`),
+    percentileMethod: "hdrhistogram-js 3 getValueAtPercentile (bucket highest-equivalent value, 3 significant digits)",
+    cpuMethod: "server: sum of /proc/<pid>/task/*/schedstat run time (ns) over the timed window / requests; cross-check utime+stime ticks from /proc/<pid>/stat, quantisation error = 1 tick / ticks counted; client: process.cpuUsage",
+  });
+  return results;
+}
+
+/**
+ * `wirecost run` for a timing matrix: run it, print one line per trial to stderr and a summary.
+ * `repeats` (when given) overrides the trial count.
+ * @returns the exit code: 0 when every trial is ok, 1 otherwise
+ * @throws UserError as runTimingMatrix
+ */
+export async function runTimingCommand(matrix: Matrix, o: { results: string; only?: string[]; repeats?: number }): Promise<number> {
+  const results = await runTimingMatrix(matrix, {
+    results: o.results,
+    only: o.only,
+    trials: o.repeats,
+    command: ["wirecost", ...process.argv.slice(2)].join(" "),
+    onTrial: (r, done, total) => {
+      const fig = r.status === "ok" ? `${r.cpu ? `cpu ${r.cpu.cpuPerRequestUs.toFixed(1)} µs/req ` : ""}${r.latency ? `p50 ${r.latency.p50Us.toFixed(1)} µs` : ""}` : `FAILED: ${r.error}`;
+      process.stderr.write(`[${done}/${total}] ${r.config} #${r.trial} (load ${r.load1.toFixed(2)}${r.busy ? ", busy" : ""}) ${fig}\n`);
+    },
+  });
+  const failed = results.filter((r) => r.status !== "ok");
+  process.stderr.write(`${results.length - failed.length}/${results.length} trials ok; timings in ${o.results}/timings.tsv and timings-summary.tsv\n`);
+  return failed.length ? 1 : 0;
+}

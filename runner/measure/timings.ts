@@ -1,0 +1,62 @@
+/**
+ * Timing results files, readable by a page generator from files alone:
+ * - `timings.tsv`: one row per (trial, metric): `config  trial  seq  layout  workload  status  metric  value`;
+ *   metric names carry units (`cpu_per_request_us`, `p50_us`, `tput_c50_requests_per_s`, …).
+ * - `timings-summary.tsv`: per (config, metric): `config  metric  trials  median  min  max` over ok trials.
+ * - `timings/<config>/trial-<n>.json`: the whole TrialResult, raw HdrHistograms included (compressed base64, ns).
+ * - `timings-run.json`: machine info, the interleaved order, the timing parameters, assumptions, failures.
+ */
+import { join } from "node:path";
+import { median } from "simple-statistics";
+import { toTsv, writeAtomic } from "../results/files.js";
+import type { TrialResult } from "./trial.js";
+
+/** Fixed precision of values in TSV (3 decimals: nanosecond resolution for `_us` figures). */
+const fix = (v: number) => (Number.isFinite(v) ? Number(v.toFixed(3)) : v);
+
+/** The metrics of one trial as (name with unit, value) pairs, in a fixed order. */
+export function trialMetrics(r: TrialResult): [string, number][] {
+  const out: [string, number][] = [["load1_before", r.load1]];
+  if (r.latency) {
+    const l = r.latency;
+    out.push(["calls", l.count], ["p50_us", l.p50Us], ["p95_us", l.p95Us], ["p99_us", l.p99Us], ["max_us", l.maxUs], ["mean_us", l.meanUs]);
+  }
+  if (r.cpu) {
+    const c = r.cpu;
+    out.push(["cpu_per_request_us", c.cpuPerRequestUs], ["ticks_per_request_us", c.ticksPerRequestUs], ["ticks", c.ticks], ["quantisation_error_pct", c.quantisationError * 100], ["client_cpu_per_request_us", c.clientCpuPerRequestUs]);
+  }
+  for (const t of r.throughput ?? []) {
+    const p = `tput_c${t.connections}_`;
+    out.push([p + "requests_per_s", t.requestsPerSecond], [p + "requests", t.requests], [p + "errors", t.errors], [p + "p50_us", t.latency.p50Us], [p + "p95_us", t.latency.p95Us], [p + "p99_us", t.latency.p99Us], [p + "cpu_per_request_us", t.cpuPerRequestUs], [p + "client_cpu_per_request_us", t.clientCpuPerRequestUs]);
+  }
+  return out;
+}
+
+/**
+ * Write the timing files into `dir` (atomically, sorted by config then trial).
+ * @param run extra run-level facts for `timings-run.json` (machine, order, parameters…)
+ */
+export function writeTimings(dir: string, results: TrialResult[], run: Record<string, unknown>): void {
+  const sorted = [...results].sort((a, b) => (a.config < b.config ? -1 : a.config > b.config ? 1 : a.trial - b.trial));
+  const rows: (string | number)[][] = [];
+  const byMetric = new Map<string, number[]>();
+  for (const r of sorted) {
+    writeAtomic(join(dir, "timings", r.config, `trial-${r.trial}.json`), JSON.stringify(r, null, 2) + "\n");
+    if (r.status !== "ok") {
+      rows.push([r.config, r.trial, r.seq, r.layout, r.workload, r.status, "error", 0]);
+      continue;
+    }
+    for (const [m, v] of trialMetrics(r)) {
+      rows.push([r.config, r.trial, r.seq, r.layout, r.workload, r.status, m, fix(v)]);
+      const k = `${r.config}\t${m}`;
+      byMetric.set(k, [...(byMetric.get(k) ?? []), v]);
+    }
+  }
+  writeAtomic(join(dir, "timings.tsv"), toTsv(["config", "trial", "seq", "layout", "workload", "status", "metric", "value"], rows));
+  const summary = [...byMetric.entries()].map(([k, vs]) => {
+    const [config, metric] = k.split("\t") as [string, string];
+    return [config, metric, vs.length, fix(median(vs)), fix(Math.min(...vs)), fix(Math.max(...vs))];
+  });
+  writeAtomic(join(dir, "timings-summary.tsv"), toTsv(["config", "metric", "trials", "median", "min", "max"], summary));
+  writeAtomic(join(dir, "timings-run.json"), JSON.stringify({ schemaVersion: 1, ...run, trials: sorted.map((r) => ({ config: r.config, trial: r.trial, seq: r.seq, status: r.status, error: r.error, load1: r.load1, busy: r.busy, targetAffinity: r.targetAffinity, startedAt: r.startedAt })) }, null, 2) + "\n");
+}
