@@ -6,12 +6,12 @@
  */
 import { availableParallelism } from "node:os";
 import { relative } from "node:path";
-import semver from "semver";
 import { UserError } from "../errors.js";
 import { expand } from "../matrix/expand.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import { clearRuns, readPlan, readRuns } from "../results/journal.js";
-import { collectProvenance, installedVersion, toolInfo } from "../results/provenance.js";
+import { collectProvenance, toolInfo } from "../results/provenance.js";
+import { preflight } from "../matrix/preflight.js";
 import { SCHEMA_VERSION, type ResultsPlan, type RunRecord } from "../results/schema.js";
 import { ResultsStore } from "../results/store.js";
 import { checkCommands } from "./preflight.js";
@@ -67,20 +67,6 @@ export interface RunSummary {
 /** Compile a glob with `*` and `?` into an anchored RegExp. */
 function glob(p: string): RegExp {
   return new RegExp("^" + p.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$");
-}
-
-/**
- * Check every target package named by the configurations resolves within its semver range.
- * @throws UserError naming the target, the resolved and the wanted version
- */
-export function checkTargets(matrix: Matrix, configs: Configuration[]): void {
-  for (const name of new Set(configs.map((c) => c.values.target!))) {
-    const t = matrix.targets[name]!;
-    if (!t.package || !t.version) continue;
-    const got = installedVersion(t.package);
-    if (!got) throw new UserError(`${matrix.file}: target ${name} needs npm package ${t.package} (${t.version}), which is not installed — run npm ci`);
-    if (!semver.satisfies(got, t.version)) throw new UserError(`${matrix.file}: target ${name} needs ${t.package} ${t.version} but ${got} is installed — install a matching version or change targets.${name}.version`);
-  }
 }
 
 /**
@@ -140,7 +126,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const wanted = new Set(fresh.selected);
   const selection = fresh.configurations.filter((c) => wanted.has(c.id));
   if (opts.preflight !== false) {
-    checkTargets(matrix, selection);
+    preflight(matrix, selection);
     checkCommands(matrix, selection);
   }
   const plan = opts.resume ? resumePlan(opts.results, fresh) : fresh;

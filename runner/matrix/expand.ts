@@ -1,57 +1,230 @@
 /**
- * Expand a matrix into configurations: the cartesian product of the axes in declared order,
- * minus cells a target cannot serve (excluded, with the reason). Ids join each axis' id part
- * with "-", so adding a value to an axis never changes an existing id.
+ * Expand a matrix into configurations.
+ *
+ * Cells come from three sources, in this order: the main grid (the cartesian product of every
+ * axis' values, restricted by `grid:`), include rules (the axes a rule names take its listed
+ * values, the others their grid values), and sweeps (one axis varied around each base cell). A cell produced more than once
+ * runs once, with the largest repeat and warm-up counts of its sources; a matching include rule's
+ * own counts win over those (the last matching rule wins). Cells a target cannot serve, cells
+ * matching an exclude rule (and no include rule), and cells left with 0 repeats are listed as
+ * excluded with the reason.
+ *
+ * Ids join each axis' id part in declared order with "-"; an axis whose template is "" or whose
+ * value equals its declared `default` contributes no part, so adding a value, or an axis with a
+ * default, never changes an existing id.
  */
 import { UserError } from "../errors.js";
-import type { Configuration, ExcludedCell, Matrix } from "./types.js";
+import type { Configuration, ExcludedCell, Match, Matrix } from "./types.js";
 
-/** Result of expansion: configurations to run, and cells left out with their reasons. */
+/** Result of expansion: configurations to run (in order), and cells left out with their reasons. */
 export interface Expansion {
   configurations: Configuration[];
   excluded: ExcludedCell[];
 }
 
-/** Id of the cell with these axis values. */
-export function configId(m: Matrix, values: Record<string, string>): string {
-  return m.axes
-    .filter((a) => a.id !== "")
-    .map((a) => a.id.replaceAll("{}", values[a.name]!))
-    .join("-");
+type Path = (string | number)[];
+
+/** Id part of `value` on axis `a`, or "" when the axis leaves ids alone for it. */
+function idPart(a: Matrix["axes"][number], value: string): string {
+  if (a.id === "" || (a.default !== undefined && value === a.default)) return "";
+  return a.id.replaceAll("{}", value);
 }
 
-/** Why a target cannot serve a cell, or undefined when it can. */
-function exclusion(m: Matrix, v: Record<string, string>): string | undefined {
-  const t = m.targets[v.target!]!;
-  const tr = v.transport;
-  if (tr !== undefined && (tr === "stdio" || tr === "http") && !t.commands[tr]) return `target ${t.name} declares no ${tr} command`;
-  if (v.revision !== undefined && t.revisions && !t.revisions.includes(v.revision)) return `target ${t.name} does not speak revision ${v.revision} (revisions: ${t.revisions.join(", ")})`;
-  return undefined;
+/** Id of the cell with these axis values (see the module comment for the rule). */
+export function configId(m: Matrix, values: Record<string, string>): string {
+  let id = "";
+  for (const a of m.axes) {
+    const p = idPart(a, values[a.name]!);
+    if (p) id = id ? `${id}-${p}` : p;
+  }
+  return id;
+}
+
+/** A rule compiled to value-index sets per axis (undefined = any value). */
+type Compiled = (Set<number> | undefined)[];
+
+function compile(m: Matrix, match: Match): Compiled {
+  return m.axes.map((a) => (match[a.name] ? new Set(match[a.name]!.map((v) => a.values.indexOf(v))) : undefined));
+}
+
+function matches(rule: Compiled, idx: number[]): boolean {
+  for (let i = 0; i < rule.length; i++) if (rule[i] && !rule[i]!.has(idx[i]!)) return false;
+  return true;
+}
+
+/** Call `f` with each index tuple of the product of `lists` (first list varies slowest); `f` must copy. */
+function product(lists: number[][], f: (idx: number[]) => void): void {
+  const n = lists.length;
+  if (lists.some((l) => l.length === 0)) return;
+  const pos = new Array<number>(n).fill(0);
+  const idx = lists.map((l) => l[0]!);
+  for (;;) {
+    f(idx);
+    let i = n - 1;
+    while (i >= 0 && ++pos[i]! === lists[i]!.length) {
+      pos[i] = 0;
+      idx[i] = lists[i]![0]!;
+      i--;
+    }
+    if (i < 0) return;
+    idx[i] = lists[i]![pos[i]!]!;
+  }
+}
+
+interface Cell {
+  /** Mixed-radix code of the value indexes (axis 0 most significant). */
+  code: number;
+  id: string;
+  repeats: number;
+  repeatsFrom: Path;
+  warmup: number;
 }
 
 /**
- * Expand `m`. Order: the first axis varies slowest.
- * @throws UserError when two cells get the same id (fix the id templates) or nothing is left to run
+ * Expand `m` (see the module comment for the order and the counting rule).
+ * @returns configurations with repeats ≥ 1 and warm-up ≥ 0, and the excluded cells with reasons
+ * @throws UserError `file:line:col: …` when two different cells get the same id (fix the id
+ *   templates) or nothing is left to run
  */
 export function expand(m: Matrix): Expansion {
+  const at = (...p: Path) => (m.locate ? m.locate(...p) : m.file);
+  const axes = m.axes;
+  const n = axes.length;
+  const all = axes.map((a) => a.values.map((_, i) => i));
+  const parts = axes.map((a) => a.values.map((v) => idPart(a, v)));
+  const strides = new Array<number>(n);
+  let size = 1;
+  for (let i = n - 1; i >= 0; i--) {
+    strides[i] = size;
+    size *= axes[i]!.values.length;
+  }
+  if (!Number.isSafeInteger(size)) throw new UserError(`${at("axes")}: the full product of the axes has ${size} cells — too many to expand; split the matrix`);
+  const decode = (code: number, out: number[]) => {
+    for (let i = 0; i < n; i++) {
+      out[i] = Math.floor(code / strides[i]!) % axes[i]!.values.length;
+    }
+    return out;
+  };
+  const topRepeats = m.repeats;
+  const topWarmup = m.warmup ?? 0;
+  const cells = new Map<string, Cell>();
+  const order: Cell[] = [];
+
+  const add = (idx: number[], repeats: number, repeatsFrom: Path, warmup: number) => {
+    let id = "";
+    let code = 0;
+    for (let i = 0; i < n; i++) {
+      const p = parts[i]![idx[i]!]!;
+      if (p) id = id ? `${id}-${p}` : p;
+      code += idx[i]! * strides[i]!;
+    }
+    const old = cells.get(id);
+    if (old) {
+      if (old.code !== code) {
+        const oldIdx = decode(old.code, []);
+        const d = oldIdx.findIndex((v, i) => v !== idx[i]);
+        const a = axes[d]!;
+        const show = (ix: number[]) => axes.map((ax, i) => `${ax.name}=${ax.values[ix[i]!]}`).join(",");
+        throw new UserError(
+          `${at("axes", d, a.id === "{}" ? "name" : "id")}: cells ${show(oldIdx)} and ${show(idx)} both get the id "${id}" — give axis "${a.name}" an id template that tells "${a.values[oldIdx[d]!]}" from "${a.values[idx[d]!]}" (e.g. ${a.name[0]}{})${a.default !== undefined ? ", or drop its default" : ""}`,
+        );
+      }
+      if (repeats > old.repeats) {
+        old.repeats = repeats;
+        old.repeatsFrom = repeatsFrom;
+      }
+      if (warmup > old.warmup) old.warmup = warmup;
+      return;
+    }
+    const c: Cell = { code, id, repeats, repeatsFrom, warmup };
+    cells.set(id, c);
+    order.push(c);
+  };
+
+  const TOP: Path = ["repeats"];
+  const gridLists = m.grid ? axes.map((a, i) => (m.grid![a.name] ? m.grid![a.name]!.map((v) => a.values.indexOf(v)) : all[i]!)) : all;
+  product(gridLists, (idx) => add(idx, topRepeats, TOP, topWarmup));
+  const includes = (m.include ?? []).map((r) => ({ r, c: compile(m, r.match) }));
+  includes.forEach(({ r, c }, i) => {
+    const lists = c.map((s, j) => (s ? [...s] : gridLists[j]!));
+    const from: Path = r.repeats !== undefined ? ["include", i, "repeats"] : TOP;
+    product(lists, (idx) => add(idx, r.repeats ?? topRepeats, from, r.warmup ?? topWarmup));
+  });
+  (m.sweeps ?? []).forEach((s, i) => {
+    const lists = axes.map((a) => (a.name === s.axis ? s.values : s.base[a.name]!).map((v) => a.values.indexOf(v)));
+    const from: Path = s.repeats !== undefined ? ["sweeps", i, "repeats"] : TOP;
+    product(lists, (idx) => add(idx, s.repeats ?? topRepeats, from, s.warmup ?? topWarmup));
+  });
+
+  const excludes = (m.exclude ?? []).map((r, i) => ({ r, c: compile(m, r.match), i }));
+  const ti = axes.findIndex((a) => a.name === "target");
+  const tri = axes.findIndex((a) => a.name === "transport");
+  const ri = axes.findIndex((a) => a.name === "revision");
+  const fi = axes.findIndex((a) => a.name === "flow");
+
+  /** Why the cell's target cannot serve it, with the path of the cause, or undefined. */
+  const unsupported = (v: Record<string, string>): [string, Path] | undefined => {
+    if (ti < 0) return undefined;
+    const t = m.targets[v.target!]!;
+    if (tri >= 0 && !t.commands[v.transport as "stdio" | "http"]) return [`target ${t.name} declares no ${v.transport} command`, ["targets", t.name]];
+    if (ri >= 0 && t.revisions && !t.revisions.includes(v.revision!)) return [`target ${t.name} does not speak revision ${v.revision} (revisions: ${t.revisions.join(", ")})`, ["targets", t.name, "revisions"]];
+    if (fi >= 0 && t.flows && !t.flows.includes(v.flow!)) return [`target ${t.name} does not serve flow ${v.flow} (flows: ${t.flows.join(", ")})`, ["targets", t.name, "flows"]];
+    return undefined;
+  };
+
   const configurations: Configuration[] = [];
   const excluded: ExcludedCell[] = [];
-  const ids = new Set<string>();
-  const n = m.axes.length;
+  let firstCause: Path | undefined;
   const idx = new Array<number>(n).fill(0);
-  for (;;) {
+  const supportCache = new Map<string, [string, Path] | undefined>();
+  for (const c of order) {
+    decode(c.code, idx);
     const values: Record<string, string> = {};
-    m.axes.forEach((a, i) => (values[a.name] = a.values[idx[i]!]!));
-    const id = configId(m, values);
-    if (ids.has(id)) throw new UserError(`${m.file}: two configurations get the id "${id}" — give the axes id templates that tell their values apart`);
-    ids.add(id);
-    const reason = exclusion(m, values);
-    if (reason) excluded.push({ id, values, reason });
-    else configurations.push({ id, values, repeats: m.repeats });
-    let i = n - 1;
-    while (i >= 0 && ++idx[i]! === m.axes[i]!.values.length) idx[i--] = 0;
-    if (i < 0) break;
+    for (let i = 0; i < n; i++) values[axes[i]!.name] = axes[i]!.values[idx[i]!]!;
+    let reason: string | undefined;
+    let cause: Path = [];
+    const sk = ti < 0 ? "" : `${idx[ti]},${tri < 0 ? -1 : idx[tri]},${ri < 0 ? -1 : idx[ri]},${fi < 0 ? -1 : idx[fi]}`;
+    let hard = supportCache.get(sk);
+    if (hard === undefined && !supportCache.has(sk)) supportCache.set(sk, (hard = unsupported(values)));
+    let repeats = c.repeats;
+    let repeatsFrom = c.repeatsFrom;
+    let warmup = c.warmup;
+    let included = false;
+    for (let k = includes.length - 1; k >= 0; k--) {
+      const { r, c: rc } = includes[k]!;
+      if (!matches(rc, idx)) continue;
+      if (!included && r.repeats !== undefined) {
+        repeats = r.repeats;
+        repeatsFrom = ["include", k, "repeats"];
+      }
+      if (!included && r.warmup !== undefined) warmup = r.warmup;
+      included = true;
+    }
+    if (hard) [reason, cause] = hard;
+    else if (!included) {
+      const ex = excludes.find((e) => matches(e.c, idx));
+      if (ex) {
+        reason = ex.r.reason ?? `matches ${ex.r.label}`;
+        cause = ["exclude", ex.i];
+      }
+    }
+    if (!reason && repeats === 0) {
+      reason = `repeats is 0 (${keyOf(repeatsFrom)} at ${at(...repeatsFrom)})`;
+      cause = repeatsFrom;
+    }
+    if (reason) {
+      excluded.push({ id: c.id, values, reason });
+      firstCause ??= cause;
+    } else configurations.push({ id: c.id, values, repeats, warmup });
   }
-  if (configurations.length === 0) throw new UserError(`${m.file}: the matrix expands to no configuration${excluded.length ? ` (all ${excluded.length} cells excluded, e.g. ${excluded[0]!.reason})` : ""} — add axis values a target can serve`);
+  if (configurations.length === 0) {
+    throw new UserError(
+      `${at(...(firstCause ?? ["axes"]))}: the matrix expands to no configuration${excluded.length ? ` (all ${excluded.length} cells excluded, e.g. ${excluded[0]!.id}: ${excluded[0]!.reason})` : ""} — change this so that some cell is left to run (repeats ≥ 1, values a target serves, fewer exclude rules)`,
+    );
+  }
   return { configurations, excluded };
+}
+
+function keyOf(p: Path): string {
+  return p.map((s, i) => (typeof s === "number" ? `[${s}]` : i ? `.${s}` : s)).join("");
 }

@@ -1,19 +1,24 @@
 /**
  * Read a matrix file: YAML with source positions (the `yaml` package), validated against
  * matrix.schema.json (Ajv), then checked for meaning (targets named by the target axis exist,
- * placeholders name axes). Every problem is a UserError `file:line:column: what — fix`.
+ * placeholders name axes, rules and sweeps name axes and their values). Every problem is a
+ * UserError `file:line:column: what — fix`, reporting the first problem found.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
-import { LineCounter, parseDocument, isNode, type Document } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
 import { UserError } from "../errors.js";
 import { repoRoot } from "../paths.js";
-import type { Axis, Matrix, Target, TargetCommand } from "./types.js";
+import { Locator, type YamlPath } from "./locate.js";
+import type { Axis, ExcludeRule, IncludeRule, Match, Matrix, Requirement, Sweep, Target, TargetCommand } from "./types.js";
 
 /** Axis names with a meaning to the runner; every other axis is passed through to targets. */
 export const BUILTIN_AXES = ["target", "client", "transport", "revision", "flow", "pinning"] as const;
+
+/** Transports a target can declare a command for (values of the transport axis). */
+export const TRANSPORTS = ["stdio", "http"] as const;
 
 const DEFAULT_TIMEOUT_S = 30;
 
@@ -21,57 +26,74 @@ let validator: ReturnType<Ajv["compile"]> | undefined;
 function validate(data: unknown): ErrorObject[] {
   if (!validator) {
     const schema = JSON.parse(readFileSync(resolve(repoRoot, "matrix.schema.json"), "utf8"));
-    validator = new Ajv({ allErrors: false, strict: false }).compile(schema);
+    validator = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
   }
-  return validator(data) ? [] : (validator.errors ?? []);
+  if (validator(data)) return [];
+  const errs = validator.errors ?? [];
+  // An unknown key explains a "required" or type error nearby better than they do: report it first.
+  return [...errs.filter((e) => e.keyword === "additionalProperties"), ...errs.filter((e) => e.keyword !== "additionalProperties")];
 }
 
-/** Position `file:line:col` of the YAML node at `path` (or its nearest existing parent). */
-function where(file: string, doc: Document, lc: LineCounter, path: (string | number)[]): string {
-  for (let n = path.length; n >= 0; n--) {
-    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-    if (isNode(node) && node.range) {
-      const pos = lc.linePos(node.range[0]);
-      return `${file}:${pos.line}:${pos.col}`;
-    }
-  }
-  return `${file}:1:1`;
+/** `axes[2].values[0]` from `/axes/2/values/0`. */
+export function keyPath(path: YamlPath): string {
+  let s = "";
+  for (const p of path) s += typeof p === "number" ? `[${p}]` : /^[A-Za-z_$][\w$]*$/.test(p) ? (s ? `.${p}` : p) : `[${JSON.stringify(p)}]`;
+  return s || "the top level";
 }
 
-function schemaMessage(e: ErrorObject): string {
-  const at = e.instancePath || "(top level)";
+function schemaMessage(e: ErrorObject, path: YamlPath): string {
+  const at = keyPath(path);
+  const desc = (e.parentSchema as { description?: string } | undefined)?.description;
+  const hint = desc ? ` (${desc.replace(/\.$/, "")})` : "";
   switch (e.keyword) {
     case "additionalProperties":
-      return `unknown key "${String(e.params.additionalProperty)}" in ${at} — remove it or fix its spelling (see matrix.schema.json for the keys allowed)`;
+      return `unknown key "${String(e.params.additionalProperty)}" in ${at} — remove it or fix its spelling; allowed keys: ${Object.keys((e.parentSchema as { properties?: object }).properties ?? {}).join(", ")}`;
     case "required":
-      return `${at} lacks "${String(e.params.missingProperty)}" — add it`;
-    case "type":
-      return `${at} must be ${String(e.params.type)} — change the value's type`;
+      return `${at} lacks "${String(e.params.missingProperty)}" — add ${String(e.params.missingProperty)}: (see matrix.schema.json)`;
+    case "type": {
+      const t = String(e.params.type).replace(",", " or ");
+      return `${at} must be ${t === "integer" ? "a whole number" : t}, got ${JSON.stringify(e.data)} — change the value${hint}`;
+    }
     case "minimum":
-      return `${at} must be ≥ ${String(e.params.limit)} — counts are whole numbers, 0 means zero`;
+      return `${at} is ${JSON.stringify(e.data)} but must be ≥ ${String(e.params.limit)} — counts are whole numbers, 0 means zero`;
+    case "exclusiveMinimum":
+      return `${at} is ${JSON.stringify(e.data)} but must be > ${String(e.params.limit)} — give a positive number`;
     case "const":
-      return `${at} must be ${JSON.stringify(e.params.allowedValue)} — set it so`;
+      return `${at} is ${JSON.stringify(e.data)} — write ${JSON.stringify(e.params.allowedValue)}${hint}`;
     case "minItems":
-      return `${at} must have at least ${String(e.params.limit)} item(s) — add one`;
+      return `${at} is empty — list at least ${String(e.params.limit)} item(s)${hint}`;
     case "pattern":
-      return `${at} must match ${String(e.params.pattern)} — use lower-case letters, digits and _`;
+      return `${at} is ${JSON.stringify(e.data)}, which does not match ${String(e.params.pattern)} — use lower-case letters, digits and _, starting with a letter`;
     default:
-      return `${at} ${e.message ?? "is invalid"} — fix it per matrix.schema.json`;
+      return `${at} ${e.message ?? "is invalid"} — fix it per matrix.schema.json${hint}`;
   }
 }
 
+type RawMatch = Record<string, string | number | (string | number)[]>;
+interface RawCommand {
+  argv: string[];
+  env?: Record<string, string>;
+}
 interface RawMatrix {
   title?: string;
   repeats?: number;
+  warmup?: number;
   timeoutSeconds?: number;
-  axes: { name: string; values: (string | number)[]; id?: string }[];
-  targets: Record<string, { label?: string; package?: string; version?: string; revisions?: string[]; stdio?: { argv: string[]; env?: Record<string, string> }; http?: { argv: string[]; env?: Record<string, string> } }>;
+  axes: { name: string; values: (string | number)[]; id?: string; default?: string | number }[];
+  grid?: RawMatch;
+  exclude?: { match: RawMatch; reason?: string }[];
+  include?: { match: RawMatch; repeats?: number; warmup?: number }[];
+  sweeps?: { name?: string; axis: string; values?: (string | number)[]; base?: RawMatch; repeats?: number; warmup?: number }[];
+  targets: Record<
+    string,
+    { label?: string; package?: string; version?: string; revisions?: string[]; flows?: string[]; requires?: (string | { command: string; when?: RawMatch })[]; stdio?: RawCommand; http?: RawCommand }
+  >;
 }
 
 /**
  * Parse and validate a matrix file.
  * @param path matrix file (YAML)
- * @returns the matrix with defaults applied (repeats 1, timeout 30 s, id template "{}")
+ * @returns the matrix with defaults applied (repeats 1, warmup 0, timeout 30 s, id template "{}")
  * @throws UserError naming file:line:column, what is wrong and the fix
  */
 export function loadMatrix(path: string): Matrix {
@@ -85,7 +107,7 @@ export function loadMatrix(path: string): Matrix {
   return parseMatrix(text.toString("utf8"), path, createHash("sha256").update(text).digest("hex"));
 }
 
-/** Parse matrix text; `name` is used in messages. @throws UserError as loadMatrix. */
+/** Parse matrix text; `name` is used in messages and resolved for `Matrix.file`. @throws UserError as loadMatrix. */
 export function parseMatrix(text: string, name: string, sha256 = createHash("sha256").update(text).digest("hex")): Matrix {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false });
@@ -94,60 +116,151 @@ export function parseMatrix(text: string, name: string, sha256 = createHash("sha
     const pos = lc.linePos(first.pos[0]);
     throw new UserError(`${name}:${pos.line}:${pos.col}: invalid YAML: ${first.message.split("\n")[0]} — fix the syntax at that line`);
   }
+  const loc = new Locator(name, doc, lc);
   const data = doc.toJS() as unknown;
+  if (data === null || data === undefined) throw new UserError(`${name}:1:1: the matrix file is empty — write version: 1, axes: and targets: (see README "The matrix")`);
   const errs = validate(data);
   if (errs[0]) {
-    const path = errs[0].instancePath.split("/").slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-    if (errs[0].keyword === "additionalProperties") path.push(String(errs[0].params.additionalProperty));
-    throw new UserError(`${where(name, doc, lc, path)}: ${schemaMessage(errs[0])}`);
+    const e = errs[0];
+    const path: YamlPath = e.instancePath
+      .split("/")
+      .slice(1)
+      .map((p) => p.replaceAll("~1", "/").replaceAll("~0", "~"))
+      .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+    const at = e.keyword === "additionalProperties" ? loc.key(path, String(e.params.additionalProperty)) : loc.at(path);
+    throw new UserError(`${at}: ${schemaMessage(e, path)}`);
   }
-  const raw = data as RawMatrix;
-  const at = (...p: (string | number)[]) => where(name, doc, lc, p);
+  return build(data as RawMatrix, loc, name, sha256);
+}
 
-  const axes: Axis[] = raw.axes.map((a) => ({ name: a.name, values: a.values.map(String), id: a.id ?? "{}" }));
-  const seen = new Set<string>();
+/** Fail at `path` (or at key `key` of the map at `path`). */
+function fail(loc: Locator, path: YamlPath, msg: string, key?: string): never {
+  throw new UserError(`${key === undefined ? loc.at(path) : loc.key(path, key)}: ${msg}`);
+}
+
+function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matrix {
+  const axes: Axis[] = raw.axes.map((a) => ({ name: a.name, values: a.values.map(String), id: a.id ?? "{}", ...(a.default !== undefined ? { default: String(a.default) } : {}) }));
+  const byName = new Map<string, Axis>();
   axes.forEach((a, i) => {
-    if (seen.has(a.name)) throw new UserError(`${at("axes", i, "name")}: axis "${a.name}" is declared twice — merge the two`);
-    seen.add(a.name);
+    if (byName.has(a.name)) fail(loc, ["axes", i, "name"], `axis "${a.name}" is declared twice — merge the two declarations`);
+    byName.set(a.name, a);
     const vs = new Set<string>();
     a.values.forEach((v, j) => {
-      if (vs.has(v)) throw new UserError(`${at("axes", i, "values", j)}: value "${v}" repeats in axis "${a.name}" — remove the duplicate`);
+      if (vs.has(v)) fail(loc, ["axes", i, "values", j], `value "${v}" repeats in axis "${a.name}" — remove the duplicate`);
       vs.add(v);
     });
+    for (const m of a.id.matchAll(/\{([^}]*)\}/g)) {
+      if (m[1] !== "") fail(loc, ["axes", i, "id"], `placeholder {${m[1]}} in the id template of axis "${a.name}" — id templates take only {} (the value), e.g. ${a.name[0]}{}`);
+    }
+    if (a.default !== undefined && !vs.has(a.default)) fail(loc, ["axes", i, "default"], `default "${a.default}" is not a value of axis "${a.name}" — use one of: ${a.values.join(", ")}`);
   });
   const axisNames = axes.map((a) => a.name);
+  const axisList = axisNames.join(", ");
+
+  /** Validate a match object at `path`: keys name axes, values are values of them. */
+  const match = (m: RawMatch | undefined, path: YamlPath): Match => {
+    const out: Match = {};
+    for (const [k, v] of Object.entries(m ?? {})) {
+      const axis = byName.get(k);
+      if (!axis) fail(loc, path, `unknown axis "${k}" in ${keyPath(path)} — use one of: ${axisList}`, k);
+      const list = (Array.isArray(v) ? v : [v]).map(String);
+      list.forEach((x, j) => {
+        if (!axis.values.includes(x)) fail(loc, Array.isArray(v) ? [...path, k, j] : [...path, k], `"${x}" is not a value of axis "${k}" — add it to the axis' values or use one of: ${axis.values.join(", ")}`);
+      });
+      out[k] = list;
+    }
+    return out;
+  };
+
+  const targetAxis = axes.findIndex((a) => a.name === "target");
+  if (targetAxis < 0) fail(loc, ["axes"], `no "target" axis — add an axis named target whose values name entries of targets: (${Object.keys(raw.targets).join(", ") || "none defined"})`);
+  const transportAxis = axes.findIndex((a) => a.name === "transport");
+  if (transportAxis >= 0) {
+    axes[transportAxis]!.values.forEach((v, j) => {
+      if (!(TRANSPORTS as readonly string[]).includes(v)) fail(loc, ["axes", transportAxis, "values", j], `unknown transport "${v}" — use one of: ${TRANSPORTS.join(", ")}`);
+    });
+  }
+
   const targets: Record<string, Target> = {};
   for (const [tname, t] of Object.entries(raw.targets)) {
     const commands: Target["commands"] = {};
-    for (const tr of ["stdio", "http"] as const) {
+    for (const tr of TRANSPORTS) {
       const c = t[tr];
       if (!c) continue;
       const cmd: TargetCommand = { argv: c.argv, env: c.env ?? {} };
-      const texts = [...cmd.argv, ...Object.values(cmd.env)];
-      for (const s of texts) {
+      const texts: [string, YamlPath][] = [...cmd.argv.map((s, i): [string, YamlPath] => [s, ["targets", tname, tr, "argv", i]]), ...Object.entries(cmd.env).map(([k, s]): [string, YamlPath] => [s, ["targets", tname, tr, "env", k]])];
+      for (const [s, path] of texts) {
         for (const m of s.matchAll(/\{([^}]*)\}/g)) {
           const ph = m[1]!;
-          if (ph !== "port" && !axisNames.includes(ph)) {
-            throw new UserError(`${at("targets", tname, tr)}: placeholder {${ph}} names no axis — use {port} or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}`);
-          }
+          if (ph === "port" && tr === "http") continue;
+          if (ph === "port") fail(loc, path, `placeholder {port} in a stdio command — only http commands get a port; remove it`);
+          if (!axisNames.includes(ph)) fail(loc, path, `placeholder {${ph}} names no axis — use {port} (http) or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}`);
         }
       }
       commands[tr] = cmd;
     }
-    targets[tname] = { name: tname, label: t.label ?? tname, package: t.package, version: t.version, revisions: t.revisions, commands };
+    const requires: Requirement[] = (t.requires ?? []).map((r, i) => {
+      const path: YamlPath = ["targets", tname, "requires", i];
+      if (typeof r === "string") return { command: r, at: loc.at(path) };
+      return { command: r.command, at: loc.at(path), ...(r.when ? { when: match(r.when, [...path, "when"]) } : {}) };
+    });
+    targets[tname] = {
+      name: tname,
+      label: t.label ?? tname,
+      ...(t.package !== undefined ? { package: t.package } : {}),
+      ...(t.version !== undefined ? { version: t.version } : {}),
+      ...(t.revisions ? { revisions: t.revisions } : {}),
+      ...(t.flows ? { flows: t.flows } : {}),
+      requires,
+      commands,
+    };
   }
-  const targetAxis = axes.findIndex((a) => a.name === "target");
-  if (targetAxis < 0) throw new UserError(`${at("axes")}: no "target" axis — add one naming entries of targets:`);
   axes[targetAxis]!.values.forEach((v, j) => {
-    if (!targets[v]) throw new UserError(`${at("axes", targetAxis, "values", j)}: unknown target "${v}" — define it under targets: or use one of: ${Object.keys(targets).join(", ")}`);
+    if (!targets[v]) fail(loc, ["axes", targetAxis, "values", j], `unknown target "${v}" — define it under targets: or use one of: ${Object.keys(targets).join(", ") || "(none defined)"}`);
   });
+
+  const grid = raw.grid ? match(raw.grid, ["grid"]) : undefined;
+  const exclude: ExcludeRule[] = (raw.exclude ?? []).map((r, i) => ({ match: match(r.match, ["exclude", i, "match"]), ...(r.reason !== undefined ? { reason: r.reason } : {}), label: `exclude[${i}] (${loc.at(["exclude", i])})` }));
+  const include: IncludeRule[] = (raw.include ?? []).map((r, i) => ({
+    match: match(r.match, ["include", i, "match"]),
+    ...(r.repeats !== undefined ? { repeats: r.repeats } : {}),
+    ...(r.warmup !== undefined ? { warmup: r.warmup } : {}),
+    label: `include[${i}] (${loc.at(["include", i])})`,
+  }));
+  const sweeps: Sweep[] = (raw.sweeps ?? []).map((s, i) => {
+    const path: YamlPath = ["sweeps", i];
+    const label = s.name ?? `sweeps[${i}]`;
+    const axis = byName.get(s.axis);
+    if (!axis) fail(loc, [...path, "axis"], `sweep ${label} varies unknown axis "${s.axis}" — use one of: ${axisList}`);
+    const values = (s.values ?? axis.values).map(String);
+    values.forEach((v, j) => {
+      if (!axis.values.includes(v)) fail(loc, [...path, "values", j], `"${v}" is not a value of axis "${axis.name}" — add it to the axis' values or use one of: ${axis.values.join(", ")}`);
+    });
+    const given = match(s.base, [...path, "base"]);
+    if (given[axis.name]) fail(loc, [...path, "base"], `sweep ${label}'s base names the swept axis "${axis.name}" — remove it from base (the sweep gives its values)`, axis.name);
+    const base: Match = {};
+    for (const a of axes) {
+      if (a === axis) continue;
+      const v = given[a.name] ?? (a.default !== undefined ? [a.default] : a.values.length === 1 ? a.values : undefined);
+      if (!v) fail(loc, s.base ? [...path, "base"] : path, `sweep ${label}'s base gives no value for axis "${a.name}", which has no default — add ${a.name}: <one of ${a.values.join(", ")}> to base, or default: to the axis`);
+      base[a.name] = v;
+    }
+    return { name: label, axis: axis.name, values, base, ...(s.repeats !== undefined ? { repeats: s.repeats } : {}), ...(s.warmup !== undefined ? { warmup: s.warmup } : {}) };
+  });
+
   return {
     file: resolve(name),
     sha256,
     title: raw.title ?? "wirecost report",
     repeats: raw.repeats ?? 1,
+    warmup: raw.warmup ?? 0,
     timeoutMs: (raw.timeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
     axes,
     targets,
+    ...(grid ? { grid } : {}),
+    exclude,
+    include,
+    sweeps,
+    locate: (...p) => loc.at(p),
   };
 }

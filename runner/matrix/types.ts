@@ -1,17 +1,31 @@
-/** Types of a parsed matrix (see matrix.schema.json for the file format). */
+/** Types of a parsed matrix (see matrix.schema.json for the file format, README "The matrix"). */
 
-/** One axis: its name, values in declared order, and id template (`{}` = the value). */
+/** One axis: its name, values in declared order, id template and optional default. */
 export interface Axis {
   name: string;
+  /** Values as strings (whole numbers in the file are written in decimal). */
   values: string[];
   /** Id template, e.g. `s{}` → `s2048`; "" leaves the axis out of configuration ids. */
   id: string;
+  /** Declared default value; cells with it leave this axis out of their id. */
+  default?: string;
 }
 
 /** How to start a target for one transport; `{port}` and `{axis}` placeholders are substituted. */
 export interface TargetCommand {
   argv: string[];
   env: Record<string, string>;
+}
+
+/** Axis name → allowed values; a cell matches when every named axis has one of them. */
+export type Match = Record<string, string[]>;
+
+/** A preflight requirement: `command` must be on PATH for configurations matching `when` (all when undefined). */
+export interface Requirement {
+  command: string;
+  when?: Match;
+  /** Source position `file:line:col` of the requirement. */
+  at: string;
 }
 
 /** A server under test. */
@@ -24,7 +38,38 @@ export interface Target {
   version?: string;
   /** Revisions it speaks; undefined = all. */
   revisions?: string[];
+  /** Flows it serves; undefined = all. */
+  flows?: string[];
+  /** Commands that must be on PATH (checked by preflight). */
+  requires: Requirement[];
   commands: Partial<Record<"stdio" | "http", TargetCommand>>;
+}
+
+/** An exclude rule (`reason` shown by expand --all). */
+export interface ExcludeRule {
+  match: Match;
+  reason?: string;
+  /** Label `exclude[i]` plus source position, for reasons. */
+  label: string;
+}
+
+/** An include rule: adds the cells with its listed values (other axes: their grid values); its counts win. */
+export interface IncludeRule {
+  match: Match;
+  repeats?: number;
+  warmup?: number;
+  label: string;
+}
+
+/** A sweep: vary `axis` over `values` around each base cell. */
+export interface Sweep {
+  name: string;
+  axis: string;
+  values: string[];
+  /** Axis → base values (every axis present; a list gives one base per value). */
+  base: Match;
+  repeats?: number;
+  warmup?: number;
 }
 
 /** A validated matrix file. */
@@ -34,20 +79,36 @@ export interface Matrix {
   /** sha256 hex of the file's bytes. */
   sha256: string;
   title: string;
+  /** Top-level counted runs per configuration (default 1; 0 means zero). */
   repeats: number;
+  /** Top-level warm-up runs per configuration (default 0). */
+  warmup?: number;
   /** Wall-clock limit of one run, milliseconds. */
   timeoutMs: number;
   axes: Axis[];
   targets: Record<string, Target>;
+  /** Main-grid restriction (axis → values); undefined = every value of every axis. */
+  grid?: Match;
+  exclude?: ExcludeRule[];
+  include?: IncludeRule[];
+  sweeps?: Sweep[];
+  /**
+   * Source position `file:line:col` of the node at a path in the file (e.g. `["axes", 2, "id"]`),
+   * or of its nearest existing parent; undefined for matrices built in code.
+   */
+  locate?: (...path: (string | number)[]) => string;
 }
 
 /** One cell of the expanded matrix. */
 export interface Configuration {
-  /** Stable id: per-axis id parts joined by `-`, in axis order. */
+  /** Stable id: per-axis id parts joined by `-`, in axis order (default values leave their part out). */
   id: string;
   /** Axis name → value, every axis present. */
   values: Record<string, string>;
+  /** Counted runs (≥ 1; cells with 0 are listed as excluded). */
   repeats: number;
+  /** Warm-up runs before the counted ones, discarded (≥ 0). */
+  warmup?: number;
 }
 
 /** A cell that expansion left out, with the reason (e.g. "target mcp-ts-v1 does not speak revision 2026-07-28"). */

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { execaSync } from "execa";
 import { simpleGit } from "simple-git";
 import { repoRoot } from "../paths.js";
+import { installedPackageVersion } from "../matrix/preflight.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
 /** The provenance record (provenance.json). Times are ISO 8601 UTC. */
@@ -27,15 +28,6 @@ export interface Provenance {
   command: string;
 }
 
-/** Installed version of an npm package, resolved from the wirecost root; undefined when absent. */
-export function installedVersion(pkg: string): string | undefined {
-  try {
-    const json = JSON.parse(readFileSync(resolve(repoRoot, "node_modules", pkg, "package.json"), "utf8")) as { version?: string };
-    return json.version;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Git commit and dirty flag of the wirecost checkout; "unknown" outside a git work tree. */
 export async function gitState(): Promise<Provenance["git"]> {
@@ -59,7 +51,7 @@ export function toolInfo(): { name: string; version: string } {
 export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; packages: string[]; startedAt: Date; endedAt: Date; command: string }): Promise<Provenance> {
   const tool = toolInfo();
   const packages: Record<string, string> = {};
-  for (const p of [...args.packages].sort()) packages[p] = installedVersion(p) ?? "not installed";
+  for (const p of [...args.packages].sort()) packages[p] = installedPackageVersion(p) ?? "not installed";
   const cpu = cpus();
   return {
     schemaVersion: SCHEMA_VERSION,
