@@ -15,7 +15,7 @@ import { tableView, type Column, type TableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
 import { stackedBarSvg, type StackedDatum } from "../charts/svg.js";
 import { coverageView } from "../sections/coverage.js";
-import { crossoverView, framingShareTable, stateTable } from "../sections/derived.js";
+import { FLOW_CALLS, crossoverView, framingShareTable, stateTable } from "../sections/derived.js";
 import { predictionViews } from "../sections/predictions.js";
 import { traceView } from "../sections/trace.js";
 import { mdFence } from "../escape.js";
@@ -52,12 +52,15 @@ const num = (header: string, metric: string): Column<Row> => ({
   cell: (row) => median(row, metric),
 });
 
-function columns(kind: "http" | "stdio", extraAxes: readonly string[]): Array<Column<Row>> {
+/** A target's name as the report shows it: its label from provenance when there is one, else the axis value. */
+const targetName = (labels: ReadonlyMap<string, string>, name: string): string => labels.get(name) ?? name;
+
+function columns(kind: "http" | "stdio", extraAxes: readonly string[], labels: ReadonlyMap<string, string>): Array<Column<Row>> {
   const head: Array<Column<Row>> = [
     { header: "#", align: "left", cell: (r) => r.key },
     { header: "Flow", align: "left", cell: (r) => axis(r, "flow") },
     { header: "Revision", align: "left", cell: (r) => axis(r, "revision") },
-    { header: "Target", align: "left", cell: (r) => axis(r, "target") },
+    { header: "Target", align: "left", cell: (r) => targetName(labels, axis(r, "target")) },
     { header: "Client", align: "left", cell: (r) => axis(r, "client") },
     ...extraAxes.map((name): Column<Row> => ({ header: mdCell(name), align: "left", cell: (r) => axis(r, name) })),
     {
@@ -81,8 +84,14 @@ function columns(kind: "http" | "stdio", extraAxes: readonly string[]): Array<Co
   ];
 }
 
-function section(kind: "http" | "stdio", rows: readonly Row[], extraAxes: readonly string[], ctx: SiteContext): SectionView {
-  const table = tableView(columns(kind, extraAxes), rows);
+function section(
+  kind: "http" | "stdio",
+  rows: readonly Row[],
+  extraAxes: readonly string[],
+  labels: ReadonlyMap<string, string>,
+  ctx: SiteContext,
+): SectionView {
+  const table = tableView(columns(kind, extraAxes, labels), rows);
   // Row keys link to the configuration pages (stems are [A-Za-z0-9._-], safe in a link).
   table.rows = table.rows.map((cells, i) => {
     const [key, ...rest] = cells;
@@ -143,6 +152,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   const httpRows = pick("H", (t) => t === "http");
   const stdioRows = pick("S", (t) => t === "stdio");
   const allRows = [...httpRows, ...stdioRows];
+  const labels = results.provenance.targetLabels;
   // Calls per configuration, counted from its trace (tools/call requests), where there is one.
   const calls = new Map<string, number>();
   const traces = new Map<string, ReturnType<typeof traceView>>();
@@ -155,7 +165,10 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   const chosen = allRows.filter((r) => r.summary.axes.get("flow") === "plain" && traces.get(r.summary.config) !== undefined);
   const exchanges = chosen.map((r) => {
     const t = traces.get(r.summary.config);
-    const label = ["target", "transport", "revision", ...extraAxes].map((a) => r.summary.axes.get(a) ?? "").join(", ");
+    const label = [
+      targetName(labels, r.summary.axes.get("target") ?? ""),
+      ...["transport", "revision", ...extraAxes].map((a) => r.summary.axes.get(a) ?? ""),
+    ].join(", ");
     return {
       key: `[${r.key}](${ctx.configPage(r.summary.config)}.md)`,
       label: mdCell(label),
@@ -179,12 +192,15 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   const other = sorted.filter((c) => !["http", "stdio"].includes(c.axes.get("transport") ?? ""));
   const markdown = renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
     title: mdCell(mcpOnTheWire.title),
-    http: section("http", httpRows, extraAxes, ctx),
-    stdio: section("stdio", stdioRows, extraAxes, ctx),
+    http: section("http", httpRows, extraAxes, labels, ctx),
+    stdio: section("stdio", stdioRows, extraAxes, labels, ctx),
     chart,
     framing: framingShareTable(httpRows),
     crossHttp,
     crossStdio,
+    flowCalls: Object.entries(FLOW_CALLS)
+      .map(([flow, n]) => `${formatInt(n)} call${n === 1 ? "" : "s"} in ${mdCode(flow)}`)
+      .join(", "),
     state: stateTable(results, allRows),
     exchanges,
     coverage: results.coverage && coverageView(results.coverage),

@@ -27,6 +27,11 @@ export interface Provenance {
   endedAt: string;
   /** Command line that produced the results, joined with spaces when stored as an argv array. */
   command: string;
+  /**
+   * Human labels of targets by target name (axis value), from the optional provenance key
+   * `targets.<name>.label` (the matrix's `targets.<name>.label`); empty when absent.
+   */
+  targetLabels: ReadonlyMap<string, string>;
 }
 
 const FIX = "regenerate the results with `npx wirecost run`, or correct the key by hand";
@@ -97,6 +102,19 @@ export function readProvenance(file: string, missingFix: string): Provenance {
   if (typeof cmd === "string") command = cmd;
   else if (Array.isArray(cmd) && cmd.every((a): a is string => typeof a === "string")) command = cmd.join(" ");
   else throw wrong("command", "a string or an array of strings");
+  const targets = at("targets");
+  const targetLabels = new Map<string, string>();
+  if (targets !== undefined) {
+    if (typeof targets !== "object" || targets === null || Array.isArray(targets)) {
+      throw wrong("targets", "an object of target name → { label }");
+    }
+    for (const [name, entry] of Object.entries(targets as Record<string, unknown>).sort((a, b) => compareCodeUnits(a[0], b[0]))) {
+      const label = typeof entry === "object" && entry !== null ? (entry as Record<string, unknown>)["label"] : undefined;
+      if (label === undefined) continue;
+      if (typeof label !== "string") throw wrong(`targets.${name}.label`, "a string");
+      targetLabels.set(name, label);
+    }
+  }
   return {
     schemaVersion: 1,
     tool: { name: str("tool.name"), version: str("tool.version") },
@@ -109,5 +127,6 @@ export function readProvenance(file: string, missingFix: string): Provenance {
     startedAt: str("startedAt"),
     endedAt: str("endedAt"),
     command,
+    targetLabels,
   };
 }

@@ -154,11 +154,15 @@ export function crossoverView(
 
 /**
  * The state-size table (when the matrix has a `state` axis): per state size and revision, total,
- * request body and response body bytes. Rows sort by state size as a number, then revision.
+ * request body and response body bytes. When some rows run the `state` flow (the flow that
+ * carries request state), only those rows are shown; otherwise every row with a `state` value.
+ * Rows sort by the other axes, then state size as a number, then revision.
  * @returns undefined when there is no `state` axis
  */
-export function stateTable(results: Results, rows: readonly KeyedRow[]): TableView | undefined {
+export function stateTable(results: Results, allRows: readonly KeyedRow[]): TableView | undefined {
   if (!results.axisNames.includes("state")) return undefined;
+  const stateFlow = allRows.filter((r) => r.summary.axes.get("flow") === "state");
+  const rows = stateFlow.length > 0 ? stateFlow : allRows;
   const others = results.axisNames.filter((a) => a !== "state" && a !== "revision");
   const num = (r: KeyedRow): number => Number(r.summary.axes.get("state") ?? "") || 0;
   const sorted = [...rows].sort(

@@ -1,0 +1,313 @@
+/**
+ * The `a2a-layer-cost` report: what the A2A protocol layer itself costs to run, from timing results
+ * only (generators/results/timings.ts). Headline server CPU per request and its ratio to the floor
+ * target (and between SDK targets), latency and throughput per pinning layout, floor-subtracted
+ * latency, a capacity table from declared request rates (assumptions, labelled so), the tick
+ * quantisation error, and a busy-machine warning. The target named `floor` is the floor.
+ */
+import { mdCell, mdCode } from "../escape.js";
+import { htmlPage, markdownToHtml } from "../html.js";
+import { formatFixed, formatInt } from "../format.js";
+import type { TimingConfiguration, Timings } from "../results/timings.js";
+import { tableView, type Column, type TableView } from "../table.js";
+import { renderMarkdownTemplate } from "../templates.js";
+import type { Page } from "./types.js";
+
+/** Page id, file stem of `a2a-layer-cost.md` / `.html`. */
+export const A2A_LAYER_COST_ID = "a2a-layer-cost";
+/** Page title. */
+export const A2A_LAYER_COST_TITLE = "A2A layer cost";
+/** One sentence for the index. */
+export const A2A_LAYER_COST_DESCRIPTION = "Server CPU per request, latency and throughput of A2A echo agents against a floor server, pinned and unpinned.";
+/** The target name treated as the floor (a constant response, no protocol work). */
+export const FLOOR_TARGET = "floor";
+
+/** µs with one decimal (`2,357.4`). */
+const us = (v: number | undefined): string => (v === undefined ? "—" : formatFixed(v, 1));
+/** A ratio with one decimal and `×`. */
+const times = (v: number): string => `${formatFixed(v, 1)}×`;
+/** A fraction in percent with two decimals. */
+const pct = (v: number): string => `${formatFixed(v, 2)} %`;
+
+/**
+ * Cores needed to serve `rate` requests per second at `cpuUs` microseconds of CPU per request.
+ * @param cpuUs CPU per request, µs
+ * @param rate requests per second
+ * @returns cores (CPU-seconds per second)
+ */
+export function coresAtRate(cpuUs: number, rate: number): number {
+  return (cpuUs * rate) / 1e6;
+}
+
+/** One configuration's figures, medians over its ok trials (µs unless named). */
+interface Cell {
+  config: TimingConfiguration;
+  label: string;
+  cpu?: number;
+  cpuMin?: number;
+  cpuMax?: number;
+  ticksCpu?: number;
+  quantisationPct?: number;
+  requests?: number;
+  clientCpu?: number;
+  p50?: number;
+  p95?: number;
+  p99?: number;
+  trials: number;
+}
+
+function cells(t: Timings): Cell[] {
+  return t.configs.map((config) => {
+    const f = (m: string) => t.figure(config.id, m);
+    const cpu = f("cpu_per_request_us");
+    const calls = f("calls");
+    return {
+      config,
+      label: t.targets[config.target] ?? config.target,
+      cpu: cpu?.median,
+      cpuMin: cpu?.min,
+      cpuMax: cpu?.max,
+      ticksCpu: f("ticks_per_request_us")?.median,
+      quantisationPct: f("quantisation_error_pct")?.median,
+      requests: calls ? calls.median * calls.trials : undefined,
+      clientCpu: f("client_cpu_per_request_us")?.median,
+      p50: f("p50_us")?.median,
+      p95: f("p95_us")?.median,
+      p99: f("p99_us")?.median,
+      trials: (cpu ?? f("p50_us"))?.trials ?? 0,
+    };
+  });
+}
+
+/** Ordered unique values. */
+const unique = <T>(xs: readonly T[]): T[] => [...new Set(xs)];
+
+/** The data the template shows; every figure formatted here from results. */
+interface View {
+  title: string;
+  trials: number;
+  headlineLayout: string;
+  headline: string[];
+  comparisons: string[];
+  cpuTable: TableView;
+  layouts: Array<{ name: string; description: string; latency: TableView; throughput: TableView }>;
+  floorLines: string[];
+  floorSubtracted: TableView | null;
+  capacity: TableView | null;
+  capacityNote: string;
+  turnLines: string[];
+  load: { busy: boolean; text: string };
+  failures: string[];
+  environment: string[];
+  method: string[];
+  command: string;
+}
+
+/**
+ * Build the page markdown from timing results.
+ * @throws Error never for well-formed results; missing figures print as `—`
+ */
+export function a2aLayerCostMarkdown(t: Timings): string {
+  const all = cells(t);
+  const layouts = unique(all.map((c) => c.config.layout));
+  const headlineLayout = layouts.includes("pinned") ? "pinned" : (layouts[0] ?? "default");
+  const at = (target: string, layout: string) => all.find((c) => c.config.target === target && c.config.layout === layout);
+  const subjects = unique(all.map((c) => c.config.target)).filter((n) => n !== FLOOR_TARGET);
+  const hasFloor = all.some((c) => c.config.target === FLOOR_TARGET);
+  const trials = Math.max(0, ...all.map((c) => c.trials));
+
+  const headline: string[] = [];
+  for (const layout of [headlineLayout, ...layouts.filter((l) => l !== headlineLayout)]) {
+    const floor = at(FLOOR_TARGET, layout);
+    for (const s of subjects) {
+      const c = at(s, layout);
+      if (c?.cpu === undefined) continue;
+      let line = `**${layout}**: ${mdCell(c.label)} spends **${us(c.cpu)} µs** of server CPU per request (${c.requests === undefined ? "—" : formatInt(c.requests)} requests; tick cross-check ${us(c.ticksCpu)} µs, ${c.quantisationPct === undefined ? "—" : pct(c.quantisationPct)} quantisation error)`;
+      if (floor?.cpu !== undefined) line += `: **${times(c.cpu / floor.cpu)}** the floor's ${us(floor.cpu)} µs, or ${us(c.cpu - floor.cpu)} µs more.`;
+      else line += ".";
+      headline.push(line);
+    }
+  }
+  const comparisons: string[] = [];
+  for (const layout of layouts) {
+    for (let i = 1; i < subjects.length; i++) {
+      const a = at(subjects[0] ?? "", layout);
+      const b = at(subjects[i] ?? "", layout);
+      if (a?.cpu === undefined || b?.cpu === undefined) continue;
+      comparisons.push(`**${layout}**: ${mdCell(b.label)} uses ${times(b.cpu / a.cpu)} the CPU per request of ${mdCell(a.label)} (${us(b.cpu - a.cpu)} µs difference).`);
+    }
+  }
+
+  const cpuCols: Column<Cell>[] = [
+    { header: "Target", align: "left", cell: (c) => c.label },
+    { header: "Layout", align: "left", cell: (c) => c.config.layout },
+    { header: "CPU per request (µs)", align: "right", cell: (c) => us(c.cpu) },
+    { header: "Trial range (µs)", align: "right", cell: (c) => (c.cpuMin === undefined ? "—" : `${us(c.cpuMin)}–${us(c.cpuMax)}`) },
+    { header: "Requests", align: "right", cell: (c) => (c.requests === undefined ? "—" : formatInt(c.requests)) },
+    { header: "Ticks cross-check (µs)", align: "right", cell: (c) => us(c.ticksCpu) },
+    { header: "Quantisation error", align: "right", cell: (c) => (c.quantisationPct === undefined ? "—" : pct(c.quantisationPct)) },
+    { header: "× floor", align: "right", cell: (c) => { const f = at(FLOOR_TARGET, c.config.layout)?.cpu; return f === undefined || c.cpu === undefined ? "—" : times(c.cpu / f); } },
+  ];
+  const ordered = [...all].sort((a, b) => layouts.indexOf(a.config.layout) - layouts.indexOf(b.config.layout));
+
+  const connections = t.timing.connections ?? [];
+  const layoutViews = layouts.map((layout) => {
+    const rows = all.filter((c) => c.config.layout === layout);
+    const latency = tableView<Cell>(
+      [
+        { header: "Target", align: "left", cell: (c) => c.label },
+        { header: "p50 (µs)", align: "right", cell: (c) => us(c.p50) },
+        { header: "p95 (µs)", align: "right", cell: (c) => us(c.p95) },
+        { header: "p99 (µs)", align: "right", cell: (c) => us(c.p99) },
+        { header: "Client CPU per request (µs)", align: "right", cell: (c) => us(c.clientCpu) },
+      ],
+      rows,
+    );
+    const tputRows = rows.flatMap((c) => connections.map((n) => ({ c, n })));
+    const g = (r: { c: Cell; n: number }, m: string) => t.figure(r.c.config.id, `tput_c${r.n}_${m}`)?.median;
+    const throughput = tableView<{ c: Cell; n: number }>(
+      [
+        { header: "Target", align: "left", cell: (r) => r.c.label },
+        { header: "Connections", align: "right", cell: (r) => formatInt(r.n) },
+        { header: "Requests/s", align: "right", cell: (r) => { const v = g(r, "requests_per_s"); return v === undefined ? "—" : formatFixed(v, 0); } },
+        { header: "p50 (µs)", align: "right", cell: (r) => us(g(r, "p50_us")) },
+        { header: "p99 (µs)", align: "right", cell: (r) => us(g(r, "p99_us")) },
+        { header: "Server CPU per request (µs)", align: "right", cell: (r) => us(g(r, "cpu_per_request_us")) },
+        { header: "Client CPU per request (µs)", align: "right", cell: (r) => us(g(r, "client_cpu_per_request_us")) },
+        { header: "Errors", align: "right", cell: (r) => { const v = g(r, "errors"); return v === undefined ? "—" : formatInt(v); } },
+      ],
+      tputRows,
+    );
+    return { name: layout, description: mdCell(t.layouts[layout] ?? "no CPU pinning"), latency, throughput };
+  });
+
+  const floorLines: string[] = [];
+  let floorSubtracted: TableView | undefined;
+  if (hasFloor) {
+    const rows = layouts.flatMap((layout) => subjects.map((s) => ({ s: at(s, layout), f: at(FLOOR_TARGET, layout), layout }))).filter((r) => r.s && r.f);
+    floorSubtracted = tableView(
+      [
+        { header: "Target", align: "left", cell: (r) => r.s!.label },
+        { header: "Layout", align: "left", cell: (r) => r.layout },
+        { header: "p50 − floor p50 (µs)", align: "right", cell: (r) => (r.s!.p50 === undefined || r.f!.p50 === undefined ? "—" : us(r.s!.p50 - r.f!.p50)) },
+        { header: "p99 − floor p99 (µs)", align: "right", cell: (r) => (r.s!.p99 === undefined || r.f!.p99 === undefined ? "—" : us(r.s!.p99 - r.f!.p99)) },
+        { header: "CPU − floor CPU (µs)", align: "right", cell: (r) => (r.s!.cpu === undefined || r.f!.cpu === undefined ? "—" : us(r.s!.cpu - r.f!.cpu)) },
+      ],
+      rows,
+    );
+    const f = at(FLOOR_TARGET, headlineLayout);
+    if (f) floorLines.push(`In the ${headlineLayout} layout the floor answers with p50 ${us(f.p50)} µs and spends ${us(f.cpu)} µs of server CPU per request: that much of every other target's figures is client, loopback, kernel and node:http cost, not protocol work.`);
+  }
+
+  let capacity: TableView | undefined;
+  let capacityNote = "";
+  const rates = t.assumptions.capacityRequestsPerSecond;
+  const capTargets = [...subjects, ...(hasFloor ? [FLOOR_TARGET] : [])].map((s) => at(s, headlineLayout)).filter((c): c is Cell => c?.cpu !== undefined);
+  if (capTargets.length) {
+    capacity = tableView<number>(
+      [
+        { header: "Rate (req/s, assumed)", align: "right", cell: (r) => formatInt(r) },
+        ...capTargets.map((c) => ({ header: `${mdCell(c.label)} (cores)`, align: "right" as const, cell: (r: number) => formatFixed(coresAtRate(c.cpu!, r), 3) })),
+      ],
+      rates,
+    );
+    const maxConn = Math.max(0, ...connections);
+    const driven = capTargets
+      .filter((c) => c.config.target !== FLOOR_TARGET)
+      .map((c) => { const v = t.figure(c.config.id, `tput_c${maxConn}_requests_per_s`)?.median; return v === undefined ? undefined : `${mdCell(c.label)} sustained ${formatFixed(v, 0)} req/s with ${maxConn} connections`; })
+      .filter((x): x is string => x !== undefined);
+    const top = rates[rates.length - 1];
+    const other = layouts.filter((l) => l !== headlineLayout).flatMap((l) => subjects.map((s) => at(s, l)).filter((c): c is Cell => c?.cpu !== undefined).map((c) => `${formatFixed(coresAtRate(c.cpu!, top ?? 0), 3)} cores for ${mdCell(c.label)} (${l})`));
+    capacityNote = `No server was driven at these rates${driven.length ? `: in the throughput test ${driven.join("; ")}` : ""}, so rows above that describe several processes' worth of CPU, not the one process measured.${other.length && top !== undefined ? ` In the other layout the ${formatInt(top)} req/s row is ${other.join(", ")}.` : ""}`;
+  }
+
+  const turnLines: string[] = [];
+  const turns = t.assumptions.agentTurnSeconds;
+  const lo = Math.min(...turns);
+  const hi = Math.max(...turns);
+  for (const s of subjects) {
+    const c = at(s, headlineLayout);
+    if (c?.cpu === undefined) continue;
+    turnLines.push(`${mdCell(c.label)}: ${us(c.cpu)} µs of CPU per request is ${formatFixed((c.cpu / (hi * 1e6)) * 100, 4)} %–${formatFixed((c.cpu / (lo * 1e6)) * 100, 4)} % of an agent turn of ${formatFixed(lo, 0)}–${formatFixed(hi, 0)} s (assumed turn length).`);
+  }
+
+  const loads = t.trials.map((x) => x.load1);
+  const busyCount = t.trials.filter((x) => x.busy).length;
+  const cores = t.machine?.allowedCores?.length ?? t.machine?.cores ?? 0;
+  const loadRange = loads.length ? `${formatFixed(Math.min(...loads), 2)}–${formatFixed(Math.max(...loads), 2)}` : "not recorded";
+  const load = busyCount
+    ? { busy: true, text: `**Busy machine.** ${busyCount} of ${t.trials.length} trials started with a 1-minute load average above the ${cores} allowed cores (load ${loadRange} before the trials). Other work competed for the CPUs: latencies and throughput are worse than on an idle machine, and CPU per request is inflated by cache and frequency contention. Trials were interleaved so the contention spread over every target, which keeps ratios more trustworthy than absolute figures.` }
+    : { busy: false, text: `No trial started on a busy machine (1-minute load ${loadRange} before the trials, ${cores} allowed cores).` };
+  const failures = t.trials.filter((x) => x.status !== "ok").map((x) => `${mdCode(x.config)} trial ${x.trial}: ${mdCell(x.error ?? x.status)}`);
+
+  const m = t.machine;
+  const environment = [
+    `Machine: ${mdCell(m?.cpuModel ?? "unknown")}, ${m?.cores ?? "?"} logical CPUs (${cores} allowed), frequency governor ${mdCell(m?.governor ?? "unknown")}.`,
+    `Node ${mdCell(t.node)}${t.tool ? `, ${mdCell(`${t.tool.name} ${t.tool.version}`)}` : ""}; run started ${mdCell(t.startedAt)}.`,
+    `Targets: ${unique(all.map((c) => c.config.target)).map((n) => `${mdCode(n)} = ${mdCell(t.targets[n] ?? n)}`).join("; ")}.`,
+  ];
+  const method = [
+    `Each trial starts a fresh target process, pins it per its layout, discards ${formatInt(t.timing.warmupCalls)} warm-up calls, then times ${formatInt(t.timing.calls)} sequential calls on one warm keep-alive connection, then runs ${formatFixed(t.timing.throughputSeconds, 0)} s throughput windows at ${connections.map((n) => formatInt(n)).join(" and ")} connection(s). Trials are run in ${mdCell(t.timing.order)} order across configurations; every response is validated (a JSON-RPC error inside HTTP 200 fails the trial).`,
+    `CPU: ${mdCell(t.cpuMethod)}. The quantisation error applies to the tick cross-check; the schedstat figure has nanosecond resolution.`,
+    `Percentiles: ${mdCell(t.percentileMethod)}.`,
+  ];
+  const view: View = {
+    title: A2A_LAYER_COST_TITLE,
+    trials,
+    headlineLayout,
+    headline,
+    comparisons,
+    cpuTable: tableView(cpuCols, ordered),
+    layouts: layoutViews,
+    floorLines,
+    floorSubtracted: floorSubtracted ?? null,
+    capacity: capacity ?? null,
+    capacityNote,
+    turnLines,
+    load,
+    failures,
+    environment,
+    method,
+    command: t.command,
+  };
+  return renderMarkdownTemplate("a2a-layer-cost.md.njk", view);
+}
+
+/**
+ * The A2A page for the registry: builds from the timing results given here (the bytes results
+ * a Page receives are not used).
+ */
+export function a2aLayerCostPage(t: Timings): Page {
+  return { id: A2A_LAYER_COST_ID, title: A2A_LAYER_COST_TITLE, description: A2A_LAYER_COST_DESCRIPTION, build: () => a2aLayerCostMarkdown(t) };
+}
+
+/**
+ * The whole site when a results folder holds timing results but no bytes results (no
+ * `summary.tsv`): each timing page plus an index linking them, as file name → content
+ * (`<id>.md`, `<id>.html`, `index.md`, `index.html`).
+ * @param pages the timing pages, built from `t`
+ * @throws UserError as the pages' builders
+ */
+export async function timingsOnlySite(pages: readonly Page[], t: Timings): Promise<Map<string, string>> {
+  const generator = `Generated by ${t.tool ? `${t.tool.name} ${t.tool.version}` : "wirecost"} from its timing results.`;
+  const out = new Map<string, string>();
+  const add = (id: string, title: string, raw: string): void => {
+    const markdown = `${raw.replace(/\s+$/, "")}\n`;
+    out.set(`${id}.md`, markdown);
+    out.set(`${id}.html`, htmlPage({ title, body: markdownToHtml(markdown), generator }));
+  };
+  for (const page of pages) {
+    const built = await page.build(undefined as never, undefined as never);
+    add(page.id, page.title, typeof built === "string" ? built : built.markdown);
+  }
+  const index = tableView<Page>(
+    [
+      { header: "Report", align: "left", cell: (p) => p.title },
+      { header: "About", align: "left", cell: (p) => p.description },
+    ],
+    pages,
+  );
+  const rows = index.rows.map((cells, i) => `| [${cells[0] ?? ""}](${pages[i]?.id ?? ""}.md) | ${cells.slice(1).join(" | ")} |`);
+  add("index", "wirecost reports", ["# wirecost reports", "", `| ${index.headers.join(" | ")} |`, `| ${index.delimiters.join(" | ")} |`, ...rows, "", `Rendered from the timing results in ${mdCode(t.dir)}, written by ${mdCode(t.command)}.`].join("\n"));
+  return out;
+}

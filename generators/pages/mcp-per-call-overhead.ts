@@ -1,0 +1,234 @@
+/**
+ * The `mcp-per-call-overhead` report: the same function called in-process and through MCP
+ * servers, from a per-call results folder (`percall.json`, written by `wirecost run
+ * matrices/mcp-per-call-overhead.yaml`). Every figure comes from that file; derived figures
+ * (ratios, spreads, turn shares, the payload fit) are arithmetic over it, done here.
+ */
+import { readFileSync, existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { UserError } from "../errors.js";
+import { mdCell, mdCode } from "../escape.js";
+import { formatFixed } from "../format.js";
+import { htmlPage, markdownToHtml } from "../html.js";
+import { renderMarkdownTemplate } from "../templates.js";
+
+/** Page id (file stem under the site folder). */
+export const PERCALL_PAGE_ID = "mcp-per-call-overhead";
+/** The results file this page reads. */
+export const PERCALL_FILE = "percall.json";
+
+/** One turn-share row as declared in the matrix (an assumption). */
+export interface TurnShareInput {
+  label: string;
+  /** Tool calls in the row. */
+  calls: number;
+  /** Agent turns around them; 0 = a loop in the caller's own code, no model call. */
+  turns: number;
+}
+
+/** One computed turn-share row; times in milliseconds, shares as fractions 0…1. */
+export interface TurnShareRow extends TurnShareInput {
+  directMs: number;
+  overMcpMs: number;
+  /** overMcpMs − directMs: the boundary's cost. */
+  overheadMs: number;
+  /** Elapsed with the boundary: turns × turn length + overMcpMs. */
+  elapsedMs: number;
+  /** overheadMs / elapsedMs. */
+  overheadShare: number;
+}
+
+/**
+ * The turn-share arithmetic: each row's calls × the two medians, against `turns` turns of
+ * `turnSeconds` each. Units: medians in microseconds in, milliseconds out.
+ * @throws RangeError when a median or the turn length is negative or not finite
+ */
+export function turnShare(rows: readonly TurnShareInput[], directP50Us: number, overMcpP50Us: number, turnSeconds: number): TurnShareRow[] {
+  for (const [name, v] of [["directP50Us", directP50Us], ["overMcpP50Us", overMcpP50Us], ["turnSeconds", turnSeconds]] as const) {
+    if (!Number.isFinite(v) || v < 0) throw new RangeError(`${name} ${v} is not a finite number >= 0`);
+  }
+  return rows.map((r) => {
+    const directMs = (r.calls * directP50Us) / 1000;
+    const overMcpMs = (r.calls * overMcpP50Us) / 1000;
+    const overheadMs = overMcpMs - directMs;
+    const elapsedMs = r.turns * turnSeconds * 1000 + overMcpMs;
+    return { ...r, directMs, overMcpMs, overheadMs, elapsedMs, overheadShare: elapsedMs > 0 ? overheadMs / elapsedMs : 0 };
+  });
+}
+
+/**
+ * Per-message against per-byte cost from a payload sweep: the p50 at the smallest result stands
+ * for the per-message cost, and the slope between the smallest and the largest result for the
+ * per-byte cost (a two-point estimate, robust to a noisy middle). Units: µs, and µs per KiB.
+ * @throws RangeError when the sweep has fewer than two sizes
+ */
+export function payloadCost(points: ReadonlyArray<{ resultBytes: number; p50Us: number }>): { perMessageUs: number; perKbUs: number } {
+  if (points.length < 2) throw new RangeError(`a payload sweep needs two sizes, got ${points.length}`);
+  const sorted = [...points].sort((a, b) => a.resultBytes - b.resultBytes);
+  const lo = sorted[0]!;
+  const hi = sorted[sorted.length - 1]!;
+  return { perMessageUs: lo.p50Us, perKbUs: ((hi.p50Us - lo.p50Us) / (hi.resultBytes - lo.resultBytes)) * 1024 };
+}
+
+/** The parts of `percall.json` this page reads (see runner/percall/engine.ts for the writer). */
+export interface PercallFile {
+  schemaVersion: number;
+  title: string;
+  command: string;
+  matrix: { file: string; sha256: string };
+  settings: { trials: number; calls: number; warmupCalls: number; query: string; limit: number; resultBytes: number; setupRepeats: number; loopCalls: number; loopRepeats: number; payloadLimits: number[]; payloadCalls: number; percentileMethod: string };
+  assumptions: { agentTurnSeconds: number; note: string; turnShareRows: TurnShareInput[] };
+  environment: { node: string; os: string; kernel: string; cpuModel: string; cores: number; startedAt: string; endedAt: string; loadavgStart: number[]; loadavgEnd: number[]; gitCommit: string; gitDirty: boolean };
+  paths: Array<{
+    id: string;
+    label: string;
+    kind: "direct" | "mcp";
+    transport: string;
+    revision: string;
+    packageVersion: string;
+    trials: Array<{ p50Us: number; p95Us: number; loadavg1: number }>;
+    p50Us: number;
+    p95Us: number;
+    spreadUs: number;
+    setup: Array<{ readyMs: number; openMs: number; listedMs: number; firstCallMs: number }>;
+    setupFirstCallMedianMs: number | null;
+    setupListedMedianMs: number | null;
+    loopMedians: { sequentialMs: number; concurrentMs: number; batchMs: number };
+    payload: Array<{ limit: number; resultBytes: number; p50Us: number; p95Us: number }>;
+  }>;
+}
+
+/**
+ * Read `<dir>/percall.json`.
+ * @throws UserError naming the file when it is missing, not JSON, of another schema version, or has no `direct` path
+ */
+export function readPercall(dir: string): PercallFile {
+  const file = join(dir, PERCALL_FILE);
+  if (!existsSync(file)) throw new UserError({ file, problem: "not found", fix: "run `npx wirecost run matrices/mcp-per-call-overhead.yaml --results DIR` first" });
+  let data: PercallFile;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8")) as PercallFile;
+  } catch (e) {
+    throw new UserError({ file, problem: `not JSON (${(e as Error).message})`, fix: "re-run the matrix to rewrite it" });
+  }
+  if (data.schemaVersion !== 1) throw new UserError({ file, key: "schemaVersion", problem: `is ${String(data.schemaVersion)}, this page reads 1`, fix: "re-run the matrix with this version of wirecost" });
+  if (!data.paths.some((p) => p.kind === "direct")) throw new UserError({ file, key: "paths", problem: "has no direct path", fix: "keep the `direct` path in the matrix and re-run it" });
+  return data;
+}
+
+const f1 = (n: number): string => formatFixed(n, 1);
+const f2 = (n: number): string => formatFixed(n, 2);
+const ms = (us: number): string => formatFixed(us / 1000, 3);
+const pct = (x: number): string => `${formatFixed(x * 100, 2)}%`;
+
+/** A markdown table; cells must already be markdown-safe. */
+function table(header: string[], align: Array<"l" | "r">, rows: string[][]): string {
+  const sep = align.map((a) => (a === "r" ? "---:" : ":---"));
+  return [header, sep, ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+}
+
+/**
+ * Build the page's markdown from a parsed results file. Deterministic.
+ * @param resultsDir the results folder as the user passed it (printed in the reproduce command)
+ */
+export function percallMarkdown(r: PercallFile, resultsDir: string): string {
+  const direct = r.paths.find((p) => p.kind === "direct")!;
+  const mcp = r.paths.filter((p) => p.kind === "mcp");
+  const latency = table(
+    ["path", "SDK", "p50 [ms]", "p95 [ms]", "spread p95 − p50 [ms]", "p50 ratio ×direct", "p95 ratio ×direct", "trials p50 [ms]"],
+    ["l", "l", "r", "r", "r", "r", "r", "l"],
+    r.paths.map((p) => [
+      mdCell(p.label),
+      mdCell(p.packageVersion || "—"),
+      ms(p.p50Us),
+      ms(p.p95Us),
+      ms(p.spreadUs),
+      p.kind === "direct" ? "1.0" : f1(p.p50Us / direct.p50Us),
+      p.kind === "direct" ? "1.0" : f1(p.p95Us / direct.p95Us),
+      mdCell(p.trials.map((t) => ms(t.p50Us)).join(", ")),
+    ]),
+  );
+  const setup = table(
+    ["path", "ready [ms]", "session open [ms]", "tools/list answered [ms]", "first call answered [ms]", "samples"],
+    ["l", "r", "r", "r", "r", "r"],
+    mcp.map((p) => {
+      const med = (k: "readyMs" | "openMs" | "listedMs" | "firstCallMs"): string => {
+        const xs = p.setup.map((s) => s[k]).sort((a, b) => a - b);
+        const m = xs.length >> 1;
+        return xs.length === 0 ? "—" : f1(xs.length % 2 ? xs[m]! : (xs[m - 1]! + xs[m]!) / 2);
+      };
+      return [mdCell(p.label), med("readyMs"), med("openMs"), med("listedMs"), med("firstCallMs"), String(p.setup.length)];
+    }),
+  );
+  const n = r.settings.loopCalls;
+  const loops = table(
+    ["path", `${n} sequential [ms]`, `${n} concurrent [ms]`, `1 batch of ${n} [ms]`, "concurrent ÷ sequential", "batch ÷ sequential"],
+    ["l", "r", "r", "r", "r", "r"],
+    r.paths.map((p) => [mdCell(p.label), f1(p.loopMedians.sequentialMs), f1(p.loopMedians.concurrentMs), f1(p.loopMedians.batchMs), f2(p.loopMedians.concurrentMs / p.loopMedians.sequentialMs), f2(p.loopMedians.batchMs / p.loopMedians.sequentialMs)]),
+  );
+  const limits = r.settings.payloadLimits;
+  const payload = table(
+    ["path", ...limits.map((l) => `limit ${l}: ${f1((direct.payload.find((x) => x.limit === l)?.resultBytes ?? 0) / 1024)} KB p50 [ms]`), "smallest-size p50 (≈ per message) [ms]", "per KB [µs]"],
+    ["l", ...limits.map(() => "r" as const), "r", "r"],
+    r.paths.map((p) => {
+      const cost = payloadCost(p.payload);
+      return [mdCell(p.label), ...limits.map((l) => ms(p.payload.find((x) => x.limit === l)?.p50Us ?? NaN)), ms(cost.perMessageUs), f1(cost.perKbUs)];
+    }),
+  );
+  const turnSeconds = r.assumptions.agentTurnSeconds;
+  const shares = mcp.map((p) => ({ p, rows: turnShare(r.assumptions.turnShareRows, direct.p50Us, p.p50Us, turnSeconds) }));
+  const turnTable = table(
+    ["path", "calls", "turns", "direct [ms]", "over MCP [ms]", "overhead [ms]", "overhead share of elapsed"],
+    ["l", "l", "r", "r", "r", "r", "r"],
+    shares.flatMap(({ p, rows }) => rows.map((t) => [mdCell(p.label), mdCell(t.label), String(t.turns), f1(t.directMs), f1(t.overMcpMs), f1(t.overheadMs), pct(t.overheadShare)])),
+  );
+  const env = r.environment;
+  const command = `npx wirecost run ${r.matrix.file} --results ${resultsDir}`;
+  return renderMarkdownTemplate("mcp-per-call-overhead.md.njk", {
+    title: mdCell(r.title),
+    settings: {
+      calls: String(r.settings.calls),
+      trials: String(r.settings.trials),
+      warmup: String(r.settings.warmupCalls),
+      query: mdCode(r.settings.query),
+      limit: String(r.settings.limit),
+      resultKb: f1(r.settings.resultBytes / 1024),
+      loopCalls: String(n),
+      payloadCalls: String(r.settings.payloadCalls),
+      percentileMethod: mdCell(r.settings.percentileMethod),
+    },
+    latency,
+    setup,
+    loops,
+    payload,
+    turnTable,
+    turnSeconds: formatFixed(turnSeconds, 1),
+    assumptionNote: mdCell(r.assumptions.note),
+    command: mdCode(command),
+    environment: {
+      node: mdCell(env.node),
+      os: mdCell(`${env.os} ${env.kernel}`),
+      cpu: mdCell(`${env.cpuModel}, ${env.cores} cores`),
+      load: mdCell(`${env.loadavgStart.map((x) => f2(x)).join(" / ")} at start, ${env.loadavgEnd.map((x) => f2(x)).join(" / ")} at end (1/5/15-minute load averages)`),
+      window: mdCell(`${env.startedAt} – ${env.endedAt}`),
+      git: mdCell(`${env.gitCommit}${env.gitDirty ? " (uncommitted changes)" : ""}`),
+      matrix: mdCode(`${r.matrix.file} sha256 ${r.matrix.sha256.slice(0, 16)}…`),
+    },
+  });
+}
+
+/**
+ * Render the page from a per-call results folder into `<site>/mcp-per-call-overhead.{md,html}`.
+ * @returns the files written, relative to `site`
+ * @throws UserError as {@link readPercall}
+ */
+export async function renderPercall(opts: { results: string; site: string }): Promise<{ site: string; files: string[] }> {
+  const r = readPercall(opts.results);
+  const markdown = `${percallMarkdown(r, opts.results).replace(/\s+$/, "")}\n`;
+  const html = htmlPage({ title: r.title, body: markdownToHtml(markdown), generator: "Generated by wirecost from its results folder." });
+  await mkdir(opts.site, { recursive: true });
+  await writeFile(join(opts.site, `${PERCALL_PAGE_ID}.md`), markdown, "utf8");
+  await writeFile(join(opts.site, `${PERCALL_PAGE_ID}.html`), html, "utf8");
+  return { site: opts.site, files: [`${PERCALL_PAGE_ID}.html`, `${PERCALL_PAGE_ID}.md`] };
+}

@@ -1,0 +1,155 @@
+/**
+ * Timing results, read from files only (written by a timing run, see DESIGN.md "timings"):
+ * - `timings-summary.tsv`: `config  metric  trials  median  min  max` (median/min/max over a
+ *   configuration's ok trials; metric names carry their unit, e.g. `cpu_per_request_us`);
+ * - `timings-run.json`: machine, node, tool, timing parameters with the declared `assumptions`,
+ *   per-configuration axis values, target labels, layouts, order, per-trial load and status.
+ * A results folder holds them itself or in one direct sub-folder (e.g. `results/a2a-layer-cost/`).
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../errors.js";
+import { columnIndex, field, readTsv } from "../tsv.js";
+
+/** One metric of one configuration over its trials. */
+export interface TimingFigure {
+  /** Ok trials the figure is taken over. */
+  trials: number;
+  /** Median over those trials, in the metric's unit. */
+  median: number;
+  min: number;
+  max: number;
+}
+
+/** A configuration of a timing run: its id and axis values (`target`, `pinning`, …). */
+export interface TimingConfiguration {
+  id: string;
+  /** Target name (axis `target`). */
+  target: string;
+  /** Pinning layout name (axis `pinning`; `default` when absent). */
+  layout: string;
+}
+
+/** One trial's run-level facts. */
+export interface TimingTrial {
+  config: string;
+  trial: number;
+  seq: number;
+  status: string;
+  error?: string;
+  /** 1-minute load average just before the trial. */
+  load1: number;
+  /** load1 above the allowed core count. */
+  busy: boolean;
+}
+
+/** Everything a timing page reads. */
+export interface Timings {
+  /** The folder read. */
+  dir: string;
+  /** Configurations in run order of first appearance in `timings-run.json`. */
+  configs: TimingConfiguration[];
+  /** Target name → label. */
+  targets: Record<string, string>;
+  /** Layout name → its description (e.g. `target='taskset -c 0' client='taskset -c 1'`). */
+  layouts: Record<string, string>;
+  trials: TimingTrial[];
+  /** Declared assumptions copied from the matrix (`timing.assumptions`), as given. */
+  assumptions: { capacityRequestsPerSecond: number[]; agentTurnSeconds: number[] };
+  /** Timing parameters (`timing:` with defaults applied). */
+  timing: { trials: number; warmupCalls: number; calls: number; connections: number[]; throughputSeconds: number; order: string };
+  machine: { cores: number; allowedCores: number[]; cpuModel: string; governor: string };
+  node: string;
+  tool: { name: string; version: string } | undefined;
+  matrix: string;
+  command: string;
+  startedAt: string;
+  percentileMethod: string;
+  cpuMethod: string;
+  /** A figure by configuration id and metric, or undefined when the summary lacks it. */
+  figure(config: string, metric: string): TimingFigure | undefined;
+}
+
+/**
+ * The folder holding timing results under `results`: `results` itself when it has
+ * `timings-summary.tsv`, else its first direct sub-folder (by name) that has one.
+ * @returns the folder, or undefined when there is none
+ */
+export function findTimingsFolder(results: string): string | undefined {
+  if (existsSync(join(results, "timings-summary.tsv"))) return results;
+  if (!existsSync(results)) return undefined;
+  for (const name of readdirSync(results).sort()) {
+    const dir = join(results, name);
+    if (statSync(dir).isDirectory() && existsSync(join(dir, "timings-summary.tsv"))) return dir;
+  }
+  return undefined;
+}
+
+const FIX = "rerun the timing matrix: npx wirecost run matrices/a2a-layer-cost.yaml --results DIR";
+
+function numbers(v: unknown, file: string, key: string): number[] {
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "number" && Number.isFinite(x) && x > 0)) {
+    throw new UserError({ file, key, problem: "expected a list of positive numbers", fix: `declare it under timing.assumptions in the matrix (e.g. ${key.split(".").pop()}: [10, 100]) and ${FIX}` });
+  }
+  return v as number[];
+}
+
+/**
+ * Read a timing results folder.
+ * @throws UserError naming the file (and line or key) when `timings-summary.tsv` or
+ *   `timings-run.json` is missing or malformed, or the declared assumptions are absent
+ */
+export function loadTimings(dir: string): Timings {
+  const table = readTsv(join(dir, "timings-summary.tsv"), FIX);
+  const col = columnIndex(table, ["config", "metric", "trials", "median", "min", "max"]);
+  const figures = new Map<string, TimingFigure>();
+  for (const row of table.rows) {
+    const num = (name: string): number => {
+      const v = Number(field(row, col(name)));
+      if (field(row, col(name)) === "" || Number.isNaN(v)) throw new UserError({ file: table.file, line: row.line, key: name, problem: `not a number: ${field(row, col(name))}`, fix: FIX });
+      return v;
+    };
+    figures.set(`${field(row, col("config"))}\t${field(row, col("metric"))}`, { trials: num("trials"), median: num("median"), min: num("min"), max: num("max") });
+  }
+  const runFile = join(dir, "timings-run.json");
+  let run: Record<string, unknown>;
+  try {
+    run = JSON.parse(readFileSync(runFile, "utf8")) as Record<string, unknown>;
+  } catch (e) {
+    throw new UserError({ file: runFile, problem: (e as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `not JSON: ${(e as Error).message}`, fix: FIX });
+  }
+  const timing = (run.timing ?? {}) as Timings["timing"] & { assumptions?: Record<string, unknown> | null };
+  const a = timing.assumptions ?? {};
+  const rawConfigs = run.configurations as { id: string; values: Record<string, string> }[] | undefined;
+  if (!Array.isArray(rawConfigs)) throw new UserError({ file: runFile, key: "configurations", problem: "missing (written by timing runs since the A2A page exists)", fix: FIX });
+  const configs = rawConfigs.map((c) => {
+    if (!c.values.target) throw new UserError({ file: runFile, key: `configurations.${c.id}.values.target`, problem: "configuration without a target axis value", fix: FIX });
+    return { id: c.id, target: c.values.target, layout: c.values.pinning ?? "default" };
+  });
+  const layouts: Record<string, string> = {};
+  for (const [config, description] of Object.entries((run.layouts ?? {}) as Record<string, string>)) {
+    const c = configs.find((x) => x.id === config);
+    if (c) layouts[c.layout] = description;
+  }
+  return {
+    dir,
+    configs,
+    targets: (run.targets ?? {}) as Record<string, string>,
+    layouts,
+    trials: (run.trials ?? []) as TimingTrial[],
+    assumptions: {
+      capacityRequestsPerSecond: numbers(a.capacityRequestsPerSecond, runFile, "timing.assumptions.capacityRequestsPerSecond"),
+      agentTurnSeconds: numbers(a.agentTurnSeconds, runFile, "timing.assumptions.agentTurnSeconds"),
+    },
+    timing,
+    machine: run.machine as Timings["machine"],
+    node: String(run.node ?? "unknown"),
+    tool: run.tool as Timings["tool"],
+    matrix: String(run.matrix ?? "unknown"),
+    command: String(run.command ?? "unknown"),
+    startedAt: String(run.startedAt ?? "unknown"),
+    percentileMethod: String(run.percentileMethod ?? "unknown"),
+    cpuMethod: String(run.cpuMethod ?? "unknown"),
+    figure: (config, metric) => figures.get(`${config}\t${metric}`),
+  };
+}

@@ -1,0 +1,166 @@
+/**
+ * The report rendered from results the REAL runner produced (`test/fixtures/results-wire`, made by
+ * `node dist/bin/wirecost.js run --repeats 2 --results test/fixtures/results-wire --only …`, see
+ * its provenance.json): golden copies of the report page and one configuration page (so the
+ * exchange, coverage and trace sections are pinned), and the check that every number on the
+ * report page traces to a results cell or a computation over them (rule in ./numbers.ts).
+ */
+import assert from "node:assert/strict";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { render } from "../../generators/render.js";
+import { messageRows, medianCells, tracedFigures, untracedNumbers } from "./numbers.js";
+import { REPO_ROOT, htmlTables, parseFormatted, rowKeys, tempDir, textOf } from "./support.js";
+
+const WIRE = join(REPO_ROOT, "test", "fixtures", "results-wire");
+const GOLDEN_WIRE = join(REPO_ROOT, "test", "golden", "site-wire");
+/** The configuration page pinned by a golden copy: HTTP, 2026-07-28, protocol headers and `_meta` in its trace. */
+const CONFIG_PAGE = "config-raw-mcp-ts-v2-http-2026-07-28-plain";
+const PINNED = ["mcp-on-the-wire.md", "mcp-on-the-wire.html", `${CONFIG_PAGE}.md`, `${CONFIG_PAGE}.html`];
+
+let rendered: Promise<string> | undefined;
+/** Render the wire fixture once per test file; returns the site folder. */
+function site(): Promise<string> {
+  rendered ??= (async () => {
+    const dir = tempDir("site-wire");
+    await render({ results: WIRE, site: dir });
+    return dir;
+  })();
+  return rendered;
+}
+const read = async (name: string): Promise<string> => readFileSync(join(await site(), name), "utf8");
+/** Text a reader sees in an HTML page: the body with tags removed and entities decoded. */
+const bodyText = (html: string): string => textOf(/<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? "");
+
+describe("report from real runner results", () => {
+  it("fixture holds what the runner writes: logs, per-message breakdowns, coverage, runs", () => {
+    for (const f of ["summary.tsv", "medians.tsv", "runs.tsv", "coverage.tsv", "provenance.json"]) {
+      assert.ok(existsSync(join(WIRE, f)), `${f} in the fixture`);
+    }
+    assert.ok(existsSync(join(WIRE, "logs", "raw-mcp-ts-v2-http-2025-11-25-plain", "1.jsonl")));
+    assert.ok(existsSync(join(WIRE, "logs", "raw-mcp-ts-v2-http-2025-11-25-plain", "1.messages.tsv")));
+  });
+
+  it("matches the golden report page and configuration page (UPDATE_GOLDEN=1 rewrites them)", async () => {
+    const dir = await site();
+    if (process.env["UPDATE_GOLDEN"] === "1") mkdirSync(GOLDEN_WIRE, { recursive: true });
+    for (const name of PINNED) {
+      const actual = readFileSync(join(dir, name), "utf8");
+      const golden = join(GOLDEN_WIRE, name);
+      if (process.env["UPDATE_GOLDEN"] === "1") {
+        writeFileSync(golden, actual);
+        continue;
+      }
+      assert.ok(existsSync(golden), `${golden} is missing; run \`npm run test:update\` to create it`);
+      assert.equal(actual, readFileSync(golden, "utf8"), `${name} differs from ${golden}; if intended, run \`npm run test:update\``);
+    }
+  });
+
+  it("shows decoded exchanges, the trace and coverage drawn from the logs", async () => {
+    const md = await read("mcp-on-the-wire.md");
+    assert.match(md, /client → POST initialize\nserver → HTTP 200 OK, text\/event-stream: initialize result\n/);
+    assert.match(md, /client → POST tools\/call \[MCP-Protocol-Version, Mcp-Method, Mcp-Name, _meta\]\nserver → HTTP 200 OK, application\/json: tools\/call result/);
+    assert.match(md, /client → tools\/list \[_meta\]\nserver → tools\/list result/);
+    assert.match(md, /## Coverage\n\nEvery expanded cell of the matrix: \d+ measured, 0 failed, \d+ excluded, 0 not run\./);
+    const page = await read(`${CONFIG_PAGE}.md`);
+    assert.match(page, /## Trace\n\nRepeat 1, from `messages.tsv`/);
+  });
+
+  it("every number on the report page traces to a results cell or a computation over them", async () => {
+    const figures = tracedFigures(WIRE);
+    const md = await read("mcp-on-the-wire.md");
+    const html = await read("mcp-on-the-wire.html");
+    assert.deepEqual(untracedNumbers(md, figures), [], "markdown");
+    assert.deepEqual(untracedNumbers(bodyText(html), figures), [], "HTML text");
+    // The check sees numbers at all: the page has many, and a changed one is caught.
+    const tokens = md.match(/[0-9]/g)?.length ?? 0;
+    assert.ok(tokens > 500, `the page has numbers (${tokens} digits)`);
+  });
+
+  it("the same holds for the hand-made fixtures (seed numbers, hostile wire content)", async () => {
+    for (const name of ["results-basic", "results-xss"]) {
+      const results = join(REPO_ROOT, "test", "fixtures", name);
+      const out = tempDir(`site-${name}`);
+      await render({ results, site: out });
+      const figures = tracedFigures(results);
+      assert.deepEqual(untracedNumbers(readFileSync(join(out, "mcp-on-the-wire.md"), "utf8"), figures), [], `${name} markdown`);
+      assert.deepEqual(untracedNumbers(bodyText(readFileSync(join(out, "mcp-on-the-wire.html"), "utf8")), figures), [], `${name} HTML`);
+    }
+  });
+
+  it("the number check fails on a corrupted page: a measured total, a derived figure, a typed number, a status", async () => {
+    const figures = tracedFigures(WIRE);
+    const md = await read("mcp-on-the-wire.md");
+    // A median total in the HTTP table, off by one.
+    const h1 = /^\| \[H1\][^\n]*\| ([0-9,]+) \|$/m.exec(md);
+    assert.ok(h1?.[1]);
+    const total = parseFormatted(h1[1]);
+    const corruptTotal = md.replace(h1[0], h1[0].replace(`| ${h1[1]} |`, `| ${(total + 1).toLocaleString("en-US")} |`));
+    assert.deepEqual(untracedNumbers(corruptTotal, figures).map((s) => s.split(" ")[0]), [String(total + 1)]);
+    // The crossover point, one hundredth off.
+    const meet = /\| ([0-9]+\.[0-9]{2}) \| -?[0-9,]+ \|$/m.exec(md);
+    assert.ok(meet?.[1], "the page prints a crossover point");
+    const bumped = (Number(meet[1]) + 0.01).toFixed(2);
+    assert.deepEqual(untracedNumbers(md.replace(meet[0], meet[0].replace(meet[1], bumped)), figures).map((s) => s.split(" ")[0]), [bumped]);
+    // A number typed into prose, and a status code no response carried.
+    assert.equal(untracedNumbers(`${md}\nAbout 4,321 bytes were saved.\n`, figures).length, 1);
+    assert.equal(untracedNumbers(`${md}\nserver → HTTP 418 I'm a teapot\n`, figures).length, 1);
+  });
+
+  it("prints framing shares and the crossover recomputed from medians.tsv, in place", async () => {
+    const html = await read("mcp-on-the-wire.html");
+    const keys = rowKeys(html);
+    const figures = tracedFigures(WIRE);
+    const tables = htmlTables(html);
+    const framing = tables.find((t) => t.headers.includes("Framing share [%]"));
+    assert.ok(framing && framing.rows.length > 0, "framing table");
+    for (const row of framing.rows) {
+      const config = keys.get(row[0] ?? "") ?? "";
+      assert.equal(row[2]?.replace(/,/g, ""), figures.named.get(`framing:${config}`), `framing bytes of ${config}`);
+      assert.equal(row[4], figures.named.get(`share:${config}`), `framing share of ${config}`);
+    }
+    const lines = tables.filter((t) => t.headers.includes("Marginal bytes per added call"));
+    assert.equal(lines.length, 2, "one crossover table per transport");
+    for (const t of lines) {
+      for (const row of t.rows) {
+        const one = keys.get((row[2] ?? "").split(", ")[0] ?? "") ?? "";
+        assert.equal(row[6]?.replace(/,/g, ""), figures.named.get(`fixed:${one}`), `fixed bytes from ${one}`);
+        assert.equal(row[7]?.replace(/,/g, ""), figures.named.get(`marginal:${one}`), `marginal bytes from ${one}`);
+      }
+    }
+  });
+
+  it("trace tables sum the per-message rows of messages.tsv", async () => {
+    const html = await read("mcp-on-the-wire.html");
+    const keys = rowKeys(html);
+    const traces = htmlTables(html).filter((t) => t.headers.includes("All bytes"));
+    const keyed = [...html.matchAll(/<h3><a href="[^"]*">([HS][0-9]+)<\/a>:/g)].map((m) => m[1] ?? "");
+    assert.equal(traces.length, keyed.length, "one trace table per decoded exchange");
+    traces.forEach((t, i) => {
+      const config = keys.get(keyed[i] ?? "") ?? "";
+      const rows = messageRows(WIRE, config);
+      assert.ok(rows, `${config} has messages.tsv`);
+      assert.equal(t.rows.length, rows.length + 1, `${config}: one row per message and a total`);
+      const last = t.rows.at(-1) ?? [];
+      const medianTotal = medianCells(WIRE).get(config)?.get("total_bytes");
+      assert.equal(parseFormatted(last.at(-1) ?? ""), medianTotal, `${config}: the traced repeat's bytes equal the median total (repeats are count-identical)`);
+    });
+  });
+
+  it("uses the target's label when provenance carries targets.<name>.label", async () => {
+    const results = join(tempDir("labelled"), "results");
+    cpSync(WIRE, results, { recursive: true });
+    const file = join(results, "provenance.json");
+    const prov = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    prov["targets"] = { "mcp-ts-v2": { label: "MCP TypeScript SDK v2 (@modelcontextprotocol/server)" } };
+    writeFileSync(file, JSON.stringify(prov));
+    const out = tempDir("site-labelled");
+    await render({ results, site: out });
+    const md = readFileSync(join(out, "mcp-on-the-wire.md"), "utf8");
+    assert.match(md, /\| plain \| 2025-11-25 \| MCP TypeScript SDK v2 \(@modelcontextprotocol\/server\) \| raw \|/);
+    assert.match(md, /### \[H1\]\([^)]*\): MCP TypeScript SDK v2 \(@modelcontextprotocol\/server\), http, 2025-11-25/);
+    // Without the key (as the runner writes provenance today) the axis value stays.
+    assert.match(await read("mcp-on-the-wire.md"), /\| plain \| 2025-11-25 \| mcp-ts-v2 \| raw \|/);
+  });
+});
