@@ -17,6 +17,8 @@ export interface DriverContext {
 export interface Driver {
   /** Flows this driver knows. */
   flows: readonly string[];
+  /** npm packages the driver runs on (client SDKs), recorded with their versions in provenance. */
+  packages?: readonly string[];
   /** Revisions this driver speaks. */
   revisions: readonly string[];
   /** Drive over a tapped stdio pair; must not end stdin (the runner does). */

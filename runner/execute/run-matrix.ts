@@ -12,6 +12,7 @@ import type { Configuration, Matrix } from "../matrix/types.js";
 import { clearRuns, readPlan, readRuns } from "../results/journal.js";
 import { collectProvenance, toolInfo } from "../results/provenance.js";
 import { preflight } from "../matrix/preflight.js";
+import { DRIVERS } from "../drivers/index.js";
 import { SCHEMA_VERSION, type ResultsPlan, type RunRecord } from "../results/schema.js";
 import { ResultsStore } from "../results/store.js";
 import { checkCommands } from "./preflight.js";
@@ -67,6 +68,12 @@ export interface RunSummary {
 /** Compile a glob with `*` and `?` into an anchored RegExp. */
 function glob(p: string): RegExp {
   return new RegExp("^" + p.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$");
+}
+
+/** npm packages of the drivers named by the matrix's `client` axis. */
+function clientPackages(matrix: Matrix): string[] {
+  const clients = matrix.axes.find((a) => a.name === "client")?.values ?? ["raw"];
+  return clients.flatMap((c) => DRIVERS[c]?.packages ?? []);
 }
 
 /**
@@ -169,8 +176,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     signal?.removeEventListener("abort", onAbort);
     bar.stop();
   }
-  const packages = Object.values(matrix.targets).flatMap((t) => (t.package ? [t.package] : []));
-  const prov = await collectProvenance({ matrixFile: plan.matrix.file, matrixSha256: matrix.sha256, packages, startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run" });
+  const prov = await collectProvenance({ matrixFile: plan.matrix.file, matrixSha256: matrix.sha256, targets: Object.values(matrix.targets), clientPackages: clientPackages(matrix), startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run" });
   store.finish(plan, prov);
   const runs = store.all(plan);
   const left = queue.length - finished;

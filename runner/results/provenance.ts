@@ -10,6 +10,7 @@ import { execaSync } from "execa";
 import { simpleGit } from "simple-git";
 import { repoRoot } from "../paths.js";
 import { installedPackageVersion } from "../matrix/preflight.js";
+import type { Target } from "../matrix/types.js";
 import { SCHEMA_VERSION } from "./schema.js";
 
 /** The provenance record (provenance.json). Times are ISO 8601 UTC. */
@@ -20,6 +21,8 @@ export interface Provenance {
   matrix: { file: string; sha256: string };
   /** npm package → installed version, for every target package named by the matrix. */
   packages: Record<string, string>;
+  /** Target name → how pages name it (`label` from the matrix) and the package it runs on. */
+  targets: Record<string, { label: string; package?: string }>;
   node: string;
   os: { platform: string; release: string; arch: string };
   cpu: { model: string; cores: number; clockTicksPerSecond: number };
@@ -47,18 +50,24 @@ export function toolInfo(): { name: string; version: string } {
   return { name: tool.name, version: tool.version };
 }
 
-/** Build the provenance record. `packages` are the npm names whose versions to record. */
-export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; packages: string[]; startedAt: Date; endedAt: Date; command: string }): Promise<Provenance> {
+/** Build the provenance record: every target's package and every `clientPackages` name with its installed version. */
+export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; targets: Target[]; clientPackages?: readonly string[]; startedAt: Date; endedAt: Date; command: string }): Promise<Provenance> {
   const tool = toolInfo();
   const packages: Record<string, string> = {};
-  for (const p of [...args.packages].sort()) packages[p] = installedPackageVersion(p) ?? "not installed";
+  const targets: Provenance["targets"] = {};
+  for (const t of [...args.targets].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    targets[t.name] = t.package ? { label: t.label, package: t.package } : { label: t.label };
+    if (t.package) packages[t.package] = installedPackageVersion(t.package) ?? "not installed";
+  }
+  for (const p of args.clientPackages ?? []) packages[p] = installedPackageVersion(p) ?? "not installed";
   const cpu = cpus();
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: tool.name, version: tool.version },
     git: await gitState(),
     matrix: { file: args.matrixFile, sha256: args.matrixSha256 },
-    packages,
+    packages: Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : 1))),
+    targets,
     node: process.version,
     os: { platform: platform(), release: release(), arch: arch() },
     cpu: { model: cpu[0]?.model ?? "unknown", cores: cpu.length, clockTicksPerSecond: clockTicks() },
