@@ -10,6 +10,8 @@ import { dirname } from "node:path";
 import { parse } from "yaml";
 import { UserError } from "../errors.js";
 import { expand } from "../matrix/expand.js";
+import { killAllTargets } from "./process.js";
+import { toolInfo } from "../results/provenance.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import { machineInfo } from "../measure/machine.js";
 import { trialOrder } from "../measure/order.js";
@@ -146,7 +148,10 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
     machine: machineInfo(),
     node: process.version,
     timing: { ...timing, trials },
+    tool: toolInfo(),
     layouts: Object.fromEntries([...layouts.entries()].map(([k, l]) => [k, l.description])),
+    configurations: configs.map((c) => ({ id: c.id, values: c.values })),
+    targets: Object.fromEntries(Object.values(matrix.targets).map((t) => [t.name, t.label])),
     order: slots.map((s) => `${s.config}#${s.trial}`),
     percentileMethod: "hdrhistogram-js 3 getValueAtPercentile (bucket highest-equivalent value, 3 significant digits)",
     cpuMethod: "server: sum of /proc/<pid>/task/*/schedstat run time (ns) over the timed window / requests; cross-check utime+stime ticks from /proc/<pid>/stat, quantisation error = 1 tick / ticks counted; client: process.cpuUsage",
@@ -161,6 +166,24 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
  * @throws UserError as runTimingMatrix
  */
 export async function runTimingCommand(matrix: Matrix, o: { results: string; only?: string[]; repeats?: number }): Promise<number> {
+  // ^C or SIGTERM: stop the running target's process group (a trial's own cleanup never runs) and exit 130.
+  const onSignal = (): void => {
+    killAllTargets();
+    process.exit(130);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  process.on("exit", killAllTargets);
+  try {
+    return await runTimingTrials(matrix, o);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    process.off("exit", killAllTargets);
+  }
+}
+
+async function runTimingTrials(matrix: Matrix, o: { results: string; only?: string[]; repeats?: number }): Promise<number> {
   const results = await runTimingMatrix(matrix, {
     results: o.results,
     only: o.only,
