@@ -9,6 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { median } from "simple-statistics";
 import { COUNT_COLUMNS, type CountRow } from "../count/index.js";
+import { varyingFieldsOf } from "../count/identity.js";
 import { toTsv, tsvLines, writeAtomic } from "./files.js";
 import { readRuns, writePlan, writeRun } from "./journal.js";
 import type { Provenance } from "./provenance.js";
@@ -87,7 +88,8 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
     const first = ok[0];
     const countIdentical = ok.length > 0 && ok.every((r) => COUNT_COLUMNS.every((col) => r.counts![col] === first!.counts![col]));
     const bytesIdentical = ok.length > 0 && ok.every((r) => r.digest === first!.digest);
-    summary.push([c.id, ...axisNames.map((a) => c.values[a]!), c.repeats, ok.length, countIdentical, bytesIdentical, ""]);
+    const varying = bytesIdentical ? "" : varyingFieldsOf(ok.map((r) => join(dir, "logs", id, `${r.repeat}.jsonl`)), c.values.transport === "stdio" ? "stdio" : "http");
+    summary.push([c.id, ...axisNames.map((a) => c.values[a]!), c.repeats, ok.length, countIdentical, bytesIdentical, varying]);
     if (ok.length > 0) {
       for (const col of COUNT_COLUMNS) {
         const vs = ok.map((r) => (r.counts as CountRow)[col]);

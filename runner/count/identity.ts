@@ -1,0 +1,334 @@
+/**
+ * Identity of repeats (DESIGN.md, "Identity of repeats"): are the repeats of one configuration
+ * byte-identical (equal {@link streamDigest}s), and where they are not, which fields varied.
+ *
+ * Repeat k is aligned with repeat 1 in order: the k-th connection with the k-th connection, the
+ * n-th HTTP message of a direction with the n-th, the n-th SSE event with the n-th, the n-th
+ * JSON-RPC message with the n-th (stdio: the n-th line with the n-th). Each difference is named:
+ *
+ * | name | what differed |
+ * | --- | --- |
+ * | `date`, `mcp-session-id`, `host` … | an HTTP header (or trailer), lower-case name: value, presence or count |
+ * | `request line`, `status line` | the start line of an aligned HTTP message |
+ * | `framing: content-length vs chunked` | how a body was delimited (kinds of repeat 1 then repeat k) |
+ * | `framing: chunk sizes` | both chunked, same body, different chunk boundaries |
+ * | `result._meta.x`, `params.y`, `id` … | a JSON path inside a JSON-RPC message (keys that are not identifiers as `["a.b"]`, array items as `[3]`) |
+ * | `json formatting` | same JSON value, different text (whitespace, key order, escapes) |
+ * | `sse id`, `sse event`, `sse retry`, `sse framing` | an SSE field, or comments / line ends around the data |
+ * | `body` | a body that is not JSON differed |
+ * | `connections`, `http messages`, `sse events`, `jsonrpc messages`, `stdio lines` | counts differ (alignment stops there) |
+ * | `stdio partial line` | bytes after the last newline differ |
+ * | `unparsable stream` | a stream that the HTTP/1.1 parser rejects differed |
+ *
+ * Reuses the counters' parsers (Http1StreamParser, SseParser, scanJsonRpc, splitStdioLines).
+ */
+import { existsSync } from "node:fs";
+import { readCaptureLog, reassemble, type CaptureRecord, type Direction, type Stream } from "../capture/log.js";
+import { Http1StreamParser, headerValue, type HttpMessage } from "./http1.js";
+import { streamDigest } from "./index.js";
+import { skipWs } from "./json-scan.js";
+import { scanJsonRpc } from "./jsonrpc.js";
+import { parseSseEvents, type SseEvent } from "./sse.js";
+import { splitStdioLines } from "./stdio.js";
+
+/** A repeat's capture log: a file path, or its records. */
+export type RepeatLog = string | readonly CaptureRecord[];
+
+/** What the repeats of one configuration have in common. */
+export interface RepeatIdentity {
+  /** Repeats compared. */
+  repeats: number;
+  /** True when every repeat's {@link streamDigest} equals the first's (true for 0 or 1 repeats). */
+  bytesIdentical: boolean;
+  /** sha256 hex stream digest of each repeat, in the order given. */
+  digests: string[];
+  /** Names of the fields that differ between repeat 1 and any other repeat: sorted, de-duplicated; empty when bytes are identical. */
+  varyingFields: string[];
+}
+
+/**
+ * Compare the capture logs of one configuration's repeats (ok runs).
+ * @param logs each repeat's log (path or records), repeat 1 first
+ * @param transport how the bytes travelled: `http` (relay logs) or `stdio` (tap logs)
+ * @returns digests, bytes identity and the varying fields (see the module doc for the names)
+ * @throws CaptureLogError (or the fs error) when a log path cannot be read or parsed; a stream
+ *   that is not HTTP/1.1 does not throw (it is named `unparsable stream` if it differs)
+ */
+export function compareRepeats(logs: readonly RepeatLog[], transport: "http" | "stdio"): RepeatIdentity {
+  const records = logs.map((l) => (typeof l === "string" ? readCaptureLog(l) : l));
+  const digests = records.map((r) => streamDigest(r));
+  const bytesIdentical = digests.every((d) => d === digests[0]);
+  const fields = new Set<string>();
+  if (!bytesIdentical) {
+    const views = records.map((r) => (transport === "http" ? httpView(r) : stdioView(r)));
+    const base = views[0]!;
+    for (let k = 1; k < views.length; k++) if (digests[k] !== digests[0]) diffNodes(base, views[k]!, fields);
+    if (fields.size === 0) fields.add("bytes (unlocated)"); // cannot happen when the views cover every byte
+  }
+  return { repeats: logs.length, bytesIdentical, digests, varyingFields: [...fields].sort() };
+}
+
+/** A comparable tree: named leaves (compared as text) and aligned lists of children. */
+type Node =
+  | { kind: "leaf"; name: string; value: string }
+  | { kind: "list"; name: string; items: Node[] }
+  | { kind: "group"; items: Node[] }
+  | { kind: "json"; text: Buffer }
+  | { kind: "http"; startLineName: string; startLine: string; framing: string; chunkSizes: string; headers: Map<string, string[]>; body: Node };
+
+const leaf = (name: string, value: string): Node => ({ kind: "leaf", name, value });
+const list = (name: string, items: Node[]): Node => ({ kind: "list", name, items });
+const group = (items: Node[]): Node => ({ kind: "group", items });
+
+/** Add the names of every difference between two views to `out`. */
+function diffNodes(a: Node, b: Node, out: Set<string>): void {
+  if (a.kind !== b.kind) {
+    out.add(a.kind === "leaf" ? a.name : b.kind === "leaf" ? b.name : "body");
+    return;
+  }
+  switch (a.kind) {
+    case "leaf":
+      if (a.value !== (b as typeof a).value) out.add(a.name);
+      return;
+    case "json":
+      diffJsonText(a.text, (b as typeof a).text, out);
+      return;
+    case "list": {
+      const bi = (b as typeof a).items;
+      if (a.items.length !== bi.length) out.add(a.name);
+      for (let i = 0; i < Math.min(a.items.length, bi.length); i++) diffNodes(a.items[i]!, bi[i]!, out);
+      return;
+    }
+    case "http":
+      diffHttp(a, b as typeof a, out);
+      return;
+    case "group": {
+      const bi = (b as typeof a).items;
+      for (let i = 0; i < Math.min(a.items.length, bi.length); i++) diffNodes(a.items[i]!, bi[i]!, out);
+      if (a.items.length !== bi.length) out.add("body");
+      return;
+    }
+  }
+}
+
+/** Framing headers: named through `framing: … vs …` when the framing kind differs. */
+const FRAMING_HEADERS = new Set(["content-length", "transfer-encoding"]);
+
+/** Compare two aligned HTTP messages: start line, framing, headers by name, body. */
+function diffHttp(a: Extract<Node, { kind: "http" }>, b: Extract<Node, { kind: "http" }>, out: Set<string>): void {
+  if (a.startLine !== b.startLine) out.add(a.startLineName);
+  const framingDiffers = a.framing !== b.framing;
+  if (framingDiffers) out.add(`framing: ${a.framing} vs ${b.framing}`);
+  else if (a.chunkSizes !== b.chunkSizes) out.add("framing: chunk sizes");
+  for (const name of new Set([...a.headers.keys(), ...b.headers.keys()])) {
+    if (framingDiffers && FRAMING_HEADERS.has(name)) continue;
+    const va = a.headers.get(name);
+    const vb = b.headers.get(name);
+    if (va === undefined || vb === undefined || va.length !== vb.length || va.some((v, i) => v !== vb[i])) out.add(name);
+  }
+  diffNodes(a.body, b.body, out);
+}
+
+/** Compare two JSON-RPC message texts value by value; name JSON paths, or `json formatting`. */
+function diffJsonText(a: Buffer, b: Buffer, out: Set<string>): void {
+  if (a.equals(b)) return;
+  let va: unknown;
+  let vb: unknown;
+  try {
+    va = JSON.parse(a.toString("utf8"));
+    vb = JSON.parse(b.toString("utf8"));
+  } catch {
+    out.add("body");
+    return;
+  }
+  const before = out.size;
+  diffJson(va, vb, "", out);
+  if (out.size === before) out.add("json formatting");
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+
+/** Path of member `key` under `path`: `a.b`, or `a["x.y"]` for a key that is not an identifier. */
+function memberPath(path: string, key: string): string {
+  if (IDENT.test(key)) return path ? `${path}.${key}` : key;
+  return `${path}[${JSON.stringify(key)}]`;
+}
+
+/** Name every JSON path where two parsed values differ (a type change names the path itself). */
+function diffJson(a: unknown, b: unknown, path: string, out: Set<string>): void {
+  if (a === b) return;
+  const name = path || "(message)";
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) {
+      out.add(name);
+      return;
+    }
+    for (let i = 0; i < a.length; i++) diffJson(a[i], b[i], `${path}[${i}]`, out);
+    return;
+  }
+  if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const ao = a as Record<string, unknown>;
+    const bo = b as Record<string, unknown>;
+    for (const k of new Set([...Object.keys(ao), ...Object.keys(bo)])) {
+      if (!(k in ao) || !(k in bo)) out.add(memberPath(path, k));
+      else diffJson(ao[k], bo[k], memberPath(path, k), out);
+    }
+    return;
+  }
+  out.add(name);
+}
+
+/** The JSON-RPC messages of one JSON text as json nodes, plus a leaf for the bytes around them. */
+function jsonTextNodes(text: Buffer, outsideName: string): Node[] {
+  const i = skipWs(text, 0, text.length);
+  if (i === text.length || (text[i] !== 0x7b && text[i] !== 0x5b)) return [leaf(outsideName, text.toString("latin1"))];
+  let scan;
+  try {
+    scan = scanJsonRpc(text);
+  } catch {
+    return [leaf(outsideName, text.toString("latin1"))];
+  }
+  if (scan.messages.length === 0) return [{ kind: "json", text }];
+  const outside: string[] = [];
+  let p = 0;
+  const items: Node[] = [];
+  for (const m of scan.messages) {
+    outside.push(text.toString("latin1", p, m.start));
+    items.push({ kind: "json", text: text.subarray(m.start, m.end) });
+    p = m.end;
+  }
+  outside.push(text.toString("latin1", p));
+  return [list("jsonrpc messages", items), leaf("json formatting", outside.join("\u0000"))];
+}
+
+/** Body view: JSON-RPC in JSON or SSE bodies, else the bytes as one `body` leaf. */
+function bodyNode(m: HttpMessage): Node {
+  const type = (headerValue(m, "content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const encoded = headerValue(m, "content-encoding") !== undefined;
+  if (!encoded && (type === "application/json" || type.endsWith("+json"))) return group(jsonTextNodes(m.body, "body"));
+  if (!encoded && type === "text/event-stream") {
+    const events: SseEvent[] = parseSseEvents(m.body);
+    let p = 0;
+    const framing: string[] = [];
+    const items = events.map((ev) => {
+      // Bytes of the block outside the data values (field names, comments, line ends); the
+      // id/event/retry values are compared as their own fields.
+      let q = ev.start;
+      let text = "";
+      for (const s of ev.dataSegments) {
+        text += m.body.toString("latin1", Math.max(q, p), s.offset) + "\u0000";
+        q = s.offset + s.length;
+      }
+      text += m.body.toString("latin1", q, ev.end);
+      framing.push(text.replace(/^(id|event|retry)(:[^\r\n]*)?/gm, "$1"));
+      p = ev.end;
+      return group([leaf("sse id", ev.id ?? "\u0000none"), leaf("sse event", ev.type), leaf("sse retry", String(ev.retry ?? "")), ...jsonTextNodes(ev.data, "sse data")]);
+    });
+    framing.push(m.body.toString("latin1", p));
+    return group([list("sse events", items), leaf("sse framing", framing.join("\u0000"))]);
+  }
+  return leaf("body", m.body.toString("latin1"));
+}
+
+/** How a message's body was delimited. */
+function framingKind(m: HttpMessage): string {
+  if (m.chunked) return "chunked";
+  if (m.closeDelimited) return "close-delimited";
+  if (headerValue(m, "content-length") !== undefined) return "content-length";
+  return "no body";
+}
+
+/** One HTTP message: start line, framing, each header (and trailer) by lower-case name, body. */
+function httpMessageNode(m: HttpMessage, dir: Direction): Node {
+  const headers = new Map<string, string[]>();
+  for (const [n, v] of [...m.headers, ...m.trailers]) {
+    const k = n.toLowerCase();
+    headers.set(k, [...(headers.get(k) ?? []), v]);
+  }
+  return {
+    kind: "http",
+    startLineName: dir === "c2s" ? "request line" : "status line",
+    startLine: m.startLine,
+    framing: framingKind(m),
+    chunkSizes: m.chunked ? m.bodySegments.map((s) => s.length).join(",") : "",
+    headers,
+    body: bodyNode(m),
+  };
+}
+
+/** Streams of a log grouped by connection, in connection order. */
+function connections(records: readonly CaptureRecord[]): Partial<Record<Direction, Stream>>[] {
+  const conns = new Map<number, Partial<Record<Direction, Stream>>>();
+  for (const s of reassemble([...records])) {
+    const pair = conns.get(s.conn) ?? {};
+    pair[s.dir] = s;
+    conns.set(s.conn, pair);
+  }
+  return [...conns].sort((a, b) => a[0] - b[0]).map(([, p]) => p);
+}
+
+/** HTTP view of a log: connections → directions → messages. */
+function httpView(records: readonly CaptureRecord[]): Node {
+  return list(
+    "connections",
+    connections(records).map((pair) => {
+      const dirs: Node[] = [];
+      const methods: string[] = [];
+      for (const dir of ["c2s", "s2c"] as const) {
+        const s = pair[dir];
+        if (!s) {
+          dirs.push(list("http messages", []));
+          continue;
+        }
+        try {
+          const p = new Http1StreamParser(dir === "c2s" ? "request" : "response", `conn ${s.conn} ${dir}`);
+          for (const m of methods) p.expectResponseTo(m);
+          const msgs = p.push(s.bytes);
+          if (s.ended) msgs.push(...p.end());
+          if (dir === "c2s") for (const m of msgs) methods.push(m.method!);
+          const rest = p.partial;
+          const restBytes = rest ? s.bytes.subarray(rest.startOffset) : Buffer.alloc(0);
+          dirs.push(group([list("http messages", msgs.map((m) => httpMessageNode(m, dir))), leaf("unfinished http message", restBytes.toString("latin1"))]));
+        } catch {
+          dirs.push(leaf("unparsable stream", s.bytes.toString("latin1")));
+        }
+      }
+      return group(dirs);
+    }),
+  );
+}
+
+/** Stdio view of a log: each direction's complete lines (JSON-RPC messages) and its partial line. */
+function stdioView(records: readonly CaptureRecord[]): Node {
+  const byDir = new Map<string, Stream>();
+  for (const s of reassemble([...records])) byDir.set(`${s.conn}:${s.dir}`, s);
+  const keys = [...byDir.keys()].sort();
+  return list(
+    "stdio streams",
+    keys.map((k) => {
+      const s = byDir.get(k)!;
+      const { lines, partialStart } = splitStdioLines(s.bytes);
+      return group([
+        list("stdio lines", lines.map(([a, b]) => group(jsonTextNodes(s.bytes.subarray(a, b), "stdio line")))),
+        leaf("stdio partial line", s.bytes.toString("latin1", partialStart)),
+      ]);
+    }),
+  );
+}
+
+/**
+ * The `varying_fields` cell of summary.tsv: {@link compareRepeats}' varying fields joined with
+ * ",". Never throws: when a log is missing (e.g. a results folder without its logs/) or cannot be
+ * read, the cell says `unknown (log missing: PATH)` or `unknown (…reason)` instead.
+ * @param logPaths each ok repeat's capture log, repeat 1 first
+ * @param transport `http` or `stdio`
+ */
+export function varyingFieldsOf(logPaths: readonly string[], transport: "http" | "stdio"): string {
+  const missing = logPaths.find((p) => !existsSync(p));
+  if (missing !== undefined) return `unknown (log missing: ${missing})`;
+  try {
+    return compareRepeats(logPaths, transport).varyingFields.join(",");
+  } catch (e) {
+    return `unknown (${(e as Error).message.split("\n")[0]})`;
+  }
+}
