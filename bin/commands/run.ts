@@ -8,6 +8,7 @@ import { killAllTargets } from "../../runner/execute/process.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { runTimingCommand, timingOptions } from "../../runner/execute/measure-run.js";
 import type { RunRecord } from "../../runner/results/schema.js";
+import { isPercallMatrix } from "../../runner/percall/matrix.js";
 
 /** Options of `wirecost run` as commander parses them. */
 export interface RunCommandOptions {
@@ -38,6 +39,7 @@ export function failureSummary(failed: readonly RunRecord[], max = 12): string[]
 
 /** Run `file`; exit code 1 when any run was not ok, 130 when interrupted. */
 export async function runCommand(file: string, o: RunCommandOptions): Promise<void> {
+  if (isPercallMatrix(file)) return void (process.exitCode = await (await import("../../runner/percall/command.js")).runPercallCommand(file, o)); // per-call matrices: runner/percall/
   const m = loadMatrix(file);
   if (timingOptions(m)) return void (process.exitCode = await runTimingCommand(m, o)); // timing runs: runner/execute/measure-run.ts
   const ac = new AbortController();

@@ -17,11 +17,12 @@ import { SCHEMA_VERSION, type ResultsPlan, type RunRecord } from "../results/sch
 import { ResultsStore } from "../results/store.js";
 import { checkCommands } from "./preflight.js";
 import { progress } from "./progress.js";
-import { RunInterrupted, runOne } from "./run-one.js";
+import { RunInterrupted, runOne, type RunOneOptions } from "./run-one.js";
+import { freePort } from "./process.js";
 import { parseShard, shardOf, type Shard } from "./shard.js";
 
 /** One run, as {@link runOne}; replaceable for benchmarks of the runner itself. */
-export type RunOneFn = (matrix: Matrix, config: Configuration, repeat: number, logPath: string, signal?: AbortSignal) => Promise<RunRecord>;
+export type RunOneFn = (matrix: Matrix, config: Configuration, repeat: number, logPath: string, signal?: AbortSignal, opts?: RunOneOptions) => Promise<RunRecord>;
 
 /** Options of a matrix run. */
 export interface RunOptions {
@@ -155,23 +156,35 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const signal = opts.signal;
   const onAbort = () => bar.note("stopping: no new runs; stopping running targets, writing finished runs…");
   signal?.addEventListener("abort", onAbort, { once: true });
+  // A configuration's repeats run one after another on one worker, through a relay on one port,
+  // so the Host header (which carries the relay's port) is the same in every repeat.
+  const groups: { c: Configuration; repeats: number[] }[] = [];
+  for (const { c, repeat } of queue) {
+    const last = groups[groups.length - 1];
+    if (last?.c.id === c.id) last.repeats.push(repeat);
+    else groups.push({ c, repeats: [repeat] });
+  }
   let next = 0;
   let finished = 0;
   const worker = async () => {
-    while (next < queue.length && !signal?.aborted) {
-      const { c, repeat } = queue[next++]!;
-      try {
-        const rec = await run(matrix, c, repeat, store.logPath(c.id, repeat), signal);
-        store.record(rec);
-        finished++;
-        bar.done(c.id, repeat, rec.status, rec.error);
-      } catch (e) {
-        if (!(e instanceof RunInterrupted)) throw e;
+    while (next < groups.length && !signal?.aborted) {
+      const { c, repeats } = groups[next++]!;
+      const relayPort = await freePort();
+      for (const repeat of repeats) {
+        if (signal?.aborted) break;
+        try {
+          const rec = await run(matrix, c, repeat, store.logPath(c.id, repeat), signal, { relayPort });
+          store.record(rec);
+          finished++;
+          bar.done(c.id, repeat, rec.status, rec.error);
+        } catch (e) {
+          if (!(e instanceof RunInterrupted)) throw e;
+        }
       }
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(jobs, groups.length) }, worker));
   } finally {
     signal?.removeEventListener("abort", onAbort);
     bar.stop();

@@ -20,6 +20,12 @@ function printable(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "\ufffd");
 }
 
+/** Options of one run. */
+export interface RunOneOptions {
+  /** Port on 127.0.0.1 the relay listens on (HTTP); 0 or absent: one the OS picks. */
+  relayPort?: number;
+}
+
 /** Raised when a run passes its time limit. */
 class RunTimeout extends Error {}
 
@@ -47,11 +53,12 @@ function bounded<T>(p: Promise<T>, ms: number, signal: AbortSignal | undefined):
 /**
  * Run `config` once, writing its capture log to `logPath` (kept, partial, when the run fails).
  * @param signal aborts the run (^C): the target's process group is stopped and RunInterrupted thrown
+ * @param opts `relayPort`: the relay's listen port (HTTP); when it is taken, the OS picks one
  * @returns the run record (status ok with counts, or failed/timeout/skipped with the reason,
  *   exit code or signal, and the tail of the target's stderr); never throws for target faults
  * @throws RunInterrupted when `signal` fired before the run ended
  */
-export async function runOne(matrix: Matrix, config: Configuration, repeat: number, logPath: string, signal?: AbortSignal): Promise<RunRecord> {
+export async function runOne(matrix: Matrix, config: Configuration, repeat: number, logPath: string, signal?: AbortSignal, opts: RunOneOptions = {}): Promise<RunRecord> {
   const v = config.values;
   const transport = v.transport as "stdio" | "http";
   const target = matrix.targets[v.target!]!;
@@ -75,7 +82,7 @@ export async function runOne(matrix: Matrix, config: Configuration, repeat: numb
           proc = startTarget(cmd, { ...v, port: String(port) }, cwd);
           const p = proc;
           await waitForPort(port, matrix.timeoutMs, () => p.exit() === undefined);
-          const relay = await startRelay(port, logPath);
+          const relay = await startRelay(port, logPath, opts.relayPort ?? 0).catch(() => startRelay(port, logPath, 0));
           close = () => relay.close();
           await driver.http(relay.port, ctx);
         } else {

@@ -74,5 +74,23 @@ export function createTargetServer(config: TargetConfig): McpServer {
     );
   }
   for (const register of tools.slice(0, config.catalogSize)) register();
+  if (process.env.WIRECOST_WORKLOAD === "tickets") registerTicketTools(server);
   return server;
+}
+
+/**
+ * The per-call workload tools (targets/workload/tickets.ts), registered only when
+ * `WIRECOST_WORKLOAD=tickets`, after the catalog, so the default catalog's bytes never change.
+ */
+function registerTicketTools(server: McpServer): void {
+  // Loaded on first call (then cached), so targets without the workload never load SQLite.
+  const workload = () => import("../workload/tickets.js");
+  server.registerTool("search_tickets", { description: "Search support tickets.", inputSchema: { query: z.string(), limit: z.number().int() } }, async ({ query, limit }) => {
+    const { ticketStore, ticketsText } = await workload();
+    return text(ticketsText(ticketStore().searchTickets(query, limit)));
+  });
+  server.registerTool("get_tickets", { description: "Get support tickets by id.", inputSchema: { ids: z.array(z.number().int()) } }, async ({ ids }) => {
+    const { ticketStore, ticketsText } = await workload();
+    return text(ticketsText(ticketStore().getTickets(ids)));
+  });
 }

@@ -19,10 +19,14 @@ const SELECT = [MATRIX, "--jobs", "2"];
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), `wirecost-${p}-`));
 const wc = (args: string[], env: Record<string, string> = {}) => execa(process.execPath, [cli, ...args], { cwd: root, reject: false, env });
 
-/** The count facts of a results folder: what must be identical between two runs of the same matrix. */
+/**
+ * The count facts of a results folder: what must be identical between two runs of the same matrix.
+ * Byte identity and the fields that varied are left out: they depend on the clock (the Date
+ * header has one-second resolution, so repeats within one second may agree on it).
+ */
 function counts(dir: string) {
   const runs = tsv(join(dir, "runs.tsv")).map(({ exit: _e, stream_sha256: _s, ...rest }) => rest);
-  const summary = tsv(join(dir, "summary.tsv")).map(({ bytes_identical: _b, ...rest }) => rest);
+  const summary = tsv(join(dir, "summary.tsv")).map(({ bytes_identical: _b, varying_fields: _v, ...rest }) => rest);
   return { runs, summary, medians: tsv(join(dir, "medians.tsv")), coverage: tsv(join(dir, "coverage.tsv")) };
 }
 

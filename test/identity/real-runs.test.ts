@@ -1,8 +1,8 @@
 /**
  * Identity of repeats over real runs of the committed matrix's HTTP configurations (targets as
  * users deploy them): summary.tsv's varying_fields names `date` (both eras), `mcp-session-id`
- * (2025-era, where the v2 target issues session ids), and otherwise only `host` (the raw driver
- * sends `Host: 127.0.0.1:<relay port>`, and the relay's port differs per run: true variation).
+ * (2025-era, where the v2 target issues session ids), and nothing else: the runner keeps a
+ * configuration's relay on one port across its repeats, so the Host header does not vary.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -21,11 +21,11 @@ test("real runs: varying_fields names date and mcp-session-id (2025-11-25) and d
   assert.equal(rows.length, 2);
   for (const r of rows) {
     assert.equal(r.repeats_ok, "3", `${r.config}: all repeats ok`);
-    assert.equal(r.bytes_identical, "no", `${r.config}: the Date header alone makes repeats differ`);
-    const fields = r.varying_fields!.split(",");
-    assert.ok(fields.includes("date"), `${r.config}: names date (${r.varying_fields})`);
-    const expected = r.revision === "2025-11-25" ? ["date", "host", "mcp-session-id"] : ["date", "host"];
+    // The Date header has one-second resolution: repeats within one second agree on it.
+    const fields = r.varying_fields ? r.varying_fields.split(",") : [];
+    const allowed = r.revision === "2025-11-25" ? ["date", "mcp-session-id"] : ["date"];
     if (r.revision === "2025-11-25") assert.ok(fields.includes("mcp-session-id"), `${r.config}: names mcp-session-id (${r.varying_fields})`);
-    for (const f of fields) assert.ok(expected.includes(f), `${r.config}: unexpected varying field ${f}`);
+    for (const f of fields) assert.ok(allowed.includes(f), `${r.config}: unexpected varying field ${f}`);
+    assert.equal(r.bytes_identical === "no", fields.length > 0, `${r.config}: bytes differ exactly when a field is named`);
   }
 });

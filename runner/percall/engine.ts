@@ -1,0 +1,327 @@
+/**
+ * The per-call engine: for every path (direct in-process call, or an MCP target over stdio or HTTP
+ * at one revision) it measures
+ * - latency: per trial a fresh warm session, `warmupCalls` discarded, `calls` timed one at a time
+ *   into an HdrHistogram (ns); p50/p95/p99 per trial, median over trials, tail spread p95 − p50;
+ * - setup: spawn → open → tools/list → first tools/call answer, milliseconds, timed apart;
+ * - loops: `loopCalls` single-id `get_tickets` calls sequential, the same concurrent over one
+ *   session, and one `get_tickets` with all the ids; elapsed milliseconds;
+ * - payload sweep: p50/p95 of `search_tickets` per `limit`, with the result text's bytes.
+ * Trials run interleaved over paths (trial 1 of every path, then trial 2, …) so load drift on a
+ * shared machine spreads over all paths. Writes `percall.json` (see {@link PercallResults}).
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, release, type } from "node:os";
+import { join, resolve } from "node:path";
+import { repoRoot } from "../paths.js";
+import { newHistogram, PERCENTILE_METHOD, summarize } from "../measure/histogram.js";
+import { openTickets, ticketsText, type Ticket, type TicketStore } from "../../targets/workload/tickets.js";
+import { McpCallClient, type SetupTiming } from "./client.js";
+import type { PercallMatrix, PercallPath } from "./matrix.js";
+
+/** Results schema version of `percall.json`. */
+export const PERCALL_SCHEMA_VERSION = 1;
+
+/** One trial's latency percentiles, microseconds, and the 1-minute load average when it started. */
+export interface TrialLatency {
+  p50Us: number;
+  p95Us: number;
+  p99Us: number;
+  meanUs: number;
+  count: number;
+  loadavg1: number;
+}
+
+/** Loop elapsed times of one repeat, milliseconds. */
+export interface LoopSample {
+  sequentialMs: number;
+  concurrentMs: number;
+  batchMs: number;
+}
+
+/** One payload-sweep point of one trial. */
+export interface PayloadSample {
+  limit: number;
+  /** Bytes of the result text (the JSON of the rows; the direct path's rows serialised the same way). */
+  resultBytes: number;
+  p50Us: number;
+  p95Us: number;
+}
+
+/** Everything measured for one path. Medians are over trials (latency) or over all samples (setup, loops). */
+export interface PathResults {
+  id: string;
+  label: string;
+  kind: "direct" | "mcp";
+  target: string;
+  transport: string;
+  revision: string;
+  /** Installed version of the target's SDK package ("" for direct). */
+  packageVersion: string;
+  trials: TrialLatency[];
+  p50Us: number;
+  p95Us: number;
+  /** p95Us − p50Us. */
+  spreadUs: number;
+  /** Setup samples (none for direct: nothing to start). */
+  setup: SetupTiming[];
+  setupFirstCallMedianMs: number | null;
+  setupListedMedianMs: number | null;
+  loops: LoopSample[];
+  loopMedians: LoopSample;
+  /** Payload sweep: per limit, median over trials of p50/p95. */
+  payload: PayloadSample[];
+}
+
+/** The file `percall.json`. */
+export interface PercallResults {
+  schemaVersion: number;
+  title: string;
+  /** The command that produced the file. */
+  command: string;
+  matrix: { file: string; sha256: string };
+  settings: { trials: number; calls: number; warmupCalls: number; query: string; limit: number; /** Bytes of the measured call's result text. */ resultBytes: number; setupRepeats: number; loopCalls: number; loopRepeats: number; payloadLimits: number[]; payloadCalls: number; percentileMethod: string };
+  /** Declared in the matrix, not measured. */
+  assumptions: PercallMatrix["assumptions"];
+  environment: { node: string; os: string; kernel: string; cpuModel: string; cores: number; startedAt: string; endedAt: string; loadavgStart: number[]; loadavgEnd: number[]; gitCommit: string; gitDirty: boolean };
+  paths: PathResults[];
+}
+
+/** Median of numbers (mean of the middle two for an even count). @throws Error on an empty list */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) throw new Error("median of nothing");
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+const round = (x: number, digits = 3): number => Number(x.toFixed(digits));
+
+/**
+ * What a path's calls go through: the same operations either in-process or over a session.
+ * `search` returns the call's natural result (rows for the direct path, the result text over MCP);
+ * `bytesOf` sizes it outside the timed region (the rows serialised as the tools serialise them).
+ */
+interface Caller {
+  search(query: string, limit: number): Promise<unknown>;
+  get(ids: number[]): Promise<unknown>;
+  bytesOf(result: unknown): number;
+  close(): Promise<void>;
+}
+
+function directCaller(store: TicketStore): Caller {
+  return {
+    search: async (q, l) => store.searchTickets(q, l),
+    get: async (ids) => store.getTickets(ids),
+    bytesOf: (rows) => Buffer.byteLength(ticketsText(rows as Ticket[])),
+    close: async () => {},
+  };
+}
+
+function resultText(result: Record<string, unknown>): string {
+  const content = result.content as Array<{ type: string; text?: string }> | undefined;
+  return content?.[0]?.text ?? "";
+}
+
+async function mcpCaller(m: PercallMatrix, path: Extract<PercallPath, { kind: "mcp" }>): Promise<{ caller: Caller; setup: SetupTiming }> {
+  const t = m.targets[path.target]!;
+  const { client, setup } = await McpCallClient.start(
+    { argv: t.argv, transport: path.transport, revision: path.revision, env: { WIRECOST_WORKLOAD: "tickets" }, cwd: repoRoot, timeoutMs: m.timeoutMs },
+    { name: "search_tickets", arguments: { query: m.query, limit: m.limit } },
+  );
+  return {
+    setup,
+    caller: {
+      search: async (query, limit) => resultText(await client.callTool("search_tickets", { query, limit })),
+      get: async (ids) => resultText(await client.callTool("get_tickets", { ids })),
+      bytesOf: (text) => Buffer.byteLength(text as string),
+      close: () => client.close(),
+    },
+  };
+}
+
+/** Time `n` sequential calls of `fn` into a histogram; returns the trial summary. */
+async function timeCalls(n: number, fn: () => Promise<unknown>): Promise<{ p50Us: number; p95Us: number; p99Us: number; meanUs: number; count: number }> {
+  const h = newHistogram();
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn();
+    h.recordValue(Math.max(1, Number(process.hrtime.bigint() - t0)));
+  }
+  const s = summarize(h);
+  return { p50Us: round(s.p50Us), p95Us: round(s.p95Us), p99Us: round(s.p99Us), meanUs: round(s.meanUs), count: s.count };
+}
+
+const elapsedMs = async (fn: () => Promise<unknown>): Promise<number> => {
+  const t0 = process.hrtime.bigint();
+  await fn();
+  return round(Number(process.hrtime.bigint() - t0) / 1e6);
+};
+
+/** Progress lines go to stderr. */
+export type Log = (line: string) => void;
+
+/** One trial of one path: fresh session, latency, loops, payload sweep. */
+async function runTrial(m: PercallMatrix, path: PercallPath, store: TicketStore, ids: number[], acc: Acc): Promise<void> {
+  const load1 = round(loadavg()[0]!, 2);
+  let caller: Caller;
+  if (path.kind === "direct") {
+    caller = directCaller(store);
+    await caller.search(m.query, m.limit); // the first call, discarded like the sessions' first call
+  } else {
+    const started = await mcpCaller(m, path);
+    caller = started.caller;
+    acc.setup.push(started.setup);
+  }
+  try {
+    for (let i = 0; i < m.warmupCalls; i++) await caller.search(m.query, m.limit);
+    acc.trials.push({ ...(await timeCalls(m.calls, () => caller.search(m.query, m.limit))), loadavg1: load1 });
+    for (let r = 0; r <= m.loopRepeats; r++) {
+      const sample: LoopSample = {
+        sequentialMs: await elapsedMs(async () => {
+          for (const id of ids) await caller.get([id]);
+        }),
+        concurrentMs: await elapsedMs(() => Promise.all(ids.map((id) => caller.get([id])))),
+        batchMs: await elapsedMs(() => caller.get(ids)),
+      };
+      if (r > 0) acc.loops.push(sample); // the first repeat is discarded
+    }
+    for (const limit of m.payloadLimits) {
+      const bytes = caller.bytesOf(await caller.search(m.query, limit));
+      const s = await timeCalls(m.payloadCalls, () => caller.search(m.query, limit));
+      acc.payload.push({ limit, resultBytes: bytes, p50Us: s.p50Us, p95Us: s.p95Us });
+    }
+  } finally {
+    await caller.close();
+  }
+}
+
+interface Acc {
+  trials: TrialLatency[];
+  setup: SetupTiming[];
+  loops: LoopSample[];
+  payload: PayloadSample[];
+}
+
+function packageVersion(pkg: string): string {
+  try {
+    return (JSON.parse(readFileSync(join(repoRoot, "node_modules", pkg, "package.json"), "utf8")) as { version: string }).version;
+  } catch {
+    return "not installed";
+  }
+}
+
+function git(): { gitCommit: string; gitDirty: boolean } {
+  try {
+    const gitOut = (args: string[]): string => execFileSync("git", args, { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return { gitCommit: gitOut(["rev-parse", "HEAD"]), gitDirty: gitOut(["status", "--porcelain"]) !== "" };
+  } catch {
+    return { gitCommit: "unknown", gitDirty: true };
+  }
+}
+
+/**
+ * Run every path of `m` and write `<resultsDir>/percall.json` atomically.
+ * @param only path ids to run (empty: all)
+ * @throws PercallProtocolError when a target fails to start or answers an error (a bug or a broken target)
+ */
+export async function runPercall(m: PercallMatrix, resultsDir: string, command: string, only: readonly string[], log: Log): Promise<PercallResults> {
+  const startedAt = new Date().toISOString();
+  const loadavgStart = loadavg().map((x) => round(x, 2));
+  const store = openTickets();
+  const ids = store.searchTickets(m.query, m.loopCalls).map((t) => t.id);
+  const paths = m.paths.filter((p) => only.length === 0 || only.includes(p.id));
+  const accs = new Map<string, Acc>(paths.map((p) => [p.id, { trials: [], setup: [], loops: [], payload: [] }]));
+  for (let trial = 1; trial <= m.trials; trial++) {
+    for (const path of paths) {
+      const t0 = Date.now();
+      await runTrial(m, path, store, ids, accs.get(path.id)!);
+      const last = accs.get(path.id)!.trials.at(-1)!;
+      log(`trial ${trial}/${m.trials} ${path.id}: p50 ${last.p50Us} µs p95 ${last.p95Us} µs (load ${last.loadavg1}, ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+  }
+  for (const path of paths) {
+    if (path.kind !== "mcp") continue;
+    for (let r = 0; r < m.setupRepeats; r++) {
+      const { caller, setup } = await mcpCaller(m, path);
+      accs.get(path.id)!.setup.push(setup);
+      await caller.close();
+    }
+    log(`setup ${path.id}: ${accs.get(path.id)!.setup.length} samples`);
+  }
+  const results: PathResults[] = paths.map((path) => {
+    const a = accs.get(path.id)!;
+    const p50Us = round(median(a.trials.map((t) => t.p50Us)));
+    const p95Us = round(median(a.trials.map((t) => t.p95Us)));
+    const mcp = path.kind === "mcp" ? path : undefined;
+    return {
+      id: path.id,
+      label: path.label,
+      kind: path.kind,
+      target: mcp?.target ?? "",
+      transport: mcp?.transport ?? "in-process",
+      revision: mcp?.revision ?? "",
+      packageVersion: mcp ? packageVersion(m.targets[mcp.target]!.package) : "",
+      trials: a.trials,
+      p50Us,
+      p95Us,
+      spreadUs: round(p95Us - p50Us),
+      setup: a.setup.map((s) => ({ readyMs: round(s.readyMs), openMs: round(s.openMs), listedMs: round(s.listedMs), firstCallMs: round(s.firstCallMs) })),
+      setupFirstCallMedianMs: a.setup.length ? round(median(a.setup.map((s) => s.firstCallMs))) : null,
+      setupListedMedianMs: a.setup.length ? round(median(a.setup.map((s) => s.listedMs))) : null,
+      loops: a.loops,
+      loopMedians: {
+        sequentialMs: round(median(a.loops.map((l) => l.sequentialMs))),
+        concurrentMs: round(median(a.loops.map((l) => l.concurrentMs))),
+        batchMs: round(median(a.loops.map((l) => l.batchMs))),
+      },
+      payload: m.payloadLimits.map((limit) => {
+        const xs = a.payload.filter((p) => p.limit === limit);
+        return { limit, resultBytes: xs[0]!.resultBytes, p50Us: round(median(xs.map((x) => x.p50Us))), p95Us: round(median(xs.map((x) => x.p95Us))) };
+      }),
+    };
+  });
+  const out: PercallResults = {
+    schemaVersion: PERCALL_SCHEMA_VERSION,
+    title: m.title,
+    command,
+    matrix: { file: m.file, sha256: createHash("sha256").update(readFileSync(m.file)).digest("hex") },
+    settings: {
+      trials: m.trials,
+      calls: m.calls,
+      warmupCalls: m.warmupCalls,
+      query: m.query,
+      limit: m.limit,
+      resultBytes: Buffer.byteLength(ticketsText(store.searchTickets(m.query, m.limit))),
+      setupRepeats: m.setupRepeats,
+      loopCalls: m.loopCalls,
+      loopRepeats: m.loopRepeats,
+      payloadLimits: m.payloadLimits,
+      payloadCalls: m.payloadCalls,
+      percentileMethod: PERCENTILE_METHOD,
+    },
+    assumptions: m.assumptions,
+    environment: {
+      node: process.version,
+      os: type(),
+      kernel: release(),
+      cpuModel: cpus()[0]?.model ?? "unknown",
+      cores: cpus().length,
+      startedAt,
+      endedAt: new Date().toISOString(),
+      loadavgStart,
+      loadavgEnd: loadavg().map((x) => round(x, 2)),
+      ...git(),
+    },
+    paths: results,
+  };
+  store.close();
+  const dir = resolve(resultsDir);
+  mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.percall.json.${process.pid}.tmp`);
+  writeFileSync(tmp, JSON.stringify(out, null, 2) + "\n");
+  renameSync(tmp, join(dir, "percall.json"));
+  return out;
+}
