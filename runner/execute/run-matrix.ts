@@ -189,7 +189,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     signal?.removeEventListener("abort", onAbort);
     bar.stop();
   }
-  const prov = await collectProvenance({ matrixFile: plan.matrix.file, matrixSha256: matrix.sha256, targets: Object.values(matrix.targets), clientPackages: clientPackages(matrix), startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run" });
+  const prov = await collectProvenance({ matrixFile: plan.matrix.file, matrixSha256: matrix.sha256, targets: Object.values(matrix.targets), clientPackages: clientPackages(matrix), startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run", resultsDir: opts.results });
   store.finish(plan, prov);
   const runs = store.all(plan);
   const left = queue.length - finished;

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { arch, cpus, platform, release } from "node:os";
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { execaSync } from "execa";
 import { simpleGit } from "simple-git";
 import { repoRoot } from "../paths.js";
@@ -32,13 +32,19 @@ export interface Provenance {
 }
 
 
-/** Git commit and dirty flag of the wirecost checkout; "unknown" outside a git work tree. */
-export async function gitState(): Promise<Provenance["git"]> {
+/**
+ * Git commit and dirty flag of the wirecost checkout; "unknown" outside a git work tree.
+ * @param ignore folders (absolute or relative to the cwd) whose changes do not make the tree
+ *   dirty: the results folder being written, and the site rendered from it
+ */
+export async function gitState(ignore: string[] = []): Promise<Provenance["git"]> {
   try {
     const git = simpleGit(repoRoot);
     const commit = (await git.revparse(["HEAD"])).trim();
     const status = await git.status();
-    return { commit, dirty: !status.isClean() };
+    const skip = ignore.map((d) => relative(repoRoot, resolve(d)) + "/").filter((d) => !d.startsWith(".."));
+    const changed = status.files.filter((f) => !skip.some((d) => f.path.startsWith(d)));
+    return { commit, dirty: changed.length > 0 };
   } catch {
     return { commit: "unknown", dirty: true };
   }
@@ -51,7 +57,7 @@ export function toolInfo(): { name: string; version: string } {
 }
 
 /** Build the provenance record: every target's package and every `clientPackages` name with its installed version. */
-export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; targets: Target[]; clientPackages?: readonly string[]; startedAt: Date; endedAt: Date; command: string }): Promise<Provenance> {
+export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; targets: Target[]; clientPackages?: readonly string[]; startedAt: Date; endedAt: Date; command: string; resultsDir?: string }): Promise<Provenance> {
   const tool = toolInfo();
   const packages: Record<string, string> = {};
   const targets: Provenance["targets"] = {};
@@ -64,7 +70,7 @@ export async function collectProvenance(args: { matrixFile: string; matrixSha256
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: tool.name, version: tool.version },
-    git: await gitState(),
+    git: await gitState(args.resultsDir ? [args.resultsDir, "site"] : []),
     matrix: { file: args.matrixFile, sha256: args.matrixSha256 },
     packages: Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : 1))),
     targets,
