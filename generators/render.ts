@@ -2,33 +2,29 @@
  * The `render` stage: a results folder in, a static site out (markdown and HTML per page, SVG
  * charts, one page per configuration). Reads only files; never imports `runner/`. Same results
  * (and predictions file and git history) in, byte-identical site out.
+ *
+ * The results folder and each folder directly under it are looked at; each one a report kind
+ * recognises (reports/index.ts) becomes a report, and the index page lists them all.
  */
-import { existsSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { join, relative } from "node:path";
 import { UserError } from "./errors.js";
-import { htmlPage, markdownToHtml } from "./html.js";
-import { configPageMarkdown, configPageStem } from "./pages/config.js";
-import { TIMING_REPORTS, pagesWithTimings } from "./pages/index.js";
-import type { SiteContext } from "./pages/types.js";
-import { checkExpression, judgePredictions } from "./predictions/evaluate.js";
-import { readPredictions } from "./predictions/load.js";
-import { checkRegistration } from "./predictions/registration.js";
+import { addPage } from "./reports/page-files.js";
+import { INDEX_ID, INDEX_TITLE, indexMarkdown, type IndexEntry } from "./pages/home.js";
+import { REPORT_KINDS } from "./reports/index.js";
 import { loadResults } from "./results/load.js";
-import { findTimingsFolder, loadTimings } from "./results/timings.js";
-import { timingsOnlySite } from "./pages/a2a-layer-cost.js";
-import { PERCALL_FILE, renderPercall } from "./pages/mcp-per-call-overhead.js";
 
 /** Where to read results and where to write the site. */
 export interface RenderOptions {
-  /** Results folder holding `summary.tsv`, `medians.tsv` and `provenance.json` (and optionally `runs.tsv`, `coverage.tsv`, `logs/`). */
+  /** Results folder: a report's files (e.g. `summary.tsv`, `medians.tsv`, `provenance.json`), and/or one folder per further report. */
   results: string;
   /** Site folder to write into; created if missing. Files of other names are left alone. */
   site: string;
   /**
-   * Predictions file; default `predictions.yaml` beside the results folder (in its parent
-   * folder). When the default is missing the report has no predictions section; an explicit
-   * path that is missing is a user error.
+   * Predictions file of the wire report; default `predictions.yaml` beside its results folder (in
+   * its parent folder). When the default is missing the report has no predictions section; an
+   * explicit path that is missing is a user error.
    */
   predictions?: string;
 }
@@ -41,64 +37,39 @@ export interface RenderReport {
   files: string[];
 }
 
-async function loadPredictions(opts: RenderOptions, results: ReturnType<typeof loadResults>): Promise<SiteContext["predictions"]> {
-  const file = opts.predictions ?? join(dirname(resolve(opts.results)), "predictions.yaml");
-  if (!existsSync(file)) {
-    if (opts.predictions === undefined) return undefined;
-    throw new UserError({ file, problem: "predictions file not found", fix: "pass --predictions pointing at an existing predictions.yaml, or leave it out" });
+/** The results folder and its direct sub-folders, sorted by name (the root first). */
+function candidateFolders(root: string): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(root).sort();
+  } catch {
+    return [root];
   }
-  const predictions = readPredictions(file);
-  for (const p of predictions) {
-    p.checks.forEach((c, j) => {
-      const bad = checkExpression(c.expect);
-      if (bad !== undefined) {
-        throw new UserError({ file, key: `${p.id}.checks[${j}].expect`, problem: `expression does not parse: ${bad}`, fix: "write a filtrex expression such as `new.total_bytes < old.total_bytes`" });
-      }
-    });
-  }
-  return {
-    file,
-    results: judgePredictions(predictions, results),
-    registration: await checkRegistration(file, opts.results, predictions.map((p) => p.id)),
-  };
+  return [root, ...names.map((n) => join(root, n)).filter((d) => statSync(d).isDirectory())];
 }
 
 /**
- * Render every registered page and one page per configuration from a results folder:
- * `<site>/<page>.md` and `<site>/<page>.html` for each, plus chart SVGs. All pages are built
+ * Render every report found under `opts.results` and the index linking them. All pages are built
  * before any file is written, so a results error leaves the site folder untouched.
- * @throws UserError when the results folder or one of its files is missing or malformed, the
- *   predictions file is malformed, or a page needs something the results lack (message names
- *   the file, line or key, and the fix)
+ * @throws UserError when no report is found (the message is that of the wire report's missing
+ *   files), when a report's file is missing or malformed, or when two reports write the same page
  */
 export async function render(opts: RenderOptions): Promise<RenderReport> {
-  if (existsSync(join(opts.results, PERCALL_FILE))) return renderPercall(opts); // a per-call results folder: its own page
-  const timingsDir = findTimingsFolder(opts.results); // timings-summary.tsv here or in a sub-folder: the timing reports too
-  const timings = timingsDir === undefined ? undefined : loadTimings(timingsDir);
-  if (timings && !existsSync(join(opts.results, "summary.tsv"))) {
-    const only = await timingsOnlySite(TIMING_REPORTS.map((make) => make(timings)), timings);
-    await mkdir(opts.site, { recursive: true });
-    for (const [name, text] of only) await writeFile(join(opts.site, name), text, "utf8");
-    return { site: opts.site, files: [...only.keys()].sort() };
-  }
-  const results = loadResults(opts.results);
-  const generator = `Generated by ${results.provenance.tool.name} ${results.provenance.tool.version} from its results folder.`;
-  const context: SiteContext = { predictions: await loadPredictions(opts, results), configPage: configPageStem };
   const outputs = new Map<string, string>();
-  const addPage = (id: string, title: string, raw: string): void => {
-    const markdown = `${raw.replace(/\s+$/, "")}\n`;
-    outputs.set(`${id}.md`, markdown);
-    outputs.set(`${id}.html`, htmlPage({ title, body: markdownToHtml(markdown), generator }));
-  };
-  for (const page of pagesWithTimings(timings)) {
-    const built = await page.build(results, context);
-    const out = typeof built === "string" ? { markdown: built } : built;
-    addPage(page.id, page.title, out.markdown);
-    for (const asset of out.assets ?? []) outputs.set(asset.file, asset.content);
+  const entries: IndexEntry[] = [];
+  for (const dir of candidateFolders(opts.results)) {
+    for (const kind of REPORT_KINDS) {
+      if (!kind.detect(dir)) continue;
+      const report = await kind.render(dir, { predictions: opts.predictions });
+      for (const [name, content] of report.files) {
+        if (outputs.has(name)) throw new UserError({ file: dir, problem: `a second report writes ${name}`, fix: "keep one results folder per report under the results folder" });
+        outputs.set(name, content);
+      }
+      entries.push({ ...report.entry, folder: relative(opts.results, dir) || "." });
+    }
   }
-  for (const summary of results.configs) {
-    addPage(configPageStem(summary.config), `Configuration ${summary.config}`, configPageMarkdown(results, summary));
-  }
+  if (entries.length === 0) loadResults(opts.results); // throws the UserError naming what is missing
+  addPage(outputs, INDEX_ID, INDEX_TITLE, indexMarkdown(entries), "Generated by wirecost from its results folders.");
   await mkdir(opts.site, { recursive: true });
   const files = [...outputs.keys()].sort();
   for (const name of files) await writeFile(join(opts.site, name), outputs.get(name) ?? "", "utf8");

@@ -1,42 +1,32 @@
-/** The index page (`site/index.md` and `.html`): lists the report pages and where results came from. */
+/** The index page (`site/index.md` and `.html`): lists every report rendered and its results folder. */
 import { mdCell } from "../escape.js";
-import type { Results } from "../results/load.js";
+import type { ReportSite } from "../reports/types.js";
 import { tableView, type Column } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
-import type { Page } from "./types.js";
 
 /** Index page id: the site's `index.md` / `index.html`. */
 export const INDEX_ID = "index";
 
+/** Index page title. */
+export const INDEX_TITLE = "wirecost reports";
+
+/** A report as the index lists it; `folder` is its results folder relative to the results root ("." for the root). */
+export type IndexEntry = ReportSite["entry"] & { folder: string };
+
 /**
- * Make the index page for a list of report pages.
- * @param reports the pages to link, in the order shown
+ * The index page's markdown.
+ * @param entries the reports, in the order shown; ids are [a-z0-9-] (checked by their pages)
  */
-export function indexPage(reports: readonly Page[]): Page {
-  const columns: ReadonlyArray<Column<Page>> = [
-    { header: "Report", align: "left", cell: (p) => p.title },
-    { header: "About", align: "left", cell: (p) => p.description },
+export function indexMarkdown(entries: readonly IndexEntry[]): string {
+  const columns: ReadonlyArray<Column<IndexEntry>> = [
+    { header: "Report", align: "left", cell: (e) => e.title },
+    { header: "About", align: "left", cell: (e) => e.description },
+    { header: "Results folder", align: "left", cell: (e) => e.folder },
   ];
-  return {
-    id: INDEX_ID,
-    title: "wirecost reports",
-    description: "All reports rendered from one results folder.",
-    build(results: Results): string {
-      const view = tableView(columns, reports);
-      // Link each title to its page; ids are checked to be [a-z0-9-] by the registry.
-      view.rows = view.rows.map((cells, i) => {
-        const [title, ...rest] = cells;
-        return [`[${title ?? ""}](${reports[i]?.id ?? ""}.md)`, ...rest];
-      });
-      const p = results.provenance;
-      return renderMarkdownTemplate("index.md.njk", {
-        title: mdCell("wirecost reports"),
-        reports: view,
-        tool: mdCell(`${p.tool.name} ${p.tool.version}`),
-        commit: mdCell(p.git.commit ?? "(not a git checkout)"),
-        dirty: p.git.dirty,
-        matrix: mdCell(p.matrix.file),
-      });
-    },
-  };
+  const view = tableView(columns, entries);
+  view.rows = view.rows.map((cells, i) => {
+    const [title, ...rest] = cells;
+    return [`[${title ?? ""}](${entries[i]?.id ?? ""}.md)`, ...rest];
+  });
+  return renderMarkdownTemplate("index.md.njk", { title: mdCell(INDEX_TITLE), reports: view });
 }

@@ -6,7 +6,7 @@
  *   per-configuration axis values, target labels, layouts, order, per-trial load and status.
  * A results folder holds them itself or in one direct sub-folder (e.g. `results/a2a-layer-cost/`).
  */
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../errors.js";
 import { columnIndex, field, readTsv } from "../tsv.js";
@@ -70,20 +70,6 @@ export interface Timings {
   figure(config: string, metric: string): TimingFigure | undefined;
 }
 
-/**
- * The folder holding timing results under `results`: `results` itself when it has
- * `timings-summary.tsv`, else its first direct sub-folder (by name) that has one.
- * @returns the folder, or undefined when there is none
- */
-export function findTimingsFolder(results: string): string | undefined {
-  if (existsSync(join(results, "timings-summary.tsv"))) return results;
-  if (!existsSync(results)) return undefined;
-  for (const name of readdirSync(results).sort()) {
-    const dir = join(results, name);
-    if (statSync(dir).isDirectory() && existsSync(join(dir, "timings-summary.tsv"))) return dir;
-  }
-  return undefined;
-}
 
 const FIX = "rerun the timing matrix: npx wirecost run matrices/a2a-layer-cost.yaml --results DIR";
 

@@ -1,0 +1,23 @@
+/** The report-kind plug-in interface: one kind per results format, listed in `reports/index.ts`. */
+
+/** What one report contributes to the site. */
+export interface ReportSite {
+  /** How the index lists the report. */
+  entry: { id: string; title: string; description: string; results: string };
+  /** Site-relative file name → content (pages as `.md` and `.html`, chart SVGs, …). */
+  files: Map<string, string>;
+}
+
+/** A kind of results folder and the pages it renders to. */
+export interface ReportKind {
+  /** Short name, e.g. `wire`. */
+  name: string;
+  /** True when `dir` holds results of this kind (checks for its marker file only). */
+  detect(dir: string): boolean;
+  /**
+   * Render the report of `dir`.
+   * @param options.predictions predictions file for this report, when the caller named one
+   * @throws UserError when a file of the folder is missing or malformed
+   */
+  render(dir: string, options: { predictions?: string }): Promise<ReportSite>;
+}
