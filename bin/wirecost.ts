@@ -64,9 +64,10 @@ program
   .description("render the site from a results folder (runs nothing)")
   .option("--results <dir>", "results folder", "results")
   .option("--site <dir>", "site folder", "site")
-  .action(async (o: { results: string; site: string }) => {
+  .option("--predictions <file>", "predictions file (default: predictions.yaml beside the results folder)")
+  .action(async (o: { results: string; site: string; predictions?: string }) => {
     const { render } = await import("../generators/render.js");
-    const report = await render({ results: o.results, site: o.site });
+    const report = await render({ results: o.results, site: o.site, predictions: o.predictions });
     process.stderr.write(`wrote ${report.files.length} files to ${o.site}/\n`);
   });
 
