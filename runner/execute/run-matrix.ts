@@ -10,7 +10,7 @@ import { UserError } from "../errors.js";
 import { expand } from "../matrix/expand.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import { clearRuns, readPlan, readRuns } from "../results/journal.js";
-import { collectProvenance, toolInfo } from "../results/provenance.js";
+import { collectProvenance, gitState, toolInfo } from "../results/provenance.js";
 import { preflight } from "../matrix/preflight.js";
 import { DRIVERS } from "../drivers/index.js";
 import { SCHEMA_VERSION, type ResultsPlan, type RunRecord } from "../results/schema.js";
@@ -130,6 +130,7 @@ function resumePlan(dir: string, plan: ResultsPlan): ResultsPlan {
  */
 export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSummary> {
   const startedAt = new Date();
+  const git = await gitState([opts.results, "site"]); // the code that runs is the checkout as it is now
   const fresh = planRun(matrix, opts);
   const wanted = new Set(fresh.selected);
   const selection = fresh.configurations.filter((c) => wanted.has(c.id));
@@ -189,7 +190,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     signal?.removeEventListener("abort", onAbort);
     bar.stop();
   }
-  const prov = await collectProvenance({ matrixFile: plan.matrix.file, matrixSha256: matrix.sha256, targets: Object.values(matrix.targets), clientPackages: clientPackages(matrix), startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run", resultsDir: opts.results });
+  const prov = await collectProvenance({ matrixFile: plan.matrix.file, matrixSha256: matrix.sha256, targets: Object.values(matrix.targets), clientPackages: clientPackages(matrix), startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run", git });
   store.finish(plan, prov);
   const runs = store.all(plan);
   const left = queue.length - finished;

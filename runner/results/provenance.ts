@@ -57,7 +57,7 @@ export function toolInfo(): { name: string; version: string } {
 }
 
 /** Build the provenance record: every target's package and every `clientPackages` name with its installed version. */
-export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; targets: Target[]; clientPackages?: readonly string[]; startedAt: Date; endedAt: Date; command: string; resultsDir?: string }): Promise<Provenance> {
+export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; targets: Target[]; clientPackages?: readonly string[]; startedAt: Date; endedAt: Date; command: string; git: Provenance["git"] }): Promise<Provenance> {
   const tool = toolInfo();
   const packages: Record<string, string> = {};
   const targets: Provenance["targets"] = {};
@@ -70,7 +70,7 @@ export async function collectProvenance(args: { matrixFile: string; matrixSha256
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: tool.name, version: tool.version },
-    git: await gitState(args.resultsDir ? [args.resultsDir, "site"] : []),
+    git: args.git,
     matrix: { file: args.matrixFile, sha256: args.matrixSha256 },
     packages: Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : 1))),
     targets,
