@@ -167,7 +167,9 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     const t = traces.get(r.summary.config);
     const label = [
       targetName(labels, r.summary.axes.get("target") ?? ""),
-      ...["transport", "revision", ...extraAxes].map((a) => r.summary.axes.get(a) ?? ""),
+      `client ${r.summary.axes.get("client") ?? ""}`,
+      ...["transport", "revision"].map((a) => r.summary.axes.get(a) ?? ""),
+      ...extraAxes.map((a) => `${a} ${r.summary.axes.get(a) ?? ""}`),
     ].join(", ");
     return {
       key: `[${r.key}](${ctx.configPage(r.summary.config)}.md)`,

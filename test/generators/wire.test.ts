@@ -159,7 +159,7 @@ describe("report from real runner results", () => {
     await render({ results, site: out });
     const md = readFileSync(join(out, "mcp-on-the-wire.md"), "utf8");
     assert.match(md, /\| plain \| 2025-11-25 \| MCP TypeScript SDK v2 \(@modelcontextprotocol\/server\) \| raw \|/);
-    assert.match(md, /### \[H1\]\([^)]*\): MCP TypeScript SDK v2 \(@modelcontextprotocol\/server\), http, 2025-11-25/);
+    assert.match(md, /### \[H1\]\([^)]*\): MCP TypeScript SDK v2 \(@modelcontextprotocol\/server\), client raw, http, 2025-11-25, state 0, args 5, catalog 3 /);
     // Without the key (as the runner writes provenance today) the axis value stays.
     assert.match(await read("mcp-on-the-wire.md"), /\| plain \| 2025-11-25 \| mcp-ts-v2 \| raw \|/);
   });
