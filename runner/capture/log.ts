@@ -5,8 +5,7 @@
  * `seq` is one counter over all connections; stdio logs may omit `conn`.
  * This is the line format of the relay published with the mcp-on-the-wire write-up.
  */
-import { isAscii } from "node:buffer";
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 
 /** Direction of a chunk: client to server, or server to client. */
 export type Direction = "c2s" | "s2c";
@@ -33,6 +32,38 @@ export class CaptureLogError extends Error {
 const FAST_LINE = /^\{(?:"conn": ?(\d{1,15}), ?)?"seq": ?(\d{1,15}), ?"dir": ?"(c2s|s2c)", ?(?:"b64": ?"([A-Za-z0-9+/=]*)"|"eof": ?true)\}\r?$/;
 
 /**
+ * Parse one log line (no "\n"; a trailing "\r" is allowed) into a record, or undefined for a
+ * blank line.
+ * @throws CaptureLogError naming `source:lineNo`
+ */
+function parseLine(line: string, source: string, lineNo: number): CaptureRecord | undefined {
+  // Fast path: the shape this tool and the Python relay write (either spacing), no JSON.parse.
+  const m = FAST_LINE.exec(line);
+  if (m) {
+    const r: CaptureRecord = { seq: Number(m[2]), dir: m[3] as Direction };
+    if (m[1] !== undefined) r.conn = Number(m[1]);
+    if (m[4] !== undefined) r.b64 = m[4];
+    else r.eof = true;
+    return r;
+  }
+  if (line.trim() === "") return undefined;
+  let obj: unknown;
+  try {
+    obj = JSON.parse(line);
+  } catch {
+    throw new CaptureLogError(`${source}:${lineNo}: not a JSON object; each line must be {"conn","seq","dir","b64"|"eof"}`);
+  }
+  const r = obj as Partial<CaptureRecord>;
+  if (typeof r !== "object" || r === null || typeof r.seq !== "number" || (r.dir !== "c2s" && r.dir !== "s2c")) {
+    throw new CaptureLogError(`${source}:${lineNo}: a record needs a numeric "seq" and "dir" of "c2s" or "s2c"`);
+  }
+  if (r.eof !== true && typeof r.b64 !== "string") {
+    throw new CaptureLogError(`${source}:${lineNo}: a record needs "b64" (bytes) or "eof": true`);
+  }
+  return r as CaptureRecord;
+}
+
+/**
  * Parse capture-log text into records, in file order.
  * @param text the whole log (UTF-8 JSON lines; a trailing newline is optional)
  * @param source file name used in error messages
@@ -42,42 +73,237 @@ export function parseCaptureLog(text: string, source = "<log>"): CaptureRecord[]
   const records: CaptureRecord[] = [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    // Fast path: the shape this tool and the Python relay write (either spacing), no JSON.parse.
-    const m = FAST_LINE.exec(line);
-    if (m) {
-      const r: CaptureRecord = { seq: Number(m[2]), dir: m[3] as Direction };
-      if (m[1] !== undefined) r.conn = Number(m[1]);
-      if (m[4] !== undefined) r.b64 = m[4];
-      else r.eof = true;
-      records.push(r);
-      continue;
-    }
-    if (line.trim() === "") continue;
-    let obj: unknown;
-    try {
-      obj = JSON.parse(line);
-    } catch {
-      throw new CaptureLogError(`${source}:${i + 1}: not a JSON object; each line must be {"conn","seq","dir","b64"|"eof"}`);
-    }
-    const r = obj as Partial<CaptureRecord>;
-    if (typeof r !== "object" || r === null || typeof r.seq !== "number" || (r.dir !== "c2s" && r.dir !== "s2c")) {
-      throw new CaptureLogError(`${source}:${i + 1}: a record needs a numeric "seq" and "dir" of "c2s" or "s2c"`);
-    }
-    if (r.eof !== true && typeof r.b64 !== "string") {
-      throw new CaptureLogError(`${source}:${i + 1}: a record needs "b64" (bytes) or "eof": true`);
-    }
-    records.push(r as CaptureRecord);
+    const r = parseLine(lines[i]!, source, i + 1);
+    if (r) records.push(r);
   }
   return records;
 }
 
-/** Read and parse a capture log file. @throws CaptureLogError, or the fs error if unreadable. */
-export function readCaptureLog(path: string): CaptureRecord[] {
-  const buf = readFileSync(path);
-  // A log is ASCII (JSON keys, numbers, base64): decode it as latin1, much faster than UTF-8.
-  return parseCaptureLog(isAscii(buf) ? buf.toString("latin1") : buf.toString("utf8"), path);
+/** 1 for the bytes of the base64 alphabet (with "="), as FAST_LINE accepts them. */
+const B64_BYTE = new Uint8Array(256);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") B64_BYTE[c.charCodeAt(0)] = 1;
+
+/** Fields of the line last accepted by {@link scanLine} (one scratch object, no allocation per line). */
+const line = { conn: -1, seq: 0, dir: "c2s" as Direction, b64Start: 0, b64End: 0, eof: false };
+
+/** Index past the ASCII text `lit` when buf[p, e) starts with it, else -1. */
+function expect(buf: Buffer, p: number, e: number, lit: string): number {
+  if (p < 0 || p + lit.length > e) return -1;
+  for (let k = 0; k < lit.length; k++) if (buf[p + k] !== lit.charCodeAt(k)) return -1;
+  return p + lit.length;
 }
+
+/** Index past an optional single space at buf[p]. */
+function space(buf: Buffer, p: number): number {
+  return buf[p] === 0x20 ? p + 1 : p;
+}
+
+/** Value of the digits last read by {@link digits}. */
+let num = 0;
+
+/** Read 1–15 decimal digits at buf[p] (value into `num`); index past them, or -1. */
+function digits(buf: Buffer, p: number, e: number): number {
+  let v = 0;
+  let k = p;
+  while (k < e && k - p < 16) {
+    const c = buf[k]! - 0x30;
+    if (c < 0 || c > 9) break;
+    v = v * 10 + c;
+    k++;
+  }
+  if (k === p || k - p > 15) return -1;
+  num = v;
+  return k;
+}
+
+/**
+ * Byte-level twin of FAST_LINE over buf[s, e) (e at the "\n" or the end): accepts exactly the
+ * lines FAST_LINE accepts and fills {@link line}; false sends the line to {@link parseLine}.
+ */
+function scanLine(buf: Buffer, s: number, e: number): boolean {
+  if (e > s && buf[e - 1] === 0x0d) e--;
+  let p = expect(buf, s, e, "{");
+  if (p < 0) return false;
+  line.conn = -1;
+  let q = expect(buf, p, e, '"conn":');
+  if (q >= 0) {
+    q = digits(buf, space(buf, q), e);
+    if (q < 0) return false;
+    line.conn = num;
+    q = expect(buf, q, e, ",");
+    if (q < 0) return false;
+    p = space(buf, q);
+  }
+  p = expect(buf, p, e, '"seq":');
+  if (p < 0) return false;
+  p = digits(buf, space(buf, p), e);
+  if (p < 0) return false;
+  line.seq = num;
+  p = expect(buf, p, e, ",");
+  if (p < 0) return false;
+  p = expect(buf, space(buf, p), e, '"dir":');
+  if (p < 0) return false;
+  p = space(buf, p);
+  if (expect(buf, p, e, '"c2s"') >= 0) line.dir = "c2s";
+  else if (expect(buf, p, e, '"s2c"') >= 0) line.dir = "s2c";
+  else return false;
+  p = expect(buf, p + 5, e, ",");
+  if (p < 0) return false;
+  p = space(buf, p);
+  q = expect(buf, p, e, '"eof":');
+  if (q >= 0) {
+    line.eof = true;
+    return expect(buf, space(buf, q), e, "true}") === e;
+  }
+  p = expect(buf, p, e, '"b64":');
+  if (p < 0) return false;
+  p = expect(buf, space(buf, p), e, '"');
+  if (p < 0) return false;
+  // The payload must end the line as `"}`, every byte before that in the base64 alphabet.
+  const end = e - 2;
+  if (end < p || buf[end] !== 0x22 || buf[end + 1] !== 0x7d) return false;
+  for (let k = p; k < end; k++) if (B64_BYTE[buf[k]!] === 0) return false;
+  line.eof = false;
+  line.b64Start = p;
+  line.b64End = end;
+  return true;
+}
+
+/** Bytes read from a log file per read call. */
+const READ_CHUNK = 1 << 20;
+/** The read buffer, reused across calls (a log is read in chunks, never whole). */
+let readBuf = Buffer.allocUnsafe(2 * READ_CHUNK);
+
+/**
+ * Call `each(buf, start, end, lineNo)` for every line of the file (end at its "\n", or at the end
+ * of a last line without one). `buf` is reused: take what is needed from it before returning.
+ */
+function forEachLine(path: string, each: (buf: Buffer, start: number, end: number, lineNo: number) => void): void {
+  const fd = openSync(path, "r");
+  try {
+    let have = 0;
+    let lineNo = 0;
+    for (;;) {
+      if (readBuf.length - have < READ_CHUNK) {
+        const bigger = Buffer.allocUnsafe(Math.max(2 * readBuf.length, have + READ_CHUNK));
+        readBuf.copy(bigger, 0, 0, have);
+        readBuf = bigger;
+      }
+      const buf = readBuf;
+      const n = readSync(fd, buf, have, READ_CHUNK, null);
+      if (n === 0) {
+        if (have > 0) each(buf, 0, have, ++lineNo);
+        return;
+      }
+      have += n;
+      let p = 0;
+      for (;;) {
+        const nl = buf.indexOf(0x0a, p);
+        if (nl < 0 || nl >= have) break;
+        each(buf, p, nl, ++lineNo);
+        p = nl + 1;
+      }
+      if (p > 0) {
+        buf.copy(buf, 0, p, have);
+        have -= p;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Parse a line that {@link scanLine} did not take (decoded as UTF-8, as a non-ASCII log is). */
+function slowLine(buf: Buffer, s: number, e: number, source: string, lineNo: number): CaptureRecord | undefined {
+  return parseLine(buf.toString("utf8", s, e), source, lineNo);
+}
+
+/**
+ * Read and parse a capture log file, in chunks (never the whole file as one string): the same
+ * records as {@link parseCaptureLog} of the file's text.
+ * @throws CaptureLogError naming `path:line`, or the fs error if unreadable
+ */
+export function readCaptureLog(path: string): CaptureRecord[] {
+  const records: CaptureRecord[] = [];
+  forEachLine(path, (buf, s, e, lineNo) => {
+    if (scanLine(buf, s, e)) {
+      const r: CaptureRecord = { seq: line.seq, dir: line.dir };
+      if (line.conn >= 0) r.conn = line.conn;
+      if (line.eof) r.eof = true;
+      else r.b64 = buf.toString("latin1", line.b64Start, line.b64End);
+      records.push(r);
+      return;
+    }
+    const r = slowLine(buf, s, e, path, lineNo);
+    if (r) records.push(r);
+  });
+  return records;
+}
+
+/** A stream being filled by {@link readCaptureStreams}: `bytes[0, size)` hold its bytes so far. */
+interface Filling {
+  conn: number;
+  dir: Direction;
+  bytes: Buffer;
+  size: number;
+  ended: boolean;
+  chunks: Stream["chunks"];
+}
+
+/**
+ * Read a capture log file straight into its reassembled streams: the same result as
+ * `reassemble(readCaptureLog(path))`, faster — each chunk is decoded into its stream's buffer as
+ * its line is read, and no record or base64 string is kept. A log whose `seq` ever decreases is
+ * read through {@link readCaptureLog} and {@link reassemble} instead.
+ * @returns streams sorted by conn then dir (conn 0 when absent)
+ * @throws CaptureLogError naming `path:line`, or the fs error if unreadable
+ */
+export function readCaptureStreams(path: string): Stream[] {
+  const byKey = new Map<number, Filling>();
+  let lastSeq = -Infinity;
+  let ordered = true;
+  const take = (conn: number, dir: Direction, seq: number, eof: boolean, text: string) => {
+    if (seq < lastSeq) ordered = false;
+    lastSeq = seq;
+    let f = byKey.get(conn * 2 + (dir === "c2s" ? 0 : 1));
+    if (!f) {
+      f = { conn, dir, bytes: EMPTY, size: 0, ended: false, chunks: [] };
+      byKey.set(conn * 2 + (dir === "c2s" ? 0 : 1), f);
+    }
+    if (eof) {
+      f.ended = true;
+      return;
+    }
+    const room = Buffer.byteLength(text, "base64");
+    if (f.bytes.length - f.size < room) {
+      const bigger = Buffer.allocUnsafe(Math.max(f.size + room, 2 * f.bytes.length, 256));
+      f.bytes.copy(bigger, 0, 0, f.size);
+      f.bytes = bigger;
+    }
+    const n = f.bytes.write(text, f.size, "base64");
+    f.chunks.push({ seq, offset: f.size, length: n });
+    f.size += n;
+  };
+  forEachLine(path, (buf, s, e, lineNo) => {
+    if (!ordered) return;
+    if (scanLine(buf, s, e)) {
+      take(line.conn < 0 ? 0 : line.conn, line.dir, line.seq, line.eof, line.eof ? "" : buf.toString("latin1", line.b64Start, line.b64End));
+      return;
+    }
+    const r = slowLine(buf, s, e, path, lineNo);
+    if (!r) return;
+    const conn = r.conn ?? 0;
+    // A conn that is not a small integer (a hand-written log) is keyed as reassemble keys it.
+    if (!Number.isSafeInteger(conn) || Math.abs(conn) > 2 ** 50) ordered = false;
+    else take(conn, r.dir, r.seq, Boolean(r.eof), r.eof ? "" : (r.b64 ?? ""));
+  });
+  if (!ordered) return reassemble(readCaptureLog(path));
+  return [...byKey.values()]
+    .sort((a, b) => a.conn - b.conn || (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
+    .map((f) => ({ conn: f.conn, dir: f.dir, bytes: f.bytes.subarray(0, f.size), ended: f.ended, chunks: f.chunks }));
+}
+
+const EMPTY = Buffer.alloc(0);
 
 /** Serialise one record as a log line (with its trailing newline), key order conn, seq, dir, b64|eof. */
 export function formatRecord(r: CaptureRecord): string {

@@ -44,11 +44,20 @@ interface Found {
  *   HTTP/1.1, a JSON body is not JSON, or the counted bytes do not add up to the logged bytes
  */
 export function countHttp(records: readonly CaptureRecord[]): CountResult {
+  return countHttpStreams(reassemble([...records]));
+}
+
+/**
+ * {@link countHttp} over streams already reassembled (from {@link reassemble} or
+ * `readCaptureStreams`), sorted by conn then dir.
+ * @throws WireFormatError (see countHttp)
+ */
+export function countHttpStreams(streams: readonly Stream[]): CountResult {
   const row = emptyCountRow();
   const breakdown: CountBreakdown = { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 };
   const drafts: MessageRow[] = [];
   const conns = new Map<number, Partial<Record<Direction, Stream>>>();
-  for (const s of reassemble([...records])) {
+  for (const s of streams) {
     const pair = conns.get(s.conn) ?? {};
     pair[s.dir] = s;
     conns.set(s.conn, pair);

@@ -6,10 +6,10 @@
  * ```
  */
 import { createHash } from "node:crypto";
-import { reassemble, type CaptureRecord } from "../capture/log.js";
+import { readCaptureStreams, reassemble, type CaptureRecord, type Stream } from "../capture/log.js";
 import type { CountResult } from "./columns.js";
-import { countHttp } from "./http-count.js";
-import { countStdio } from "./stdio.js";
+import { countHttp, countHttpStreams } from "./http-count.js";
+import { countStdio, countStdioStreams } from "./stdio.js";
 
 export {
   COUNT_COLUMNS,
@@ -26,8 +26,8 @@ export { WireFormatError } from "./errors.js";
 export { Http1StreamParser, bodyToStreamOffset, headerValue, type BodySegment, type HeaderField, type HttpHead, type HttpMessage, type HttpPartialMessage } from "./http1.js";
 export { SseParser, dataToBodyOffset, parseSseEvents, type SseEvent } from "./sse.js";
 export { scanJsonRpc, type JsonRpcKind, type JsonRpcMessageInfo, type JsonRpcScan } from "./jsonrpc.js";
-export { countHttp } from "./http-count.js";
-export { countStdio, splitStdioLines, type StdioLines } from "./stdio.js";
+export { countHttp, countHttpStreams } from "./http-count.js";
+export { countStdio, countStdioStreams, splitStdioLines, type StdioLines } from "./stdio.js";
 
 /** How the log's bytes travelled: HTTP/1.1 through the TCP relay, or stdio pipes through the tap. */
 export interface CountOptions {
@@ -44,13 +44,37 @@ export function countLog(records: readonly CaptureRecord[], options: CountOption
 }
 
 /**
+ * Count one capture log file: `countLog(readCaptureLog(path), options)`, the same result, faster
+ * (the file is read straight into its streams by `readCaptureStreams`, no records are kept).
+ * Use {@link countStreams} and {@link streamsDigest} on `readCaptureStreams(path)` to count and
+ * digest one log with a single read.
+ * @throws CaptureLogError when a line is not a record; WireFormatError (see countHttp, countStdio)
+ */
+export function countLogFile(path: string, options: CountOptions): CountResult {
+  return countStreams(readCaptureStreams(path), options);
+}
+
+/**
+ * Count reassembled streams (from `reassemble` or `readCaptureStreams`, sorted by conn then dir).
+ * @throws WireFormatError (see countHttp, countStdio)
+ */
+export function countStreams(streams: readonly Stream[], options: CountOptions): CountResult {
+  return options.transport === "http" ? countHttpStreams(streams) : countStdioStreams(streams);
+}
+
+/**
  * sha256 (lower-case hex) over the log's reassembled streams, for byte-identity checks of
  * repeats: for each non-empty stream in (conn, dir) order, the line `conn dir length\n` then its
  * bytes. Independent of how the bytes were chunked, of seq numbers and of eof records.
  */
 export function streamDigest(records: readonly CaptureRecord[]): string {
+  return streamsDigest(reassemble([...records]));
+}
+
+/** {@link streamDigest} of streams already reassembled (sorted by conn then dir). */
+export function streamsDigest(streams: readonly Stream[]): string {
   const h = createHash("sha256");
-  for (const s of reassemble([...records])) {
+  for (const s of streams) {
     if (s.bytes.length === 0) continue;
     h.update(`${s.conn} ${s.dir} ${s.bytes.length}\n`);
     h.update(s.bytes);

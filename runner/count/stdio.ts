@@ -43,10 +43,19 @@ export function splitStdioLines(bytes: Buffer): StdioLines {
  *   line number when a complete line is neither JSON nor blank
  */
 export function countStdio(records: readonly CaptureRecord[]): CountResult {
+  return countStdioStreams(reassemble([...records]));
+}
+
+/**
+ * {@link countStdio} over streams already reassembled (from {@link reassemble} or
+ * `readCaptureStreams`), sorted by conn then dir.
+ * @throws WireFormatError (see countStdio)
+ */
+export function countStdioStreams(streams: readonly Stream[]): CountResult {
   const row = emptyCountRow();
   const breakdown: CountBreakdown = { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 };
   const drafts: MessageRow[] = [];
-  for (const stream of reassemble([...records])) {
+  for (const stream of streams) {
     const c2s = stream.dir === "c2s";
     const where = stream.conn === 0 ? `stdio ${stream.dir}` : `conn ${stream.conn} ${stream.dir}`;
     const { lines, partialStart } = splitStdioLines(stream.bytes);
