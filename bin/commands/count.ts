@@ -3,8 +3,7 @@
  * published with the mcp-on-the-wire write-up: same line format) and print one TSV row, or with
  * `--per-message` the per-message breakdown in the columns of a run's messages.tsv.
  */
-import { readCaptureLog } from "../../runner/capture/log.js";
-import { COUNT_COLUMNS, countLog } from "../../runner/count/index.js";
+import { COUNT_COLUMNS, countLogFile } from "../../runner/count/index.js";
 import { toTsv } from "../../runner/results/files.js";
 import { MESSAGE_COLUMNS } from "../../runner/results/messages.js";
 import { UserError } from "../../runner/errors.js";
@@ -17,7 +16,7 @@ import { UserError } from "../../runner/errors.js";
 export function countCommand(log: string, o: { stdio?: boolean; perMessage?: boolean }): void {
   let result;
   try {
-    result = countLog(readCaptureLog(log), { transport: o.stdio ? "stdio" : "http" });
+    result = countLogFile(log, { transport: o.stdio ? "stdio" : "http" });
   } catch (e) {
     throw new UserError(`${log}: ${(e as Error).message}${o.stdio ? "" : " — if this is a stdio log, add --stdio"}`);
   }

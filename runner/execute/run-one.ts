@@ -7,8 +7,8 @@
 import { dirname } from "node:path";
 import { startRelay } from "../capture/relay.js";
 import { startTap } from "../capture/tap.js";
-import { readCaptureLog } from "../capture/log.js";
-import { countLog, streamDigest } from "../count/index.js";
+import { readCaptureStreams } from "../capture/log.js";
+import { countStreams, streamsDigest } from "../count/index.js";
 import { DRIVERS } from "../drivers/index.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import type { RunRecord } from "../results/schema.js";
@@ -120,10 +120,10 @@ export async function runOne(matrix: Matrix, config: Configuration, repeat: numb
     return { ...base, status, exit, error: `${error}${exitNote}${tail ? ` | stderr: ${printable(tail)}` : ""}` };
   }
   try {
-    const records = readCaptureLog(logPath);
-    const { row, messages } = countLog(records, { transport });
+    const streams = readCaptureStreams(logPath);
+    const { row, messages } = countStreams(streams, { transport });
     writeMessages(logPath.replace(/\.jsonl$/, ".messages.tsv"), messages);
-    return { ...base, status: "ok", exit, counts: row, digest: streamDigest(records) };
+    return { ...base, status: "ok", exit, counts: row, digest: streamsDigest(streams) };
   } catch (e) {
     return { ...base, status: "failed", exit, error: `counting ${logPath}: ${(e as Error).message}` };
   }
