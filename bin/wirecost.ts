@@ -5,13 +5,13 @@
  */
 import { Command, InvalidArgumentError } from "commander";
 
-function count(v: string, name: string): number {
-  if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${name} takes a whole number ≥ 0, got "${v}"`);
+function count(v: string, name: string, min = 0): number {
+  if (!/^\d+$/.test(v) || Number(v) < min) throw new InvalidArgumentError(`${name} takes a whole number ≥ ${min}, got "${v}"`);
   return Number(v);
 }
 const collect = (v: string, prev: string[]) => [...prev, v];
 
-const program = new Command("wirecost").description("Measure what a protocol layer costs on the wire.").showHelpAfterError();
+const program = new Command("wirecost").description("Measure what a protocol layer costs on the wire.").showSuggestionAfterError();
 
 program
   .command("expand")
@@ -27,7 +27,7 @@ program
   .argument("[matrix]", "matrix file", "matrix.yaml")
   .option("--only <glob>", "run only configurations whose id matches (repeatable)", collect, [])
   .option("--repeats <n>", "runs per configuration, overriding the matrix", (v) => count(v, "--repeats"))
-  .option("--jobs <n>", "concurrent runs (default: cores)", (v) => count(v, "--jobs"))
+  .option("--jobs <n>", "concurrent runs (default: cores)", (v) => count(v, "--jobs", 1))
   .option("--results <dir>", "results folder", "results")
   .option("--shard <k/n>", "run only shard K of N (deterministic partition of configuration ids)")
   .option("--resume", "continue an interrupted run in --results: keep runs already ok, run the rest")
@@ -41,7 +41,7 @@ program
   .option("--results <dir>", "results folder to check", "results")
   .option("--scratch <dir>", "folder for the re-run (default: a new temp folder)")
   .option("--repeats <n>", "runs per configuration (default: as recorded)", (v) => count(v, "--repeats"))
-  .option("--jobs <n>", "concurrent runs (default: cores)", (v) => count(v, "--jobs"))
+  .option("--jobs <n>", "concurrent runs (default: cores)", (v) => count(v, "--jobs", 1))
   .action(async (matrix: string, o: import("./commands/verify.js").VerifyCommandOptions) => (await import("./commands/verify.js")).verifyCommand(matrix, o));
 
 program

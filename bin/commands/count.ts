@@ -3,9 +3,9 @@
  * published with the mcp-on-the-wire write-up: same line format) and print one TSV row, or with
  * `--per-message` the per-message breakdown in the columns of a run's messages.tsv.
  */
-import { COUNT_COLUMNS, countLogFile } from "../../runner/count/index.js";
+import { COUNT_COLUMNS, WireFormatError, countLogFile } from "../../runner/count/index.js";
 import { toTsv } from "../../runner/results/files.js";
-import { MESSAGE_COLUMNS } from "../../runner/results/messages.js";
+import { messagesTsv } from "../../runner/results/messages.js";
 import { UserError } from "../../runner/errors.js";
 
 /**
@@ -18,11 +18,15 @@ export function countCommand(log: string, o: { stdio?: boolean; perMessage?: boo
   try {
     result = countLogFile(log, { transport: o.stdio ? "stdio" : "http" });
   } catch (e) {
-    throw new UserError(`${log}: ${(e as Error).message}${o.stdio ? "" : " — if this is a stdio log, add --stdio"}`);
+    const err = e as Error & { code?: string };
+    if (err.code === "ENOENT") throw new UserError(`${log}: no such file — give the path of a capture log, e.g. results/logs/<config>/1.jsonl`);
+    const message = err.message.startsWith(log) ? err.message : `${log}: ${err.message}`;
+    // A wire format error (not a malformed log line) may mean the wrong transport was assumed.
+    const hint = e instanceof WireFormatError ? (o.stdio ? " — if this is an HTTP log, drop --stdio" : " — if this is a stdio log, add --stdio") : "";
+    throw new UserError(`${message}${hint}`);
   }
   if (o.perMessage) {
-    const rows = result.messages.map((m) => [m.seq, m.conn, m.dir, m.kind, m.method ?? "", m.id ?? "", m.startLine ?? "", m.headBytes, m.bodyBytes, m.framingBytes, m.newlineBytes, m.metaBytes, m.sse === true, m.incomplete === true]);
-    process.stdout.write(toTsv(MESSAGE_COLUMNS, rows));
+    process.stdout.write(messagesTsv(result.messages));
     return;
   }
   process.stdout.write(toTsv(["log", ...COUNT_COLUMNS], [[log, ...COUNT_COLUMNS.map((c) => result.row[c])]]));

@@ -140,7 +140,7 @@ export function crossoverView(
           cell: (x) =>
             `(${formatFixed(x.a.fixed, 1)} − ${formatFixed(x.b.fixed, 1)}) / (${formatFixed(x.b.marginal, 1)} − ${formatFixed(x.a.marginal, 1)})`,
         },
-        { header: "Totals meet at [calls]", align: "right", cell: (x) => (x.at === undefined ? "never (parallel)" : formatFixed(x.at, 2)) },
+        { header: "Totals meet at [calls]", align: "right", cell: (x) => (x.at === undefined ? "never (parallel)" : x.at < 1 ? `no crossing at 1 call or more (lines meet at ${formatFixed(x.at, 2)})` : formatFixed(x.at, 2)) },
         {
           header: "Ten-call difference B − A [bytes]",
           align: "right",

@@ -90,6 +90,7 @@ export function planRun(matrix: Matrix, opts: Pick<RunOptions, "only" | "repeats
     if (configurations.length === 0) throw new UserError(`--only ${opts.only.join(" ")}: matches no configuration — list ids with: wirecost expand`);
   }
   if (opts.repeats !== undefined) configurations = configurations.map((c) => ({ ...c, repeats: opts.repeats! }));
+  if (configurations.every((c) => c.repeats === 0)) throw new UserError(`--repeats ${opts.repeats ?? 0}: leaves nothing to run (0 runs) — pass --repeats 1 or more`);
   configurations = [...configurations].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const shard = typeof opts.shard === "string" ? parseShard(opts.shard) : opts.shard;
   const selected = (shard ? shardOf(configurations, shard) : configurations).map((c) => c.id);
@@ -124,6 +125,21 @@ function resumePlan(dir: string, plan: ResultsPlan): ResultsPlan {
 }
 
 /**
+ * A partial run (`--only`, `--shard`) without `--resume` would start its folder afresh and so drop
+ * the results of every configuration it does not run: refuse that.
+ * @throws UserError naming the folder, how many configurations it would lose, and the two ways out
+ */
+function refuseToDropOthers(opts: RunOptions, plan: ResultsPlan): void {
+  if (!opts.only?.length && opts.shard === undefined) return;
+  const old = readPlan(opts.results);
+  if (!old) return;
+  const keep = new Set(plan.selected);
+  const lost = old.selected.filter((id) => !keep.has(id));
+  if (lost.length === 0) return;
+  throw new UserError(`${opts.results}: holds results of ${lost.length} configuration(s) this run does not select (e.g. ${lost[0]}) and would drop them — pass --resume to add these runs to the folder (same matrix), or --results NEW_FOLDER`);
+}
+
+/**
  * Run the matrix.
  * @throws UserError for bad options, unmet target requirements or a target command that cannot
  *   start (before any run); run failures are data (status in the records)
@@ -139,7 +155,10 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     checkCommands(matrix, selection);
   }
   const plan = opts.resume ? resumePlan(opts.results, fresh) : fresh;
-  if (!opts.resume) clearRuns(opts.results);
+  if (!opts.resume) {
+    refuseToDropOthers(opts, fresh);
+    clearRuns(opts.results);
+  }
   const store = new ResultsStore(opts.results);
   store.plan(plan);
   const queue: { c: Configuration; repeat: number }[] = [];

@@ -9,8 +9,13 @@ import { toTsv, writeAtomic } from "./files.js";
 /** Columns of a messages.tsv file, in order. */
 export const MESSAGE_COLUMNS = ["seq", "conn", "dir", "kind", "method", "id", "start_line", "head_bytes", "body_bytes", "framing_bytes", "newline_bytes", "meta_bytes", "sse", "incomplete"] as const;
 
+/** The messages.tsv text of `messages` (in log order): header and one row per message. */
+export function messagesTsv(messages: readonly MessageRow[]): string {
+  const rows = messages.map((m) => [m.seq, m.conn, m.dir, m.kind, m.method ?? "", m.id ?? "", m.startLine ?? "", m.headBytes, m.bodyBytes, m.framingBytes, m.newlineBytes, m.metaBytes, m.sse === true, m.incomplete === true]);
+  return toTsv(MESSAGE_COLUMNS, rows);
+}
+
 /** Write `messages` (in log order) to `path` atomically. */
 export function writeMessages(path: string, messages: readonly MessageRow[]): void {
-  const rows = messages.map((m) => [m.seq, m.conn, m.dir, m.kind, m.method ?? "", m.id ?? "", m.startLine ?? "", m.headBytes, m.bodyBytes, m.framingBytes, m.newlineBytes, m.metaBytes, m.sse === true, m.incomplete === true]);
-  writeAtomic(path, toTsv(MESSAGE_COLUMNS, rows));
+  writeAtomic(path, messagesTsv(messages));
 }
