@@ -242,6 +242,7 @@ export function a2aLayerCostMarkdown(t: Timings): string {
   const environment = [
     `Machine: ${mdCell(m?.cpuModel ?? "unknown")}, ${m?.cores ?? "?"} logical CPUs (${cores} allowed), frequency governor ${mdCell(m?.governor ?? "unknown")}.`,
     `Node ${mdCell(t.node)}${t.tool ? `, ${mdCell(`${t.tool.name} ${t.tool.version}`)}` : ""}; run started ${mdCell(t.startedAt)}.`,
+    t.git ? `wirecost commit ${mdCode(t.git.commit)}${t.git.dirty ? " (with uncommitted changes)" : ""}; matrix ${mdCode(t.matrix)}.` : `Matrix ${mdCode(t.matrix)}; these results predate the recording of the git commit.`,
     `Targets: ${unique(all.map((c) => c.config.target)).map((n) => `${mdCode(n)} = ${mdCell(t.targets[n] ?? n)}`).join("; ")}.`,
   ];
   const method = [

@@ -61,6 +61,8 @@ export interface Timings {
   machine: { cores: number; allowedCores: number[]; cpuModel: string; governor: string };
   node: string;
   tool: { name: string; version: string } | undefined;
+  /** Git commit of the wirecost checkout that ran, and whether it had uncommitted changes; undefined in older results. */
+  git: { commit: string; dirty: boolean } | undefined;
   matrix: string;
   command: string;
   startedAt: string;
@@ -131,6 +133,7 @@ export function loadTimings(dir: string): Timings {
     machine: run.machine as Timings["machine"],
     node: String(run.node ?? "unknown"),
     tool: run.tool as Timings["tool"],
+    git: run.git as Timings["git"],
     matrix: String(run.matrix ?? "unknown"),
     command: String(run.command ?? "unknown"),
     startedAt: String(run.startedAt ?? "unknown"),

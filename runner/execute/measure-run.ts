@@ -5,13 +5,14 @@
  * one at a time in interleaved order, each on a fresh target process, and writes the timing files
  * (see runner/measure/timings.ts). Timing runs never overlap each other.
  */
+import { relative } from "node:path";
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parse } from "yaml";
 import { UserError } from "../errors.js";
 import { expand } from "../matrix/expand.js";
 import { killAllTargets } from "./process.js";
-import { toolInfo } from "../results/provenance.js";
+import { gitState, toolInfo } from "../results/provenance.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import { machineInfo } from "../measure/machine.js";
 import { trialOrder } from "../measure/order.js";
@@ -112,6 +113,7 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
   const slots = trialOrder(configs.map((c) => c.id), trials, timing.order);
   const byId = new Map(configs.map((c) => [c.id, c]));
   const started = new Date().toISOString();
+  const git = await gitState([opts.results, "site"]); // the code that runs: the checkout as it is now
   const results: TrialResult[] = [];
   for (const s of slots) {
     const c = byId.get(s.config)!;
@@ -140,7 +142,7 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
     opts.onTrial?.(r, results.length, slots.length);
   }
   writeTimings(opts.results, results, {
-    matrix: matrix.file,
+    matrix: relative(process.cwd(), matrix.file),
     matrixSha256: matrix.sha256,
     command: opts.command ?? "wirecost run",
     startedAt: started,
@@ -149,6 +151,7 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
     node: process.version,
     timing: { ...timing, trials },
     tool: toolInfo(),
+    git,
     layouts: Object.fromEntries([...layouts.entries()].map(([k, l]) => [k, l.description])),
     configurations: configs.map((c) => ({ id: c.id, values: c.values })),
     targets: Object.fromEntries(Object.values(matrix.targets).map((t) => [t.name, t.label])),

@@ -10,7 +10,9 @@
  * Trials run interleaved over paths (trial 1 of every path, then trial 2, …) so load drift on a
  * shared machine spreads over all paths. Writes `percall.json` (see {@link PercallResults}).
  */
-import { execFileSync } from "node:child_process";
+import { median as ssMedian } from "simple-statistics";
+import { installedPackageVersion } from "../matrix/preflight.js";
+import { gitState } from "../results/provenance.js";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, type } from "node:os";
@@ -89,12 +91,10 @@ export interface PercallResults {
   paths: PathResults[];
 }
 
-/** Median of numbers (mean of the middle two for an even count). @throws Error on an empty list */
+/** Median of numbers (simple-statistics: mean of the middle two for an even count). @throws Error on an empty list */
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) throw new Error("median of nothing");
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+  return ssMedian([...xs]);
 }
 
 const round = (x: number, digits = 3): number => Number(x.toFixed(digits));
@@ -206,21 +206,9 @@ interface Acc {
 }
 
 function packageVersion(pkg: string): string {
-  try {
-    return (JSON.parse(readFileSync(join(repoRoot, "node_modules", pkg, "package.json"), "utf8")) as { version: string }).version;
-  } catch {
-    return "not installed";
-  }
+  return installedPackageVersion(pkg) ?? "not installed";
 }
 
-function git(): { gitCommit: string; gitDirty: boolean } {
-  try {
-    const gitOut = (args: string[]): string => execFileSync("git", args, { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
-    return { gitCommit: gitOut(["rev-parse", "HEAD"]), gitDirty: gitOut(["status", "--porcelain"]) !== "" };
-  } catch {
-    return { gitCommit: "unknown", gitDirty: true };
-  }
-}
 
 /**
  * Run every path of `m` and write `<resultsDir>/percall.json` atomically.
@@ -229,6 +217,7 @@ function git(): { gitCommit: string; gitDirty: boolean } {
  */
 export async function runPercall(m: PercallMatrix, resultsDir: string, command: string, only: readonly string[], log: Log): Promise<PercallResults> {
   const startedAt = new Date().toISOString();
+  const git = await gitState([resultsDir, "site"]); // the code that runs: the checkout as it is now
   const loadavgStart = loadavg().map((x) => round(x, 2));
   const store = openTickets();
   const ids = store.searchTickets(m.query, m.loopCalls).map((t) => t.id);
@@ -313,7 +302,8 @@ export async function runPercall(m: PercallMatrix, resultsDir: string, command: 
       endedAt: new Date().toISOString(),
       loadavgStart,
       loadavgEnd: loadavg().map((x) => round(x, 2)),
-      ...git(),
+      gitCommit: git.commit,
+      gitDirty: git.dirty,
     },
     paths: results,
   };
