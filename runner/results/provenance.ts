@@ -34,15 +34,17 @@ export interface Provenance {
 
 /**
  * Git commit and dirty flag of the wirecost checkout; "unknown" outside a git work tree.
- * @param ignore folders (absolute or relative to the cwd) whose changes do not make the tree
- *   dirty: the results folder being written, and the site rendered from it
+ * Changes under the checkout's `results/` and `site/` (outputs, not code) never count.
+ * @param ignore further folders (absolute or relative to the cwd) whose changes do not count:
+ *   a results folder being written elsewhere in the checkout
  */
 export async function gitState(ignore: string[] = []): Promise<Provenance["git"]> {
   try {
     const git = simpleGit(repoRoot);
     const commit = (await git.revparse(["HEAD"])).trim();
     const status = await git.status();
-    const skip = ignore.map((d) => relative(repoRoot, resolve(d)) + "/").filter((d) => !d.startsWith(".."));
+    const outputs = [resolve(repoRoot, "results"), resolve(repoRoot, "site"), ...ignore];
+    const skip = outputs.map((d) => relative(repoRoot, resolve(d)) + "/").filter((d) => !d.startsWith(".."));
     const changed = status.files.filter((f) => !skip.some((d) => f.path.startsWith(d)));
     return { commit, dirty: changed.length > 0 };
   } catch {
