@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 /**
  * Errors a user can fix (asv's `UserError`): a missing results folder or file, a malformed row.
  * The CLI prints `message` on one line and exits 1; anything else is a bug and keeps its stack.
@@ -44,5 +45,19 @@ export class UserError extends Error {
     this.key = details.key;
     this.problem = details.problem;
     this.fix = details.fix;
+  }
+}
+
+/**
+ * Read a results file as UTF-8 text.
+ * @param missingFix the fix printed when the file does not exist
+ * @throws UserError naming the file when it does not exist; other read errors as thrown by fs
+ */
+export function readResultsFile(file: string, missingFix: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new UserError({ file, problem: "file not found", fix: missingFix });
+    throw err;
   }
 }

@@ -2,8 +2,7 @@
  * A tiny reader for the results folder's TSV files: tab-separated, first line the header, no
  * quoting (results values hold no tabs or line breaks), LF line ends (a trailing CR is dropped).
  */
-import { readFileSync } from "node:fs";
-import { UserError } from "./errors.js";
+import { UserError, readResultsFile } from "./errors.js";
 
 /** One data row: its 1-based line number in the file and its fields, in header order. */
 export interface TsvRow {
@@ -31,15 +30,7 @@ export interface TsvTable {
  *   and naming `file:line` when a row has the wrong number of fields
  */
 export function readTsv(file: string, missingFix: string): TsvTable {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") {
-      throw new UserError({ file, problem: "file not found", fix: missingFix });
-    }
-    throw err;
-  }
+  const text = readResultsFile(file, missingFix);
   const lines = text.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
   const headerLine = lines[0];

@@ -1,6 +1,5 @@
 /** Read `provenance.json`: where and with what the results were produced. */
-import { readFileSync } from "node:fs";
-import { UserError } from "../errors.js";
+import { UserError, readResultsFile } from "../errors.js";
 import { compareCodeUnits } from "../order.js";
 
 /** The provenance fields the site shows (schemaVersion 1). Unknown extra keys are ignored. */
@@ -44,15 +43,7 @@ const FIX = "regenerate the results with `npx wirecost run`, or correct the key 
  *   `schemaVersion` other than 1, or lacks a key or has one of the wrong type
  */
 export function readProvenance(file: string, missingFix: string): Provenance {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") {
-      throw new UserError({ file, problem: "file not found", fix: missingFix });
-    }
-    throw err;
-  }
+  const text = readResultsFile(file, missingFix);
   let json: unknown;
   try {
     json = JSON.parse(text);
