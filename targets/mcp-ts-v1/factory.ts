@@ -7,15 +7,13 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
+import { CONFIRM_MESSAGE, FILLER_DESCRIPTION, readCount } from "../common/config.js";
 
 /** Server name reported in the `initialize` result. */
 export const SERVER_NAME = "wirecost-mcp-ts-v1";
 /** Server version: fixed, so it never changes the byte counts. */
 export const SERVER_VERSION = "1.0.0";
-/** Description of each `tool_K` filler tool (same text as v2). */
-export const FILLER_DESCRIPTION = "Catalog filler tool.";
-/** The question `confirm` puts to the user (same text as v2). */
-export const CONFIRM_MESSAGE = "Proceed?";
+export { CONFIRM_MESSAGE, ConfigError, FILLER_DESCRIPTION } from "../common/config.js";
 
 /** Knobs read from the environment. */
 export interface TargetConfig {
@@ -23,20 +21,12 @@ export interface TargetConfig {
   catalogSize: number;
 }
 
-/** A configuration error a user can fix: the message names the variable and the fix. */
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-}
-
 /**
  * Read {@link TargetConfig} from `WIRECOST_CATALOG`.
  * @throws ConfigError when the value is not a whole number >= 1
  */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): TargetConfig {
-  const raw = env.WIRECOST_CATALOG;
-  if (raw === undefined || raw === "") return { catalogSize: 3 };
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new ConfigError(`WIRECOST_CATALOG=${raw} is not valid: set it to a whole number >= 1, or unset it for 3`);
-  return { catalogSize: Number(raw) };
+  return { catalogSize: readCount(env, "WIRECOST_CATALOG", 3, 1) };
 }
 
 function text(value: string): CallToolResult {

@@ -11,19 +11,13 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { parseArgs } from "node:util";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { targetArgs, usageError } from "../common/cli.js";
 import { ConfigError, configFromEnv, createTargetServer, type TargetConfig } from "./factory.js";
 
 const HOST = "127.0.0.1";
-const USAGE = "usage: server.js --transport stdio | --transport http [--port N]";
-
-function usageError(message: string): never {
-  process.stderr.write(`mcp-ts-v1: ${message}\n${USAGE}\n`);
-  process.exit(2);
-}
 
 let stopServing: (() => Promise<void>) | undefined;
 let stopping = false;
@@ -93,29 +87,16 @@ async function serveHttp(config: TargetConfig, port: number): Promise<void> {
 async function main(): Promise<void> {
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);
-  let values: { transport?: string; port?: string };
-  try {
-    ({ values } = parseArgs({ options: { transport: { type: "string" }, port: { type: "string" } }, strict: true, allowPositionals: false }));
-  } catch (e) {
-    usageError(e instanceof Error ? e.message : String(e));
-  }
+  const args = targetArgs("mcp-ts-v1");
   let config: TargetConfig;
   try {
     config = configFromEnv();
   } catch (e) {
-    if (e instanceof ConfigError) usageError(e.message);
+    if (e instanceof ConfigError) usageError("mcp-ts-v1", e.message);
     throw e;
   }
-  if (values.transport === "stdio") {
-    if (values.port !== undefined) usageError("--port applies to --transport http only");
-    return serveStdio(config);
-  }
-  if (values.transport === "http") {
-    const raw = values.port ?? "0";
-    if (!/^\d+$/.test(raw) || Number(raw) > 65535) usageError(`--port ${raw} is not a port: give a number from 0 to 65535`);
-    return serveHttp(config, Number(raw));
-  }
-  usageError(values.transport === undefined ? "--transport is required" : `unknown transport "${values.transport}": use stdio or http`);
+  if (args.transport === "stdio") return serveStdio(config);
+  return serveHttp(config, args.port);
 }
 
 main().catch((e: unknown) => {

@@ -7,16 +7,14 @@
 import { McpServer, inputRequired, inputResponse } from '@modelcontextprotocol/server';
 import type { CallToolResult, McpServerFactory } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import { CONFIRM_MESSAGE, FILLER_DESCRIPTION, readCount } from '../common/config.js';
 
 /** Server name reported in `serverInfo` (2025 `initialize` result, 2026 `server/discover`). */
 export const SERVER_NAME = 'wirecost-mcp-ts-v2';
 /** Server version reported in `serverInfo`: fixed, so it never changes the byte counts. */
 export const SERVER_VERSION = '1.0.0';
 
-/** Description of each `tool_K` filler tool added by `WIRECOST_CATALOG`. */
-export const FILLER_DESCRIPTION = 'Catalog filler tool.';
-/** The question `confirm` puts to the user. */
-export const CONFIRM_MESSAGE = 'Proceed?';
+export { CONFIRM_MESSAGE, ConfigError, FILLER_DESCRIPTION } from '../common/config.js';
 /** Key of the one embedded input request `confirm` issues on 2026-07-28 (`inputRequests.confirm`). */
 export const CONFIRM_INPUT_KEY = 'confirm';
 /** Alphabet the `requestState` filler cycles through (base64url characters, no JSON escaping needed). */
@@ -28,20 +26,6 @@ export interface TargetConfig {
     catalogSize: number;
     /** Size in bytes of the `requestState` `confirm` attaches to its `input_required` result (`WIRECOST_STATE`, or `WIRECOST_STATE_BYTES`; default 0 = none). */
     stateBytes: number;
-}
-
-/** A configuration error a user can fix: the message names the variable and the fix. */
-export class ConfigError extends Error {
-    override readonly name = 'ConfigError';
-}
-
-function readCount(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (!/^\d+$/.test(raw) || Number(raw) < min || !Number.isSafeInteger(Number(raw))) {
-        throw new ConfigError(`${name}=${raw} is not valid: set it to a whole number >= ${min}, or unset it for ${fallback}`);
-    }
-    return Number(raw);
 }
 
 /**

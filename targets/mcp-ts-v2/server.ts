@@ -12,25 +12,14 @@
  * Exit status: 0 on SIGTERM/SIGINT or end of stdin, 2 on bad arguments or
  * configuration, 1 on a start-up failure.
  */
-import { parseArgs } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { targetArgs, usageError as exitUsage } from '../common/cli.js';
 import { ConfigError, configFromEnv, targetFactory } from './factory.js';
 import type { TargetConfig } from './factory.js';
 import { HTTP_HOST, startHttpTarget } from './http.js';
 import type { LegacyHttpMode } from './http.js';
 
-const USAGE = 'usage: server.js --transport stdio | --transport http [--port N]';
-
-function usageError(message: string): never {
-    process.stderr.write(`mcp-ts-v2: ${message}\n${USAGE}\n`);
-    process.exit(2);
-}
-
-function parsePort(raw: string | undefined): number {
-    if (raw === undefined) return 0;
-    if (!/^\d+$/.test(raw) || Number(raw) > 65535) usageError(`--port ${raw} is not a port: give a number from 0 to 65535`);
-    return Number(raw);
-}
+const usageError = (message: string): never => exitUsage('mcp-ts-v2', message);
 
 function legacyModeFromEnv(): LegacyHttpMode {
     const raw = process.env['WIRECOST_LEGACY_HTTP'];
@@ -78,16 +67,7 @@ async function serveOverHttp(config: TargetConfig, port: number): Promise<void> 
 async function main(): Promise<void> {
     process.once('SIGTERM', shutdown);
     process.once('SIGINT', shutdown);
-    let values: { transport?: string | undefined; port?: string | undefined };
-    try {
-        ({ values } = parseArgs({
-            options: { transport: { type: 'string' }, port: { type: 'string' } },
-            strict: true,
-            allowPositionals: false
-        }));
-    } catch (error) {
-        usageError(error instanceof Error ? error.message : String(error));
-    }
+    const args = targetArgs('mcp-ts-v2');
     let config: TargetConfig;
     try {
         config = configFromEnv();
@@ -95,19 +75,8 @@ async function main(): Promise<void> {
         if (error instanceof ConfigError) usageError(error.message);
         throw error;
     }
-    switch (values.transport) {
-        case 'stdio':
-            if (values.port !== undefined) usageError('--port applies to --transport http only');
-            serveOverStdio(config);
-            return;
-        case 'http':
-            await serveOverHttp(config, parsePort(values.port));
-            return;
-        case undefined:
-            usageError('--transport is required');
-        default:
-            usageError(`unknown transport "${values.transport}": use stdio or http`);
-    }
+    if (args.transport === 'stdio') serveOverStdio(config);
+    else await serveOverHttp(config, args.port);
 }
 
 main().catch((error: unknown) => {
