@@ -2,10 +2,14 @@
  * Benchmark: counter throughput on a large capture log, beside the physical floor measured on the
  * same file in the same run. Goal: countLog ≥ 200 MB/s of capture log.
  *
- * 1. Runs one real HTTP configuration (`raw-mcp-ts-v2-http-2025-11-25-ten` of matrix.yaml, one
- *    repeat; or the log given as the first argument) and repeats its log, with renumbered `conn`
- *    and `seq`, into a file of at least 100 MB (override: env WIRECOST_BENCH_MB).
- * 2. Times, each best of 3, on that file:
+ * 1. Builds two files of at least 100 MB each (override: env WIRECOST_BENCH_MB), logs repeated
+ *    with renumbered `conn` and `seq`:
+ *    worst case: one real HTTP configuration run here (`raw-mcp-ts-v2-http-2025-11-25-ten` of
+ *      matrix.yaml, one repeat; or the log given as the first argument): small messages only,
+ *      the most HTTP heads and JSON-RPC messages per MB;
+ *    published corpus: every committed HTTP capture log under results/logs (the published
+ *      matrix's logs, sweeps with large bodies included), each once per round.
+ * 2. Times, each best of 3, on each file:
  *    floor: read it in 1 MiB pieces into one reused buffer, find each line's base64 payload and
  *      decode it into one reused buffer (the physical floor: reading and base64-decoding);
  *    floor (JSON.parse): the whole file as one string, JSON.parse of each line, Buffer.from(b64);
@@ -15,12 +19,12 @@
  * Run: `npx tsc -p tsconfig.json && node dist/bench/count.js [LOG]`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, openSync, readFileSync, readSync, statSync, writeSync, closeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { formatRecord, parseCaptureLog, readCaptureLog } from "../runner/capture/log.js";
+import { formatRecord, parseCaptureLog, readCaptureLog, type CaptureRecord } from "../runner/capture/log.js";
 import { countLog, countLogFile } from "../runner/count/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -33,20 +37,37 @@ if (!source) {
   execFileSync(process.execPath, [join(root, "dist/bin/wirecost.js"), "run", join(root, "matrix.yaml"), "--only", config, "--repeats", "1", "--results", join(dir, "results")], { stdio: "ignore" });
   source = join(dir, "results", "logs", config, "1.jsonl");
 }
-const base = parseCaptureLog(readFileSync(source, "utf8"), source);
-const conns = Math.max(1, ...base.map((r) => r.conn ?? 0));
-const big = join(dir, "big.jsonl");
-const fd = openSync(big, "w");
-let size = 0;
-let seq = 0;
-for (let copy = 0; size < targetMB * 1e6; copy++) {
-  let text = "";
-  for (const r of base) text += formatRecord({ ...r, conn: (r.conn ?? 0) + copy * conns, seq: ++seq });
-  writeSync(fd, text);
-  size += Buffer.byteLength(text);
+/**
+ * Write `logs` (each a capture log's records), repeated in turn with renumbered conn and seq,
+ * into `path` until it holds at least targetMB; @returns its size in MB and record count.
+ */
+function buildLog(path: string, logs: CaptureRecord[][]): { mb: number; records: number } {
+  const fd = openSync(path, "w");
+  let size = 0;
+  let seq = 0;
+  let connBase = 0;
+  while (size < targetMB * 1e6) {
+    for (const base of logs) {
+      let text = "";
+      for (const r of base) text += formatRecord({ ...r, conn: (r.conn ?? 0) + connBase, seq: ++seq });
+      connBase += Math.max(1, ...base.map((r) => r.conn ?? 0));
+      writeSync(fd, text);
+      size += Buffer.byteLength(text);
+    }
+  }
+  closeSync(fd);
+  return { mb: statSync(path).size / 1e6, records: seq };
 }
-closeSync(fd);
-const mb = statSync(big).size / 1e6;
+
+const logsDir = join(root, "results", "logs");
+const corpus = readdirSync(logsDir)
+  .filter((c) => /-http-/.test(c))
+  .sort()
+  .flatMap((c) => readdirSync(join(logsDir, c)).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(logsDir, c, f)));
+const files = [
+  { name: "worst case", path: join(dir, "worst.jsonl"), from: source, ...buildLog(join(dir, "worst.jsonl"), [parseCaptureLog(readFileSync(source, "utf8"), source)]) },
+  { name: "published corpus", path: join(dir, "corpus.jsonl"), from: `${corpus.length} HTTP logs under results/logs`, ...buildLog(join(dir, "corpus.jsonl"), corpus.map((p) => parseCaptureLog(readFileSync(p, "utf8"), p))) },
+];
 
 /** Best of 3 wall times of `f`, seconds. */
 function best(f: () => void): number {
@@ -63,8 +84,10 @@ let sink = 0;
 const piece = 1 << 20;
 const readBuf = Buffer.allocUnsafe(2 * piece);
 let decodeBuf = Buffer.allocUnsafe(1 << 20);
-const floor = best(() => {
-  const fd = openSync(big, "r");
+
+/** The physical floor on `path`: read in 1 MiB pieces, find each payload, base64-decode it into one reused buffer. */
+function readAndDecode(path: string): void {
+  const fd = openSync(path, "r");
   let have = 0;
   for (;;) {
     const n = readSync(fd, readBuf, have, piece, null);
@@ -88,9 +111,11 @@ const floor = best(() => {
     have -= p;
   }
   closeSync(fd);
-});
-const floorJson = best(() => {
-  const text = readFileSync(big, "utf8");
+}
+
+/** The JSON.parse floor on `path`: the whole file as one string, JSON.parse of each line, Buffer.from(b64). */
+function parseAndDecode(path: string): void {
+  const text = readFileSync(path, "utf8");
   let p = 0;
   while (p < text.length) {
     let nl = text.indexOf("\n", p);
@@ -101,20 +126,32 @@ const floorJson = best(() => {
     }
     p = nl + 1;
   }
-});
-let total = 0;
-const count = best(() => {
-  total = countLogFile(big, { transport: "http" }).row.total_bytes;
-});
-let total2 = 0;
-const countRecords = best(() => {
-  total2 = countLog(readCaptureLog(big), { transport: "http" }).row.total_bytes;
-});
-if (sink === 0 || total === 0 || total !== total2) throw new Error(`nothing was counted, or the two counts differ (${total}, ${total2})`);
-const rate = (s: number) => `${(mb / s).toFixed(0).padStart(5)} MB/s (${s.toFixed(2)} s)`;
-console.log(`log: ${big} (${mb.toFixed(1)} MB, ${seq} records, built from ${source})`);
-console.log(`floor: read in 1 MiB pieces + base64 decode          ${rate(floor)}`);
-console.log(`floor (JSON.parse): whole-file string + JSON.parse + decode ${rate(floorJson)}`);
-console.log(`countLogFile: read + decode + count, end to end     ${rate(count)}   = ${(floor / count).toFixed(2)} of the floor`);
-console.log(`countLog(readCaptureLog): the record API            ${rate(countRecords)}   = ${(floor / countRecords).toFixed(2)} of the floor`);
-console.log(`goal: countLogFile ≥ 200 MB/s — ${mb / count >= 200 ? "met" : "NOT met"}`);
+}
+
+let met = true;
+for (const f of files) {
+  const floor = best(() => readAndDecode(f.path));
+  const floorJson = best(() => parseAndDecode(f.path));
+  let total = 0;
+  let messages = 0;
+  const count = best(() => {
+    const r = countLogFile(f.path, { transport: "http" });
+    total = r.row.total_bytes;
+    messages = r.messages.length;
+  });
+  let total2 = 0;
+  const countRecords = best(() => {
+    total2 = countLog(readCaptureLog(f.path), { transport: "http" }).row.total_bytes;
+  });
+  if (sink === 0 || total === 0 || total !== total2) throw new Error(`nothing was counted, or the two counts differ (${total}, ${total2})`);
+  const rate = (s: number) => `${(f.mb / s).toFixed(0).padStart(5)} MB/s (${s.toFixed(2)} s)`;
+  console.log(`\n${f.name}: ${f.path} (${f.mb.toFixed(1)} MB, ${f.records} records, ${messages} message rows, built from ${f.from})`);
+  console.log(`  floor: read in 1 MiB pieces + base64 decode                ${rate(floor)}`);
+  console.log(`  floor (JSON.parse): whole-file string + JSON.parse + decode ${rate(floorJson)}`);
+  console.log(`  countLogFile: read + decode + count, end to end             ${rate(count)}   = ${(floor / count).toFixed(2)} of the floor`);
+  console.log(`  countLog(readCaptureLog): the record API                    ${rate(countRecords)}   = ${(floor / countRecords).toFixed(2)} of the floor`);
+  const ok = f.mb / count >= 200;
+  met &&= ok;
+  console.log(`  goal: countLogFile ≥ 200 MB/s — ${ok ? "met" : "NOT met"}`);
+}
+console.log(`\ngoal on both files: ${met ? "met" : "NOT met"}`);

@@ -6,30 +6,21 @@
 import { reassemble, seqAtOffset, type CaptureRecord, type Direction, type Stream } from "../capture/log.js";
 import { emptyCountRow, type CountBreakdown, type CountResult, type CountRow, type MessageRow } from "./columns.js";
 import { WireFormatError, describeBytes } from "./errors.js";
-import { Http1StreamParser, bodyToStreamOffset, headerValue, type BodySegment, type HttpHead, type HttpMessage } from "./http1.js";
+import { Http1StreamParser, bodyToStreamOffset, headerValue, type HttpHead, type HttpMessage, type HttpPartialMessage } from "./http1.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
 import { finishRows, newRow } from "./rows.js";
 import { SseParser, dataToBodyOffset } from "./sse.js";
 
-/** A complete HTTP message, or the one still open at the end of a stream that did not end. */
-interface Unit {
-  head?: HttpHead;
-  startOffset: number;
-  headBytes: number;
-  body: Buffer;
-  bodyBytes: number;
-  framingBytes: number;
-  bodySegments: BodySegment[];
-  complete: boolean;
-}
+/**
+ * A complete HTTP message, or the one still open at the end of a stream that did not end
+ * (`complete: false`; its head is undefined while the head is still arriving).
+ */
+type Unit = (HttpMessage & { complete?: undefined }) | (HttpPartialMessage & { complete: false });
 
-/** A JSON-RPC message found in a body: where it starts in the body and how long it is. */
-interface Found {
-  info: JsonRpcMessageInfo;
-  bodyOffset: number;
-  length: number;
-  sse: boolean;
+/** The head of a unit, or undefined while an open message's head is incomplete. */
+function headOf(u: Unit): HttpHead | undefined {
+  return u.complete === false ? u.head : u;
 }
 
 /**
@@ -66,12 +57,17 @@ export function countHttpStreams(streams: readonly Stream[]): CountResult {
   row.total_bytes = row.c2s_bytes + row.s2c_bytes;
   for (const [, pair] of [...conns].sort((a, b) => a[0] - b[0])) {
     const requests = pair.c2s ? parseStream(pair.c2s, []) : [];
-    const methods = requests.flatMap((u) => (u.head ? [u.head.method!] : []));
+    const methods: string[] = [];
+    for (const u of requests) {
+      const head = headOf(u);
+      if (head) methods.push(head.method!);
+    }
     const responses = pair.s2c ? parseStream(pair.s2c, methods) : [];
     for (const [stream, units] of [[pair.c2s, requests], [pair.s2c, responses]] as const) {
       if (stream) account(stream, units, row, breakdown, drafts);
     }
-    const finals = responses.filter((u) => u.head !== undefined && u.head.status! >= 200).length;
+    let finals = 0;
+    for (const u of responses) if ((headOf(u)?.status ?? 0) >= 200) finals++;
     row.http_round_trips += Math.min(finals, methods.length);
   }
   const parts = row.request_head_bytes + row.request_body_bytes + row.response_head_bytes + row.response_body_bytes + row.chunk_framing_bytes;
@@ -86,21 +82,13 @@ function parseStream(stream: Stream, methods: string[]): Unit[] {
   const kind = stream.dir === "c2s" ? "request" : "response";
   const p = new Http1StreamParser(kind, label(stream));
   for (const m of methods) p.expectResponseTo(m);
-  const units: Unit[] = p.push(stream.bytes).map(fromMessage);
-  if (stream.ended) units.push(...p.end().map(fromMessage));
+  const units: Unit[] = p.push(stream.bytes);
+  if (stream.ended) units.push(...p.end());
   else {
     const part = p.partial;
-    if (part) {
-      const { head, startOffset, headBytes, body, bodyBytes, framingBytes, bodySegments } = part;
-      units.push({ head, startOffset, headBytes, body, bodyBytes, framingBytes, bodySegments, complete: false });
-    }
+    if (part) units.push({ ...part, complete: false });
   }
   return units;
-}
-
-function fromMessage(m: HttpMessage): Unit {
-  const { startOffset, headBytes, body, bodyBytes, framingBytes, bodySegments } = m;
-  return { head: m, startOffset, headBytes, body, bodyBytes, framingBytes, bodySegments, complete: true };
 }
 
 function label(stream: Pick<Stream, "conn" | "dir">): string {
@@ -110,40 +98,48 @@ function label(stream: Pick<Stream, "conn" | "dir">): string {
 /** Add one stream's units to the row and the message rows; check that they cover the stream. */
 function account(stream: Stream, units: Unit[], row: CountRow, breakdown: CountBreakdown, drafts: MessageRow[]): void {
   const c2s = stream.dir === "c2s";
+  const where = label(stream);
   let covered = 0;
   for (const u of units) {
+    const head = headOf(u);
     covered += u.headBytes + u.bodyBytes + u.framingBytes;
-    row[c2s ? "request_head_bytes" : "response_head_bytes"] += u.headBytes;
-    row[c2s ? "request_body_bytes" : "response_body_bytes"] += u.bodyBytes;
+    if (c2s) {
+      row.request_head_bytes += u.headBytes;
+      row.request_body_bytes += u.bodyBytes;
+    } else {
+      row.response_head_bytes += u.headBytes;
+      row.response_body_bytes += u.bodyBytes;
+    }
     row.chunk_framing_bytes += u.framingBytes;
-    if (u.head) breakdown[c2s ? "http_requests" : "http_responses"]++;
-    if (!u.complete) breakdown.open_http_messages++;
+    if (head) breakdown[c2s ? "http_requests" : "http_responses"]++;
+    if (u.complete === false) breakdown.open_http_messages++;
     const http = newRow(stream.conn, stream.dir, seqAtOffset(stream, u.startOffset), u.startOffset, "http-only");
     http.headBytes = u.headBytes;
     http.bodyBytes = u.bodyBytes;
     http.framingBytes = u.framingBytes;
-    if (u.head) http.startLine = u.head.startLine;
-    if (!u.complete) http.incomplete = true;
+    if (head) http.startLine = head.startLine;
+    if (u.complete === false) http.incomplete = true;
     drafts.push(http);
-    if (!u.head || u.bodyBytes === 0) continue;
-    const { found, events } = bodyMessages(u, label(stream));
-    row.sse_events += events;
-    for (const f of found) {
-      http.bodyBytes -= f.length;
-      const offset = bodyToStreamOffset(u.bodySegments, f.bodyOffset);
-      const d = newRow(stream.conn, stream.dir, seqAtOffset(stream, offset), offset, f.info.kind);
-      d.bodyBytes = f.length;
-      d.metaBytes = f.info.metaBytes;
-      if (f.info.method !== undefined) d.method = f.info.method;
-      if (f.info.id !== undefined) d.id = f.info.id;
-      if (f.sse) d.sse = true;
+    if (!head || u.bodyBytes === 0) continue;
+    row.sse_events += bodyMessages(u, head, where, (info, bodyOffset, sse) => {
+      const length = info.end - info.start;
+      http.bodyBytes -= length;
+      const offset = bodyToStreamOffset(u.bodySegments, bodyOffset);
+      const d = newRow(stream.conn, stream.dir, seqAtOffset(stream, offset), offset, info.kind);
+      d.bodyBytes = length;
+      d.metaBytes = info.metaBytes;
+      if (info.method !== undefined) d.method = info.method;
+      if (info.id !== undefined) d.id = info.id;
+      if (sse) d.sse = true;
       drafts.push(d);
-      row[c2s ? "jsonrpc_c2s" : "jsonrpc_s2c"]++;
-      if (c2s) row.meta_bytes += f.info.metaBytes;
-    }
+      if (c2s) {
+        row.jsonrpc_c2s++;
+        row.meta_bytes += info.metaBytes;
+      } else row.jsonrpc_s2c++;
+    });
   }
   if (covered !== stream.bytes.length) {
-    throw new WireFormatError(label(stream), undefined, `HTTP messages cover ${covered} of its ${stream.bytes.length} bytes (a counter bug: please report it with the log)`);
+    throw new WireFormatError(where, undefined, `HTTP messages cover ${covered} of its ${stream.bytes.length} bytes (a counter bug: please report it with the log)`);
   }
 }
 
@@ -152,34 +148,37 @@ function mediaType(value: string | undefined): string {
   return (value ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-/** The JSON-RPC messages of one body, and how many SSE events it dispatched. */
-function bodyMessages(u: Unit, where: string): { found: Found[]; events: number } {
-  const head = u.head!;
+/**
+ * Find the JSON-RPC messages of one body and hand each to `found` (with its offset in the body,
+ * and whether an SSE event carried it), in body order.
+ * @returns how many SSE events the body dispatched (0 for a JSON body)
+ * @throws WireFormatError when a JSON body or an event's JSON data is not JSON, or the body is content-coded
+ */
+function bodyMessages(u: Unit, head: HttpHead, where: string, found: (info: JsonRpcMessageInfo, bodyOffset: number, sse: boolean) => void): number {
   const type = mediaType(headerValue(head, "content-type"));
   const json = type === "application/json" || type.endsWith("+json");
   const sse = type === "text/event-stream";
-  if (!json && !sse) return { found: [], events: 0 };
+  if (!json && !sse) return 0;
   const coding = headerValue(head, "content-encoding");
   const te = (headerValue(head, "transfer-encoding") ?? "").toLowerCase().split(",").map((c) => c.trim()).filter((c) => c !== "" && c !== "chunked");
   if ((coding !== undefined && coding.toLowerCase() !== "identity") || te.length > 0) {
     throw new WireFormatError(where, u.startOffset, `expected an uncompressed ${type} body to count JSON-RPC messages in, got ${coding ? `Content-Encoding: ${coding}` : `Transfer-Encoding: ${te.join(", ")}`} (have the client send no Accept-Encoding / TE)`);
   }
-  const found: Found[] = [];
   const fail = (e: unknown, bodyOffset: (k: number) => number, buf: Buffer, what: string): never => {
     if (!(e instanceof JsonScanError)) throw e;
     const at = bodyToStreamOffset(u.bodySegments, bodyOffset(e.offset));
     throw new WireFormatError(where, at, `expected ${e.expected} in ${what} of "${head.startLine}", got ${describeBytes(buf, e.offset)}`);
   };
   if (json) {
-    if (!u.complete) return { found, events: 0 }; // an unfinished JSON text holds no complete message
+    if (u.complete === false) return 0; // an unfinished JSON text holds no complete message
     let infos: JsonRpcMessageInfo[] = [];
     try {
       infos = scanJsonRpc(u.body).messages;
     } catch (e) {
       fail(e, (k) => k, u.body, "the JSON body");
     }
-    for (const info of infos) found.push({ info, bodyOffset: info.start, length: info.end - info.start, sse: false });
-    return { found, events: 0 };
+    for (const info of infos) found(info, info.start, false);
+    return 0;
   }
   const events = new SseParser().push(u.body);
   for (const ev of events) {
@@ -192,7 +191,7 @@ function bodyMessages(u: Unit, where: string): { found: Found[]; events: number 
     } catch (e) {
       fail(e, (k) => dataToBodyOffset(ev, k), d, `the data of the SSE event at body byte ${ev.start}`);
     }
-    for (const info of infos) found.push({ info, bodyOffset: dataToBodyOffset(ev, info.start), length: info.end - info.start, sse: true });
+    for (const info of infos) found(info, dataToBodyOffset(ev, info.start), true);
   }
-  return { found, events: events.length };
+  return events.length;
 }

@@ -269,14 +269,18 @@ export class Http1StreamParser {
 
   /** Next line from `pos`, or null when its LF has not arrived yet. */
   private readLine(expected: string): Line | null {
+    const buf = this.buf;
     const i = this.pos - this.base;
-    const lf = this.buf.indexOf(0x0a, i);
-    if (lf < 0) {
-      if (this.buf.length - i > MAX_LINE) throw this.fail(this.pos, `${expected} within ${MAX_LINE} bytes`);
+    // A byte loop, not buf.indexOf: head and chunk-size lines are short, and a call into the
+    // runtime per line costs more than scanning its bytes here.
+    const stop = Math.min(buf.length, i + MAX_LINE + 1);
+    let lf = i;
+    while (lf < stop && buf[lf] !== 0x0a) lf++;
+    if (lf === stop) {
+      if (stop - i > MAX_LINE) throw this.fail(this.pos, `${expected} within ${MAX_LINE} bytes`);
       return null;
     }
-    if (lf - i > MAX_LINE) throw this.fail(this.pos, `${expected} within ${MAX_LINE} bytes`);
-    const end = lf > i && this.buf[lf - 1] === 0x0d ? lf - 1 : lf;
+    const end = lf > i && buf[lf - 1] === 0x0d ? lf - 1 : lf;
     return { start: this.pos, end: this.base + end, next: this.base + lf + 1 };
   }
 
@@ -389,28 +393,28 @@ export class Http1StreamParser {
 
   private parseField(line: Line, expected: string): HeaderField {
     if (this.isFold(line)) throw this.fail(line.start, `${expected}; obsolete line folding is not supported`);
-    const buf = this.buf;
-    const s = line.start - this.base;
-    const e = line.end - this.base;
-    let colon = s;
-    while (colon < e && TOKEN_BYTE[buf[colon]!] === 1) colon++;
-    if (colon === s || colon === e || buf[colon] !== 0x3a) throw this.fail(line.start, expected);
+    // One decode per line; name and value are slices of it (latin1: one char per byte).
+    const t = this.text(line);
+    const e = t.length;
+    let colon = 0;
+    while (colon < e && TOKEN_BYTE[t.charCodeAt(colon)] === 1) colon++;
+    if (colon === 0 || colon === e || t.charCodeAt(colon) !== 0x3a) throw this.fail(line.start, expected);
     let vs = colon + 1;
-    while (vs < e && (buf[vs] === 0x20 || buf[vs] === 0x09)) vs++;
+    while (vs < e && (t.charCodeAt(vs) === 0x20 || t.charCodeAt(vs) === 0x09)) vs++;
     let ve = e;
-    while (ve > vs && (buf[ve - 1] === 0x20 || buf[ve - 1] === 0x09)) ve--;
+    while (ve > vs && (t.charCodeAt(ve - 1) === 0x20 || t.charCodeAt(ve - 1) === 0x09)) ve--;
     for (let k = vs; k < ve; k++) {
-      const c = buf[k]!;
+      const c = t.charCodeAt(k);
       if ((c < 0x20 && c !== 0x09) || c === 0x7f) throw this.fail(line.start, expected);
     }
-    return [buf.toString("latin1", s, colon), buf.toString("latin1", vs, ve)];
+    return [t.slice(0, colon), t.slice(vs, ve)];
   }
 
   /** The head ended at `blankAt`: decide how the body is delimited. */
   private headDone(blankAt: number): void {
     const head = this.head!;
     head.headers = this.headers;
-    const values = (name: string) => this.headers.filter(([k]) => k.toLowerCase() === name).map(([, v]) => v);
+    const values = (name: string) => fieldValues(this.headers, name);
     let method = "";
     if (this.kind === "response") {
       const status = head.status!;
@@ -559,8 +563,15 @@ export function bodyToStreamOffset(segments: readonly BodySegment[], bodyOffset:
 /** Value of the first header field named `name` (case-insensitive), or undefined. */
 export function headerValue(head: Pick<HttpHead, "headers">, name: string): string | undefined {
   const n = name.toLowerCase();
-  for (const [k, v] of head.headers) if (k.toLowerCase() === n) return v;
+  for (const [k, v] of head.headers) if (k.length === n.length && k.toLowerCase() === n) return v;
   return undefined;
+}
+
+/** Values of every field named `name` (lower-case), in order; [] when none. */
+function fieldValues(fields: readonly HeaderField[], name: string): string[] {
+  const out: string[] = [];
+  for (const [k, v] of fields) if (k.length === name.length && k.toLowerCase() === name) out.push(v);
+  return out;
 }
 
 function hexValue(b: number): number {

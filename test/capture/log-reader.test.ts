@@ -86,6 +86,16 @@ test("log reader: lines the fast scanner must refuse read as the reference reads
   for (const line of cases) agree(file(line + "\n"));
 });
 
+test("log reader: base64 without padding, with padding, and with a stray '=' inside give the reference's bytes", () => {
+  const lines = [
+    `{"conn":1,"seq":1,"dir":"c2s","b64":"aGk"}`, // "hi" without its "="
+    `{"conn":1,"seq":2,"dir":"c2s","b64":"${b64("abcd")}"}`, // "YWJjZA==": two "="
+    `{"conn":2,"seq":3,"dir":"c2s","b64":"aG=k"}`, // "=" inside: decodes shorter than its length says
+    `{"conn":2,"seq":4,"dir":"s2c","b64":"${b64("tail")}"}`,
+  ];
+  for (const text of [lines.join("\n"), lines.slice(0, 2).join("\n") + "\n"]) agree(file(text));
+});
+
 test("log reader: a seq that goes back is reassembled in seq order", () => {
   const path = file(
     [`{"conn":1,"seq":2,"dir":"c2s","b64":"${b64("world")}"}`, `{"conn":1,"seq":1,"dir":"c2s","b64":"${b64("hello ")}"}`].join("\n") + "\n",
