@@ -28,8 +28,8 @@ export interface Runs {
   rows: readonly RunRow[];
 }
 
-/** State of one expanded cell in `coverage.tsv`. */
-export type CoverageState = "measured" | "failed" | "excluded" | "not-run";
+/** What became of one expanded cell (`coverage.tsv`, column `outcome`). */
+export type CoverageOutcome = "measured" | "failed" | "excluded" | "not-run";
 
 /** One expanded cell of the matrix and what became of it. */
 export interface CoverageCell {
@@ -38,7 +38,7 @@ export interface CoverageCell {
   /** Axis values by axis name, in the file's column order. */
   axes: ReadonlyMap<string, string>;
   /** What became of the cell. */
-  state: CoverageState;
+  outcome: CoverageOutcome;
   /** Why (the exclude rule, the failure), empty when measured. */
   reason: string;
 }
@@ -116,13 +116,13 @@ export function readRuns(dir: string): Runs | undefined {
   return { header: table.header, rows };
 }
 
-const STATES: readonly string[] = ["measured", "failed", "excluded", "not-run"];
+const OUTCOMES: readonly string[] = ["measured", "failed", "excluded", "not-run"];
 
 /**
- * Read `coverage.tsv` if present: `config, <axes…>, state, reason`. Columns are taken by
- * position, so an axis that is itself called `state` does not clash with the state column.
+ * Read `coverage.tsv` if present: `config, <axes…>, outcome, reason`. Columns are taken by
+ * position (the last two), so no axis name can clash with them.
  * @returns undefined when the file does not exist
- * @throws UserError (file:line) when a row has the wrong number of fields or an unknown state
+ * @throws UserError (file:line) when a row has the wrong number of fields or an unknown outcome
  */
 export function readCoverage(dir: string): Coverage | undefined {
   const file = join(dir, "coverage.tsv");
@@ -130,7 +130,7 @@ export function readCoverage(dir: string): Coverage | undefined {
   const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
   const header = (lines[0] ?? "").split("\t");
   if (header[0] !== "config" || header.length < 3) {
-    throw new UserError({ file, line: 1, problem: "expected the header `config, <axes…>, state, reason`", fix: REGEN });
+    throw new UserError({ file, line: 1, problem: "expected the header `config, <axes…>, outcome, reason`", fix: REGEN });
   }
   const axisNames = header.slice(1, -2);
   const cells: CoverageCell[] = [];
@@ -144,20 +144,20 @@ export function readCoverage(dir: string): Coverage | undefined {
         fix: REGEN,
       });
     }
-    const state = f[f.length - 2] ?? "";
-    if (!STATES.includes(state)) {
+    const outcome = f[f.length - 2] ?? "";
+    if (!OUTCOMES.includes(outcome)) {
       throw new UserError({
         file,
         line: i + 2,
-        key: "state",
-        problem: `unknown state \`${state}\` (expected ${STATES.join(", ")})`,
+        key: "outcome",
+        problem: `unknown outcome \`${outcome}\` (expected ${OUTCOMES.join(", ")})`,
         fix: REGEN,
       });
     }
     cells.push({
       config: f[0] ?? "",
       axes: new Map(axisNames.map((name, j) => [name, f[j + 1] ?? ""] as const)),
-      state: state as CoverageState,
+      outcome: outcome as CoverageOutcome,
       reason: f[f.length - 1] ?? "",
     });
   });

@@ -14,13 +14,13 @@ export interface CoverageView {
 
 /** Build the coverage grid; axis names become escaped headers. */
 export function coverageView(coverage: Coverage): CoverageView {
-  const count = (s: string): string => formatInt(coverage.cells.filter((c) => c.state === s).length);
+  const count = (s: string): string => formatInt(coverage.cells.filter((c) => c.outcome === s).length);
   return {
     table: tableView(
       [
         { header: "Configuration", align: "left", cell: (c) => c.config },
         ...coverage.axisNames.map((a) => ({ header: mdCell(a), align: "left" as const, cell: (c: (typeof coverage.cells)[number]) => c.axes.get(a) ?? "" })),
-        { header: "State", align: "left", cell: (c) => c.state },
+        { header: "Outcome", align: "left", cell: (c) => c.outcome },
         { header: "Reason", align: "left", cell: (c) => c.reason },
       ],
       coverage.cells,

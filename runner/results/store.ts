@@ -103,7 +103,7 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
   for (const c of plan.excluded) coverage.push([c.id, ...axisNames.map((a) => c.values[a]!), "excluded", c.reason]);
   coverage.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
   writeAtomic(join(dir, "runs.tsv"), runsText);
-  writeAtomic(join(dir, "coverage.tsv"), toTsv(["config", ...axisNames, "state", "reason"], coverage));
+  writeAtomic(join(dir, "coverage.tsv"), toTsv(["config", ...axisNames, "outcome", "reason"], coverage));
   writeAtomic(join(dir, "summary.tsv"), toTsv(["config", ...axisNames, "repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields"], summary));
   writeAtomic(join(dir, "medians.tsv"), toTsv(["config", "metric", "min", "median", "max"], medians));
   writeAtomic(join(dir, "provenance.json"), JSON.stringify(provenance, null, 2) + "\n");

@@ -52,7 +52,7 @@ test("each fault target ends as a recorded failed/timeout run with its reason; t
   assert.ok(rerun, r.stderr);
   assert.equal((rerun.match(/--only /g) ?? []).length, 6);
   assert.match(rerun, /--resume$/);
-  assert.equal(tsv(join(out, "coverage.tsv")).filter((c) => c.state === "measured").length, 2);
+  assert.equal(tsv(join(out, "coverage.tsv")).filter((c) => c.outcome === "measured").length, 2);
   // no process left: every recorded pid (targets and their grandchildren) is gone
   const recorded = readdirSync(pids).map(Number);
   assert.ok(recorded.length >= 8, `pids recorded: ${recorded.join(" ")}`);
