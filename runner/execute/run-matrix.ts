@@ -4,8 +4,9 @@
  * atomic journal file; the derived results files are rebuilt at the end, also after an abort
  * (^C), so `--resume` can continue from any instant.
  */
-import { availableParallelism } from "node:os";
-import { relative } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join, relative } from "node:path";
 import { UserError } from "../errors.js";
 import { expand } from "../matrix/expand.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
@@ -190,6 +191,14 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     while (next < groups.length && !signal?.aborted) {
       const { c, repeats } = groups[next++]!;
       const relayPort = await freePort();
+      // Warm-up runs (the configuration's `warmup`): the same run, its record and log discarded.
+      for (let w = 1; w <= (c.warmup ?? 0) && !signal?.aborted; w++) {
+        try {
+          await run(matrix, c, w, join(warmupDir(), `${c.id}-${w}.jsonl`), signal, { relayPort });
+        } catch (e) {
+          if (!(e instanceof RunInterrupted)) throw e;
+        }
+      }
       for (const repeat of repeats) {
         if (signal?.aborted) break;
         try {
@@ -203,9 +212,12 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
       }
     }
   };
+  let warmups: string | undefined;
+  const warmupDir = () => (warmups ??= mkdtempSync(join(tmpdir(), "wirecost-warmup-")));
   try {
     await Promise.all(Array.from({ length: Math.min(jobs, groups.length) }, worker));
   } finally {
+    if (warmups) rmSync(warmups, { recursive: true, force: true });
     signal?.removeEventListener("abort", onAbort);
     bar.stop();
   }
