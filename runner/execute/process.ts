@@ -4,6 +4,7 @@
  */
 import { createServer, connect } from "node:net";
 import { execa, type ResultPromise } from "execa";
+import { substitute } from "../matrix/placeholders.js";
 import type { TargetCommand } from "../matrix/types.js";
 
 /** Process group ids (= leader pids) of targets started and not yet stopped. */
@@ -57,10 +58,6 @@ export async function freePort(): Promise<number> {
   return addr.port;
 }
 
-/** Replace `{name}` placeholders from `values`. Unknown placeholders were rejected at parse time. */
-export function substitute(text: string, values: Record<string, string>): string {
-  return text.replace(/\{([^}]*)\}/g, (m, k: string) => values[k] ?? m);
-}
 
 /**
  * Start a target.

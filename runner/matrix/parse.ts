@@ -12,6 +12,7 @@ import { LineCounter, parseDocument } from "yaml";
 import { UserError } from "../errors.js";
 import { repoRoot } from "../paths.js";
 import { Locator, type YamlPath } from "./locate.js";
+import { placeholderNames } from "./placeholders.js";
 import type { Axis, ExcludeRule, IncludeRule, Match, Matrix, Requirement, Sweep, Target, TargetCommand } from "./types.js";
 
 /** Axis names with a meaning to the runner; every other axis is passed through to targets. */
@@ -190,8 +191,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       const cmd: TargetCommand = { argv: c.argv, env: c.env ?? {} };
       const texts: [string, YamlPath][] = [...cmd.argv.map((s, i): [string, YamlPath] => [s, ["targets", tname, tr, "argv", i]]), ...Object.entries(cmd.env).map(([k, s]): [string, YamlPath] => [s, ["targets", tname, tr, "env", k]])];
       for (const [s, path] of texts) {
-        for (const m of s.matchAll(/\{([^}]*)\}/g)) {
-          const ph = m[1]!;
+        for (const ph of placeholderNames(s)) {
           if (ph === "port" && tr === "http") continue;
           if (ph === "port") fail(loc, path, `placeholder {port} in a stdio command — only http commands get a port; remove it`);
           if (!axisNames.includes(ph)) fail(loc, path, `placeholder {${ph}} names no axis — use {port} (http) or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}`);

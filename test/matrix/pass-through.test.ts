@@ -52,3 +52,19 @@ test("wirecost run drives the real mcp-ts-v2 server in a matrix with an extra ax
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test("{{ and }} are literal braces in argv and env; only {name} is a placeholder", async () => {
+  const { placeholderNames, substitute } = await import("../../runner/matrix/placeholders.js");
+  assert.deepEqual(placeholderNames('{{"size": {payload}}}'), ["payload"]);
+  assert.equal(substitute('{{"size": {payload}}}', { payload: "1k" }), '{"size": 1k}');
+  assert.equal(substitute("{{payload}}", { payload: "1k" }), "{payload}");
+  assert.equal(substitute("{{{payload}}}", { payload: "1k" }), "{1k}");
+  assert.equal(substitute("--port={port} {unknown}", { port: "9" }), "--port=9 {unknown}");
+  // an escaped brace is not a placeholder, so the parser does not refuse it
+  const { parseMatrix } = await import("../../runner/matrix/parse.js");
+  const text = readFileSync(file, "utf8").replace('"--via={transport}"', `'{{"via": "{transport}"}}'`);
+  assert.notEqual(text, readFileSync(file, "utf8"));
+  const m = parseMatrix(text, file);
+  assert.deepEqual(m.targets["env-echo"]!.commands.stdio!.argv.slice(-1), ['{{"via": "{transport}"}}']);
+  assert.throws(() => parseMatrix(text.replace("{transport}", "{nope}"), file), /placeholder \{nope\} names no axis/);
+});
