@@ -21,6 +21,12 @@ export const BUILTIN_AXES = ["target", "client", "transport", "revision", "flow"
 /** Transports a target can declare a command for (values of the transport axis). */
 export const TRANSPORTS = ["stdio", "http"] as const;
 
+/** The transport value of a target declared `inProcess:` (a function called inside the runner; measures: [percall] only). */
+export const IN_PROCESS = "in-process";
+
+/** Measures that run on their own, never beside another measure in one matrix. */
+const ALONE_MEASURES = ["percall"];
+
 const DEFAULT_TIMEOUT_S = 30;
 
 let validator: ReturnType<Ajv["compile"]> | undefined;
@@ -30,7 +36,7 @@ function validate(data: unknown): ErrorObject[] {
     validator = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
   }
   if (validator(data)) return [];
-  const errs = validator.errors ?? [];
+  const errs = (validator.errors ?? []).filter((e) => e.keyword !== "if"); // an if/then failure is reported by the then-schema's own errors
   // An unknown key explains a "required" or type error nearby better than they do: report it first.
   return [...errs.filter((e) => e.keyword === "additionalProperties"), ...errs.filter((e) => e.keyword !== "additionalProperties")];
 }
@@ -57,12 +63,16 @@ function schemaMessage(e: ErrorObject, path: YamlPath): string {
     }
     case "minimum":
       return `${at} is ${JSON.stringify(e.data)} but must be ≥ ${String(e.params.limit)} — counts are whole numbers, 0 means zero`;
+    case "maximum":
+      return `${at} is ${JSON.stringify(e.data)} but must be ≤ ${String(e.params.limit)} — give a smaller number${hint}`;
+    case "enum":
+      return `${at} is ${JSON.stringify(e.data)} — use one of: ${(e.params.allowedValues as unknown[]).map(String).join(", ")}`;
     case "exclusiveMinimum":
       return `${at} is ${JSON.stringify(e.data)} but must be > ${String(e.params.limit)} — give a positive number`;
     case "const":
       return `${at} is ${JSON.stringify(e.data)} — write ${JSON.stringify(e.params.allowedValue)}${hint}`;
     case "minItems":
-      return `${at} is empty — list at least ${String(e.params.limit)} item(s)${hint}`;
+      return `${at} ${Array.isArray(e.data) && e.data.length > 0 ? `has ${e.data.length} item(s)` : "is empty"} — list at least ${String(e.params.limit)} item(s)${hint}`;
     case "pattern":
       return `${at} is ${JSON.stringify(e.data)}, which does not match ${String(e.params.pattern)} — use lower-case letters, digits and _, starting with a letter`;
     default:
@@ -77,6 +87,7 @@ interface RawCommand {
 }
 interface RawMatrix {
   title?: string;
+  measures?: string[];
   repeats?: number;
   warmup?: number;
   timeoutSeconds?: number;
@@ -87,7 +98,7 @@ interface RawMatrix {
   sweeps?: { name?: string; axis: string; values?: (string | number)[]; base?: RawMatch; repeats?: number; warmup?: number }[];
   targets: Record<
     string,
-    { label?: string; package?: string; version?: string; revisions?: string[]; flows?: string[]; requires?: (string | { command: string; when?: RawMatch })[]; stdio?: RawCommand; http?: RawCommand }
+    { label?: string; package?: string; version?: string; revisions?: string[]; flows?: string[]; requires?: (string | { command: string; when?: RawMatch })[]; inProcess?: { workload: string }; stdio?: RawCommand; http?: RawCommand }
   >;
 }
 
@@ -178,8 +189,17 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
   const transportAxis = axes.findIndex((a) => a.name === "transport");
   if (transportAxis >= 0) {
     axes[transportAxis]!.values.forEach((v, j) => {
-      if (!(TRANSPORTS as readonly string[]).includes(v)) fail(loc, ["axes", transportAxis, "values", j], `unknown transport "${v}" — use one of: ${TRANSPORTS.join(", ")}`);
+      if (![...TRANSPORTS, IN_PROCESS].includes(v)) fail(loc, ["axes", transportAxis, "values", j], `unknown transport "${v}" — use one of: ${[...TRANSPORTS, IN_PROCESS].join(", ")}`);
     });
+  }
+  const measures = raw.measures ?? ["bytes"];
+  const alone = measures.findIndex((x) => ALONE_MEASURES.includes(x));
+  if (alone >= 0 && measures.length > 1) fail(loc, ["measures", alone], `measure "${measures[alone]}" runs alone — write measures: [${measures[alone]}] and put the other measures in a matrix of their own`);
+  const inProcessOk = measures.includes("percall");
+  if (inProcessOk) {
+    for (const axis of ["transport", "revision"]) {
+      if (!byName.has(axis)) fail(loc, ["axes"], `measures: [percall] needs a "${axis}" axis (target × transport × revision names each path) — add an axis named ${axis}`);
+    }
   }
 
   const targets: Record<string, Target> = {};
@@ -204,6 +224,8 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       if (typeof r === "string") return { command: r, at: loc.at(path) };
       return { command: r.command, at: loc.at(path), ...(r.when ? { when: match(r.when, [...path, "when"]) } : {}) };
     });
+    if (t.inProcess && !inProcessOk) fail(loc, ["targets", tname], `target ${tname} runs in-process, which only measures: [percall] measures — set measures: [percall] or remove inProcess`, "inProcess");
+    if (t.inProcess && (t.stdio || t.http)) fail(loc, ["targets", tname], `target ${tname} declares inProcess and a ${t.stdio ? "stdio" : "http"} command — an in-process target starts no server; remove one of them`, "inProcess");
     targets[tname] = {
       name: tname,
       label: t.label ?? tname,
@@ -211,6 +233,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ...(t.version !== undefined ? { version: t.version } : {}),
       ...(t.revisions ? { revisions: t.revisions } : {}),
       ...(t.flows ? { flows: t.flows } : {}),
+      ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),
       requires,
       commands,
     };
@@ -255,6 +278,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     repeats: raw.repeats ?? 1,
     warmup: raw.warmup ?? 0,
     timeoutMs: (raw.timeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
+    measures,
     axes,
     targets,
     ...(grid ? { grid } : {}),

@@ -40,6 +40,8 @@ export interface Target {
   revisions?: string[];
   /** Flows it serves; undefined = all. */
   flows?: string[];
+  /** Set when the target is a workload function called inside the runner (transport `in-process`, measures: [percall] only). */
+  inProcess?: { workload: string };
   /** Commands that must be on PATH (checked by preflight). */
   requires: Requirement[];
   commands: Partial<Record<"stdio" | "http", TargetCommand>>;
@@ -85,6 +87,8 @@ export interface Matrix {
   warmup?: number;
   /** Wall-clock limit of one run, milliseconds. */
   timeoutMs: number;
+  /** `measures:` as written (default `["bytes"]`); undefined for matrices built in code (= bytes). */
+  measures?: string[];
   axes: Axis[];
   targets: Record<string, Target>;
   /** Main-grid restriction (axis → values); undefined = every value of every axis. */
