@@ -8,7 +8,9 @@ import { killAllTargets } from "../../runner/execute/process.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { runTimingCommand, timingOptions } from "../../runner/execute/measure-run.js";
 import type { RunRecord } from "../../runner/results/schema.js";
-import { isPercallMatrix } from "../../runner/percall/matrix.js";
+import { percallOptions } from "../../runner/percall/options.js";
+import { runPercallCommand } from "../../runner/percall/command.js";
+import { shellQuote as sh } from "../../runner/results/shell.js";
 
 /** Options of `wirecost run` as commander parses them. */
 export interface RunCommandOptions {
@@ -18,11 +20,6 @@ export interface RunCommandOptions {
   results: string;
   shard?: string;
   resume?: boolean;
-}
-
-/** Quote one shell word when it needs it. */
-function sh(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /** The options that select the same runs again (matrix, repeats, shard, results). */
@@ -39,8 +36,9 @@ export function failureSummary(failed: readonly RunRecord[], max = 12): string[]
 
 /** Run `file`; exit code 1 when any run was not ok, 130 when interrupted. */
 export async function runCommand(file: string, o: RunCommandOptions): Promise<void> {
-  if (isPercallMatrix(file)) return void (process.exitCode = await (await import("../../runner/percall/command.js")).runPercallCommand(file, o)); // per-call matrices: runner/percall/
   const m = loadMatrix(file);
+  const percall = percallOptions(m);
+  if (percall) return void (process.exitCode = await runPercallCommand(m, percall, file, o)); // measures: [percall]: runner/percall/
   if (timingOptions(m)) return void (process.exitCode = await runTimingCommand(m, o)); // timing runs: runner/execute/measure-run.ts
   const ac = new AbortController();
   let signals = 0;

@@ -1,29 +1,19 @@
 /**
  * The `mcp-per-call-overhead` report: the same function called in-process and through MCP
- * servers, from a per-call results folder (`percall.json`, written by `wirecost run
- * matrices/mcp-per-call-overhead.yaml`). Every figure comes from that file; derived figures
- * (ratios, spreads, turn shares, the payload fit) are arithmetic over it, done here.
+ * servers, from a per-call results folder (`percall.tsv` and its companions, written by `wirecost
+ * run matrices/mcp-per-call-overhead.yaml`; read by generators/results/percall.ts). Every figure
+ * comes from those files; derived figures (ratios, spreads, turn shares, the payload fit) are
+ * arithmetic over them, done here.
  */
-import { readFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
-import { UserError } from "../errors.js";
 import { mdCell, mdCode } from "../escape.js";
 import { formatFixed } from "../format.js";
 import { renderMarkdownTemplate } from "../templates.js";
+import type { PercallResults, TurnShareInput } from "../results/percall.js";
+
+export type { TurnShareInput } from "../results/percall.js";
 
 /** Page id (file stem under the site folder). */
 export const PERCALL_PAGE_ID = "mcp-per-call-overhead";
-/** The results file this page reads. */
-export const PERCALL_FILE = "percall.json";
-
-/** One turn-share row as declared in the matrix (an assumption). */
-export interface TurnShareInput {
-  label: string;
-  /** Tool calls in the row. */
-  calls: number;
-  /** Agent turns around them; 0 = a loop in the caller's own code, no model call. */
-  turns: number;
-}
 
 /** One computed turn-share row; times in milliseconds, shares as fractions 0…1. */
 export interface TurnShareRow extends TurnShareInput {
@@ -69,52 +59,6 @@ export function payloadCost(points: ReadonlyArray<{ resultBytes: number; p50Us: 
   return { perMessageUs: lo.p50Us, perKbUs: ((hi.p50Us - lo.p50Us) / (hi.resultBytes - lo.resultBytes)) * 1024 };
 }
 
-/** The parts of `percall.json` this page reads (see runner/percall/engine.ts for the writer). */
-export interface PercallFile {
-  schemaVersion: number;
-  title: string;
-  command: string;
-  matrix: { file: string; sha256: string };
-  settings: { trials: number; calls: number; warmupCalls: number; query: string; limit: number; resultBytes: number; setupRepeats: number; loopCalls: number; loopRepeats: number; payloadLimits: number[]; payloadCalls: number; percentileMethod: string };
-  assumptions: { agentTurnSeconds: number; note: string; turnShareRows: TurnShareInput[] };
-  environment: { node: string; os: string; kernel: string; cpuModel: string; cores: number; startedAt: string; endedAt: string; loadavgStart: number[]; loadavgEnd: number[]; gitCommit: string; gitDirty: boolean };
-  paths: Array<{
-    id: string;
-    label: string;
-    kind: "direct" | "mcp";
-    transport: string;
-    revision: string;
-    packageVersion: string;
-    trials: Array<{ p50Us: number; p95Us: number; loadavg1: number }>;
-    p50Us: number;
-    p95Us: number;
-    spreadUs: number;
-    setup: Array<{ readyMs: number; openMs: number; listedMs: number; firstCallMs: number }>;
-    setupFirstCallMedianMs: number | null;
-    setupListedMedianMs: number | null;
-    loopMedians: { sequentialMs: number; concurrentMs: number; batchMs: number };
-    payload: Array<{ limit: number; resultBytes: number; p50Us: number; p95Us: number }>;
-  }>;
-}
-
-/**
- * Read `<dir>/percall.json`.
- * @throws UserError naming the file when it is missing, not JSON, of another schema version, or has no `direct` path
- */
-export function readPercall(dir: string): PercallFile {
-  const file = join(dir, PERCALL_FILE);
-  if (!existsSync(file)) throw new UserError({ file, problem: "not found", fix: "run `npx wirecost run matrices/mcp-per-call-overhead.yaml --results DIR` first" });
-  let data: PercallFile;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8")) as PercallFile;
-  } catch (e) {
-    throw new UserError({ file, problem: `not JSON (${(e as Error).message})`, fix: "re-run the matrix to rewrite it" });
-  }
-  if (data.schemaVersion !== 1) throw new UserError({ file, key: "schemaVersion", problem: `is ${String(data.schemaVersion)}, this page reads 1`, fix: "re-run the matrix with this version of wirecost" });
-  if (!data.paths.some((p) => p.kind === "direct")) throw new UserError({ file, key: "paths", problem: "has no direct path", fix: "keep the `direct` path in the matrix and re-run it" });
-  return data;
-}
-
 const f1 = (n: number): string => formatFixed(n, 1);
 const f2 = (n: number): string => formatFixed(n, 2);
 const ms = (us: number): string => formatFixed(us / 1000, 3);
@@ -127,49 +71,43 @@ function table(header: string[], align: Array<"l" | "r">, rows: string[][]): str
 }
 
 /**
- * Build the page's markdown from a parsed results file. Deterministic.
+ * Build the page's markdown from a per-call results folder's contents. Deterministic.
  * @param resultsDir the results folder as the user passed it (printed in the reproduce command)
  */
-export function percallMarkdown(r: PercallFile, resultsDir: string): string {
-  const direct = r.paths.find((p) => p.kind === "direct")!;
-  const mcp = r.paths.filter((p) => p.kind === "mcp");
+export function percallMarkdown(r: PercallResults, resultsDir: string): string {
+  const direct = r.rows.find((p) => p.kind === "direct")!;
+  const mcp = r.rows.filter((p) => p.kind === "mcp");
   const latency = table(
-    ["path", "SDK", "p50 [ms]", "p95 [ms]", "spread p95 − p50 [ms]", "p50 ratio ×direct", "p95 ratio ×direct", "trials p50 [ms]"],
-    ["l", "l", "r", "r", "r", "r", "r", "l"],
-    r.paths.map((p) => [
+    ["path", "configuration", "SDK", "p50 [ms]", "p95 [ms]", "spread p95 − p50 [ms]", "p50 ratio ×direct", "p95 ratio ×direct", "trials p50 [ms]"],
+    ["l", "l", "l", "r", "r", "r", "r", "r", "l"],
+    r.rows.map((p) => [
       mdCell(p.label),
+      mdCode(p.config),
       mdCell(p.packageVersion || "—"),
       ms(p.p50Us),
       ms(p.p95Us),
       ms(p.spreadUs),
       p.kind === "direct" ? "1.0" : f1(p.p50Us / direct.p50Us),
       p.kind === "direct" ? "1.0" : f1(p.p95Us / direct.p95Us),
-      mdCell(p.trials.map((t) => ms(t.p50Us)).join(", ")),
+      mdCell(p.trialP50Us.map((t) => ms(t)).join(", ")),
     ]),
   );
   const setup = table(
     ["path", "ready [ms]", "session open [ms]", "tools/list answered [ms]", "first call answered [ms]", "samples"],
     ["l", "r", "r", "r", "r", "r"],
-    mcp.map((p) => {
-      const med = (k: "readyMs" | "openMs" | "listedMs" | "firstCallMs"): string => {
-        const xs = p.setup.map((s) => s[k]).sort((a, b) => a - b);
-        const m = xs.length >> 1;
-        return xs.length === 0 ? "—" : f1(xs.length % 2 ? xs[m]! : (xs[m - 1]! + xs[m]!) / 2);
-      };
-      return [mdCell(p.label), med("readyMs"), med("openMs"), med("listedMs"), med("firstCallMs"), String(p.setup.length)];
-    }),
+    mcp.map((p) => (p.setup ? [mdCell(p.label), f1(p.setup.readyMs), f1(p.setup.openMs), f1(p.setup.listedMs), f1(p.setup.firstCallMs), String(p.setup.samples)] : [mdCell(p.label), "—", "—", "—", "—", "0"])),
   );
   const n = r.settings.loopCalls;
   const loops = table(
     ["path", `${n} sequential [ms]`, `${n} concurrent [ms]`, `1 batch of ${n} [ms]`, "concurrent ÷ sequential", "batch ÷ sequential"],
     ["l", "r", "r", "r", "r", "r"],
-    r.paths.map((p) => [mdCell(p.label), f1(p.loopMedians.sequentialMs), f1(p.loopMedians.concurrentMs), f1(p.loopMedians.batchMs), f2(p.loopMedians.concurrentMs / p.loopMedians.sequentialMs), f2(p.loopMedians.batchMs / p.loopMedians.sequentialMs)]),
+    r.rows.map((p) => [mdCell(p.label), f1(p.loops.sequentialMs), f1(p.loops.concurrentMs), f1(p.loops.batchMs), f2(p.loops.concurrentMs / p.loops.sequentialMs), f2(p.loops.batchMs / p.loops.sequentialMs)]),
   );
   const limits = r.settings.payloadLimits;
   const payload = table(
     ["path", ...limits.map((l) => `limit ${l}: ${f1((direct.payload.find((x) => x.limit === l)?.resultBytes ?? 0) / 1024)} KB p50 [ms]`), "smallest-size p50 (≈ per message) [ms]", "per KB [µs]"],
     ["l", ...limits.map(() => "r" as const), "r", "r"],
-    r.paths.map((p) => {
+    r.rows.map((p) => {
       const cost = payloadCost(p.payload);
       return [mdCell(p.label), ...limits.map((l) => ms(p.payload.find((x) => x.limit === l)?.p50Us ?? NaN)), ms(cost.perMessageUs), f1(cost.perKbUs)];
     }),
@@ -181,8 +119,22 @@ export function percallMarkdown(r: PercallFile, resultsDir: string): string {
     ["l", "l", "r", "r", "r", "r", "r"],
     shares.flatMap(({ p, rows }) => rows.map((t) => [mdCell(p.label), mdCell(t.label), String(t.turns), f1(t.directMs), f1(t.overMcpMs), f1(t.overheadMs), pct(t.overheadShare)])),
   );
-  const env = r.environment;
-  const command = `npx wirecost run ${r.matrix.file} --results ${resultsDir}`;
+  const reproduce = table(
+    ["configuration", "command that re-measures the row and prints it"],
+    ["l", "l"],
+    r.rows.map((p) => [mdCode(p.config), mdCode(p.reproduce)]),
+  );
+  const command = `npx wirecost run ${r.matrix} --results ${resultsDir}`;
+  const runs = r.runs.map((env) => ({
+    command: mdCode(env.command),
+    configurations: env.configurations.length === r.rows.length ? "every configuration" : env.configurations.map((c) => mdCode(c)).join(", "),
+    node: mdCell(env.node),
+    os: mdCell(`${env.os} ${env.kernel}`),
+    cpu: mdCell(`${env.cpuModel}, ${env.cores} cores`),
+    load: mdCell(`${env.loadavgStart.map((x) => f2(x)).join(" / ")} at start, ${env.loadavgEnd.map((x) => f2(x)).join(" / ")} at end (1/5/15-minute load averages)`),
+    window: mdCell(`${env.startedAt} – ${env.endedAt}`),
+    git: mdCell(`${env.git.commit}${env.git.dirty ? " (uncommitted changes)" : ""}`),
+  }));
   return renderMarkdownTemplate("mcp-per-call-overhead.md.njk", {
     title: mdCell(r.title),
     settings: {
@@ -204,15 +156,8 @@ export function percallMarkdown(r: PercallFile, resultsDir: string): string {
     turnSeconds: formatFixed(turnSeconds, 1),
     assumptionNote: mdCell(r.assumptions.note),
     command: mdCode(command),
-    environment: {
-      node: mdCell(env.node),
-      os: mdCell(`${env.os} ${env.kernel}`),
-      cpu: mdCell(`${env.cpuModel}, ${env.cores} cores`),
-      load: mdCell(`${env.loadavgStart.map((x) => f2(x)).join(" / ")} at start, ${env.loadavgEnd.map((x) => f2(x)).join(" / ")} at end (1/5/15-minute load averages)`),
-      window: mdCell(`${env.startedAt} – ${env.endedAt}`),
-      git: mdCell(`${env.gitCommit}${env.gitDirty ? " (uncommitted changes)" : ""}`),
-      matrix: mdCode(`${r.matrix.file} sha256 ${r.matrix.sha256.slice(0, 16)}…`),
-    },
+    reproduce,
+    matrix: mdCode(r.matrix),
+    runs,
   });
 }
-

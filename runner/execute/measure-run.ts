@@ -5,6 +5,7 @@
  * one at a time in interleaved order, each on a fresh target process, and writes the timing files
  * (see runner/measure/timings.ts). Timing runs never overlap each other.
  */
+import { glob } from "./run-matrix.js";
 import { relative } from "node:path";
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -52,8 +53,9 @@ const TIMING_MEASURES = ["latency", "cpu", "throughput"] as const;
  */
 export function timingOptions(matrix: Matrix): TimingOptions | undefined {
   const raw = (parse(readFileSync(matrix.file, "utf8")) ?? {}) as { measures?: string[]; timing?: Record<string, unknown> };
+  if (raw.measures?.includes("percall")) return undefined; // runner/percall/ runs it (see percallOptions)
   const measures = (raw.measures ?? ["bytes"]).filter((m) => m !== "bytes");
-  for (const m of measures) if (!(TIMING_MEASURES as readonly string[]).includes(m)) throw new UserError(`${matrix.file}: measures: unknown measure "${m}" — use bytes, latency, cpu or throughput`);
+  for (const m of measures) if (!(TIMING_MEASURES as readonly string[]).includes(m)) throw new UserError(`${matrix.file}: measures: unknown measure "${m}" — use bytes, latency, cpu, throughput or percall`);
   if (measures.length === 0) return undefined;
   const t = raw.timing ?? {};
   const num = (k: string, d: number) => {
@@ -88,9 +90,6 @@ export interface MeasureRunOptions {
   onTrial?(r: TrialResult, done: number, total: number): void;
 }
 
-function glob(p: string): RegExp {
-  return new RegExp("^" + p.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$");
-}
 
 /**
  * Run the timing trials of `matrix` and write the timing files into `opts.results`.

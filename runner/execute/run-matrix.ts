@@ -67,8 +67,8 @@ export interface RunSummary {
   plan: ResultsPlan;
 }
 
-/** Compile a glob with `*` and `?` into an anchored RegExp. */
-function glob(p: string): RegExp {
+/** Compile a glob on configuration ids (`*` any run of characters, `?` one) into an anchored RegExp. */
+export function glob(p: string): RegExp {
   return new RegExp("^" + p.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$");
 }
 

@@ -1,12 +1,14 @@
 /**
  * A minimal pipelining MCP client for the per-call engine: it starts one target process (stdio or
- * HTTP), opens one session for a revision, and sends JSON-RPC requests that may overlap. Responses
- * are matched to requests by JSON-RPC id, never by order: the v2 SDK answers pipelined stdio
- * requests out of order. No capture relay sits in between; this client times, it does not count.
+ * HTTP) from the matrix's target command (runner/execute/process.ts, the runner's one way to start
+ * a target), opens one session for a revision, and sends JSON-RPC requests that may overlap.
+ * Responses are matched to requests by JSON-RPC id, never by order: the v2 SDK answers pipelined
+ * stdio requests out of order. No capture relay sits in between; this client times, it does not count.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request as httpRequest } from "node:http";
 import { hasHandshake, initializeParams, metaEnvelope } from "../drivers/mcp/revision.js";
+import { freePort, startTarget, type TargetProcess } from "../execute/process.js";
+import type { TargetCommand } from "../matrix/types.js";
 
 /** A JSON-RPC response as parsed off the wire. */
 export interface RpcResponse {
@@ -18,14 +20,14 @@ export interface RpcResponse {
 
 /** How to start a target and which session to open. */
 export interface ClientSpec {
-  /** argv of the server without the transport flags, e.g. `["node", "dist/targets/mcp-ts-v2/server.js"]`. */
-  argv: readonly string[];
+  /** The matrix's command for this transport (`{port}` and axis placeholders substituted at start). */
+  command: TargetCommand;
+  /** Axis values of the configuration (substituted, and passed as `WIRECOST_<AXIS>`). */
+  values: Record<string, string>;
   transport: "stdio" | "http";
   /** MCP revision, e.g. `2025-11-25` or `2026-07-28`. */
   revision: string;
-  /** Extra environment for the server (e.g. `WIRECOST_WORKLOAD=tickets`). */
-  env: Record<string, string>;
-  /** Working directory of the server process. */
+  /** Working directory of the server process (the matrix file's folder). */
   cwd: string;
   /** Per-request and start-up timeout, milliseconds. */
   timeoutMs: number;
@@ -48,17 +50,11 @@ export class PercallProtocolError extends Error {
   override readonly name = "PercallProtocolError";
 }
 
-/** Target processes still running; killed when this process exits, so none outlives the engine. */
-const live = new Set<ChildProcess>();
-process.on("exit", () => {
-  for (const c of live) c.kill("SIGKILL");
-});
-
 const msSince = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
 
 /** One MCP session over one started target process. Call {@link McpCallClient.start}, then `callTool`, then `close`. */
 export class McpCallClient {
-  private child!: ChildProcess;
+  private proc!: TargetProcess;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (r: RpcResponse) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
   private port = 0;
@@ -75,8 +71,9 @@ export class McpCallClient {
    */
   static async start(spec: ClientSpec, firstCall: { name: string; arguments: Record<string, unknown> }): Promise<{ client: McpCallClient; setup: SetupTiming }> {
     const c = new McpCallClient(spec);
+    const port = spec.transport === "http" ? await freePort() : 0;
     const t0 = process.hrtime.bigint();
-    await c.spawn();
+    await c.spawn(port);
     const readyMs = msSince(t0);
     await c.open();
     const openMs = msSince(t0);
@@ -86,19 +83,21 @@ export class McpCallClient {
     return { client: c, setup: { readyMs, openMs, listedMs, firstCallMs: msSince(t0) } };
   }
 
-  private async spawn(): Promise<void> {
-    const { argv, transport, env, cwd } = this.spec;
-    const args = [...argv.slice(1), "--transport", transport, ...(transport === "http" ? ["--port", "0"] : [])];
-    const child = spawn(argv[0]!, args, { cwd, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
-    this.child = child;
-    live.add(child);
-    child.once("exit", () => live.delete(child));
-    this.child.on("exit", (code, sig) => this.failAll(new PercallProtocolError(`target exited (${code ?? sig}): ${this.stderrTail.slice(-300)}`)));
-    this.child.stdin!.on("error", () => {});
+  /** Start the target (HTTP: on `port`) and resolve once it can receive (HTTP: its `listening on` line). */
+  private async spawn(port: number): Promise<void> {
+    const { command, values, transport, cwd } = this.spec;
+    const proc = startTarget(command, transport === "http" ? { ...values, port: String(port) } : values, cwd);
+    this.proc = proc;
+    const child = proc.child;
+    const exited = child.then(() => {
+      this.failAll(new PercallProtocolError(`target exited (${proc.exit() ?? "?"}): ${this.stderrTail.slice(-300)}`));
+    });
+    child.stdin!.on("error", () => {});
     let err = "";
     const listening = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new PercallProtocolError(`no listening line within ${this.spec.timeoutMs} ms: ${this.stderrTail.slice(-300)}`)), this.spec.timeoutMs);
-      this.child.stderr!.on("data", (d: Buffer) => {
+      // stdio has no listening line to wait for: no timer, which would hold the event loop open
+      const timer = transport === "http" ? setTimeout(() => reject(new PercallProtocolError(`no listening line within ${this.spec.timeoutMs} ms: ${this.stderrTail.slice(-300)}`)), this.spec.timeoutMs) : undefined;
+      child.stderr!.on("data", (d: Buffer) => {
         err += d.toString();
         this.stderrTail = err.slice(-2000);
         const m = /listening on 127\.0\.0\.1:(\d+)/.exec(err);
@@ -108,12 +107,12 @@ export class McpCallClient {
           resolve();
         }
       });
-      this.child.once("exit", () => reject(new PercallProtocolError(`target exited before listening: ${this.stderrTail.slice(-300)}`)));
+      void exited.then(() => reject(new PercallProtocolError(`target exited before listening: ${proc.spawnError() ?? this.stderrTail.slice(-300)}`)));
     });
     if (transport === "stdio") {
       listening.catch(() => {});
       let buf = "";
-      this.child.stdout!.on("data", (d: Buffer) => {
+      child.stdout!.on("data", (d: Buffer) => {
         buf += d.toString();
         let nl: number;
         while ((nl = buf.indexOf("\n")) >= 0) {
@@ -177,7 +176,7 @@ export class McpCallClient {
     const body = JSON.stringify(msg);
     if (this.spec.transport === "stdio") {
       if (req === undefined) {
-        this.child.stdin!.write(body + "\n");
+        this.proc.child.stdin!.write(body + "\n");
         return Promise.resolve({});
       }
       return new Promise<RpcResponse>((resolve, reject) => {
@@ -186,7 +185,7 @@ export class McpCallClient {
           reject(new PercallProtocolError(`${req.method} (id ${req.id}): no answer within ${this.spec.timeoutMs} ms`));
         }, this.spec.timeoutMs);
         this.pending.set(req.id, { resolve, reject, timer });
-        this.child.stdin!.write(body + "\n");
+        this.proc.child.stdin!.write(body + "\n");
       });
     }
     return this.post(body, req);
@@ -235,16 +234,19 @@ export class McpCallClient {
     });
   }
 
-  /** Close the session and stop the target (stdin end for stdio, SIGTERM for HTTP); resolves when it has exited. */
+  /**
+   * Close the session and stop the target (stdio: end of stdin, then the process group's stop;
+   * HTTP: SIGTERM, then SIGKILL after 3 s); resolves when it has exited.
+   */
   async close(): Promise<void> {
     this.agent?.destroy();
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise<void>((r) => this.child.once("exit", () => r()));
-    if (this.spec.transport === "stdio") this.child.stdin!.end();
-    else this.child.kill("SIGTERM");
-    const timer = setTimeout(() => this.child.kill("SIGKILL"), 3000);
-    await exited;
-    clearTimeout(timer);
+    if (this.spec.transport === "stdio" && this.proc.exit() === undefined) {
+      this.proc.child.stdin!.end();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.proc.child, new Promise((r) => (timer = setTimeout(r, 3000)))]);
+      clearTimeout(timer);
+    }
+    await this.proc.stop(3000);
   }
 }
 

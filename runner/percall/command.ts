@@ -1,24 +1,84 @@
 /**
- * `wirecost run <matrix>` for a per-call matrix (one with a top-level `percall:` block): load it,
- * run {@link runPercall}, print where the results went. `--only` selects path ids.
+ * `wirecost run <matrix>` for a per-call matrix (`measures: [percall]`): expand it like any matrix,
+ * keep the configurations `--only` selects (globs on ids), check the target packages, measure
+ * them with {@link runPercall} and write the results files ({@link writePercall}).
  */
-import { loadPercallMatrix } from "./matrix.js";
-import { runPercall } from "./engine.js";
+import { glob } from "../execute/run-matrix.js";
+import { cpus, loadavg, release, type } from "node:os";
+import { dirname } from "node:path";
+import { UserError } from "../errors.js";
+import { expand } from "../matrix/expand.js";
+import { preflight } from "../matrix/preflight.js";
+import type { Matrix } from "../matrix/types.js";
+import { PERCENTILE_METHOD } from "../measure/histogram.js";
+import { killAllTargets } from "../execute/process.js";
+import { gitState, toolInfo } from "../results/provenance.js";
+import { shellQuote } from "../results/shell.js";
+import { callResultBytes, runPercall } from "./engine.js";
+import { writePercall } from "./files.js";
+import { percallPath, type PercallOptions } from "./options.js";
+
+
+const round2 = (x: number): number => Number(x.toFixed(2));
 
 /**
- * Run the per-call matrix `file` into `o.results`; returns the process exit code (0).
- * @throws UserError for a malformed matrix; PercallProtocolError when a target breaks
+ * Run the per-call matrix `matrix` (its parameters `opts`) into `o.results`.
+ * @param matrixArg the matrix file as the user gave it (recorded in reproduce commands)
+ * @returns the process exit code (0)
+ * @throws UserError when --only matches nothing or a target package is missing; PercallProtocolError when a target breaks
  */
-export async function runPercallCommand(file: string, o: { results: string; only: string[] }): Promise<number> {
-  const m = loadPercallMatrix(file);
+export async function runPercallCommand(matrix: Matrix, opts: PercallOptions, matrixArg: string, o: { results: string; only: string[]; repeats?: number }): Promise<number> {
+  const all = expand(matrix).configurations;
+  const res = o.only.map(glob);
+  const configs = o.only.length ? all.filter((c) => res.some((r) => r.test(c.id))) : all;
+  if (!configs.length) throw new UserError(`--only ${o.only.join(" ")}: matches no configuration — list ids with: wirecost expand ${matrixArg}`);
+  preflight(matrix, configs);
+  const m = o.repeats !== undefined ? { ...opts, trials: o.repeats } : opts;
+  if (m.trials < 1) throw new UserError(`--repeats ${m.trials}: a per-call run needs at least one trial — give --repeats 1 or more`);
   const stop = (sig: NodeJS.Signals): void => {
-    process.stderr.write(`\n${sig}: stopped; nothing written (percall.json is written at the end of a run)\n`);
-    process.exit(130); // the exit handler in client.ts stops every running target
+    process.stderr.write(`\n${sig}: stopped; nothing written (the results files are written at the end of a run)\n`);
+    killAllTargets();
+    process.exit(130);
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  const command = ["npx", "wirecost", ...process.argv.slice(2)].join(" ");
-  const out = await runPercall(m, o.results, command, o.only, (line) => process.stderr.write(line + "\n"));
-  process.stderr.write(`${out.paths.length} paths measured; results in ${o.results}/percall.json\n`);
-  return 0;
+  process.on("exit", killAllTargets);
+  try {
+    const startedAt = new Date().toISOString();
+    const git = await gitState([o.results, "site"]); // the code that runs: the checkout as it is now
+    const loadavgStart = loadavg().map(round2);
+    const command = ["npx", "wirecost", ...process.argv.slice(2)].map(shellQuote).join(" ");
+    const paths = configs.map((c) => percallPath(matrix, c));
+    const results = await runPercall(m, paths, dirname(matrix.file), (line) => process.stderr.write(line + "\n"));
+    const { assumptions, timeoutMs: _t, ...settings } = m;
+    writePercall(
+      o.results,
+      matrixArg,
+      all.map((c) => c.id),
+      results,
+      { title: matrix.title, settings: { ...settings, resultBytes: callResultBytes(m), percentileMethod: PERCENTILE_METHOD }, assumptions },
+      {
+        command,
+        configurations: results.map((r) => r.id),
+        matrixSha256: matrix.sha256,
+        startedAt,
+        endedAt: new Date().toISOString(),
+        node: process.version,
+        os: type(),
+        kernel: release(),
+        cpuModel: cpus()[0]?.model ?? "unknown",
+        cores: cpus().length,
+        loadavgStart,
+        loadavgEnd: loadavg().map(round2),
+        git,
+        tool: toolInfo(),
+      },
+    );
+    process.stderr.write(`${results.length} configurations measured; results in ${o.results}/percall.tsv\n`);
+    return 0;
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    process.off("exit", killAllTargets);
+  }
 }

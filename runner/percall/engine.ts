@@ -1,6 +1,6 @@
 /**
- * The per-call engine: for every path (direct in-process call, or an MCP target over stdio or HTTP
- * at one revision) it measures
+ * The per-call engine: for every path (one expanded configuration of a `measures: [percall]`
+ * matrix: the direct in-process call, or an MCP target over stdio or HTTP at one revision) it measures
  * - latency: per trial a fresh warm session, `warmupCalls` discarded, `calls` timed one at a time
  *   into an HdrHistogram (ns); p50/p95/p99 per trial, median over trials, tail spread p95 − p50;
  * - setup: spawn → open → tools/list → first tools/call answer, milliseconds, timed apart;
@@ -8,23 +8,15 @@
  *   session, and one `get_tickets` with all the ids; elapsed milliseconds;
  * - payload sweep: p50/p95 of `search_tickets` per `limit`, with the result text's bytes.
  * Trials run interleaved over paths (trial 1 of every path, then trial 2, …) so load drift on a
- * shared machine spreads over all paths. Writes `percall.json` (see {@link PercallResults}).
+ * shared machine spreads over all paths. It returns the figures; runner/percall/files.ts writes them.
  */
 import { median as ssMedian } from "simple-statistics";
 import { installedPackageVersion } from "../matrix/preflight.js";
-import { gitState } from "../results/provenance.js";
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, release, type } from "node:os";
-import { join, resolve } from "node:path";
-import { repoRoot } from "../paths.js";
-import { newHistogram, PERCENTILE_METHOD, summarize } from "../measure/histogram.js";
+import { loadavg } from "node:os";
+import { newHistogram, summarize } from "../measure/histogram.js";
 import { openTickets, ticketsText, type Ticket, type TicketStore } from "../../targets/workload/tickets.js";
 import { McpCallClient, type SetupTiming } from "./client.js";
-import type { PercallMatrix, PercallPath } from "./matrix.js";
-
-/** Results schema version of `percall.json`. */
-export const PERCALL_SCHEMA_VERSION = 1;
+import type { PercallOptions, PercallPath } from "./options.js";
 
 /** One trial's latency percentiles, microseconds, and the 1-minute load average when it started. */
 export interface TrialLatency {
@@ -54,6 +46,7 @@ export interface PayloadSample {
 
 /** Everything measured for one path. Medians are over trials (latency) or over all samples (setup, loops). */
 export interface PathResults {
+  /** Configuration id, e.g. `mcp-ts-v2-http-2026-07-28`. */
   id: string;
   label: string;
   kind: "direct" | "mcp";
@@ -69,26 +62,12 @@ export interface PathResults {
   spreadUs: number;
   /** Setup samples (none for direct: nothing to start). */
   setup: SetupTiming[];
-  setupFirstCallMedianMs: number | null;
-  setupListedMedianMs: number | null;
+  /** Median of each setup phase over the samples, milliseconds; null for direct. */
+  setupMedians: SetupTiming | null;
   loops: LoopSample[];
   loopMedians: LoopSample;
   /** Payload sweep: per limit, median over trials of p50/p95. */
   payload: PayloadSample[];
-}
-
-/** The file `percall.json`. */
-export interface PercallResults {
-  schemaVersion: number;
-  title: string;
-  /** The command that produced the file. */
-  command: string;
-  matrix: { file: string; sha256: string };
-  settings: { trials: number; calls: number; warmupCalls: number; query: string; limit: number; /** Bytes of the measured call's result text. */ resultBytes: number; setupRepeats: number; loopCalls: number; loopRepeats: number; payloadLimits: number[]; payloadCalls: number; percentileMethod: string };
-  /** Declared in the matrix, not measured. */
-  assumptions: PercallMatrix["assumptions"];
-  environment: { node: string; os: string; kernel: string; cpuModel: string; cores: number; startedAt: string; endedAt: string; loadavgStart: number[]; loadavgEnd: number[]; gitCommit: string; gitDirty: boolean };
-  paths: PathResults[];
 }
 
 /** Median of numbers (simple-statistics: mean of the middle two for an even count). @throws Error on an empty list */
@@ -125,10 +104,9 @@ function resultText(result: Record<string, unknown>): string {
   return content?.[0]?.text ?? "";
 }
 
-async function mcpCaller(m: PercallMatrix, path: Extract<PercallPath, { kind: "mcp" }>): Promise<{ caller: Caller; setup: SetupTiming }> {
-  const t = m.targets[path.target]!;
+async function mcpCaller(m: PercallOptions, path: Extract<PercallPath, { kind: "mcp" }>, cwd: string): Promise<{ caller: Caller; setup: SetupTiming }> {
   const { client, setup } = await McpCallClient.start(
-    { argv: t.argv, transport: path.transport, revision: path.revision, env: { WIRECOST_WORKLOAD: "tickets" }, cwd: repoRoot, timeoutMs: m.timeoutMs },
+    { command: path.command, values: path.values, transport: path.transport, revision: path.revision, cwd, timeoutMs: m.timeoutMs },
     { name: "search_tickets", arguments: { query: m.query, limit: m.limit } },
   );
   return {
@@ -164,14 +142,14 @@ const elapsedMs = async (fn: () => Promise<unknown>): Promise<number> => {
 export type Log = (line: string) => void;
 
 /** One trial of one path: fresh session, latency, loops, payload sweep. */
-async function runTrial(m: PercallMatrix, path: PercallPath, store: TicketStore, ids: number[], acc: Acc): Promise<void> {
+async function runTrial(m: PercallOptions, path: PercallPath, cwd: string, store: TicketStore, ids: number[], acc: Acc): Promise<void> {
   const load1 = round(loadavg()[0]!, 2);
   let caller: Caller;
   if (path.kind === "direct") {
     caller = directCaller(store);
     await caller.search(m.query, m.limit); // the first call, discarded like the sessions' first call
   } else {
-    const started = await mcpCaller(m, path);
+    const started = await mcpCaller(m, path, cwd);
     caller = started.caller;
     acc.setup.push(started.setup);
   }
@@ -211,55 +189,58 @@ function packageVersion(pkg: string): string {
 
 
 /**
- * Run every path of `m` and write `<resultsDir>/percall.json` atomically.
- * @param only path ids to run (empty: all)
+ * Measure every path of `paths` with the parameters `m` (trials interleaved over paths).
+ * @param cwd the folder target commands run from (the matrix file's folder)
+ * @param log progress lines (one per trial and per path's setup samples)
+ * @returns one result per path, in the order of `paths`
  * @throws PercallProtocolError when a target fails to start or answers an error (a bug or a broken target)
  */
-export async function runPercall(m: PercallMatrix, resultsDir: string, command: string, only: readonly string[], log: Log): Promise<PercallResults> {
-  const startedAt = new Date().toISOString();
-  const git = await gitState([resultsDir, "site"]); // the code that runs: the checkout as it is now
-  const loadavgStart = loadavg().map((x) => round(x, 2));
+export async function runPercall(m: PercallOptions, paths: readonly PercallPath[], cwd: string, log: Log): Promise<PathResults[]> {
   const store = openTickets();
   const ids = store.searchTickets(m.query, m.loopCalls).map((t) => t.id);
-  const paths = m.paths.filter((p) => only.length === 0 || only.includes(p.id));
   const accs = new Map<string, Acc>(paths.map((p) => [p.id, { trials: [], setup: [], loops: [], payload: [] }]));
-  for (let trial = 1; trial <= m.trials; trial++) {
+  try {
+    for (let trial = 1; trial <= m.trials; trial++) {
+      for (const path of paths) {
+        const t0 = Date.now();
+        await runTrial(m, path, cwd, store, ids, accs.get(path.id)!);
+        const last = accs.get(path.id)!.trials.at(-1)!;
+        log(`trial ${trial}/${m.trials} ${path.id}: p50 ${last.p50Us} µs p95 ${last.p95Us} µs (load ${last.loadavg1}, ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      }
+    }
     for (const path of paths) {
-      const t0 = Date.now();
-      await runTrial(m, path, store, ids, accs.get(path.id)!);
-      const last = accs.get(path.id)!.trials.at(-1)!;
-      log(`trial ${trial}/${m.trials} ${path.id}: p50 ${last.p50Us} µs p95 ${last.p95Us} µs (load ${last.loadavg1}, ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      if (path.kind !== "mcp") continue;
+      for (let r = 0; r < m.setupRepeats; r++) {
+        const { caller, setup } = await mcpCaller(m, path, cwd);
+        accs.get(path.id)!.setup.push(setup);
+        await caller.close();
+      }
+      log(`setup ${path.id}: ${accs.get(path.id)!.setup.length} samples`);
     }
+  } finally {
+    store.close();
   }
-  for (const path of paths) {
-    if (path.kind !== "mcp") continue;
-    for (let r = 0; r < m.setupRepeats; r++) {
-      const { caller, setup } = await mcpCaller(m, path);
-      accs.get(path.id)!.setup.push(setup);
-      await caller.close();
-    }
-    log(`setup ${path.id}: ${accs.get(path.id)!.setup.length} samples`);
-  }
-  const results: PathResults[] = paths.map((path) => {
+  return paths.map((path) => {
     const a = accs.get(path.id)!;
     const p50Us = round(median(a.trials.map((t) => t.p50Us)));
     const p95Us = round(median(a.trials.map((t) => t.p95Us)));
     const mcp = path.kind === "mcp" ? path : undefined;
+    const setup = a.setup.map((s) => ({ readyMs: round(s.readyMs), openMs: round(s.openMs), listedMs: round(s.listedMs), firstCallMs: round(s.firstCallMs) }));
+    const med = (k: keyof SetupTiming): number => round(median(setup.map((s) => s[k])));
     return {
       id: path.id,
       label: path.label,
       kind: path.kind,
-      target: mcp?.target ?? "",
+      target: path.target,
       transport: mcp?.transport ?? "in-process",
       revision: mcp?.revision ?? "",
-      packageVersion: mcp ? packageVersion(m.targets[mcp.target]!.package) : "",
+      packageVersion: mcp?.package ? packageVersion(mcp.package) : "",
       trials: a.trials,
       p50Us,
       p95Us,
       spreadUs: round(p95Us - p50Us),
-      setup: a.setup.map((s) => ({ readyMs: round(s.readyMs), openMs: round(s.openMs), listedMs: round(s.listedMs), firstCallMs: round(s.firstCallMs) })),
-      setupFirstCallMedianMs: a.setup.length ? round(median(a.setup.map((s) => s.firstCallMs))) : null,
-      setupListedMedianMs: a.setup.length ? round(median(a.setup.map((s) => s.listedMs))) : null,
+      setup,
+      setupMedians: setup.length ? { readyMs: med("readyMs"), openMs: med("openMs"), listedMs: med("listedMs"), firstCallMs: med("firstCallMs") } : null,
       loops: a.loops,
       loopMedians: {
         sequentialMs: round(median(a.loops.map((l) => l.sequentialMs))),
@@ -272,46 +253,14 @@ export async function runPercall(m: PercallMatrix, resultsDir: string, command: 
       }),
     };
   });
-  const out: PercallResults = {
-    schemaVersion: PERCALL_SCHEMA_VERSION,
-    title: m.title,
-    command,
-    matrix: { file: m.file, sha256: createHash("sha256").update(readFileSync(m.file)).digest("hex") },
-    settings: {
-      trials: m.trials,
-      calls: m.calls,
-      warmupCalls: m.warmupCalls,
-      query: m.query,
-      limit: m.limit,
-      resultBytes: Buffer.byteLength(ticketsText(store.searchTickets(m.query, m.limit))),
-      setupRepeats: m.setupRepeats,
-      loopCalls: m.loopCalls,
-      loopRepeats: m.loopRepeats,
-      payloadLimits: m.payloadLimits,
-      payloadCalls: m.payloadCalls,
-      percentileMethod: PERCENTILE_METHOD,
-    },
-    assumptions: m.assumptions,
-    environment: {
-      node: process.version,
-      os: type(),
-      kernel: release(),
-      cpuModel: cpus()[0]?.model ?? "unknown",
-      cores: cpus().length,
-      startedAt,
-      endedAt: new Date().toISOString(),
-      loadavgStart,
-      loadavgEnd: loadavg().map((x) => round(x, 2)),
-      gitCommit: git.commit,
-      gitDirty: git.dirty,
-    },
-    paths: results,
-  };
-  store.close();
-  const dir = resolve(resultsDir);
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.percall.json.${process.pid}.tmp`);
-  writeFileSync(tmp, JSON.stringify(out, null, 2) + "\n");
-  renameSync(tmp, join(dir, "percall.json"));
-  return out;
+}
+
+/** Bytes of the measured call's result text (the rows serialised as the tools serialise them). */
+export function callResultBytes(m: PercallOptions): number {
+  const store = openTickets();
+  try {
+    return Buffer.byteLength(ticketsText(store.searchTickets(m.query, m.limit)));
+  } finally {
+    store.close();
+  }
 }

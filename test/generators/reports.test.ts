@@ -15,7 +15,7 @@ test("render finds the wire report at the root and the timing and per-call repor
   const results = join(tmp, "results");
   cpSync(join(root, "test/fixtures/results-basic"), results, { recursive: true });
   cpSync(join(root, "results/a2a-layer-cost"), join(results, "a2a-layer-cost"), { recursive: true });
-  cpSync(join(root, "results/mcp-per-call-overhead"), join(results, "mcp-per-call-overhead"), { recursive: true });
+  cpSync(join(root, "test/fixtures/results-percall"), join(results, "mcp-per-call-overhead"), { recursive: true });
   const site = join(tmp, "site");
   const { files } = await render({ results, site });
   for (const page of ["index", "mcp-on-the-wire", "a2a-layer-cost", "mcp-per-call-overhead"]) {
@@ -26,7 +26,7 @@ test("render finds the wire report at the root and the timing and per-call repor
   for (const [page, folder] of expected) {
     assert.match(index, new RegExp(`\\(${page}\\.md\\) \\|[^\\n]*\\| ${folder.replace(".", "\\.")} \\|`), `index links ${page} with its folder`);
   }
-  assert.ok(!existsSync(join(site, "percall.json")), "results files are not copied into the site");
+  assert.ok(!existsSync(join(site, "percall.tsv")), "results files are not copied into the site");
 });
 
 test("render of a folder with a timing report only writes that page and the index", async () => {

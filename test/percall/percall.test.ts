@@ -12,9 +12,10 @@ import { join } from "node:path";
 import { cli, root } from "../paths.js";
 import { generateTickets, openTickets, ticketsDbPath, ticketsText, type TicketStore } from "../../targets/workload/tickets.js";
 import { McpCallClient } from "../../runner/percall/client.js";
-import { loadPercallMatrix } from "../../runner/percall/matrix.js";
+import { loadMatrix } from "../../runner/matrix/parse.js";
+import { expand } from "../../runner/matrix/expand.js";
+import { percallOptions, percallPath } from "../../runner/percall/options.js";
 import { payloadCost, turnShare } from "../../generators/pages/mcp-per-call-overhead.js";
-import { UserError } from "../../runner/errors.js";
 
 const dbDir = mkdtempSync(join(tmpdir(), "wirecost-percall-test-"));
 const env = { WIRECOST_WORKLOAD: "tickets", WIRECOST_TICKETS_DIR: dbDir };
@@ -56,8 +57,9 @@ describe("workload", () => {
 describe("one implementation behind every path", () => {
   for (const p of PATHS) {
     it(`${p.target} ${p.transport} ${p.revision} returns the direct path's rows`, async () => {
-      const argv = ["node", join(root, "dist/targets", p.target, "server.js")];
-      const { client } = await McpCallClient.start({ argv, transport: p.transport, revision: p.revision, env, cwd: root, timeoutMs: 20000 }, { name: "search_tickets", arguments: { query: "refund", limit: 10 } });
+      const argv = ["node", join(root, "dist/targets", p.target, "server.js"), "--transport", p.transport, ...(p.transport === "http" ? ["--port", "{port}"] : [])];
+      const command = { argv, env };
+      const { client } = await McpCallClient.start({ command, values: { ...p }, transport: p.transport, revision: p.revision, cwd: root, timeoutMs: 20000 }, { name: "search_tickets", arguments: { query: "refund", limit: 10 } });
       try {
         const direct = store.searchTickets("refund", 10);
         assert.equal(direct.length, 10);
@@ -74,8 +76,8 @@ describe("one implementation behind every path", () => {
   }
 
   it("without WIRECOST_WORKLOAD the catalog is the default three tools", async () => {
-    const argv = ["node", join(root, "dist/targets/mcp-ts-v2/server.js")];
-    const { client } = await McpCallClient.start({ argv, transport: "stdio", revision: "2025-11-25", env: { WIRECOST_WORKLOAD: "" }, cwd: root, timeoutMs: 20000 }, { name: "add", arguments: { a: 1, b: 2 } });
+    const command = { argv: ["node", join(root, "dist/targets/mcp-ts-v2/server.js"), "--transport", "stdio"], env: { WIRECOST_WORKLOAD: "" } };
+    const { client } = await McpCallClient.start({ command, values: {}, transport: "stdio", revision: "2025-11-25", cwd: root, timeoutMs: 20000 }, { name: "add", arguments: { a: 1, b: 2 } });
     try {
       const list = await client.rpc("tools/list", {});
       assert.deepEqual((list.tools as Array<{ name: string }>).map((t) => t.name), ["echo", "add", "confirm"]);
@@ -109,28 +111,16 @@ describe("turn share", () => {
 });
 
 describe("per-call matrix", () => {
-  it("loads the committed matrix", () => {
-    const m = loadPercallMatrix(join(root, "matrices/mcp-per-call-overhead.yaml"));
-    assert.equal(m.paths[0]!.kind, "direct");
-    assert.equal(m.calls, 1000);
-    assert.ok(m.assumptions.agentTurnSeconds > 0);
-  });
-
-  it("names the key and the fix for an unknown target", () => {
-    const dir = mkdtempSync(join(tmpdir(), "wirecost-percall-matrix-"));
-    const file = join(dir, "m.yaml");
-    writeFileSync(
-      file,
-      [
-        "title: t",
-        "percall: {trials: 1, warmupCalls: 0, calls: 1, call: {query: q, limit: 1}, setupRepeats: 0, loop: {calls: 1, repeats: 1}, payload: {limits: [1], calls: 1}, timeoutSeconds: 1,",
-        "  assumptions: {agentTurnSeconds: 3, note: n, turnShareRows: []}}",
-        "paths: [{id: a, kind: mcp, label: a, target: nope, transport: stdio, revision: '2025-11-25'}]",
-        "targets: {}",
-      ].join("\n"),
-    );
-    assert.throws(() => loadPercallMatrix(file), (e: unknown) => e instanceof UserError && e.message.includes("paths[0].target") && e.message.includes("add targets.nope"));
-    rmSync(dir, { recursive: true, force: true });
+  it("expands the committed matrix into seven paths with stable ids, the direct one in-process", () => {
+    const m = loadMatrix(join(root, "matrices/mcp-per-call-overhead.yaml"));
+    const ids = expand(m).configurations.map((c) => c.id);
+    assert.deepEqual(ids, ["direct-in-process", "mcp-ts-v1-stdio-2025-11-25", "mcp-ts-v1-http-2025-11-25", "mcp-ts-v2-stdio-2025-11-25", "mcp-ts-v2-stdio-2026-07-28", "mcp-ts-v2-http-2025-11-25", "mcp-ts-v2-http-2026-07-28"]);
+    const o = percallOptions(m)!;
+    assert.equal(o.calls, 1000);
+    assert.ok(o.assumptions.agentTurnSeconds > 0);
+    const paths = expand(m).configurations.map((c) => percallPath(m, c));
+    assert.equal(paths[0]!.kind, "direct");
+    assert.equal(paths[6]!.label, "SDK v2, http, 2026-07-28");
   });
 });
 
@@ -147,17 +137,53 @@ describe("payload cost", () => {
   });
 });
 
-describe("page", () => {
-  it("renders the committed results through the CLI, figures taken from percall.json", () => {
+describe("run and page", () => {
+  const small = "test/fixtures/matrices/percall-small.yaml";
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "wirecost-percall-run-"));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("--only measures one row with its reproduce command; a second --only adds its row and keeps the first", () => {
+    const run = (id: string): void => void execFileSync("node", [cli, "run", small, "--only", id, "--results", dir], { cwd: root, stdio: "pipe", env: { ...process.env, ...env } });
+    run("mcp-ts-v2-stdio-2026-07-28");
+    run("direct-in-process");
+    const lines = readFileSync(join(dir, "percall.tsv"), "utf8").trimEnd().split("\n");
+    const head = lines[0]!.split("\t");
+    const rows = lines.slice(1).map((l) => Object.fromEntries(l.split("\t").map((v, i) => [head[i]!, v])));
+    assert.deepEqual(rows.map((r) => r.config), ["direct-in-process", "mcp-ts-v2-stdio-2026-07-28"], "rows in matrix order");
+    const mcp = rows[1]!;
+    assert.equal(mcp.transport, "stdio");
+    assert.equal(mcp.revision, "2026-07-28");
+    assert.ok(Number(mcp.p50_us) > 0 && Number(mcp.p95_us) >= Number(mcp.p50_us));
+    assert.equal(mcp.setup_samples, "2"); // one per trial (1) plus setupRepeats (1)
+    assert.equal(mcp.reproduce, `npx wirecost run ${small} --only mcp-ts-v2-stdio-2026-07-28 --results /tmp/one && grep -P '^mcp-ts-v2-stdio-2026-07-28\\t' /tmp/one/percall.tsv`);
+    assert.equal(rows[0]!.setup_samples, "0");
+    const payload = readFileSync(join(dir, "percall-payload.tsv"), "utf8").trimEnd().split("\n");
+    assert.equal(payload.length, 1 + 2 * 2, "two limits per configuration");
+    const runFile = JSON.parse(readFileSync(join(dir, "percall-run.json"), "utf8")) as { runs: Array<{ configurations: string[] }>; settings: { calls: number } };
+    assert.deepEqual(runFile.runs.map((r) => r.configurations), [["mcp-ts-v2-stdio-2026-07-28"], ["direct-in-process"]]);
+    assert.equal(runFile.settings.calls, 20);
+  });
+
+  it("--only that matches nothing names the expand command", () => {
+    assert.throws(() => execFileSync("node", [cli, "run", small, "--only", "nope", "--results", dir], { cwd: root, stdio: "pipe" }), (e: { stderr: Buffer }) => e.stderr.toString().includes(`matches no configuration — list ids with: wirecost expand ${small}`));
+  });
+
+  it("renders a per-call results folder through the CLI, every figure taken from percall.tsv", () => {
     const site = mkdtempSync(join(tmpdir(), "wirecost-percall-site-"));
-    const resultsDir = join(root, "results/mcp-per-call-overhead");
+    const resultsDir = join(root, "test/fixtures/results-percall");
     execFileSync("node", [cli, "render", "--results", resultsDir, "--site", site], { stdio: "pipe" });
     const md = readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
-    const data = JSON.parse(readFileSync(join(resultsDir, "percall.json"), "utf8")) as { paths: Array<{ label: string; p50Us: number }>; assumptions: { agentTurnSeconds: number } };
-    for (const p of data.paths) {
-      const row = md.split("\n").find((l) => l.startsWith(`| ${p.label} |`));
-      assert.ok(row, `no row for ${p.label}`);
-      assert.ok(row.includes(` ${(p.p50Us / 1000).toFixed(3)} |`), `${p.label}: p50 ${p.p50Us} µs not in ${row}`);
+    const lines = readFileSync(join(resultsDir, "percall.tsv"), "utf8").trimEnd().split("\n");
+    const head = lines[0]!.split("\t");
+    for (const l of lines.slice(1)) {
+      const r = Object.fromEntries(l.split("\t").map((v, i) => [head[i]!, v]));
+      const row = md.split("\n").find((x) => x.startsWith(`| ${r.label} | \`${r.config}\` |`));
+      assert.ok(row, `no row for ${r.config}`);
+      assert.ok(row.includes(` ${(Number(r.p50_us) / 1000).toFixed(3)} |`), `${r.config}: p50 ${r.p50_us} µs not in ${row}`);
+      assert.ok(md.includes(`| \`${r.config}\` | \`${r.reproduce}\` |`), `${r.config}: reproduce command not on the page`);
     }
     assert.match(md, /\*\*Assumption:\*\* one agent turn lasts/);
     assert.ok(existsSync(join(site, "mcp-per-call-overhead.html")));

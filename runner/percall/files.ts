@@ -1,0 +1,170 @@
+/**
+ * The per-call results files, one row per configuration, readable by the page from files alone:
+ * - `percall.tsv`: per configuration: axis values, label, SDK version, p50/p95/spread µs (median
+ *   over trials), setup medians ms, loop medians ms, and `reproduce`: the one command that
+ *   re-measures that row into /tmp/one and prints it;
+ * - `percall-payload.tsv`: per (configuration, limit): result bytes, p50/p95 µs (median over trials);
+ * - `percall-samples.tsv`: every sample, long format `config kind n metric value` (kind trial:
+ *   p50_us p95_us p99_us mean_us calls load1; setup: ready_ms open_ms listed_ms first_call_ms;
+ *   loop: sequential_ms concurrent_ms batch_ms);
+ * - `percall-run.json`: the matrix, the per-call parameters, the declared assumptions, and each run
+ *   that wrote rows here (command, configurations, machine, load, git state, times).
+ * A run with `--only` replaces its own configurations' rows and keeps the others (merge by id);
+ * rows are ordered as the matrix expands. Writes are atomic.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { toTsv, writeAtomic } from "../results/files.js";
+import { readTsv } from "../results/tsv-read.js";
+import { shellQuote } from "../results/shell.js";
+import type { PathResults } from "./engine.js";
+import type { PercallAssumptions, PercallOptions } from "./options.js";
+
+/** Schema version of the per-call results files. */
+export const PERCALL_SCHEMA_VERSION = 2;
+
+/** Columns of `percall.tsv`, in order (units in the names). */
+export const PERCALL_COLUMNS = [
+  "config",
+  "target",
+  "transport",
+  "revision",
+  "label",
+  "package_version",
+  "trials",
+  "p50_us",
+  "p95_us",
+  "spread_us",
+  "setup_samples",
+  "setup_ready_ms",
+  "setup_open_ms",
+  "setup_listed_ms",
+  "setup_first_call_ms",
+  "loop_sequential_ms",
+  "loop_concurrent_ms",
+  "loop_batch_ms",
+  "reproduce",
+] as const;
+const PAYLOAD_COLUMNS = ["config", "limit", "result_bytes", "p50_us", "p95_us"] as const;
+const SAMPLE_COLUMNS = ["config", "kind", "n", "metric", "value"] as const;
+
+/** One run that wrote rows into the folder. Times ISO 8601 UTC; loads are 1/5/15-minute averages. */
+export interface PercallRunRecord {
+  command: string;
+  /** Configuration ids this run measured. */
+  configurations: string[];
+  matrixSha256: string;
+  startedAt: string;
+  endedAt: string;
+  node: string;
+  os: string;
+  kernel: string;
+  cpuModel: string;
+  cores: number;
+  loadavgStart: number[];
+  loadavgEnd: number[];
+  git: { commit: string; dirty: boolean };
+  tool: { name: string; version: string };
+}
+
+/** What `percall-run.json` holds. */
+export interface PercallRunFile {
+  schemaVersion: number;
+  title: string;
+  /** Matrix file as given on the command line (relative to where the run started). */
+  matrix: string;
+  settings: Omit<PercallOptions, "assumptions" | "timeoutMs"> & { resultBytes: number; percentileMethod: string };
+  /** Declared in the matrix, not measured. */
+  assumptions: PercallAssumptions;
+  runs: PercallRunRecord[];
+}
+
+/**
+ * The command that re-measures one configuration into /tmp/one and prints its `percall.tsv` row.
+ * @param matrix the matrix file as the user gave it
+ */
+export function reproduceCommand(matrix: string, config: string): string {
+  const pattern = `^${config.replace(/[\\^$.|?*+()[\]{}]/g, (c) => `\\${c}`)}\\t`;
+  return `npx wirecost run ${shellQuote(matrix)} --only ${shellQuote(config)} --results /tmp/one && grep -P ${shellQuote(pattern)} /tmp/one/percall.tsv`;
+}
+
+type Row = Record<string, string | number>;
+
+const num = (x: number | null | undefined): string | number => (x === null || x === undefined ? "" : x);
+
+function summaryRow(matrix: string, p: PathResults): Row {
+  const s = p.setupMedians;
+  return {
+    config: p.id,
+    target: p.target,
+    transport: p.transport,
+    revision: p.revision,
+    label: p.label,
+    package_version: p.packageVersion,
+    trials: p.trials.length,
+    p50_us: p.p50Us,
+    p95_us: p.p95Us,
+    spread_us: p.spreadUs,
+    setup_samples: p.setup.length,
+    setup_ready_ms: num(s?.readyMs),
+    setup_open_ms: num(s?.openMs),
+    setup_listed_ms: num(s?.listedMs),
+    setup_first_call_ms: num(s?.firstCallMs),
+    loop_sequential_ms: p.loopMedians.sequentialMs,
+    loop_concurrent_ms: p.loopMedians.concurrentMs,
+    loop_batch_ms: p.loopMedians.batchMs,
+    reproduce: reproduceCommand(matrix, p.id),
+  };
+}
+
+function sampleRows(p: PathResults): Row[] {
+  const rows: Row[] = [];
+  const add = (kind: string, n: number, metrics: [string, number][]): void => {
+    for (const [metric, value] of metrics) rows.push({ config: p.id, kind, n, metric, value });
+  };
+  p.trials.forEach((t, i) => add("trial", i + 1, [["p50_us", t.p50Us], ["p95_us", t.p95Us], ["p99_us", t.p99Us], ["mean_us", t.meanUs], ["calls", t.count], ["load1", t.loadavg1]]));
+  p.setup.forEach((s, i) => add("setup", i + 1, [["ready_ms", s.readyMs], ["open_ms", s.openMs], ["listed_ms", s.listedMs], ["first_call_ms", s.firstCallMs]]));
+  p.loops.forEach((l, i) => add("loop", i + 1, [["sequential_ms", l.sequentialMs], ["concurrent_ms", l.concurrentMs], ["batch_ms", l.batchMs]]));
+  return rows;
+}
+
+/** Rows of `file` whose config is not in `replaced` (none when the file does not exist). */
+function keptRows(file: string, replaced: ReadonlySet<string>): Row[] {
+  if (!existsSync(file)) return [];
+  return readTsv(file, "").filter((r) => r.config !== undefined && !replaced.has(r.config));
+}
+
+/** Sort rows by `order` of their config (unknown configs last, by id), keeping each config's rows in order. */
+function ordered(rows: Row[], order: readonly string[]): Row[] {
+  const rank = new Map(order.map((id, i) => [id, i]));
+  const key = (r: Row): number => rank.get(String(r.config)) ?? order.length;
+  return rows.map((r, i) => ({ r, i })).sort((a, b) => key(a.r) - key(b.r) || (key(a.r) === order.length ? String(a.r.config).localeCompare(String(b.r.config)) : 0) || a.i - b.i).map((x) => x.r);
+}
+
+const tsv = (cols: readonly string[], rows: Row[]): string => toTsv(cols, rows.map((r) => cols.map((c) => r[c] ?? "")));
+
+/**
+ * Write (merge) the per-call results of one run into `dir`.
+ * @param matrix the matrix file as given on the command line (printed in reproduce commands)
+ * @param order every configuration id of the matrix in expansion order (row order)
+ * @param run the run-level facts; `configurations` are the ids measured now
+ * @param head title, parameters and assumptions of the matrix (they replace those on file)
+ */
+export function writePercall(dir: string, matrix: string, order: readonly string[], results: readonly PathResults[], head: Omit<PercallRunFile, "schemaVersion" | "runs" | "matrix">, run: PercallRunRecord): void {
+  const now = new Set(results.map((r) => r.id));
+  const summary = ordered([...keptRows(join(dir, "percall.tsv"), now), ...results.map((p) => summaryRow(matrix, p))], order);
+  const payload = ordered([...keptRows(join(dir, "percall-payload.tsv"), now), ...results.flatMap((p) => p.payload.map((x): Row => ({ config: p.id, limit: x.limit, result_bytes: x.resultBytes, p50_us: x.p50Us, p95_us: x.p95Us })))], order);
+  const samples = ordered([...keptRows(join(dir, "percall-samples.tsv"), now), ...results.flatMap(sampleRows)], order);
+  const runFile = join(dir, "percall-run.json");
+  const kept = new Set(summary.map((r) => String(r.config)));
+  const oldRuns: PercallRunRecord[] = existsSync(runFile) ? ((JSON.parse(readFileSync(runFile, "utf8")) as Partial<PercallRunFile>).runs ?? []) : [];
+  const runs = [
+    ...oldRuns.map((r) => ({ ...r, configurations: r.configurations.filter((c) => kept.has(c) && !now.has(c)) })).filter((r) => r.configurations.length > 0),
+    run,
+  ];
+  writeAtomic(join(dir, "percall.tsv"), tsv(PERCALL_COLUMNS, summary));
+  writeAtomic(join(dir, "percall-payload.tsv"), tsv(PAYLOAD_COLUMNS, payload));
+  writeAtomic(join(dir, "percall-samples.tsv"), tsv(SAMPLE_COLUMNS, samples));
+  const file: PercallRunFile = { schemaVersion: PERCALL_SCHEMA_VERSION, title: head.title, matrix, settings: head.settings, assumptions: head.assumptions, runs };
+  writeAtomic(runFile, JSON.stringify(file, null, 2) + "\n");
+}

@@ -1,0 +1,100 @@
+/**
+ * Parameters of a per-call matrix (`measures: [percall]`): the `timing:` block of the one matrix
+ * language, already validated by matrix.schema.json (its percall if/then makes every key below
+ * required, with file:line:col errors at parse time), read here into one typed object. Each
+ * configuration (target × transport × revision) is one path: the in-process call (a target that
+ * declares `inProcess:`), or an MCP target over stdio or HTTP at one revision.
+ */
+import { readFileSync } from "node:fs";
+import { parse } from "yaml";
+import type { Configuration, Matrix, TargetCommand } from "../matrix/types.js";
+
+/** One row of the turn-share table: `calls` tool calls spread over `turns` agent turns (0 = no turn around them). */
+export interface TurnShareRow {
+  label: string;
+  calls: number;
+  turns: number;
+}
+
+/** Declared assumptions (not measurements), carried into the results unchanged. */
+export interface PercallAssumptions {
+  /** Assumed length of one agent turn, seconds. */
+  agentTurnSeconds: number;
+  note: string;
+  turnShareRows: TurnShareRow[];
+}
+
+/** The per-call parameters of a matrix. */
+export interface PercallOptions {
+  /** Trials per configuration; each trial is a fresh session. */
+  trials: number;
+  /** Timed calls per trial. */
+  calls: number;
+  /** Calls discarded after the session's first call (which is always discarded), before timing. */
+  warmupCalls: number;
+  /** The measured call: `search_tickets` arguments. */
+  query: string;
+  limit: number;
+  /** Extra start-ups per MCP configuration timed for setup only. */
+  setupRepeats: number;
+  /** Loop sizes: calls per loop and timed repeats per trial (one more is discarded first). */
+  loopCalls: number;
+  loopRepeats: number;
+  /** Payload sweep: `limit` values and timed calls per value. */
+  payloadLimits: number[];
+  payloadCalls: number;
+  /** Start-up and per-request limit, milliseconds (`timeoutSeconds`). */
+  timeoutMs: number;
+  assumptions: PercallAssumptions;
+}
+
+/** One measured path, from one expanded configuration. */
+export type PercallPath =
+  | { id: string; kind: "direct"; label: string; target: string; values: Record<string, string> }
+  | { id: string; kind: "mcp"; label: string; target: string; transport: "stdio" | "http"; revision: string; command: TargetCommand; package: string; values: Record<string, string> };
+
+interface RawTiming {
+  trials: number;
+  warmupCalls: number;
+  calls: number;
+  call: { query: string; limit: number };
+  setupRepeats: number;
+  loop: { calls: number; repeats: number };
+  payload: { limits: number[]; calls: number };
+  assumptions: PercallAssumptions;
+}
+
+/**
+ * The per-call parameters of `matrix`, or undefined when its `measures:` does not name percall.
+ * The matrix must come from {@link loadMatrix} (which validated the file against the schema).
+ */
+export function percallOptions(matrix: Matrix): PercallOptions | undefined {
+  if (!(matrix.measures ?? []).includes("percall")) return undefined;
+  const t = (parse(readFileSync(matrix.file, "utf8")) as { timing: RawTiming }).timing;
+  return {
+    trials: t.trials,
+    calls: t.calls,
+    warmupCalls: t.warmupCalls,
+    query: t.call.query,
+    limit: t.call.limit,
+    setupRepeats: t.setupRepeats,
+    loopCalls: t.loop.calls,
+    loopRepeats: t.loop.repeats,
+    payloadLimits: t.payload.limits,
+    payloadCalls: t.payload.calls,
+    timeoutMs: matrix.timeoutMs,
+    assumptions: { agentTurnSeconds: t.assumptions.agentTurnSeconds, note: t.assumptions.note, turnShareRows: t.assumptions.turnShareRows.map((r) => ({ label: r.label, calls: r.calls, turns: r.turns })) },
+  };
+}
+
+/**
+ * The path an expanded configuration stands for. Labels: the target's label for an in-process
+ * target; `<target label>, <transport>, <revision>` for an MCP one.
+ */
+export function percallPath(matrix: Matrix, c: Configuration): PercallPath {
+  const v = c.values;
+  const t = matrix.targets[v.target!]!;
+  if (t.inProcess) return { id: c.id, kind: "direct", label: t.label, target: t.name, values: v };
+  const transport = v.transport as "stdio" | "http";
+  return { id: c.id, kind: "mcp", label: `${t.label}, ${transport}, ${v.revision}`, target: t.name, transport, revision: v.revision!, command: t.commands[transport]!, package: t.package ?? "", values: v };
+}
