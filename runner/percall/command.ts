@@ -25,7 +25,7 @@ const round2 = (x: number): number => Number(x.toFixed(2));
  * Run the per-call matrix `matrix` (its parameters `opts`) into `o.results`.
  * @param matrixArg the matrix file as the user gave it (recorded in reproduce commands)
  * @returns the process exit code (0)
- * @throws UserError when --only matches nothing or a target package is missing; PercallProtocolError when a target breaks
+ * @throws UserError when --only matches nothing or a target package is missing; ProtocolError (runner/drivers/types.ts) when a target breaks
  */
 export async function runPercallCommand(matrix: Matrix, opts: PercallOptions, matrixArg: string, o: { results: string; only: string[]; repeats?: number }): Promise<number> {
   const all = expand(matrix).configurations;

@@ -193,7 +193,7 @@ function packageVersion(pkg: string): string {
  * @param cwd the folder target commands run from (the matrix file's folder)
  * @param log progress lines (one per trial and per path's setup samples)
  * @returns one result per path, in the order of `paths`
- * @throws PercallProtocolError when a target fails to start or answers an error (a bug or a broken target)
+ * @throws ProtocolError (runner/drivers/types.ts) when a target fails to start or answers an error (a bug or a broken target)
  */
 export async function runPercall(m: PercallOptions, paths: readonly PercallPath[], cwd: string, log: Log): Promise<PathResults[]> {
   const store = openTickets();

@@ -17,6 +17,24 @@ function parseJson(bytes: Buffer | string, where: string): JsonRpcMessage {
   }
 }
 
+/**
+ * The MCP headers of one Streamable HTTP POST, in wire order (after Content-Type and Accept,
+ * before Content-Length): `MCP-Protocol-Version` (2026-07-28 always; 2025 era once initialized),
+ * `Mcp-Session-Id` when the server assigned one, and for 2026-07-28 `Mcp-Method` and, for a
+ * tools/call, `Mcp-Name`.
+ */
+export function mcpHeaders(msg: Outgoing, sessionId: string | undefined, initialized: boolean): [string, string][] {
+  const h: [string, string][] = [];
+  const modern = !hasHandshake(msg.revision);
+  if (modern || initialized) h.push(["MCP-Protocol-Version", msg.revision]);
+  if (sessionId) h.push(["Mcp-Session-Id", sessionId]);
+  if (modern) {
+    h.push(["Mcp-Method", msg.method]);
+    if (msg.name !== undefined) h.push(["Mcp-Name", msg.name]);
+  }
+  return h;
+}
+
 /** Stdio: one message per line; strictly sequential (one request in flight). */
 export class StdioWire implements Wire {
   constructor(
@@ -70,15 +88,9 @@ export class HttpWire implements Wire {
       `Host: 127.0.0.1:${this.port}`,
       "Content-Type: application/json",
       "Accept: application/json, text/event-stream",
+      ...mcpHeaders(msg, this.sessionId, this.initialized).map(([k, v]) => `${k}: ${v}`),
+      `Content-Length: ${msg.body.length}`,
     ];
-    const modern = !hasHandshake(msg.revision);
-    if (modern || this.initialized) h.push(`MCP-Protocol-Version: ${msg.revision}`);
-    if (this.sessionId) h.push(`Mcp-Session-Id: ${this.sessionId}`);
-    if (modern) {
-      h.push(`Mcp-Method: ${msg.method}`);
-      if (msg.name !== undefined) h.push(`Mcp-Name: ${msg.name}`);
-    }
-    h.push(`Content-Length: ${msg.body.length}`);
     return Buffer.concat([Buffer.from(h.join("\r\n") + "\r\n\r\n"), msg.body]);
   }
 
