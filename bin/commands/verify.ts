@@ -7,6 +7,8 @@ import { killAllTargets } from "../../runner/execute/process.js";
 import { verifyResults } from "../../runner/execute/verify.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { toTsv } from "../../runner/results/files.js";
+import { percallOptions } from "../../runner/percall/options.js";
+import { UserError } from "../../runner/errors.js";
 
 /** Options of `wirecost verify` as commander parses them. */
 export interface VerifyCommandOptions {
@@ -17,9 +19,13 @@ export interface VerifyCommandOptions {
   jobs?: number;
 }
 
-/** Verify `opts.results` against a re-run of matrix `file`. */
+/**
+ * Verify `opts.results` against a re-run of matrix `file`.
+ * @throws UserError for a bad matrix, or a per-call matrix (timings, compared by eye: its rows print their reproduce command)
+ */
 export async function verifyCommand(file: string, o: VerifyCommandOptions): Promise<void> {
   const m = loadMatrix(file);
+  if (percallOptions(m)) throw new UserError(`${file}: measures: [percall] measures time, which verify does not compare — re-measure one row with the command in its reproduce column (npx wirecost run ${file} --only <id> --results /tmp/one)`);
   const ac = new AbortController();
   const onSignal = () => (ac.signal.aborted ? (killAllTargets(), process.exit(130)) : ac.abort());
   process.on("SIGINT", onSignal);

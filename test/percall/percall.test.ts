@@ -171,6 +171,10 @@ describe("run and page", () => {
     assert.throws(() => execFileSync("node", [cli, "run", small, "--only", "nope", "--results", dir], { cwd: root, stdio: "pipe" }), (e: { stderr: Buffer }) => e.stderr.toString().includes(`matches no configuration — list ids with: wirecost expand ${small}`));
   });
 
+  it("verify refuses a per-call matrix and points at the reproduce column", () => {
+    assert.throws(() => execFileSync("node", [cli, "verify", small, "--results", dir], { cwd: root, stdio: "pipe" }), (e: { stderr: Buffer; status: number }) => e.status === 1 && e.stderr.toString().includes("reproduce column"));
+  });
+
   it("renders a per-call results folder through the CLI, every figure taken from percall.tsv", () => {
     const site = mkdtempSync(join(tmpdir(), "wirecost-percall-site-"));
     const resultsDir = join(root, "test/fixtures/results-percall");
