@@ -25,9 +25,12 @@ const round2 = (x: number): number => Number(x.toFixed(2));
  * Run the per-call matrix `matrix` (its parameters `opts`) into `o.results`.
  * @param matrixArg the matrix file as the user gave it (recorded in reproduce commands)
  * @returns the process exit code (0)
- * @throws UserError when --only matches nothing or a target package is missing; ProtocolError (runner/drivers/types.ts) when a target breaks
+ * @throws UserError when --only matches nothing, --shard/--resume/--jobs is given, or a target package is missing; ProtocolError (runner/drivers/types.ts) when a target breaks
  */
-export async function runPercallCommand(matrix: Matrix, opts: PercallOptions, matrixArg: string, o: { results: string; only: string[]; repeats?: number }): Promise<number> {
+export async function runPercallCommand(matrix: Matrix, opts: PercallOptions, matrixArg: string, o: { results: string; only: string[]; repeats?: number; shard?: string; resume?: boolean; jobs?: number }): Promise<number> {
+  for (const [flag, given] of [["--shard", o.shard !== undefined], ["--resume", o.resume === true], ["--jobs", o.jobs !== undefined]] as const) {
+    if (given) throw new UserError(`${flag}: a per-call matrix (measures: [percall]) runs its configurations one at a time, interleaved, in one process — drop ${flag}; select rows with --only`);
+  }
   const all = expand(matrix).configurations;
   const res = o.only.map(glob);
   const configs = o.only.length ? all.filter((c) => res.some((r) => r.test(c.id))) : all;

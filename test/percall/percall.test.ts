@@ -171,6 +171,10 @@ describe("run and page", () => {
     assert.throws(() => execFileSync("node", [cli, "run", small, "--only", "nope", "--results", dir], { cwd: root, stdio: "pipe" }), (e: { stderr: Buffer }) => e.stderr.toString().includes(`matches no configuration — list ids with: wirecost expand ${small}`));
   });
 
+  it("run refuses --jobs, --shard and --resume for a per-call matrix, naming the flag", () => {
+    assert.throws(() => execFileSync("node", [cli, "run", small, "--shard", "1/2", "--results", dir], { cwd: root, stdio: "pipe" }), (e: { stderr: Buffer }) => e.stderr.toString().startsWith("wirecost: --shard: a per-call matrix"));
+  });
+
   it("verify refuses a per-call matrix and points at the reproduce column", () => {
     assert.throws(() => execFileSync("node", [cli, "verify", small, "--results", dir], { cwd: root, stdio: "pipe" }), (e: { stderr: Buffer; status: number }) => e.status === 1 && e.stderr.toString().includes("reproduce column"));
   });
