@@ -1,10 +1,14 @@
-/** Registry of client drivers, by value of the `client` axis. Adding a client is one entry. */
+/**
+ * Registry of client drivers, by value of the `client` axis. Adding a client is one entry here
+ * and its name in clients.ts.
+ */
+import type { ClientName } from "./clients.js";
 import { rawMcpDriver } from "./mcp/raw.js";
 import { sdkDriver } from "./sdk/index.js";
 import type { Driver } from "./types.js";
 
 /** Client name → driver. */
-export const DRIVERS: Record<string, Driver> = {
+export const DRIVERS: Record<ClientName, Driver> & Record<string, Driver | undefined> = {
   raw: rawMcpDriver,
   /** Each target's own SDK client (runner/drivers/sdk). */
   sdk: sdkDriver,

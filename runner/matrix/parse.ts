@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { LineCounter, parseDocument } from "yaml";
+import { CLIENTS } from "../drivers/clients.js";
 import { UserError } from "../errors.js";
 import { repoRoot } from "../paths.js";
 import { Locator, type YamlPath } from "./locate.js";
@@ -186,6 +187,12 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
 
   const targetAxis = axes.findIndex((a) => a.name === "target");
   if (targetAxis < 0) fail(loc, ["axes"], `no "target" axis — add an axis named target whose values name entries of targets: (${Object.keys(raw.targets).join(", ") || "none defined"})`);
+  const clientAxis = axes.findIndex((a) => a.name === "client");
+  if (clientAxis >= 0) {
+    axes[clientAxis]!.values.forEach((v, j) => {
+      if (!(CLIENTS as readonly string[]).includes(v)) fail(loc, ["axes", clientAxis, "values", j], `unknown client "${v}" — use one of: ${CLIENTS.join(", ")}`);
+    });
+  }
   const transportAxis = axes.findIndex((a) => a.name === "transport");
   if (transportAxis >= 0) {
     axes[transportAxis]!.values.forEach((v, j) => {

@@ -1,0 +1,9 @@
+/**
+ * Names of the client drivers: the values the `client` axis may take. Kept apart from the
+ * registry (drivers/index.ts, which loads the SDK clients) so that parsing a matrix stays light;
+ * the registry's type makes the two lists agree.
+ */
+export const CLIENTS = ["raw", "sdk"] as const;
+
+/** A value of the `client` axis. */
+export type ClientName = (typeof CLIENTS)[number];
