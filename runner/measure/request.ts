@@ -11,7 +11,12 @@ export interface TimedRequest {
   workload: string;
   /** The request, byte-exact: request line, headers, body. */
   bytes: Buffer;
-  /** Throws ResponseError when a response does not answer the request correctly. */
+  /**
+   * Throws ResponseError when a response does not answer the request correctly. Must be a pure
+   * function of `status` and the body bytes (it may not keep `body`, whose memory is reused): the
+   * raw client accepts a response byte-identical to the last one this check passed on the same
+   * connection without calling it again.
+   */
   validate(status: number, body: Buffer): void;
 }
 
