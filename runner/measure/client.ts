@@ -75,12 +75,14 @@ export class KeepAliveClient {
     this.socket.destroy();
   }
 
-  /** net's onread callback: frame the `nread` bytes now in READ_BUFFER. @returns true: keep reading */
+  /** net's onread callback: frame the `nread` bytes now in READ_BUFFER. @returns whether to keep reading (not after a failure) */
   private onRead(nread: number): boolean {
+    if (this.closedError) return false;
     try {
       this.framer.push(READ_BUFFER, nread);
     } catch (e) {
       this.fail(e as Error);
+      return false;
     }
     return true;
   }
