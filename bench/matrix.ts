@@ -4,7 +4,10 @@
  * spawn → answer to `initialize` for stdio; mean of 3 samples per target × transport, times the
  * number of runs of each).
  *
- *   node dist/bench/matrix.js [--jobs N] [--only GLOB]... [--repeats N]
+ *   node dist/bench/matrix.js [--jobs N] [--only GLOB]... [--repeats N] [--results DIR]
+ *
+ * The run writes to a fresh temporary folder, or to DIR (e.g. `results`, to refresh the committed
+ * results while measuring: the same `wirecost run`, recorded with this command line).
  *
  * Prints: runs, wall seconds, start-up sum (seconds), start-up sum / jobs, and the harness
  * overhead = (wall − start-up sum / jobs) / wall. Exit status 1 when the run itself fails.
@@ -44,10 +47,10 @@ async function startupSeconds(target: string, transport: string): Promise<number
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { jobs: { type: "string" }, only: { type: "string", multiple: true }, repeats: { type: "string" } } });
+  const { values } = parseArgs({ options: { jobs: { type: "string" }, only: { type: "string", multiple: true }, repeats: { type: "string" }, results: { type: "string" } } });
   const jobs = Number(values.jobs ?? availableParallelism());
   const filter = [...(values.only ?? []).flatMap((o) => ["--only", o]), ...(values.repeats ? ["--repeats", values.repeats] : [])];
-  const out = mkdtempSync(join(tmpdir(), "wirecost-bench-"));
+  const out = values.results ?? mkdtempSync(join(tmpdir(), "wirecost-bench-"));
 
   const t0 = performance.now();
   const r = await execa(process.execPath, [cli, "run", "matrix.yaml", "--jobs", String(jobs), "--results", out, ...filter], { cwd: root, reject: false });
