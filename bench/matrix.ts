@@ -10,7 +10,10 @@
  * results while measuring: the same `wirecost run`, recorded with this command line).
  *
  * Prints: runs, wall seconds, start-up sum (seconds), start-up sum / jobs, and the harness
- * overhead = (wall − start-up sum / jobs) / wall. Exit status 1 when the run itself fails.
+ * overhead = (wall − start-up sum / jobs) / wall (everything that is not bare start-up counts,
+ * the targets' own request handling included); then, from the run's last line, the CPU wirecost
+ * used itself beside the CPU of the targets it started, and wirecost's share of the total.
+ * Exit status 1 when the run itself fails.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -84,6 +87,14 @@ async function main(): Promise<void> {
   console.log(`startup_sum_s\t${startupSum.toFixed(1)}`);
   console.log(`startup_sum_per_job_s\t${floor.toFixed(1)}`);
   console.log(`harness_overhead\t${(((wall - floor) / wall) * 100).toFixed(1)}%`);
+  const cpu = /CPU: wirecost ([\d.]+) s, the targets it started ([\d.]+) s/.exec(r.stderr);
+  if (cpu) {
+    const own = Number(cpu[1]);
+    const targets = Number(cpu[2]);
+    console.log(`wirecost_cpu_s\t${own.toFixed(1)}`);
+    console.log(`targets_cpu_s\t${targets.toFixed(1)}`);
+    console.log(`wirecost_cpu_share\t${((own / (own + targets)) * 100).toFixed(1)}%`);
+  }
   console.log(`results\t${out}`);
 }
 

@@ -5,6 +5,7 @@
  */
 import { runMatrix } from "../../runner/execute/run-matrix.js";
 import { killAllTargets } from "../../runner/execute/process.js";
+import { ownAndChildrenCpuSeconds } from "../../runner/measure/cpu.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { runTimingCommand, timingOptions } from "../../runner/execute/measure-run.js";
 import type { RunRecord } from "../../runner/results/schema.js";
@@ -40,6 +41,7 @@ export async function runCommand(file: string, o: RunCommandOptions): Promise<vo
   const percall = percallOptions(m);
   if (percall) return void (process.exitCode = await runPercallCommand(m, percall, file, o)); // measures: [percall]: runner/percall/
   if (timingOptions(m)) return void (process.exitCode = await runTimingCommand(m, o)); // timing runs: runner/execute/measure-run.ts
+  const started = Date.now();
   const ac = new AbortController();
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {
@@ -62,7 +64,9 @@ export async function runCommand(file: string, o: RunCommandOptions): Promise<vo
       process.exitCode = 130;
       return;
     }
-    process.stderr.write(`${runs.length - failed.length} of ${runs.length} runs ok; results in ${o.results}/\n`);
+    const cpu = ownAndChildrenCpuSeconds();
+    const cpuNote = cpu ? ` in ${((Date.now() - started) / 1000).toFixed(1)} s (CPU: wirecost ${cpu.own.toFixed(1)} s, the targets it started ${cpu.children.toFixed(1)} s)` : "";
+    process.stderr.write(`${runs.length - failed.length} of ${runs.length} runs ok${cpuNote}; results in ${o.results}/\n`);
     if (failed.length) {
       for (const line of failureSummary(failed)) process.stderr.write(line + "\n");
       const ids = [...new Set(failed.map((f) => f.config))];

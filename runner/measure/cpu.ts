@@ -35,6 +35,22 @@ export function readStatTicks(pid: number): number {
   return Number(f[11]) + Number(f[12]);
 }
 
+/**
+ * CPU this process used itself and what its children that have exited used (utime + stime, and
+ * cutime + cstime of `/proc/self/stat`), seconds; undefined where /proc is not readable.
+ */
+export function ownAndChildrenCpuSeconds(): { own: number; children: number } | undefined {
+  try {
+    const s = readFileSync("/proc/self/stat", "utf8");
+    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+    const hz = clockTicksPerSecond();
+    // f[0] is field 3; utime, stime, cutime, cstime are fields 14–17.
+    return { own: (Number(f[11]) + Number(f[12])) / hz, children: (Number(f[13]) + Number(f[14])) / hz };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Sum of schedstat run time over the threads of `pid`, nanoseconds. @throws Error when the process is gone */
 export function readSchedstatNs(pid: number): number {
   let ns = 0;
