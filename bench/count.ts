@@ -15,7 +15,8 @@
  *    floor (JSON.parse): the whole file as one string, JSON.parse of each line, Buffer.from(b64);
  *    countLogFile: the counter end to end (read + decode + count, per-message rows included);
  *    countLog(readCaptureLog): the same counts through the record API.
- * Prints MB/s (file bytes / 1e6 per second) of each, and the counter's share of the floor.
+ * Prints MB/s (file bytes / 1e6 per second) of each, the counter's share of the floor, and the
+ * split of the counter's time between reading the file into streams and counting them.
  * Run: `npx tsc -p tsconfig.json && node dist/bench/count.js [LOG]`.
  */
 import { execFileSync } from "node:child_process";
@@ -24,8 +25,8 @@ import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { formatRecord, parseCaptureLog, readCaptureLog, type CaptureRecord } from "../runner/capture/log.js";
-import { countLog, countLogFile } from "../runner/count/index.js";
+import { formatRecord, parseCaptureLog, readCaptureLog, readCaptureStreams, type CaptureRecord, type Stream } from "../runner/capture/log.js";
+import { countLog, countLogFile, countStreams } from "../runner/count/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const config = "raw-mcp-ts-v2-http-2025-11-25-ten";
@@ -150,6 +151,15 @@ for (const f of files) {
   console.log(`  floor (JSON.parse): whole-file string + JSON.parse + decode ${rate(floorJson)}`);
   console.log(`  countLogFile: read + decode + count, end to end             ${rate(count)}   = ${(floor / count).toFixed(2)} of the floor`);
   console.log(`  countLog(readCaptureLog): the record API                    ${rate(countRecords)}   = ${(floor / countRecords).toFixed(2)} of the floor`);
+  // Where the time goes: reading the file into streams, then counting them (rows included).
+  let streams: Stream[] = [];
+  const read = best(() => {
+    streams = readCaptureStreams(f.path);
+  });
+  const counting = best(() => {
+    countStreams(streams, { transport: "http" });
+  });
+  console.log(`  split: readCaptureStreams ${read.toFixed(2)} s, countStreams ${counting.toFixed(2)} s (${messages} message rows, ${((counting / messages) * 1e6).toFixed(2)} µs a row)`);
   const ok = f.mb / count >= 200;
   met &&= ok;
   console.log(`  goal: countLogFile ≥ 200 MB/s — ${ok ? "met" : "NOT met"}`);
