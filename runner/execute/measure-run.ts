@@ -7,9 +7,7 @@
  */
 import { glob } from "./run-matrix.js";
 import { relative } from "node:path";
-import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { parse } from "yaml";
 import { UserError } from "../errors.js";
 import { expand } from "../matrix/expand.js";
 import { killAllTargets } from "./process.js";
@@ -52,12 +50,11 @@ const TIMING_MEASURES = ["latency", "cpu", "throughput"] as const;
  * @throws UserError naming the key and the fix for an unknown measure or workload
  */
 export function timingOptions(matrix: Matrix): TimingOptions | undefined {
-  const raw = (parse(readFileSync(matrix.file, "utf8")) ?? {}) as { measures?: string[]; timing?: Record<string, unknown> };
-  if (raw.measures?.includes("percall")) return undefined; // runner/percall/ runs it (see percallOptions)
-  const measures = (raw.measures ?? ["bytes"]).filter((m) => m !== "bytes");
+  if (matrix.measures?.includes("percall")) return undefined; // runner/percall/ runs it (see percallOptions)
+  const measures = (matrix.measures ?? ["bytes"]).filter((m) => m !== "bytes");
   for (const m of measures) if (!(TIMING_MEASURES as readonly string[]).includes(m)) throw new UserError(`${matrix.file}: measures: unknown measure "${m}" — use bytes, latency, cpu, throughput or percall`);
   if (measures.length === 0) return undefined;
-  const t = raw.timing ?? {};
+  const t = matrix.timing ?? {};
   const num = (k: string, d: number) => {
     const v = t[k] ?? d;
     if (typeof v !== "number" || !(v >= 0)) throw new UserError(`${matrix.file}: timing.${k} must be a number ≥ 0 — fix it`);

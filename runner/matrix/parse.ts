@@ -89,6 +89,7 @@ interface RawCommand {
 interface RawMatrix {
   title?: string;
   measures?: string[];
+  timing?: Record<string, unknown>;
   repeats?: number;
   warmup?: number;
   timeoutSeconds?: number;
@@ -286,6 +287,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     warmup: raw.warmup ?? 0,
     timeoutMs: (raw.timeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
     measures,
+    ...(raw.timing ? { timing: raw.timing } : {}),
     axes,
     targets,
     ...(grid ? { grid } : {}),

@@ -89,6 +89,11 @@ export interface Matrix {
   timeoutMs: number;
   /** `measures:` as written (default `["bytes"]`); undefined for matrices built in code (= bytes). */
   measures?: string[];
+  /**
+   * The `timing:` block as written (validated by matrix.schema.json), read into typed options by
+   * the timing and per-call engines; undefined when absent.
+   */
+  timing?: Record<string, unknown>;
   axes: Axis[];
   targets: Record<string, Target>;
   /** Main-grid restriction (axis → values); undefined = every value of every axis. */

@@ -5,8 +5,6 @@
  * configuration (target × transport × revision) is one path: the in-process call (a target that
  * declares `inProcess:`), or an MCP target over stdio or HTTP at one revision.
  */
-import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import type { Configuration, Matrix, TargetCommand } from "../matrix/types.js";
 
 /** One row of the turn-share table: `calls` tool calls spread over `turns` agent turns (0 = no turn around them). */
@@ -70,7 +68,7 @@ interface RawTiming {
  */
 export function percallOptions(matrix: Matrix): PercallOptions | undefined {
   if (!(matrix.measures ?? []).includes("percall")) return undefined;
-  const t = (parse(readFileSync(matrix.file, "utf8")) as { timing: RawTiming }).timing;
+  const t = matrix.timing as unknown as RawTiming;
   return {
     trials: t.trials,
     calls: t.calls,
