@@ -31,6 +31,7 @@ program
   .option("--results <dir>", "results folder", "results")
   .option("--shard <k/n>", "run only shard K of N (deterministic partition of configuration ids)")
   .option("--resume", "continue an interrupted run in --results: keep runs already ok, run the rest")
+  .option("--fresh", "start --results afresh even when that drops results of configurations this run does not select")
   .action(async (matrix: string, o: import("./commands/run.js").RunCommandOptions) => (await import("./commands/run.js")).runCommand(matrix, o));
 
 program
@@ -49,7 +50,8 @@ program
   .description("merge shard results folders (run --shard K/N) into one")
   .argument("<dirs...>", "shard results folders")
   .requiredOption("--results <dir>", "merged results folder")
-  .action(async (dirs: string[], o: { results: string }) => (await import("./commands/merge.js")).mergeCommand(dirs, o));
+  .option("--fresh", "replace --results even when it holds results the merged folders do not have")
+  .action(async (dirs: string[], o: { results: string; fresh?: boolean }) => (await import("./commands/merge.js")).mergeCommand(dirs, o));
 
 program
   .command("count")

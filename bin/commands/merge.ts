@@ -2,8 +2,8 @@
 import { mergeResults } from "../../runner/results/merge.js";
 
 /** Merge `dirs` into `o.results`. */
-export async function mergeCommand(dirs: string[], o: { results: string }): Promise<void> {
-  const r = mergeResults(dirs, o.results, ["wirecost", ...process.argv.slice(2)].join(" "));
+export async function mergeCommand(dirs: string[], o: { results: string; fresh?: boolean }): Promise<void> {
+  const r = mergeResults(dirs, o.results, ["wirecost", ...process.argv.slice(2)].join(" "), o.fresh === true);
   process.stderr.write(`merged ${dirs.length} folder(s), ${r.configurations - r.missing.length} of ${r.configurations} configurations, into ${o.results}/\n`);
   if (r.missing.length) {
     process.stderr.write(`missing (no folder ran them): ${r.missing.slice(0, 10).join(" ")}${r.missing.length > 10 ? ` … (${r.missing.length} in all)` : ""}\n`);

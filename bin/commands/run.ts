@@ -21,6 +21,7 @@ export interface RunCommandOptions {
   results: string;
   shard?: string;
   resume?: boolean;
+  fresh?: boolean;
 }
 
 /** The options that select the same runs again (matrix, repeats, shard, results). */

@@ -39,6 +39,8 @@ export interface RunOptions {
   shard?: Shard | string;
   /** Continue the folder's journal: runs already ok are kept, the others run (again). */
   resume?: boolean;
+  /** Start the folder afresh even when that drops results of configurations this run does not select. */
+  fresh?: boolean;
   /** Aborts the run (^C): no new run starts, running targets are stopped, finished runs are written. */
   signal?: AbortSignal;
   /** Command line recorded in provenance. */
@@ -98,7 +100,7 @@ export function planRun(matrix: Matrix, opts: Pick<RunOptions, "only" | "repeats
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: toolInfo(),
-    matrix: { file: relative(process.cwd(), matrix.file), sha256: matrix.sha256 },
+    matrix: { file: relative(process.cwd(), matrix.file), sha256: matrix.sha256, ...(matrix.definitionSha256 ? { definition: matrix.definitionSha256 } : {}) },
     axisNames: matrix.axes.map((a) => a.name),
     configurations,
     excluded: expansion.excluded,
@@ -108,14 +110,16 @@ export function planRun(matrix: Matrix, opts: Pick<RunOptions, "only" | "repeats
 }
 
 /**
- * Join the plan of an interrupted folder with this invocation's: same matrix required; the
- * configurations and selections are united (this invocation's repeats win).
+ * Join the plan of an interrupted folder with this invocation's: same matrix required (the same
+ * bytes, or the same definition: an edit of comments or layout only); the configurations and
+ * selections are united (this invocation's repeats win).
  * @throws UserError when the folder has no plan or was written for another matrix or tool version
  */
 function resumePlan(dir: string, plan: ResultsPlan): ResultsPlan {
   const old = readPlan(dir);
   if (!old) throw new UserError(`${dir}: nothing to resume (no runs/plan.json) — run without --resume`);
-  if (old.matrix.sha256 !== plan.matrix.sha256) throw new UserError(`${dir}/runs/plan.json: written for another matrix (sha256 ${old.matrix.sha256.slice(0, 12)}…, this one ${plan.matrix.sha256.slice(0, 12)}…) — run without --resume to start the folder afresh`);
+  const sameMatrix = old.matrix.sha256 === plan.matrix.sha256 || (old.matrix.definition !== undefined && old.matrix.definition === plan.matrix.definition);
+  if (!sameMatrix) throw new UserError(`${dir}/runs/plan.json: written for another matrix definition (${old.matrix.file}, sha256 ${old.matrix.sha256.slice(0, 12)}…; this one ${plan.matrix.sha256.slice(0, 12)}…): its runs would not be comparable — run into a new folder (--results NEW_FOLDER), or pass --fresh instead of --resume to drop them`);
   if (old.tool.version !== plan.tool.version) throw new UserError(`${dir}/runs/plan.json: written by wirecost ${old.tool.version}, this is ${plan.tool.version} — run without --resume to start the folder afresh`);
   if ((old.shard ?? "") !== (plan.shard ?? "")) throw new UserError(`${dir}/runs/plan.json: holds shard ${old.shard ?? "(whole run)"}, resumed as ${plan.shard ?? "(whole run)"} — resume with the same --shard`);
   const byId = new Map(old.configurations.map((c) => [c.id, c]));
@@ -126,18 +130,18 @@ function resumePlan(dir: string, plan: ResultsPlan): ResultsPlan {
 }
 
 /**
- * A partial run (`--only`, `--shard`) without `--resume` would start its folder afresh and so drop
- * the results of every configuration it does not run: refuse that.
- * @throws UserError naming the folder, how many configurations it would lose, and the two ways out
+ * A run without `--resume` starts its folder afresh: refuse it when that would drop the results of
+ * a configuration it does not run (a partial run, or a folder of another matrix), unless `--fresh`.
+ * @throws UserError naming the folder, how many configurations it would lose, and the ways out
  */
 function refuseToDropOthers(opts: RunOptions, plan: ResultsPlan): void {
-  if (!opts.only?.length && opts.shard === undefined) return;
+  if (opts.fresh) return;
   const old = readPlan(opts.results);
   if (!old) return;
   const keep = new Set(plan.selected);
   const lost = old.selected.filter((id) => !keep.has(id));
   if (lost.length === 0) return;
-  throw new UserError(`${opts.results}: holds results of ${lost.length} configuration(s) this run does not select (e.g. ${lost[0]}) and would drop them — pass --resume to add these runs to the folder (same matrix), or --results NEW_FOLDER`);
+  throw new UserError(`${opts.results}: holds results of ${lost.length} configuration(s) this run does not select (e.g. ${lost[0]}, from ${old.matrix.file}) and would drop them — pass --resume to add these runs to the folder (same matrix), --results NEW_FOLDER, or --fresh to drop them`);
 }
 
 /**

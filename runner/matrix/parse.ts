@@ -282,6 +282,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
   return {
     file: resolve(name),
     sha256,
+    definitionSha256: createHash("sha256").update(JSON.stringify(raw)).digest("hex"),
     title: raw.title ?? "wirecost report",
     repeats: raw.repeats ?? 1,
     warmup: raw.warmup ?? 0,

@@ -80,6 +80,11 @@ export interface Matrix {
   file: string;
   /** sha256 hex of the file's bytes. */
   sha256: string;
+  /**
+   * sha256 hex of what the file says (its YAML data as JSON): unchanged by comments, blank lines
+   * and quoting, so `--resume` accepts a matrix edited only in form.
+   */
+  definitionSha256?: string;
   title: string;
   /** Top-level counted runs per configuration (default 1; 0 means zero). */
   repeats: number;

@@ -7,7 +7,7 @@
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UserError } from "../errors.js";
-import { clearRuns, readPlan, writePlan } from "./journal.js";
+import { clearRuns, readPlan, readRuns, writePlan } from "./journal.js";
 import type { Provenance } from "./provenance.js";
 import type { ResultsPlan } from "./schema.js";
 import { rebuildResults } from "./store.js";
@@ -33,11 +33,15 @@ function readShard(dir: string): { plan: ResultsPlan; provenance: Provenance } {
 
 /**
  * Merge results folders `dirs` into `out` (created; its journal, logs and derived files replaced).
+ * Every input run file is read before anything is written, so a bad one names its own folder and
+ * leaves `out` as it was.
+ * @param fresh replace `out` even when it holds results of configurations the merge does not cover
  * @throws UserError when no folder is given, `out` is one of `dirs`, a folder is not a finished
- *   results folder, folders differ in matrix sha256 or tool version (both named), or a
- *   configuration appears in two folders (named with both folders)
+ *   results folder, folders differ in matrix sha256 or tool version (both named), a configuration
+ *   appears in two folders (named with both folders), a run file is unreadable (named), or `out`
+ *   holds results the merge would drop (without `fresh`)
  */
-export function mergeResults(dirs: readonly string[], out: string, command = "wirecost merge"): MergeReport {
+export function mergeResults(dirs: readonly string[], out: string, command = "wirecost merge", fresh = false): MergeReport {
   if (dirs.length === 0) throw new UserError("merge: no results folder given — pass the shard folders: npx wirecost merge DIR… --results OUT");
   if (dirs.some((d) => resolve(d) === resolve(out))) throw new UserError(`--results ${out}: is also an input folder — merge into a new folder`);
   const shards = dirs.map((dir) => ({ dir, ...readShard(dir) }));
@@ -59,6 +63,10 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
   const byId = new Map(shards.flatMap((s) => s.plan.configurations.map((c) => [c.id, c] as const)));
   const configurations = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const missing = configurations.map((c) => c.id).filter((id) => !owner.has(id));
+  for (const s of shards) for (const id of s.plan.selected) readRuns(s.dir, id); // throws naming the shard's file
+  const old = fresh ? undefined : readPlan(out);
+  const lost = (old?.selected ?? []).filter((id) => !byId.has(id));
+  if (lost.length) throw new UserError(`--results ${out}: holds results of ${lost.length} configuration(s) the merged folders do not have (e.g. ${lost[0]}, from ${old!.matrix.file}) and would drop them — merge into a new folder, or pass --fresh to drop them`);
   clearRuns(out);
   for (const s of shards) {
     for (const id of s.plan.selected) {

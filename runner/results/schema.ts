@@ -35,8 +35,11 @@ export interface ResultsPlan {
   schemaVersion: number;
   /** Tool that wrote the folder; merge refuses folders of different versions. */
   tool: { name: string; version: string };
-  /** Matrix file (relative to where the run started) and sha256 hex of its bytes. */
-  matrix: { file: string; sha256: string };
+  /**
+   * Matrix file (relative to where the run started), sha256 hex of its bytes, and (since 0.1)
+   * sha256 hex of its definition (Matrix.definitionSha256: its data, comments and layout aside).
+   */
+  matrix: { file: string; sha256: string; definition?: string };
   /** Axis names in the matrix's declared order (columns of summary.tsv and coverage.tsv). */
   axisNames: string[];
   /** Every configuration after `--only` (all shards together), sorted by id, repeats as run. */

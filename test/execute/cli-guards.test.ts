@@ -21,7 +21,7 @@ test("run --only into a folder with other configurations' results is refused; --
   assert.equal(first.exitCode, 0, first.stderr);
   const refused = await wc(["run", "--only", B, "--repeats", "1", "--results", results]);
   assert.equal(refused.exitCode, 1);
-  assert.match(refused.stderr, new RegExp(`^wirecost: ${results}: holds results of 1 configuration\\(s\\) this run does not select \\(e\\.g\\. ${A}\\) and would drop them — pass --resume .*--results NEW_FOLDER$`));
+  assert.match(refused.stderr, new RegExp(`^wirecost: ${results}: holds results of 1 configuration\\(s\\) this run does not select \\(e\\.g\\. ${A}, from matrix\\.yaml\\) and would drop them — pass --resume .*--results NEW_FOLDER, or --fresh to drop them$`));
   assert.match(readFileSync(join(results, "runs.tsv"), "utf8"), new RegExp(`^${A}\\t1\\tok`, "m"), "the first run's results are kept");
   const added = await wc(["run", "--only", B, "--repeats", "1", "--results", results, "--resume"]);
   assert.equal(added.exitCode, 0, added.stderr);

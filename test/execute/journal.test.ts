@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COUNT_COLUMNS, type CountRow } from "../../runner/count/index.js";
@@ -57,7 +57,50 @@ test("abort keeps finished runs; resume runs only the rest; another matrix canno
   assert.equal(again, 14 - 5);
   assert.equal(second.resumed, 5);
   assert.equal(second.runs.length, 14);
-  await assert.rejects(runMatrix(matrix("title: changed\n"), { results: dir, resume: true, runOne: fake, preflight: false, progressStream: quiet }), /written for another matrix .* run without --resume/);
+  await assert.rejects(runMatrix(matrix("title: changed\n"), { results: dir, resume: true, runOne: fake, preflight: false, progressStream: quiet }), /written for another matrix definition .* \(--results NEW_FOLDER\), or pass --fresh instead of --resume/);
+});
+
+test("resume accepts the matrix edited in form only (comments, blank lines, quoting)", async () => {
+  const dir = tmp();
+  const ac = new AbortController();
+  let calls = 0;
+  const stopping: RunOneFn = async (m, c, r, log, signal) => {
+    if (++calls === 3) ac.abort();
+    return fake(m, c, r, log, signal);
+  };
+  await runMatrix(matrix(), { results: dir, runOne: stopping, jobs: 1, signal: ac.signal, preflight: false, progressStream: quiet });
+  const edited = matrix("# a comment added after the first run\n\n").file;
+  const reworded = parseMatrix(`# fixed the target, reran the failures\nversion: 1\nrepeats: 2\naxes:\n  - name: target\n    values: ["t"]\n  - name: transport\n    values: [stdio]\n  - name: n\n    values: [0, 1, 2, 3, 4, 5, 6]\n    id: 'n{}'\ntargets:\n  t:\n    stdio:\n      argv: [node, -e, ""]\n`, edited);
+  const second = await runMatrix(reworded, { results: dir, resume: true, runOne: fake, preflight: false, progressStream: quiet });
+  assert.equal(second.resumed, 3);
+  assert.equal(second.runs.length, 14);
+});
+
+test("a run or a merge that would drop another matrix's results is refused unless --fresh", async () => {
+  const [dir, a] = [tmp(), tmp()];
+  await runMatrix(matrix(), { results: dir, runOne: fake, preflight: false, progressStream: quiet });
+  const other = parseMatrix(`version: 1\naxes:\n  - name: target\n    values: [t]\n  - name: transport\n    values: [stdio]\ntargets:\n  t:\n    stdio:\n      argv: [node, -e, ""]\n`, join(tmpdir(), "other.yaml"));
+  await assert.rejects(runMatrix(other, { results: dir, runOne: fake, preflight: false, progressStream: quiet }), /holds results of 7 configuration\(s\) this run does not select \(e\.g\. t-stdio-n0, from .*fake\.yaml\) .* or --fresh to drop them/);
+  assert.equal(readFileSync(join(dir, "runs.tsv"), "utf8").trim().split("\n").length, 1 + 14, "the first matrix's runs are kept");
+  const again = await runMatrix(matrix(), { results: dir, runOne: fake, preflight: false, progressStream: quiet });
+  assert.equal(again.runs.length, 14, "the same matrix again replaces its own runs without --fresh");
+  await runMatrix(other, { results: a, runOne: fake, preflight: false, progressStream: quiet, shard: "1/1" });
+  assert.throws(() => mergeResults([a], dir), /--results .*: holds results of 7 configuration\(s\) the merged folders do not have .* pass --fresh/);
+  assert.equal(readFileSync(join(dir, "runs.tsv"), "utf8").trim().split("\n").length, 1 + 14, "the folder is left as it was");
+  mergeResults([a], dir, "wirecost merge", true);
+  assert.equal(readFileSync(join(dir, "runs.tsv"), "utf8").trim().split("\n").length, 1 + 1);
+  const fresh = await runMatrix(other, { results: dir, fresh: true, runOne: fake, preflight: false, progressStream: quiet });
+  assert.equal(fresh.runs.length, 1);
+});
+
+test("merge reads every input run file first: a bad one is named in its own folder and nothing is written", async () => {
+  const [a, c] = [tmp(), tmp()];
+  await runMatrix(matrix(), { results: a, shard: "1/1", runOne: fake, preflight: false, progressStream: quiet });
+  const bad = join(a, "runs", "t-stdio-n2", "1.json");
+  writeFileSync(bad, "not json{");
+  const out = join(c, "out");
+  assert.throws(() => mergeResults([a], out), (e: Error) => e.message.startsWith(`${bad}: not valid JSON`));
+  assert.equal(existsSync(out), false);
 });
 
 test("merge refuses shards of different matrices and reports missing configurations", async () => {
