@@ -1,4 +1,5 @@
 /** The one shell command that regenerates a table row, and the quoting it needs. */
+import { idStem } from "./stem.js";
 
 /** Characters that need no shell quoting. */
 const SHELL_SAFE = /^[A-Za-z0-9_./:=,+@%-]+$/;
@@ -16,17 +17,43 @@ export function pcreLiteral(text: string): string {
   return text.replace(/[\\^$.|?*+()[\]{}]/g, (c) => `\\${c}`);
 }
 
+/** The matrix `npx wirecost run` reads when none is named (at the repository root); commands leave it out. */
+export const DEFAULT_MATRIX = "matrix.yaml";
+
 /**
- * The command that reruns one configuration into a scratch folder and prints its medians line
- * for `metric`: `npx wirecost run --only <config> --results <dir> && grep -P '^<config>\t<metric>\t' <dir>/medians.tsv`.
- * The printed line is `config, metric, min, median, max`, tab-separated.
- * @param config configuration id (quoted for the shell and escaped for PCRE as needed)
- * @param metric metric name in `medians.tsv`, e.g. `total_bytes`
- * @param scratch results folder for the rerun; default `/tmp/one`
+ * The scratch results folder a reproduce command reruns one configuration into:
+ * `/tmp/wirecost-<stem>`, one per configuration, so rows can be reproduced one after another
+ * without `--resume` and without mixing report kinds.
+ * @param config configuration id (ids unsafe in a file name get a hash stem, see {@link idStem})
  */
-export function reproduceCommand(config: string, metric: string, scratch = "/tmp/one"): string {
-  const dir = shellQuote(scratch);
-  const pattern = shellQuote(`^${pcreLiteral(config)}\\t${pcreLiteral(metric)}\\t`);
-  const medians = shellQuote(`${scratch}/medians.tsv`);
-  return `npx wirecost run --only ${shellQuote(config)} --results ${dir} && grep -P ${pattern} ${medians}`;
+export function scratchFolder(config: string): string {
+  return `/tmp/wirecost-${idStem(config)}`;
+}
+
+/**
+ * The run half of a reproduce command: `npx wirecost run [MATRIX] --only <config> --results <scratch>`,
+ * with MATRIX left out when it is {@link DEFAULT_MATRIX}.
+ * @param matrix matrix file as recorded in the results (as given to `wirecost run`)
+ * @param config configuration id (quoted for the shell as needed)
+ */
+export function rerunCommand(matrix: string, config: string): string {
+  const file = matrix === DEFAULT_MATRIX ? "" : ` ${shellQuote(matrix)}`;
+  return `npx wirecost run${file} --only ${shellQuote(config)} --results ${shellQuote(scratchFolder(config))}`;
+}
+
+/**
+ * The command that reruns one configuration into its scratch folder ({@link scratchFolder}) and
+ * prints the line of `file` that starts with `<config>\t[<metric>\t]`:
+ * `npx wirecost run [MATRIX] --only <config> --results <dir> && grep -P '^<config>\t<metric>\t' <dir>/<file>`.
+ * For `medians.tsv` the printed line is `config, metric, min, median, max`, tab-separated.
+ * @param config configuration id (quoted for the shell and escaped for PCRE as needed)
+ * @param matrix matrix file as recorded in the results; left out when it is `matrix.yaml`
+ * @param file results file to print the line from, e.g. `medians.tsv`, `percall.tsv`
+ * @param metric metric name in a long-format file (`config metric …`), e.g. `total_bytes`; none
+ *   for a file with one row per configuration
+ */
+export function reproduceCommand(config: string, matrix: string, file: string, metric?: string): string {
+  const scratch = scratchFolder(config);
+  const pattern = shellQuote(`^${pcreLiteral(config)}\\t${metric === undefined ? "" : `${pcreLiteral(metric)}\\t`}`);
+  return `${rerunCommand(matrix, config)} && grep -P ${pattern} ${shellQuote(`${scratch}/${file}`)}`;
 }

@@ -7,6 +7,7 @@
  */
 import { mdCell, mdCode } from "../escape.js";
 import { formatFixed, formatInt } from "../format.js";
+import { reproduceCommand } from "../reproduce.js";
 import type { TimingConfiguration, Timings } from "../results/timings.js";
 import { tableView, type Column, type TableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
@@ -98,8 +99,14 @@ interface View {
   failures: string[];
   environment: string[];
   method: string[];
+  /** The recorded command that wrote these results, in its `npx` form, as markdown code. */
   command: string;
+  /** Per configuration: its id, the command that re-measures it into a scratch folder, and the figure to compare. */
+  reproduce: Array<{ config: string; command: string; expected: string }>;
 }
+
+/** The metric each configuration's reproduce command prints, in order of preference. */
+const CHECK_METRICS = ["cpu_per_request_us", "p50_us"] as const;
 
 /**
  * Build the page markdown from timing results.
@@ -267,7 +274,16 @@ export function a2aLayerCostMarkdown(t: Timings): string {
     failures,
     environment,
     method,
-    command: t.command,
+    command: mdCode(t.command.startsWith("wirecost ") ? `npx ${t.command}` : t.command),
+    reproduce: t.configs.map((c) => {
+      const metric = CHECK_METRICS.find((m) => t.figure(c.id, m) !== undefined) ?? CHECK_METRICS[0];
+      const f = t.figure(c.id, metric);
+      return {
+        config: mdCode(c.id),
+        command: mdCode(reproduceCommand(c.id, t.matrix, "timings-summary.tsv", metric)),
+        expected: f === undefined ? "no figure in these results (no ok trial)" : `median ${mdCode(String(f.median))} (${mdCode(metric)}) here`,
+      };
+    }),
   };
   return renderMarkdownTemplate("a2a-layer-cost.md.njk", view);
 }

@@ -2,11 +2,11 @@
  * One page per configuration: its axes, every metric (min, median, max), every repeat from
  * `runs.tsv`, the identity of its repeats and varying fields, and its trace.
  */
-import { createHash } from "node:crypto";
 import { mdCell, mdCode, mdFence } from "../escape.js";
 import { formatInt } from "../format.js";
 import { compareCodeUnits } from "../order.js";
 import { reproduceCommand } from "../reproduce.js";
+import { idStem } from "../stem.js";
 import type { ConfigSummary, Results } from "../results/load.js";
 import { identityLine } from "../sections/identity.js";
 import { traceView } from "../sections/trace.js";
@@ -18,9 +18,7 @@ import { renderMarkdownTemplate } from "../templates.js";
  * inside), else `config-<first 16 hex of sha256(id)>`, so no id can escape the site folder.
  */
 export function configPageStem(config: string): string {
-  return /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,150}$/.test(config) && !config.includes("..")
-    ? `config-${config}`
-    : `config-${createHash("sha256").update(config).digest("hex").slice(0, 16)}`;
+  return `config-${idStem(config)}`;
 }
 
 /**
@@ -69,6 +67,6 @@ export function configPageMarkdown(results: Results, summary: ConfigSummary): st
         )
       : undefined,
     trace: trace && { repeat: formatInt(trace.repeat), table: trace.table, exchange: mdFence(trace.exchange) },
-    command: mdCode(reproduceCommand(summary.config, "total_bytes")),
+    command: mdCode(reproduceCommand(summary.config, results.provenance.matrix.file, "medians.tsv", "total_bytes")),
   });
 }

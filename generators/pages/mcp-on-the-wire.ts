@@ -90,6 +90,7 @@ function section(
   extraAxes: readonly string[],
   labels: ReadonlyMap<string, string>,
   ctx: SiteContext,
+  matrix: string,
 ): SectionView {
   const table = tableView(columns(kind, extraAxes, labels), rows);
   // Row keys link to the configuration pages (stems are [A-Za-z0-9._-], safe in a link).
@@ -105,7 +106,7 @@ function section(
       return {
         key: row.key,
         config: mdCode(row.summary.config),
-        command: mdCode(reproduceCommand(row.summary.config, CHECK_METRIC)),
+        command: mdCode(reproduceCommand(row.summary.config, matrix, "medians.tsv", CHECK_METRIC)),
         expected: stats === undefined ? "no median (no ok repeat)" : `median ${mdCode(String(stats.median))}`,
         identity: identityLine(row.summary),
       };
@@ -194,8 +195,8 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   const other = sorted.filter((c) => !["http", "stdio"].includes(c.axes.get("transport") ?? ""));
   const markdown = renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
     title: mdCell(mcpOnTheWire.title),
-    http: section("http", httpRows, extraAxes, labels, ctx),
-    stdio: section("stdio", stdioRows, extraAxes, labels, ctx),
+    http: section("http", httpRows, extraAxes, labels, ctx, results.provenance.matrix.file),
+    stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file),
     chart,
     framing: framingShareTable(httpRows),
     crossHttp,

@@ -7,6 +7,7 @@
  */
 import { mdCell, mdCode } from "../escape.js";
 import { formatFixed } from "../format.js";
+import { reproduceCommand, shellQuote } from "../reproduce.js";
 import { renderMarkdownTemplate } from "../templates.js";
 import type { PercallResults, TurnShareInput } from "../results/percall.js";
 
@@ -72,7 +73,8 @@ function table(header: string[], align: Array<"l" | "r">, rows: string[][]): str
 
 /**
  * Build the page's markdown from a per-call results folder's contents. Deterministic.
- * @param resultsDir the results folder as the user passed it (printed in the reproduce command)
+ * @param resultsDir the results folder the page is rendered from, as `render` names it (printed in
+ *   the whole-report run and render commands)
  */
 export function percallMarkdown(r: PercallResults, resultsDir: string): string {
   const direct = r.rows.find((p) => p.kind === "direct")!;
@@ -122,9 +124,10 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
   const reproduce = table(
     ["configuration", "command that re-measures the row and prints it"],
     ["l", "l"],
-    r.rows.map((p) => [mdCode(p.config), mdCode(p.reproduce)]),
+    r.rows.map((p) => [mdCode(p.config), mdCode(reproduceCommand(p.config, r.matrix, "percall.tsv"))]),
   );
-  const command = `npx wirecost run ${r.matrix} --results ${resultsDir}`;
+  const command = `npx wirecost run ${shellQuote(r.matrix)} --results ${shellQuote(resultsDir)}`;
+  const renderCommand = `npx wirecost render --results ${shellQuote(resultsDir)}`;
   const runs = r.runs.map((env) => ({
     command: mdCode(env.command),
     configurations: env.configurations.length === r.rows.length ? "every configuration" : env.configurations.map((c) => mdCode(c)).join(", "),
@@ -156,6 +159,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
     turnSeconds: formatFixed(turnSeconds, 1),
     assumptionNote: mdCell(r.assumptions.note),
     command: mdCode(command),
+    renderCommand: mdCode(renderCommand),
     reproduce,
     matrix: mdCode(r.matrix),
     runs,

@@ -2,7 +2,8 @@
  * Per-call results, read from files only (written by `wirecost run` of a `measures: [percall]`
  * matrix, see runner/percall/files.ts):
  * - `percall.tsv`: one row per configuration (path) with its p50/p95/spread µs, setup and loop
- *   medians ms, and the `reproduce` command of the row;
+ *   medians ms (its `reproduce` column, written by the runner, is not read: the page builds each
+ *   row's command from the row's id and the matrix recorded in `percall-run.json`);
  * - `percall-payload.tsv`: per (configuration, limit): result bytes, p50/p95 µs;
  * - `percall-samples.tsv`: every sample (`config kind n metric value`), of which the page reads
  *   the per-trial p50s;
@@ -58,8 +59,6 @@ export interface PercallRow {
   setup: { samples: number; readyMs: number; openMs: number; listedMs: number; firstCallMs: number } | null;
   loops: { sequentialMs: number; concurrentMs: number; batchMs: number };
   payload: PayloadPoint[];
-  /** The one command that re-measures this row and prints it. */
-  reproduce: string;
 }
 
 /** One run that wrote rows into the folder (see runner/percall/files.ts). */
@@ -138,7 +137,7 @@ export function loadPercall(dir: string): PercallResults {
   }
 
   const table = readTsv(join(dir, PERCALL_FILE), FIX);
-  const names = ["config", "target", "transport", "revision", "label", "package_version", "p50_us", "p95_us", "spread_us", "setup_samples", "setup_ready_ms", "setup_open_ms", "setup_listed_ms", "setup_first_call_ms", "loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms", "reproduce"];
+  const names = ["config", "target", "transport", "revision", "label", "package_version", "p50_us", "p95_us", "spread_us", "setup_samples", "setup_ready_ms", "setup_open_ms", "setup_listed_ms", "setup_first_call_ms", "loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms"];
   const col = columnIndex(table, names);
   const rows = table.rows.map((r): PercallRow => {
     const config = field(r, col("config"));
@@ -159,7 +158,6 @@ export function loadPercall(dir: string): PercallResults {
       setup: samplesN > 0 ? { samples: samplesN, readyMs: n("setup_ready_ms"), openMs: n("setup_open_ms"), listedMs: n("setup_listed_ms"), firstCallMs: n("setup_first_call_ms") } : null,
       loops: { sequentialMs: n("loop_sequential_ms"), concurrentMs: n("loop_concurrent_ms"), batchMs: n("loop_batch_ms") },
       payload: points.get(config) ?? [],
-      reproduce: field(r, col("reproduce")),
     };
   });
   if (!rows.some((r) => r.kind === "direct")) throw new UserError({ file: table.file, key: "transport", problem: "has no in-process (direct) row", fix: "keep the direct target in the matrix and re-run it (or add --only direct-in-process)" });

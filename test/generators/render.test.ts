@@ -7,6 +7,7 @@ import { render } from "../../generators/render.js";
 import {
   FIXTURE,
   GOLDEN,
+  fixtureCopy,
   htmlTables,
   parseFormatted,
   readMedianCells,
@@ -121,14 +122,25 @@ describe("render", () => {
     const medians = readMedianCells(FIXTURE);
     for (const [config, metrics] of medians) {
       const command =
-        `npx wirecost run --only ${config} --results /tmp/one && ` +
-        `grep -P '^${config}\\ttotal_bytes\\t' /tmp/one/medians.tsv`;
+        `npx wirecost run --only ${config} --results /tmp/wirecost-${config} && ` +
+        `grep -P '^${config}\\ttotal_bytes\\t' /tmp/wirecost-${config}/medians.tsv`;
       assert.ok(md.includes(`\`${command}\` — expect median \`${metrics.get("total_bytes")}\``), `command for ${config}`);
     }
     assert.match(
       md,
       /- \*\*H1\*\* `raw-python-sdk-http-2025-11-25-input`\n.*\n {2}- repeats: 19 of 20 repeats ok; counts identical: no; bytes identical: no \(varying: `date`, `mcp-session-id`\)\n/,
     );
+  });
+
+  it("names the matrix recorded in provenance.json in every reproduce command when it is not matrix.yaml", async () => {
+    const results = fixtureCopy({ "provenance.json": (t) => t.replace('"file": "matrix.yaml"', '"file": "matrices/t-small.yaml"') });
+    const site = tempDir("site");
+    await render({ results, site });
+    const md = readFileSync(join(site, "mcp-on-the-wire.md"), "utf8");
+    const commands = [...md.matchAll(/reproduce: `([^`]*)`/g)].map((m) => m[1] ?? "");
+    assert.equal(commands.length, readMedianCells(FIXTURE).size, "one command per configuration row");
+    for (const c of commands) assert.match(c, /^npx wirecost run matrices\/t-small\.yaml --only /);
+    assert.equal(new Set(commands.map((c) => c.split(" --results ")[1]?.split(" ")[0])).size, commands.length, "one scratch folder per row");
   });
 
   it("shows the environment from provenance.json", async () => {

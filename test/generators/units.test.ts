@@ -1,10 +1,11 @@
 /** The small pure helpers: number format, markdown escaping, reproduce command, link rewriting. */
+import { createHash } from "node:crypto";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { mdCell, mdCode } from "../../generators/escape.js";
 import { formatInt } from "../../generators/format.js";
 import { markdownToHtml } from "../../generators/html.js";
-import { pcreLiteral, reproduceCommand, shellQuote } from "../../generators/reproduce.js";
+import { pcreLiteral, reproduceCommand, scratchFolder, shellQuote } from "../../generators/reproduce.js";
 
 describe("formatInt", () => {
   it("groups thousands with commas, whatever the locale", () => {
@@ -57,20 +58,34 @@ describe("mdCode", () => {
 });
 
 describe("reproduceCommand", () => {
-  it("is the documented command for a plain id", () => {
+  it("is the documented command for a plain id: its own scratch folder, the default matrix left out", () => {
     assert.equal(
-      reproduceCommand("raw-mcp-ts-v2-http-2026-07-28-plain", "total_bytes"),
-      "npx wirecost run --only raw-mcp-ts-v2-http-2026-07-28-plain --results /tmp/one && " +
-        "grep -P '^raw-mcp-ts-v2-http-2026-07-28-plain\\ttotal_bytes\\t' /tmp/one/medians.tsv",
+      reproduceCommand("raw-mcp-ts-v2-http-2026-07-28-plain", "matrix.yaml", "medians.tsv", "total_bytes"),
+      "npx wirecost run --only raw-mcp-ts-v2-http-2026-07-28-plain --results /tmp/wirecost-raw-mcp-ts-v2-http-2026-07-28-plain && " +
+        "grep -P '^raw-mcp-ts-v2-http-2026-07-28-plain\\ttotal_bytes\\t' /tmp/wirecost-raw-mcp-ts-v2-http-2026-07-28-plain/medians.tsv",
     );
   });
-  it("quotes for the shell and escapes for PCRE", () => {
+  it("names any other matrix file, and prints a one-row-per-configuration file without a metric", () => {
+    assert.equal(
+      reproduceCommand("mcp-ts-v1-stdio-2025-11-25", "matrices/t small.yaml", "percall.tsv"),
+      "npx wirecost run 'matrices/t small.yaml' --only mcp-ts-v1-stdio-2025-11-25 --results /tmp/wirecost-mcp-ts-v1-stdio-2025-11-25 && " +
+        "grep -P '^mcp-ts-v1-stdio-2025-11-25\\t' /tmp/wirecost-mcp-ts-v1-stdio-2025-11-25/percall.tsv",
+    );
+  });
+  it("gives two configurations two scratch folders", () => {
+    assert.notEqual(scratchFolder("a-1"), scratchFolder("a-2"));
+  });
+  it("quotes for the shell and escapes for PCRE; an id unsafe in a file name gets a hash folder", () => {
     assert.equal(shellQuote("it's"), "'it'\\''s'");
     assert.equal(shellQuote(""), "''");
     assert.equal(pcreLiteral("a.b+c(d)"), "a\\.b\\+c\\(d\\)");
+    assert.equal(scratchFolder("../x"), `/tmp/wirecost-${createHash("sha256").update("../x").digest("hex").slice(0, 16)}`);
     assert.equal(
-      reproduceCommand("v1.2 it's", "total_bytes"),
-      "npx wirecost run --only 'v1.2 it'\\''s' --results /tmp/one && grep -P '^v1\\.2 it'\\''s\\ttotal_bytes\\t' /tmp/one/medians.tsv",
+      reproduceCommand("v1.2 it's", "matrix.yaml", "medians.tsv", "total_bytes"),
+      "npx wirecost run --only 'v1.2 it'\\''s' --results /tmp/wirecost-HASH && grep -P '^v1\\.2 it'\\''s\\ttotal_bytes\\t' /tmp/wirecost-HASH/medians.tsv".replaceAll(
+        "HASH",
+        createHash("sha256").update("v1.2 it's").digest("hex").slice(0, 16),
+      ),
     );
   });
 });
