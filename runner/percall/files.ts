@@ -2,7 +2,8 @@
  * The per-call results files, one row per configuration, readable by the page from files alone:
  * - `percall.tsv`: per configuration: axis values, label, SDK version, p50/p95/spread µs (median
  *   over trials), setup medians ms, loop medians ms, and `reproduce`: the one command that
- *   re-measures that row into /tmp/one and prints it;
+ *   re-measures that row into its own scratch folder `/tmp/wirecost-<id>` and prints it (built by
+ *   generators/reproduce.ts, the builder the page uses too);
  * - `percall-payload.tsv`: per (configuration, limit): result bytes, p50/p95 µs (median over trials);
  * - `percall-samples.tsv`: every sample, long format `config kind n metric value` (kind trial:
  *   p50_us p95_us p99_us mean_us calls load1; setup: ready_ms open_ms listed_ms first_call_ms;
@@ -16,7 +17,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { toTsv, writeAtomic } from "../results/files.js";
 import { readTsv } from "../results/tsv-read.js";
-import { shellQuote } from "../results/shell.js";
+import { reproduceCommand as rowCommand } from "../../generators/reproduce.js";
 import type { PathResults } from "./engine.js";
 import type { PercallAssumptions, PercallOptions } from "./options.js";
 
@@ -80,12 +81,12 @@ export interface PercallRunFile {
 }
 
 /**
- * The command that re-measures one configuration into /tmp/one and prints its `percall.tsv` row.
- * @param matrix the matrix file as the user gave it
+ * The command that re-measures one configuration into its scratch folder `/tmp/wirecost-<id>`
+ * and prints its `percall.tsv` row (the page prints the same command, built the same way).
+ * @param matrix the matrix file as the user gave it (left out when it is `matrix.yaml`)
  */
 export function reproduceCommand(matrix: string, config: string): string {
-  const pattern = `^${config.replace(/[\\^$.|?*+()[\]{}]/g, (c) => `\\${c}`)}\\t`;
-  return `npx wirecost run ${shellQuote(matrix)} --only ${shellQuote(config)} --results /tmp/one && grep -P ${shellQuote(pattern)} /tmp/one/percall.tsv`;
+  return rowCommand(config, matrix, "percall.tsv");
 }
 
 type Row = Record<string, string | number>;

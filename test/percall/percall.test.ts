@@ -158,7 +158,7 @@ describe("run and page", () => {
     assert.equal(mcp.revision, "2026-07-28");
     assert.ok(Number(mcp.p50_us) > 0 && Number(mcp.p95_us) >= Number(mcp.p50_us));
     assert.equal(mcp.setup_samples, "2"); // one per trial (1) plus setupRepeats (1)
-    assert.equal(mcp.reproduce, `npx wirecost run ${small} --only mcp-ts-v2-stdio-2026-07-28 --results /tmp/one && grep -P '^mcp-ts-v2-stdio-2026-07-28\\t' /tmp/one/percall.tsv`);
+    assert.equal(mcp.reproduce, `npx wirecost run ${small} --only mcp-ts-v2-stdio-2026-07-28 --results /tmp/wirecost-mcp-ts-v2-stdio-2026-07-28 && grep -P '^mcp-ts-v2-stdio-2026-07-28\\t' /tmp/wirecost-mcp-ts-v2-stdio-2026-07-28/percall.tsv`);
     assert.equal(rows[0]!.setup_samples, "0");
     const payload = readFileSync(join(dir, "percall-payload.tsv"), "utf8").trimEnd().split("\n");
     assert.equal(payload.length, 1 + 2 * 2, "two limits per configuration");
