@@ -25,7 +25,7 @@ export interface VerifyCommandOptions {
  */
 export async function verifyCommand(file: string, o: VerifyCommandOptions): Promise<void> {
   const m = loadMatrix(file);
-  if (percallOptions(m)) throw new UserError(`${file}: measures: [percall] measures time, which verify does not compare — re-measure one row with the command in its reproduce column (npx wirecost run ${file} --only <id> --results /tmp/wirecost-<id>)`);
+  if (percallOptions(m)) throw new UserError(`${file}: measures: [percall] measures time, which verify does not compare — re-measure one row with its command in the report's Reproduce table (npx wirecost run ${file} --only <id> --results /tmp/wirecost-<id>)`);
   const ac = new AbortController();
   const onSignal = () => (ac.signal.aborted ? (killAllTargets(), process.exit(130)) : ac.abort());
   process.on("SIGINT", onSignal);

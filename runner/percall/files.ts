@@ -1,9 +1,8 @@
 /**
  * The per-call results files, one row per configuration, readable by the page from files alone:
  * - `percall.tsv`: per configuration: axis values, label, SDK version, p50/p95/spread µs (median
- *   over trials), setup medians ms, loop medians ms, and `reproduce`: the one command that
- *   re-measures that row into its own scratch folder `/tmp/wirecost-<id>` and prints it (built by
- *   generators/reproduce.ts, the builder the page uses too);
+ *   over trials), setup medians ms, loop medians ms (the command that re-measures a row is built
+ *   by the page from the row's id and the matrix in percall-run.json: results hold data only);
  * - `percall-payload.tsv`: per (configuration, limit): result bytes, p50/p95 µs (median over trials);
  * - `percall-samples.tsv`: every sample, long format `config kind n metric value` (kind trial:
  *   p50_us p95_us p99_us mean_us calls load1; setup: ready_ms open_ms listed_ms first_call_ms;
@@ -17,7 +16,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { toTsv, writeAtomic } from "../results/files.js";
 import { readTsv } from "../results/tsv-read.js";
-import { reproduceCommand as rowCommand } from "../../generators/reproduce.js";
 import type { PathResults } from "./engine.js";
 import type { PercallAssumptions, PercallOptions } from "./options.js";
 
@@ -44,7 +42,6 @@ export const PERCALL_COLUMNS = [
   "loop_sequential_ms",
   "loop_concurrent_ms",
   "loop_batch_ms",
-  "reproduce",
 ] as const;
 const PAYLOAD_COLUMNS = ["config", "limit", "result_bytes", "p50_us", "p95_us"] as const;
 const SAMPLE_COLUMNS = ["config", "kind", "n", "metric", "value"] as const;
@@ -80,20 +77,11 @@ export interface PercallRunFile {
   runs: PercallRunRecord[];
 }
 
-/**
- * The command that re-measures one configuration into its scratch folder `/tmp/wirecost-<id>`
- * and prints its `percall.tsv` row (the page prints the same command, built the same way).
- * @param matrix the matrix file as the user gave it (left out when it is `matrix.yaml`)
- */
-export function reproduceCommand(matrix: string, config: string): string {
-  return rowCommand(config, matrix, "percall.tsv");
-}
-
 type Row = Record<string, string | number>;
 
 const num = (x: number | null | undefined): string | number => (x === null || x === undefined ? "" : x);
 
-function summaryRow(matrix: string, p: PathResults): Row {
+function summaryRow(p: PathResults): Row {
   const s = p.setupMedians;
   return {
     config: p.id,
@@ -114,7 +102,6 @@ function summaryRow(matrix: string, p: PathResults): Row {
     loop_sequential_ms: p.loopMedians.sequentialMs,
     loop_concurrent_ms: p.loopMedians.concurrentMs,
     loop_batch_ms: p.loopMedians.batchMs,
-    reproduce: reproduceCommand(matrix, p.id),
   };
 }
 
@@ -153,7 +140,7 @@ const tsv = (cols: readonly string[], rows: Row[]): string => toTsv(cols, rows.m
  */
 export function writePercall(dir: string, matrix: string, order: readonly string[], results: readonly PathResults[], head: Omit<PercallRunFile, "schemaVersion" | "runs" | "matrix">, run: PercallRunRecord): void {
   const now = new Set(results.map((r) => r.id));
-  const summary = ordered([...keptRows(join(dir, "percall.tsv"), now), ...results.map((p) => summaryRow(matrix, p))], order);
+  const summary = ordered([...keptRows(join(dir, "percall.tsv"), now), ...results.map((p) => summaryRow(p))], order);
   const payload = ordered([...keptRows(join(dir, "percall-payload.tsv"), now), ...results.flatMap((p) => p.payload.map((x): Row => ({ config: p.id, limit: x.limit, result_bytes: x.resultBytes, p50_us: x.p50Us, p95_us: x.p95Us })))], order);
   const samples = ordered([...keptRows(join(dir, "percall-samples.tsv"), now), ...results.flatMap(sampleRows)], order);
   const runFile = join(dir, "percall-run.json");

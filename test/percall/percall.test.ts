@@ -158,7 +158,7 @@ describe("run and page", () => {
     assert.equal(mcp.revision, "2026-07-28");
     assert.ok(Number(mcp.p50_us) > 0 && Number(mcp.p95_us) >= Number(mcp.p50_us));
     assert.equal(mcp.setup_samples, "2"); // one per trial (1) plus setupRepeats (1)
-    assert.equal(mcp.reproduce, `npx wirecost run ${small} --only mcp-ts-v2-stdio-2026-07-28 --results /tmp/wirecost-mcp-ts-v2-stdio-2026-07-28 && grep -P '^mcp-ts-v2-stdio-2026-07-28\\t' /tmp/wirecost-mcp-ts-v2-stdio-2026-07-28/percall.tsv`);
+    assert.equal(mcp.reproduce, undefined, "results hold data; the page builds the command");
     assert.equal(rows[0]!.setup_samples, "0");
     const payload = readFileSync(join(dir, "percall-payload.tsv"), "utf8").trimEnd().split("\n");
     assert.equal(payload.length, 1 + 2 * 2, "two limits per configuration");
@@ -175,8 +175,8 @@ describe("run and page", () => {
     assert.throws(() => execFileSync("node", [cli, "run", small, "--shard", "1/2", "--results", dir], { cwd: root, stdio: "pipe" }), (e: { stderr: Buffer }) => e.stderr.toString().startsWith("wirecost: --shard: a per-call matrix"));
   });
 
-  it("verify refuses a per-call matrix and points at the reproduce column", () => {
-    assert.throws(() => execFileSync("node", [cli, "verify", small, "--results", dir], { cwd: root, stdio: "pipe" }), (e: { stderr: Buffer; status: number }) => e.status === 1 && e.stderr.toString().includes("reproduce column"));
+  it("verify refuses a per-call matrix and points at the Reproduce table", () => {
+    assert.throws(() => execFileSync("node", [cli, "verify", small, "--results", dir], { cwd: root, stdio: "pipe" }), (e: { stderr: Buffer; status: number }) => e.status === 1 && e.stderr.toString().includes("Reproduce table"));
   });
 
   it("renders a per-call results folder through the CLI, every figure taken from percall.tsv", () => {
@@ -191,9 +191,10 @@ describe("run and page", () => {
       const row = md.split("\n").find((x) => x.startsWith(`| ${r.label} | \`${r.config}\` |`));
       assert.ok(row, `no row for ${r.config}`);
       assert.ok(row.includes(` ${(Number(r.p50_us) / 1000).toFixed(3)} |`), `${r.config}: p50 ${r.p50_us} µs not in ${row}`);
-      // The page builds the command from the row's id and the matrix in percall-run.json; the runner writes the same one in the column.
-      assert.ok(md.includes(`| \`${r.config}\` | \`${r.reproduce}\` |`), `${r.config}: the reproduce column's command is not on the page`);
-      assert.ok(r.reproduce?.includes(`--results /tmp/wirecost-${r.config} `), `${r.config}: not its own scratch folder`);
+      // The page builds the command from the row's id and the matrix in percall-run.json.
+      const matrixFile = (JSON.parse(readFileSync(join(resultsDir, "percall-run.json"), "utf8")) as { matrix: string }).matrix;
+      const command = `npx wirecost run ${matrixFile} --only ${r.config} --results /tmp/wirecost-${r.config} && grep -P '^${r.config}\\t' /tmp/wirecost-${r.config}/percall.tsv`;
+      assert.ok(md.includes(`| \`${r.config}\` | \`${command}\` |`), `${r.config}: its reproduce command (own scratch folder) is not on the page`);
     }
     assert.match(md, /\*\*Assumption:\*\* one agent turn lasts/);
     assert.ok(existsSync(join(site, "mcp-per-call-overhead.html")));
