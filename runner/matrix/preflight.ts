@@ -1,9 +1,12 @@
 /**
- * Preflight: before anything runs, check that what the configurations need is here — each target
- * package resolves within its semver range, and each required command is on PATH.
+ * Preflight: before anything runs (`expand`, `run`, the per-call engine), check that what the
+ * configurations need is here — each target package resolves within its semver range, each
+ * required command is on PATH, and each target command can start (its program is found, a `node`
+ * script exists) — so a matrix that cannot run gets one clear line instead of a matrix full of
+ * identical failures.
  */
-import { accessSync, constants, readFileSync } from "node:fs";
-import { delimiter, join, resolve } from "node:path";
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import semver from "semver";
 import { UserError } from "../errors.js";
 import { repoRoot } from "../paths.js";
@@ -18,17 +21,29 @@ export function installedPackageVersion(pkg: string): string | undefined {
   }
 }
 
-/** Whether `command` is an executable file on PATH (or a path to one). */
-export function onPath(command: string, path = process.env.PATH ?? ""): boolean {
-  const candidates = command.includes("/") ? [command] : path.split(delimiter).filter(Boolean).map((d) => join(d, command));
-  return candidates.some((f) => {
-    try {
-      accessSync(f, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+/** Is `file` an executable regular file? */
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolve a program name like a shell would: a name with `/` relative to `cwd`, else each PATH folder.
+ * @returns the absolute path of the executable file, or undefined when there is none
+ */
+export function findProgram(program: string, cwd: string, path = process.env.PATH ?? ""): string | undefined {
+  if (program.includes("/")) {
+    const f = isAbsolute(program) ? program : resolve(cwd, program);
+    return executable(f) ? f : undefined;
+  }
+  for (const dir of path.split(delimiter)) {
+    if (dir && executable(join(dir, program))) return join(dir, program);
+  }
+  return undefined;
 }
 
 function matchesValues(when: Match | undefined, v: Record<string, string>): boolean {
@@ -37,9 +52,11 @@ function matchesValues(when: Match | undefined, v: Record<string, string>): bool
 
 /**
  * Check the targets that `configs` use: package installed and within `version` (semver range),
- * and every `requires` command on PATH (for the configurations its `when` matches).
+ * every `requires` command on PATH (for the configurations its `when` matches), and the commands
+ * of the transports they run (see {@link checkCommands}).
  * @param configs the configurations about to run (targets no configuration uses are not checked)
- * @throws UserError `file:line:col: …` naming the target, the resolved and the wanted version, or the missing command
+ * @throws UserError `file:line:col: …` naming the target, the resolved and the wanted version, the
+ *   missing command, or the program or script that is not there
  */
 export function preflight(m: Matrix, configs: Configuration[]): void {
   const at = (...p: (string | number)[]) => (m.locate ? m.locate(...p) : m.file);
@@ -60,7 +77,41 @@ export function preflight(m: Matrix, configs: Configuration[]): void {
     }
     for (const r of t.requires) {
       const hit = cs.find((c) => matchesValues(r.when, c.values));
-      if (hit && !onPath(r.command)) throw new UserError(`${r.at}: target ${name} requires the command "${r.command}" (for ${hit.id}), which is not on PATH — install it, or leave those configurations out (--only)`);
+      if (hit && !findProgram(r.command, process.cwd())) throw new UserError(`${r.at}: target ${name} requires the command "${r.command}" (for ${hit.id}), which is not on PATH — install it, or leave those configurations out (--only)`);
+    }
+  }
+  checkCommands(m, configs);
+}
+
+/**
+ * Check the command of every target and transport that `configs` use: its program must be found
+ * (on PATH, or as a path relative to the matrix folder; `node` is this Node binary), and the script
+ * of a `node` command must exist (relative to the matrix folder). Arguments with placeholders are
+ * not checked.
+ * @throws UserError `file:line:col: …` at the argv item (or `file: targets.<name>.<transport>.argv[i]`
+ *   for a matrix built in code) for an empty command, a program not found, or a missing script
+ */
+export function checkCommands(m: Matrix, configs: readonly Configuration[]): void {
+  const cwd = dirname(m.file);
+  const seen = new Set<string>();
+  for (const c of configs) {
+    const name = c.values.target!;
+    const transport = c.values.transport as "stdio" | "http";
+    const key = `${name}.${transport}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const cmd = m.targets[name]?.commands[transport];
+    if (!cmd) continue;
+    const at = (i: number) => (m.locate ? m.locate("targets", name, transport, "argv", i) : `${m.file}: targets.${key}.argv[${i}]`);
+    const program = cmd.argv[0] ?? "";
+    if (program === "") throw new UserError(`${at(0)}: target ${name} has an empty ${transport} command — give the program and its arguments, e.g. [node, server.js]`);
+    if (program.includes("{")) continue;
+    if (program !== "node" && !findProgram(program, cwd)) {
+      throw new UserError(`${at(0)}: program "${program}" of target ${name} (${transport}) not found ${program.includes("/") ? `at ${resolve(cwd, program)}` : "on PATH"} — fix the command or install the program`);
+    }
+    const script = cmd.argv[1];
+    if (program === "node" && script && !script.startsWith("-") && !script.includes("{") && !existsSync(resolve(cwd, script))) {
+      throw new UserError(`${at(1)}: script ${script} of target ${name} (${transport}) not found (looked in ${cwd}) — fix the path${script.startsWith("dist/") ? " or build first: npm run build" : ""}`);
     }
   }
 }

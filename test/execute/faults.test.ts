@@ -69,9 +69,9 @@ test("a matrix whose target command does not exist gets one clear line, not a st
   const a = await execa(process.execPath, [cli, "run", join(dir, "nocmd.yaml"), "--results", join(dir, "r")], { reject: false });
   assert.equal(a.exitCode, 1);
   assert.equal(a.stderr.trim().split("\n").length, 1, a.stderr);
-  assert.match(a.stderr, /targets\.t\.stdio\.argv\[0\]: program "no-such-server-binary" not found on PATH — fix the command/);
+  assert.match(a.stderr, /nocmd\.yaml:10:14: program "no-such-server-binary" of target t \(stdio\) not found on PATH — fix the command/);
   const b = await execa(process.execPath, [cli, "run", join(dir, "noscript.yaml"), "--results", join(dir, "r")], { reject: false });
   assert.equal(b.exitCode, 1);
   assert.equal(b.stderr.trim().split("\n").length, 1, b.stderr);
-  assert.match(b.stderr, /targets\.t\.stdio\.argv\[1\]: script dist\/missing-server\.js not found .* or build first: npm run build/);
+  assert.match(b.stderr, /noscript\.yaml:10:20: script dist\/missing-server\.js of target t \(stdio\) not found .* or build first: npm run build/);
 });

@@ -55,7 +55,7 @@ for (const file of files) {
   });
 }
 
-for (const file of ["unknown-top-key.yaml", "repeats-negative.yaml", "duplicate-ids.yaml", "semver-unmet.yaml"]) {
+for (const file of ["unknown-top-key.yaml", "repeats-negative.yaml", "duplicate-ids.yaml", "semver-unmet.yaml", "program-not-found.yaml"]) {
   test(`run refuses ${file} and writes no results`, async () => {
     const out = mkdtempSync(join(tmpdir(), "wirecost-bad-"));
     try {
@@ -70,3 +70,16 @@ for (const file of ["unknown-top-key.yaml", "repeats-negative.yaml", "duplicate-
     }
   });
 }
+
+test("run refuses a program that is not there with the same file:line:col line as expand", async () => {
+  const out = mkdtempSync(join(tmpdir(), "wirecost-bad-"));
+  try {
+    const file = "test/fixtures/matrices/bad/program-not-found.yaml";
+    const [e, r] = await Promise.all([wirecost(["expand", file]), wirecost(["run", file, "--results", join(out, "results")])]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^wirecost: \S*program-not-found\.yaml:10:14: program "\/nonexistent\/server" /);
+    assert.equal(r.stderr, e.stderr);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});

@@ -1,6 +1,7 @@
 /** Expansion rules: id stability, counts and their precedence, 0 as zero, errors with positions. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { expand } from "../../runner/matrix/expand.js";
 import { parseMatrix } from "../../runner/matrix/parse.js";
 import { preflight } from "../../runner/matrix/preflight.js";
@@ -71,7 +72,9 @@ test("a target's transports, revisions and flows exclude the cells it cannot ser
 });
 
 test("preflight checks a `requires` command only for the configurations its `when` matches", () => {
-  const text = head + "  - name: pinning\n    values: [none, split]\n" + tail.replace("  t:\n", "  t:\n    requires:\n      - command: wirecost-no-such-command\n        when: { pinning: split }\n");
+  // the script is this test file, so the command check that follows the requires check passes
+  const script = JSON.stringify(fileURLToPath(import.meta.url));
+  const text = head + "  - name: pinning\n    values: [none, split]\n" + tail.replace("  t:\n", "  t:\n    requires:\n      - command: wirecost-no-such-command\n        when: { pinning: split }\n").replaceAll("t.js", script);
   const m = parseMatrix(text, "m.yaml");
   const e = expand(m);
   preflight(m, e.configurations.filter((c) => c.values.pinning === "none"));
