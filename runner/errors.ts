@@ -6,3 +6,14 @@
 export class UserError extends Error {
   override name = "UserError";
 }
+
+/**
+ * Thrown when a target sends nothing more within a per-exchange time limit (milliseconds): no
+ * stdout line, no complete HTTP response, no answer to a JSON-RPC request. Its message says what
+ * was awaited and the limit (e.g. `no line from the target's stdout within 5000 ms`). A run that
+ * ends with it is recorded as `timeout`, like one that passes the run's own time limit, whatever
+ * the transport.
+ */
+export class ResponseTimeout extends Error {
+  override name = "ResponseTimeout";
+}

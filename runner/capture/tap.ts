@@ -6,12 +6,13 @@
  */
 import type { Readable, Writable } from "node:stream";
 import { CaptureWriter } from "./writer.js";
+import { ResponseTimeout } from "../errors.js";
 
 /** The driver's side of a tapped stdio pair. */
 export interface StdioChannel {
   /** Write bytes to the target's stdin (logged as c2s). */
   send(bytes: Buffer): void;
-  /** Next newline-terminated line from the target's stdout (the newline excluded). @throws on timeout or end of stream */
+  /** Next newline-terminated line from the target's stdout (the newline excluded). @throws ResponseTimeout when none comes within `timeoutMs` (ms); Error at end of stream or a stdio failure */
   readLine(timeoutMs: number): Promise<Buffer>;
   /** End the target's stdin (logged as c2s eof). */
   end(): void;
@@ -87,7 +88,7 @@ export function startTap(stdin: Writable, stdout: Readable, logPath: string): Ta
         if (ended) throw new Error("target closed stdout before a complete line" + note);
         if (failure) throw new Error(`target's stdio failed: ${failure.message}${note}`);
         const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`no line from the target's stdout within ${timeoutMs} ms${note}`);
+        if (left <= 0) throw new ResponseTimeout(`no line from the target's stdout within ${timeoutMs} ms${note}`);
         await new Promise<void>((res) => {
           const t = setTimeout(() => {
             waiter = undefined;

@@ -6,6 +6,7 @@
 import { connect, type Socket } from "node:net";
 import { Http1StreamParser, type HttpMessage, type HttpPartialMessage } from "../count/http1.js";
 import { ProtocolError } from "./types.js";
+import { ResponseTimeout } from "../errors.js";
 
 /** One keep-alive connection to 127.0.0.1:port; reconnects when the server closed it. */
 export class HttpConnection {
@@ -58,7 +59,8 @@ export class HttpConnection {
    * @param onPartial called (and awaited) each time more bytes of a still-incomplete response have
    *   arrived, with the response so far — e.g. to answer a server→client request that came as an
    *   SSE event while the stream stays open; its own time counts against `timeoutMs`
-   * @throws ProtocolError on timeout, a closed connection, or malformed response bytes; whatever `onPartial` throws
+   * @throws ResponseTimeout when no complete response came within `timeoutMs`; ProtocolError on a
+   *   closed connection or malformed response bytes; whatever `onPartial` throws
    */
   async request(bytes: Buffer, method: string, timeoutMs: number, onPartial?: (partial: HttpPartialMessage) => Promise<void> | void): Promise<HttpMessage> {
     if (this.closed) await this.open();
@@ -81,7 +83,7 @@ export class HttpConnection {
       if (this.failure) throw new ProtocolError(`HTTP response unreadable: ${this.failure.message}`);
       if (this.closed) throw new ProtocolError("server closed the connection before a complete response");
       const left = deadline - Date.now();
-      if (left <= 0) throw new ProtocolError(`no complete HTTP response within ${timeoutMs} ms`);
+      if (left <= 0) throw new ResponseTimeout(`no complete HTTP response within ${timeoutMs} ms`);
       await new Promise<void>((res) => {
         const t = setTimeout(res, left);
         this.wake = () => {

@@ -1,8 +1,8 @@
 /**
  * One run: start the target, put the relay (HTTP) or tap (stdio) in front of it, drive the
- * flow, stop the target, count the capture log. Failures are data: the record says why. The
- * run's time limit starts before the target does, so it fires before any per-exchange limit of
- * the driver and a target that never answers ends as `timeout`.
+ * flow, stop the target, count the capture log. Failures are data: the record says why. A target
+ * that stops answering ends as `timeout` on every transport, whichever limit fires first: the
+ * run's own (RunTimeout) or a driver's per-exchange one (ResponseTimeout, its reason kept).
  */
 import { dirname } from "node:path";
 import { startRelay } from "../capture/relay.js";
@@ -14,6 +14,7 @@ import type { Configuration, Matrix } from "../matrix/types.js";
 import type { RunRecord } from "../results/schema.js";
 import { writeMessages } from "../results/messages.js";
 import { freePort, startTarget, waitForPort, type TargetProcess } from "./process.js";
+import { ResponseTimeout } from "../errors.js";
 
 /** Control characters (C0 except tab, DEL, C1) shown as U+FFFD so a reason stays one printable line. */
 function printable(text: string): string {
@@ -105,7 +106,7 @@ export async function runOne(matrix: Matrix, config: Configuration, repeat: numb
     );
   } catch (e) {
     interrupted = e instanceof RunInterrupted;
-    status = e instanceof RunTimeout ? "timeout" : "failed";
+    status = e instanceof RunTimeout || e instanceof ResponseTimeout ? "timeout" : "failed";
     error = printable((e as Error).message);
   }
   await proc?.stop();

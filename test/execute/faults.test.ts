@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
@@ -62,7 +62,6 @@ test("each fault target ends as a recorded failed/timeout run with its reason; t
 
 test("a matrix whose target command does not exist gets one clear line, not a stack trace", async () => {
   const dir = mkdtempSync(join(tmpdir(), "wirecost-badcmd-"));
-  const { writeFileSync } = await import("node:fs");
   const matrix = (argv: string) => `version: 1\naxes:\n  - name: target\n    values: [t]\n  - name: transport\n    values: [stdio]\ntargets:\n  t:\n    stdio:\n      argv: ${argv}\n`;
   writeFileSync(join(dir, "nocmd.yaml"), matrix("[no-such-server-binary, --stdio]"));
   writeFileSync(join(dir, "noscript.yaml"), matrix("[node, dist/missing-server.js]"));
@@ -74,4 +73,20 @@ test("a matrix whose target command does not exist gets one clear line, not a st
   assert.equal(b.exitCode, 1);
   assert.equal(b.stderr.trim().split("\n").length, 1, b.stderr);
   assert.match(b.stderr, /noscript\.yaml:10:20: script dist\/missing-server\.js of target t \(stdio\) not found .* or build first: npm run build/);
+});
+
+test("a stdio target that stops answering is a timeout, as on HTTP, with the driver's reason", { timeout: 30_000 }, async () => {
+  // A 2025-era revision opens with initialize, whose wait for a stdout line starts before the
+  // run's own time limit: the driver's limit fires first, and must be recorded as timeout too.
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-stdio-hang-"));
+  const pids = mkdtempSync(join(tmpdir(), "wirecost-pids-"));
+  const target = join(root, "test/fixtures/fault-targets/never-answers.mjs");
+  const matrix = `version: 1\ntimeoutSeconds: 2\naxes:\n  - name: target\n    values: [hang]\n  - name: transport\n    values: [stdio]\n  - name: revision\n    values: ["2025-11-25"]\n  - name: flow\n    values: [plain]\ntargets:\n  hang:\n    stdio:\n      argv: [node, ${JSON.stringify(target)}]\n`;
+  writeFileSync(join(dir, "hang.yaml"), matrix);
+  const r = await execa(process.execPath, [cli, "run", join(dir, "hang.yaml"), "--results", join(dir, "r")], { reject: false, env: { FAULT_PID_DIR: pids } });
+  assert.equal(r.exitCode, 1, r.stderr);
+  const [run] = tsv(join(dir, "r", "runs.tsv"));
+  assert.equal(run!.status, "timeout", run!.error);
+  assert.match(run!.error!, /^no line from the target's stdout within 2000 ms/);
+  assert.deepEqual(readdirSync(pids).map(Number).filter(alive), []);
 });

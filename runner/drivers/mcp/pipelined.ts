@@ -11,6 +11,7 @@ import { parseSseEvents } from "../../count/sse.js";
 import { ProtocolError } from "../types.js";
 import { mcpHeaders } from "./wires.js";
 import type { JsonRpcMessage, Outgoing, Wire } from "./session.js";
+import { ResponseTimeout } from "../../errors.js";
 
 interface Pending {
   resolve(m: JsonRpcMessage): void;
@@ -77,7 +78,7 @@ export class PipelinedStdioWire implements Wire {
     return new Promise<JsonRpcMessage>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new ProtocolError(`${msg.method} (id ${id}): no answer within ${this.timeoutMs} ms`));
+        reject(new ResponseTimeout(`${msg.method} (id ${id}): no answer within ${this.timeoutMs} ms`));
       }, this.timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
       this.stdin.write(Buffer.concat([msg.body, Buffer.from("\n")]));
@@ -116,7 +117,7 @@ export class PipelinedHttpWire implements Wire {
         });
         res.on("error", reject);
       });
-      r.on("timeout", () => r.destroy(new ProtocolError(`${msg.method || "response"}: no answer within ${this.timeoutMs} ms`)));
+      r.on("timeout", () => r.destroy(new ResponseTimeout(`${msg.method || "response"}: no answer within ${this.timeoutMs} ms`)));
       r.on("error", reject);
       r.end(msg.body);
     });
