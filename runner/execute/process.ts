@@ -38,8 +38,8 @@ export interface TargetProcess {
   pid: number;
   /** stdin/stdout of the child (stdio transport). */
   child: ResultPromise<{ buffer: false; encoding: "buffer"; detached: true; reject: false }>;
-  /** Last `lines` lines of the child's stderr, for failure reports. */
-  stderrTail(lines?: number): string;
+  /** One-line excerpt of the child's stderr for failure reasons ({@link stderrExcerpt}); "" when it wrote none. */
+  stderrExcerpt(): string;
   /** Exit code or signal name once exited, else undefined. */
   exit(): string | undefined;
   /** Why the process could not be started (e.g. `spawn nod ENOENT`), once known; else undefined. */
@@ -58,6 +58,28 @@ export async function freePort(): Promise<number> {
   return addr.port;
 }
 
+
+/** An error line as Node and most runtimes print it: `Error: boom`, `TypeError: …`, `Error [ERR_X]: …`, `FooException: …`. */
+const ERROR_LINE = /^(?:Uncaught )?(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)(?: \[[^\]]*\])?:(?: |$)/;
+
+/**
+ * One-line excerpt of a target's stderr for a failure reason: the first error line (`Error: boom`)
+ * and the last line (`… | ` between them when lines were left out), or, without an error line, the
+ * last `lines` lines. Lines are trimmed, their whitespace runs (tabs, CR) made one space, cut to
+ * `maxLineChars` characters (ending in `…`), and joined with ` | `; empty lines are skipped.
+ * @param stderr the stderr text (its end, as kept)
+ * @returns the excerpt, at most about `lines × (maxLineChars + 3)` characters; "" when there is no text
+ */
+export function stderrExcerpt(stderr: string, lines = 3, maxLineChars = 200): string {
+  const all = stderr
+    .split("\n")
+    .map((l) => l.trim().replace(/\s+/g, " "))
+    .filter(Boolean)
+    .map((l) => (l.length > maxLineChars ? `${l.slice(0, maxLineChars - 1)}…` : l));
+  const e = all.findIndex((l) => ERROR_LINE.test(l));
+  if (e < 0 || e >= all.length - lines) return all.slice(-lines).join(" | ");
+  return [all[e]!, ...(e < all.length - 2 ? ["…"] : []), all[all.length - 1]!].join(" | ");
+}
 
 /**
  * Start a target.
@@ -110,7 +132,7 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
   return {
     pid,
     child,
-    stderrTail: (lines = 10) => stderr.split("\n").filter((l) => l.trim()).slice(-lines).join("\n"),
+    stderrExcerpt: () => stderrExcerpt(stderr),
     exit: () => exited,
     spawnError: () => spawnError,
     async stop(graceMs = 2000) {

@@ -56,7 +56,7 @@ function bounded<T>(p: Promise<T>, ms: number, signal: AbortSignal | undefined):
  * @param signal aborts the run (^C): the target's process group is stopped and RunInterrupted thrown
  * @param opts `relayPort`: the relay's listen port (HTTP); when it is taken, the OS picks one
  * @returns the run record (status ok with counts, or failed/timeout/skipped with the reason,
- *   exit code or signal, and the tail of the target's stderr); never throws for target faults
+ *   exit code or signal, and a one-line excerpt of the target's stderr); never throws for target faults
  * @throws RunInterrupted when `signal` fired before the run ended
  */
 export async function runOne(matrix: Matrix, config: Configuration, repeat: number, logPath: string, signal?: AbortSignal, opts: RunOneOptions = {}): Promise<RunRecord> {
@@ -116,7 +116,7 @@ export async function runOne(matrix: Matrix, config: Configuration, repeat: numb
   const spawnError = proc?.spawnError();
   if (spawnError) return { ...base, status: "failed", exit, error: `cannot start target ${target.name} (${cmd.argv.join(" ")}): ${spawnError}` };
   if (status !== "ok") {
-    const tail = proc?.stderrTail(3);
+    const tail = proc?.stderrExcerpt();
     const exitNote = exit && status === "failed" && !/SIGTERM|SIGKILL/.test(exit) ? ` (target exited: ${exit})` : "";
     return { ...base, status, exit, error: `${error}${exitNote}${tail ? ` | stderr: ${printable(tail)}` : ""}` };
   }

@@ -155,7 +155,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     }
     res.status = "ok";
   } catch (e) {
-    const tail = proc?.stderrTail(3);
+    const tail = proc?.stderrExcerpt();
     res.error = (e as Error).message + (tail ? ` | stderr: ${tail}` : "");
   } finally {
     client?.close();

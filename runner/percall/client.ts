@@ -46,7 +46,6 @@ export class McpCallClient {
   private proc?: TargetProcess;
   private session!: McpSession;
   private http?: PipelinedHttpWire;
-  private stderrTail = "";
 
   private constructor(private readonly spec: ClientSpec) {}
 
@@ -81,11 +80,10 @@ export class McpCallClient {
     this.proc = proc;
     const child = proc.child;
     child.stdin!.on("error", () => {});
-    const exited = child.then(() => new ProtocolError(`target exited (${proc.exit() ?? "?"}): ${proc.spawnError() ?? this.stderrTail.slice(-300)}`));
+    const exited = child.then(() => new ProtocolError(`target exited (${proc.exit() ?? "?"}): ${proc.spawnError() ?? proc.stderrExcerpt()}`));
     let err = "";
     child.stderr!.on("data", (d: Buffer) => {
       err += d.toString();
-      this.stderrTail = err.slice(-2000);
     });
     if (transport === "stdio") {
       const wire = new PipelinedStdioWire(child.stdin!, child.stdout!, timeoutMs);
@@ -94,7 +92,7 @@ export class McpCallClient {
       return;
     }
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ProtocolError(`no listening line within ${timeoutMs} ms: ${this.stderrTail.slice(-300)}`)), timeoutMs);
+      const timer = setTimeout(() => reject(new ProtocolError(`no listening line within ${timeoutMs} ms: ${proc.stderrExcerpt()}`)), timeoutMs);
       const check = (): void => {
         if (/listening on 127\.0\.0\.1:\d+/.test(err)) {
           clearTimeout(timer);

@@ -29,6 +29,8 @@ test("each fault target ends as a recorded failed/timeout run with its reason; t
     "exit-at-start-http": ["failed", /^3$/, /target exited before listening .*exit 3/],
     "exit-at-start-stdio": ["failed", /^3$/, /closed stdout .*target exited: 3.*giving up before start/],
     "die-mid-response-http": ["failed", /^7$/, /expected \d+ more body bytes .*got end of stream .*target exited: 7/],
+    "throw-at-start-http": ["failed", /^1$/, /target exited before listening .*stderr: .*Error: boom \(fault target throw-at-start\) \| … \| Node\.js v/],
+    "throw-at-start-stdio": ["failed", /^1$/, /closed stdout .*stderr: .*Error: boom \(fault target throw-at-start\) \| … \| Node\.js v/],
     "never-answers-http": ["timeout", /^SIGKILL$/, /time limit of 4 s/],
     "garbage-stdout-stdio": ["failed", /./, /not JSON/],
     "half-chunked-http": ["failed", /./, /chunk-size line .*end of stream/],
@@ -42,6 +44,9 @@ test("each fault target ends as a recorded failed/timeout run with its reason; t
     assert.match(run.exit!, exit, `${cell} exit`);
     assert.match(run.error!, error, `${cell} error`);
     assert.doesNotMatch(run.error!, /[\u0000-\u0008]/, `${cell} error is printable`);
+    const record = JSON.parse(readFileSync(join(out, "runs", `raw-${cell}-2026-07-28-plain`, "1.json"), "utf8")) as { error: string };
+    assert.doesNotMatch(record.error, /[\n\r]/, `${cell}: the recorded reason is one line`);
+    assert.ok(record.error.length < 1000, `${cell}: the recorded reason is bounded (${record.error.length} chars)`);
   }
   // the partial capture log of a failed run is kept
   const partial = readFileSync(join(out, "logs", "raw-die-mid-response-http-2026-07-28-plain", "1.jsonl"), "utf8");
@@ -50,7 +55,10 @@ test("each fault target ends as a recorded failed/timeout run with its reason; t
   // one-screen summary and the rerun command naming exactly the failed ids
   const rerun = r.stderr.split("\n").find((l) => l.startsWith("rerun them: "));
   assert.ok(rerun, r.stderr);
-  assert.equal((rerun.match(/--only /g) ?? []).length, 6);
+  assert.equal((rerun.match(/--only /g) ?? []).length, 8);
+  // one line per run in the progress output, even for a target whose stderr has many lines
+  assert.equal(r.stderr.split("\n").filter((l) => /^\[\d+\/\d+\] /.test(l)).length, runs.size, r.stderr);
+  assert.doesNotMatch(r.stderr, /^\s+at /m, "no stack line of a target's stderr on a line of its own");
   assert.match(rerun, /--resume$/);
   assert.equal(tsv(join(out, "coverage.tsv")).filter((c) => c.outcome === "measured").length, 2);
   // no process left: every recorded pid (targets and their grandchildren) is gone
