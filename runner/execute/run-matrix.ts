@@ -10,13 +10,12 @@ import { join, relative } from "node:path";
 import { UserError } from "../errors.js";
 import { expand } from "../matrix/expand.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
-import { clearRuns, readPlan, readRuns } from "../results/journal.js";
+import { checkProvenanceVersion, clearRuns, readPlan, readRuns } from "../results/journal.js";
 import { collectProvenance, gitState, toolInfo } from "../results/provenance.js";
 import { preflight } from "../matrix/preflight.js";
 import { DRIVERS } from "../drivers/index.js";
 import { SCHEMA_VERSION, type ResultsPlan, type RunRecord } from "../results/schema.js";
 import { ResultsStore } from "../results/store.js";
-import { checkCommands } from "./preflight.js";
 import { progress } from "./progress.js";
 import { RunInterrupted, runOne, type RunOneOptions } from "./run-one.js";
 import { freePort } from "./process.js";
@@ -118,6 +117,7 @@ export function planRun(matrix: Matrix, opts: Pick<RunOptions, "only" | "repeats
 function resumePlan(dir: string, plan: ResultsPlan): ResultsPlan {
   const old = readPlan(dir);
   if (!old) throw new UserError(`${dir}: nothing to resume (no runs/plan.json) — run without --resume`);
+  checkProvenanceVersion(dir);
   const sameMatrix = old.matrix.sha256 === plan.matrix.sha256 || (old.matrix.definition !== undefined && old.matrix.definition === plan.matrix.definition);
   if (!sameMatrix) throw new UserError(`${dir}/runs/plan.json: written for another matrix definition (${old.matrix.file}, sha256 ${old.matrix.sha256.slice(0, 12)}…; this one ${plan.matrix.sha256.slice(0, 12)}…): its runs would not be comparable — run into a new folder (--results NEW_FOLDER), or pass --fresh instead of --resume to drop them`);
   if (old.tool.version !== plan.tool.version) throw new UserError(`${dir}/runs/plan.json: written by wirecost ${old.tool.version}, this is ${plan.tool.version} — run without --resume to start the folder afresh`);
@@ -157,7 +157,6 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const selection = fresh.configurations.filter((c) => wanted.has(c.id));
   if (opts.preflight !== false) {
     preflight(matrix, selection);
-    checkCommands(matrix, selection);
   }
   const plan = opts.resume ? resumePlan(opts.results, fresh) : fresh;
   if (!opts.resume) {

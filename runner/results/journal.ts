@@ -58,6 +58,23 @@ export function checkSchemaVersion(file: string, version: unknown, results: stri
   throw new UserError(`${file}: results schemaVersion ${String(version)}, this wirecost reads ${SCHEMA_VERSION} — ${fix}`);
 }
 
+/**
+ * Refuse to resume into a folder whose provenance.json is of another schema version (the
+ * journal's plan may still be current); an absent or unreadable file has nothing to check (the
+ * run writes it anew when it ends).
+ * @throws UserError as {@link checkSchemaVersion}
+ */
+export function checkProvenanceVersion(results: string): void {
+  const file = join(results, "provenance.json");
+  let version: unknown;
+  try {
+    version = (JSON.parse(readFileSync(file, "utf8")) as { schemaVersion?: unknown }).schemaVersion;
+  } catch {
+    return;
+  }
+  checkSchemaVersion(file, version, results);
+}
+
 /** Path of the journal file of one run. */
 export function runPath(results: string, config: string, repeat: number): string {
   return join(journalDir(results), config, `${repeat}.json`);

@@ -41,6 +41,14 @@ test("a results folder of another schemaVersion is refused with the command that
   assert.throws(() => readPlan(dir), /schemaVersion 2, this wirecost reads 1 — upgrade wirecost/);
 });
 
+test("resume refuses a folder whose provenance.json is of another schemaVersion", async () => {
+  const dir = tmp();
+  await runMatrix(matrix(), { results: dir, runOne: fake, preflight: false, progressStream: quiet });
+  const prov = join(dir, "provenance.json");
+  writeFileSync(prov, readFileSync(prov, "utf8").replace(/"schemaVersion": 1/, '"schemaVersion": 0'));
+  await assert.rejects(runMatrix(matrix(), { results: dir, resume: true, runOne: fake, preflight: false, progressStream: quiet }), (e: Error) => e instanceof UserError && e.message.startsWith(`${prov}: results schemaVersion 0, this wirecost reads 1`));
+});
+
 test("abort keeps finished runs; resume runs only the rest; another matrix cannot resume the folder", async () => {
   const dir = tmp();
   const ac = new AbortController();
