@@ -22,6 +22,17 @@ const matrix = (extra = "") =>
 const fake: RunOneFn = async (_m, c, repeat) => ({ config: c.id, repeat, status: "ok", exit: "0", error: "", counts: Object.fromEntries(COUNT_COLUMNS.map((k) => [k, Number(c.values.n)])) as unknown as CountRow, digest: "x" });
 const tmp = () => mkdtempSync(join(tmpdir(), "wirecost-journal-"));
 
+/** Run matrix() into `dir` one run at a time with the fake run, aborting (as ^C) during run number `n`. */
+async function interruptedRun(dir: string, n: number) {
+  const ac = new AbortController();
+  let calls = 0;
+  const stopping: RunOneFn = async (m, c, r, log, signal) => {
+    if (++calls === n) ac.abort();
+    return fake(m, c, r, log, signal);
+  };
+  return runMatrix(matrix(), { results: dir, runOne: stopping, jobs: 1, signal: ac.signal, preflight: false, progressStream: quiet });
+}
+
 test("shards K/N partition the configurations: each in exactly one shard, sizes within one", () => {
   const configs = Array.from({ length: 11 }, (_, i) => ({ id: `c${String(i).padStart(2, "0")}`, values: {}, repeats: 1 }));
   const parts = [1, 2, 3].map((k) => shardOf(configs.slice().reverse(), { k, n: 3 }).map((c) => c.id));
@@ -51,13 +62,7 @@ test("resume refuses a folder whose provenance.json is of another schemaVersion"
 
 test("abort keeps finished runs; resume runs only the rest; another matrix cannot resume the folder", async () => {
   const dir = tmp();
-  const ac = new AbortController();
-  let calls = 0;
-  const stopping: RunOneFn = async (m, c, r, log, signal) => {
-    if (++calls === 5) ac.abort();
-    return fake(m, c, r, log, signal);
-  };
-  const first = await runMatrix(matrix(), { results: dir, runOne: stopping, jobs: 1, signal: ac.signal, preflight: false, progressStream: quiet });
+  const first = await interruptedRun(dir, 5);
   assert.equal(first.interrupted, true);
   assert.equal(first.runs.length, 5);
   let again = 0;
@@ -70,13 +75,7 @@ test("abort keeps finished runs; resume runs only the rest; another matrix canno
 
 test("resume accepts the matrix edited in form only (comments, blank lines, quoting)", async () => {
   const dir = tmp();
-  const ac = new AbortController();
-  let calls = 0;
-  const stopping: RunOneFn = async (m, c, r, log, signal) => {
-    if (++calls === 3) ac.abort();
-    return fake(m, c, r, log, signal);
-  };
-  await runMatrix(matrix(), { results: dir, runOne: stopping, jobs: 1, signal: ac.signal, preflight: false, progressStream: quiet });
+  await interruptedRun(dir, 3);
   const edited = matrix("# a comment added after the first run\n\n").file;
   const reworded = parseMatrix(`# fixed the target, reran the failures\nversion: 1\nrepeats: 2\naxes:\n  - name: target\n    values: ["t"]\n  - name: transport\n    values: [stdio]\n  - name: n\n    values: [0, 1, 2, 3, 4, 5, 6]\n    id: 'n{}'\ntargets:\n  t:\n    stdio:\n      argv: [node, -e, ""]\n`, edited);
   const second = await runMatrix(reworded, { results: dir, resume: true, runOne: fake, preflight: false, progressStream: quiet });
