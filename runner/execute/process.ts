@@ -58,7 +58,6 @@ export async function freePort(): Promise<number> {
   return addr.port;
 }
 
-
 /** An error line as Node and most runtimes print it: `Error: boom`, `TypeError: …`, `Error [ERR_X]: …`, `FooException: …`. */
 const ERROR_LINE = /^(?:Uncaught )?(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)(?: \[[^\]]*\])?:(?: |$)/;
 

@@ -16,9 +16,9 @@ import { writeMessages } from "../results/messages.js";
 import { freePort, startTarget, waitForPort, type TargetProcess } from "./process.js";
 import { ResponseTimeout } from "../errors.js";
 
-/** Control characters (C0 except tab, DEL, C1) shown as U+FFFD so a reason stays one printable line. */
+/** A reason as one printable line: line breaks become " | ", other control characters (C0 except tab, DEL, C1) U+FFFD. */
 function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "\ufffd");
+  return text.replace(/\r?\n/g, " | ").replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "\ufffd");
 }
 
 /** Options of one run. */
