@@ -5,7 +5,7 @@
  * `seq` is one counter over all connections; stdio logs may omit `conn`.
  * This is the line format of the relay published with the mcp-on-the-wire write-up.
  */
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 
 /** Direction of a chunk: client to server, or server to client. */
 export type Direction = "c2s" | "s2c";
@@ -119,8 +119,11 @@ function digits(buf: Buffer, p: number, e: number): number {
 /**
  * Byte-level twin of FAST_LINE over buf[s, e) (e at the "\n" or the end): accepts exactly the
  * lines FAST_LINE accepts and fills {@link line}; false sends the line to {@link parseLine}.
+ * With `alphabet` false the payload's bytes are not checked against the base64 alphabet: the
+ * caller then checks instead that the payload decodes to exactly 3 bytes per 4 characters less
+ * the padding, which any byte outside the alphabet breaks (the decoder skips it).
  */
-function scanLine(buf: Buffer, s: number, e: number): boolean {
+function scanLine(buf: Buffer, s: number, e: number, alphabet = true): boolean {
   if (e > s && buf[e - 1] === 0x0d) e--;
   let p = expect(buf, s, e, "{");
   if (p < 0) return false;
@@ -162,7 +165,7 @@ function scanLine(buf: Buffer, s: number, e: number): boolean {
   // The payload must end the line as `"}`, every byte before that in the base64 alphabet.
   const end = e - 2;
   if (end < p || buf[end] !== 0x22 || buf[end + 1] !== 0x7d) return false;
-  for (let k = p; k < end; k++) if (B64_BYTE[buf[k]!] === 0) return false;
+  if (alphabet) for (let k = p; k < end; k++) if (B64_BYTE[buf[k]!] === 0) return false;
   line.eof = false;
   line.b64Start = p;
   line.b64End = end;
@@ -240,78 +243,145 @@ export function readCaptureLog(path: string): CaptureRecord[] {
   return records;
 }
 
-/** A stream being sized by {@link readCaptureStreams}: its chunks (offsets within the stream) and total size. */
-interface Sizing {
+/** Smallest stream buffer taken from a {@link BufferPool}, bytes. */
+const MIN_STREAM_BUFFER = 4096;
+
+/**
+ * Buffers recycled by size (powers of two from 4 KiB), so that a log of many connections reuses
+ * the memory of the ones already counted: first use of fresh memory costs a page fault per 4 KiB,
+ * which on a VM costs more than decoding into it.
+ */
+class BufferPool {
+  private readonly free = new Map<number, Buffer[]>();
+
+  /** A buffer of at least `min` bytes (contents undefined). */
+  take(min: number): Buffer {
+    let size = MIN_STREAM_BUFFER;
+    while (size < min) size *= 2;
+    return this.free.get(size)?.pop() ?? Buffer.allocUnsafeSlow(size);
+  }
+
+  /** Give back a buffer from {@link take}; nothing may use it afterwards. */
+  give(b: Buffer): void {
+    const list = this.free.get(b.length);
+    if (list) list.push(b);
+    else this.free.set(b.length, [b]);
+  }
+}
+
+/** A stream being read by {@link scanCaptureStreams}: its bytes so far in a pooled buffer. */
+interface OpenStream {
   conn: number;
   dir: Direction;
+  buf: Buffer;
   size: number;
   ended: boolean;
-  chunks: Stream["chunks"];
-  /** Offset of the stream's first byte in the output buffer (set between the passes). */
-  at: number;
-  /** Index of the next chunk to decode (second pass). */
-  next: number;
+  chunkSeq: number[];
+  chunkOffset: number[];
+}
+
+/** The {@link Stream} view of an open stream (its bytes are a view of the pooled buffer). */
+function streamOf(o: OpenStream): Stream {
+  return { conn: o.conn, dir: o.dir, bytes: o.buf.subarray(0, o.size), ended: o.ended, chunkSeq: o.chunkSeq, chunkOffset: o.chunkOffset };
 }
 
 /**
- * Read a capture log file straight into its reassembled streams: the same result as
- * `reassemble(readCaptureLog(path))`, faster. Two passes over the file: the first sizes every
- * chunk from its base64 length (3 bytes per 4 characters, less the padding) and so every stream;
- * the second decodes each chunk straight to its place in one output buffer. No record, no base64
- * string is kept, no buffer grows and no byte is copied twice. A log whose `seq` ever decreases,
- * whose lines are not in the usual shape, or whose payloads decode to another size than their
- * length says is read through {@link readCaptureLog} and {@link reassemble} instead.
- * @returns streams sorted by conn then dir (conn 0 when absent); their `bytes` share one buffer
- * @throws CaptureLogError naming `path:line`, or the fs error if unreadable
+ * Read a capture log file in one pass, decoding each chunk straight into its stream, and hand
+ * each connection's streams (sorted c2s, s2c) to `each` as soon as both of its directions have
+ * ended, or at the end of the file (those in conn order). The stream bytes handed to `each` are
+ * valid only during the call unless `keep` is true: their memory is then reused for later
+ * connections, so a log of many connections is read in the memory of the few open at once.
+ * Only logs in the usual shape are read here: every line in FAST_LINE's shape, `seq` strictly
+ * increasing, payloads padded base64 that decode to the length their text says.
+ * @returns true when the whole file was read; false when it is not in the usual shape (some
+ *   connections may have been handed over already: read it with {@link readCaptureLog} instead)
+ * @throws the fs error if unreadable, or whatever `each` throws
  */
-export function readCaptureStreams(path: string): Stream[] {
-  const byKey = new Map<number, Sizing>();
-  /** The stream of each chunk line, in file order. */
-  const lineStreams: Sizing[] = [];
+export function scanCaptureStreams(path: string, each: (streams: Stream[]) => void, keep = false): boolean {
+  const pool = new BufferPool();
+  const open = new Map<number, OpenStream>();
+  /** Connections already handed to `each`. */
+  const done = new Set<number>();
   let lastSeq = -Infinity;
   let fast = true;
+  const finish = (conn: number): void => {
+    const c2s = open.get(conn * 2);
+    const s2c = open.get(conn * 2 + 1);
+    const streams: Stream[] = [];
+    if (c2s) streams.push(streamOf(c2s));
+    if (s2c) streams.push(streamOf(s2c));
+    open.delete(conn * 2);
+    open.delete(conn * 2 + 1);
+    done.add(conn);
+    each(streams);
+    if (!keep) for (const o of [c2s, s2c]) if (o) pool.give(o.buf);
+  };
   forEachLine(path, (buf, s, e) => {
     if (!fast) return;
-    if (!scanLine(buf, s, e) || line.seq < lastSeq) {
-      fast = false; // blank lines, other spacing or key order, seq going back: the general path
+    if (!scanLine(buf, s, e, false) || line.seq <= lastSeq) {
+      fast = false; // blank lines, other spacing or key order, seq not increasing: the general path
       return;
     }
     lastSeq = line.seq;
     const conn = line.conn < 0 ? 0 : line.conn;
     const key = conn * 2 + (line.dir === "c2s" ? 0 : 1);
-    let f = byKey.get(key);
-    if (!f) {
-      f = { conn, dir: line.dir, size: 0, ended: false, chunks: [], at: 0, next: 0 };
-      byKey.set(key, f);
+    let o = open.get(key);
+    if (!o && done.has(conn)) {
+      fast = false; // bytes after both directions ended: the general path decides
+      return;
+    }
+    if (!o) {
+      o = { conn, dir: line.dir, buf: pool.take(0), size: 0, ended: false, chunkSeq: [], chunkOffset: [] };
+      open.set(key, o);
+    } else if (o.ended) {
+      fast = false; // bytes after an eof: the general path decides
+      return;
     }
     if (line.eof) {
-      f.ended = true;
+      o.ended = true;
+      if (open.get(key ^ 1)?.ended) finish(conn);
+      return;
+    }
+    if ((line.b64End - line.b64Start) % 4 !== 0) {
+      fast = false; // unpadded base64: the general path
       return;
     }
     const length = base64Length(buf, line.b64Start, line.b64End);
-    f.chunks.push({ seq: line.seq, offset: f.size, length });
-    f.size += length;
-    lineStreams.push(f);
+    if (o.size + length > o.buf.length) {
+      const bigger = pool.take(o.size + length);
+      o.buf.copy(bigger, 0, 0, o.size);
+      pool.give(o.buf);
+      o.buf = bigger;
+    }
+    // Padded base64 of n characters decodes to exactly `length` bytes; a byte outside the alphabet
+    // (an escape, a quote, a control character, a stray "=") is skipped or stops the decoder, and
+    // fewer bytes send the log to the general path, which reads such a line as JSON.
+    if (o.buf.write(buf.toString("latin1", line.b64Start, line.b64End), o.size, length, "base64") !== length) {
+      fast = false;
+      return;
+    }
+    o.chunkSeq.push(line.seq);
+    o.chunkOffset.push(o.size);
+    o.size += length;
   });
-  if (!fast) return reassemble(readCaptureLog(path));
-  const streams = [...byKey.values()].sort((a, b) => a.conn - b.conn || (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
-  let total = 0;
-  for (const f of streams) {
-    f.at = total;
-    total += f.size;
-  }
-  const out = Buffer.allocUnsafe(total);
-  let k = 0;
-  forEachLine(path, (buf, s, e) => {
-    if (!fast || !scanLine(buf, s, e) || line.eof) return;
-    const f = lineStreams[k++];
-    const c = f?.chunks[f.next++];
-    if (!f || !c) return void (fast = false); // the file changed between the passes
-    // The length is an upper bound of what the text decodes to: fewer bytes (stray "=") fall back.
-    if (out.write(buf.toString("latin1", line.b64Start, line.b64End), f.at + c.offset, c.length, "base64") !== c.length) fast = false;
-  });
-  if (!fast || k !== lineStreams.length) return reassemble(readCaptureLog(path));
-  return streams.map((f) => ({ conn: f.conn, dir: f.dir, bytes: out.subarray(f.at, f.at + f.size), ended: f.ended, chunks: f.chunks }));
+  if (!fast) return false;
+  const conns = [...new Set([...open.values()].map((o) => o.conn))].sort((a, b) => a - b);
+  for (const conn of conns) finish(conn);
+  return true;
+}
+
+/**
+ * Read a capture log file straight into its reassembled streams: the same result as
+ * `reassemble(readCaptureLog(path))`, faster (one pass; no record, no base64 string is kept).
+ * A log not in the usual shape (see {@link scanCaptureStreams}) is read through
+ * {@link readCaptureLog} and {@link reassemble} instead.
+ * @returns streams sorted by conn then dir
+ * @throws CaptureLogError naming `path:line`, or the fs error if unreadable
+ */
+export function readCaptureStreams(path: string): Stream[] {
+  const streams: Stream[] = [];
+  if (!scanCaptureStreams(path, (s) => streams.push(...s), true)) return reassemble(readCaptureLog(path));
+  return streams.sort((a, b) => a.conn - b.conn || (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
 }
 
 /**
@@ -341,8 +411,10 @@ export interface Stream {
   dir: Direction;
   bytes: Buffer;
   ended: boolean;
-  /** seq of each chunk with its byte offset within `bytes`, for ordering across directions. */
-  chunks: { seq: number; offset: number; length: number }[];
+  /** Log `seq` of each chunk, in stream order (for ordering across directions). */
+  chunkSeq: number[];
+  /** Offset within `bytes` of each chunk's first byte, ascending; same length as chunkSeq. */
+  chunkOffset: number[];
 }
 
 /**
@@ -376,15 +448,17 @@ export function reassemble(records: CaptureRecord[]): Stream[] {
     .sort((a, b) => a.conn - b.conn || (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
     .map((p) => {
       let bytes = Buffer.allocUnsafe(p.size);
-      const chunks: Stream["chunks"] = [];
+      const chunkSeq: number[] = [];
+      const chunkOffset: number[] = [];
       let size = 0;
       for (const r of p.recs) {
         const n = bytes.write(r.b64 ?? "", size, "base64");
-        chunks.push({ seq: r.seq, offset: size, length: n });
+        chunkSeq.push(r.seq);
+        chunkOffset.push(size);
         size += n;
       }
       if (size < p.size) bytes = bytes.subarray(0, size); // byteLength over-estimates odd base64
-      return { conn: p.conn, dir: p.dir, bytes, ended: p.ended, chunks };
+      return { conn: p.conn, dir: p.dir, bytes, ended: p.ended, chunkSeq, chunkOffset };
     });
 }
 
@@ -392,17 +466,17 @@ export function reassemble(records: CaptureRecord[]): Stream[] {
  * Log `seq` of the chunk of `stream` that holds byte `offset` (an offset at or past the end maps
  * to the last chunk; 0 when the stream has no chunks).
  */
-export function seqAtOffset(stream: Pick<Stream, "chunks">, offset: number): number {
-  const chunks = stream.chunks;
+export function seqAtOffset(stream: Pick<Stream, "chunkSeq" | "chunkOffset">, offset: number): number {
+  const offsets = stream.chunkOffset;
   let lo = 0;
-  let hi = chunks.length - 1;
+  let hi = offsets.length - 1;
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (chunks[mid]!.offset <= offset) {
+    if (offsets[mid]! <= offset) {
       found = mid;
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  return found < 0 ? (chunks[0]?.seq ?? 0) : chunks[found]!.seq;
+  return found < 0 ? (stream.chunkSeq[0] ?? 0) : stream.chunkSeq[found]!;
 }

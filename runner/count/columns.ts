@@ -3,6 +3,7 @@
  * means"), and the per-message rows that say where the bytes went.
  */
 import type { Direction } from "../capture/log.js";
+import type { MessageTable } from "./rows.js";
 
 /**
  * One counted capture log. Every field is a non-negative integer. For HTTP,
@@ -152,7 +153,7 @@ export interface CountBreakdown {
 /** The result of counting one capture log. */
 export interface CountResult {
   row: CountRow;
-  /** In log order (`seq` ascending). */
-  messages: MessageRow[];
+  /** The per-message rows, finished (in log order; `toRows()` gives them as {@link MessageRow} objects). */
+  messages: MessageTable;
   breakdown: CountBreakdown;
 }

@@ -3,13 +3,14 @@
  * split every byte into head, body or chunk framing, and find the JSON-RPC messages in
  * application/json bodies and in the data of each text/event-stream event.
  */
-import { reassemble, seqAtOffset, type CaptureRecord, type Direction, type Stream } from "../capture/log.js";
-import { emptyCountRow, type CountBreakdown, type CountResult, type CountRow, type MessageRow } from "./columns.js";
+import { reassemble, seqAtOffset, type CaptureRecord, type Stream } from "../capture/log.js";
+import type { CountResult } from "./columns.js";
 import { WireFormatError, describeBytes } from "./errors.js";
-import { Http1StreamParser, bodyToStreamOffset, headerValue, type HttpHead, type HttpMessage, type HttpPartialMessage } from "./http1.js";
+import { Http1StreamParser, bodyToStreamOffset, headerValue, type BodySegment, type HttpHead, type HttpMessage, type HttpPartialMessage } from "./http1.js";
+import { countHttpConnectionFast } from "./http-fast.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
-import { finishRows, newRow } from "./rows.js";
+import { FLAG_INCOMPLETE, FLAG_SSE, KIND, kindCode, newCount, type Count } from "./rows.js";
 import { SseParser, dataToBodyOffset } from "./sse.js";
 
 /**
@@ -41,40 +42,59 @@ export function countHttp(records: readonly CaptureRecord[]): CountResult {
 /**
  * {@link countHttp} over streams already reassembled (from {@link reassemble} or
  * `readCaptureStreams`), sorted by conn then dir.
+ * @param fast false to read every connection with the general parser (to check the fast path)
  * @throws WireFormatError (see countHttp)
  */
-export function countHttpStreams(streams: readonly Stream[]): CountResult {
-  const row = emptyCountRow();
-  const breakdown: CountBreakdown = { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 };
-  const drafts: MessageRow[] = [];
-  const conns = new Map<number, Partial<Record<Direction, Stream>>>();
+export function countHttpStreams(streams: readonly Stream[], fast = true): CountResult {
+  const acc = newCount();
+  const conns = new Map<number, Stream[]>();
   for (const s of streams) {
-    const pair = conns.get(s.conn) ?? {};
-    pair[s.dir] = s;
-    conns.set(s.conn, pair);
-    row[s.dir === "c2s" ? "c2s_bytes" : "s2c_bytes"] += s.bytes.length;
+    const pair = conns.get(s.conn);
+    if (pair) pair.push(s);
+    else conns.set(s.conn, [s]);
   }
+  for (const [, pair] of [...conns].sort((a, b) => a[0] - b[0])) countHttpConnection(pair, acc, fast);
+  return finishHttpCount(acc);
+}
+
+/**
+ * Count one HTTP connection into `acc`: its streams (one or two, at most one per direction).
+ * A connection in the usual shape is read by the fast path (http-fast.ts) unless `fast` is
+ * false; the general parser reads the rest, with the same results.
+ * @throws WireFormatError (see countHttp); `acc` is then in an undefined state
+ */
+export function countHttpConnection(streams: readonly Stream[], acc: Count, fast = true): void {
+  if (fast && countHttpConnectionFast(streams, acc)) return;
+  const c2s = streams.find((s) => s.dir === "c2s");
+  const s2c = streams.find((s) => s.dir === "s2c");
+  const { row } = acc;
+  for (const s of streams) row[s.dir === "c2s" ? "c2s_bytes" : "s2c_bytes"] += s.bytes.length;
+  const requests = c2s ? parseStream(c2s, []) : [];
+  const methods: string[] = [];
+  for (const u of requests) {
+    const head = headOf(u);
+    if (head) methods.push(head.method!);
+  }
+  const responses = s2c ? parseStream(s2c, methods) : [];
+  if (c2s) account(c2s, requests, acc);
+  if (s2c) account(s2c, responses, acc);
+  let finals = 0;
+  for (const u of responses) if ((headOf(u)?.status ?? 0) >= 200) finals++;
+  row.http_round_trips += Math.min(finals, methods.length);
+}
+
+/**
+ * Check that heads, bodies and framing add up to the bytes counted, and finish the message table.
+ * @throws WireFormatError when they do not add up (a counter bug)
+ */
+export function finishHttpCount(acc: Count): CountResult {
+  const { row } = acc;
   row.total_bytes = row.c2s_bytes + row.s2c_bytes;
-  for (const [, pair] of [...conns].sort((a, b) => a[0] - b[0])) {
-    const requests = pair.c2s ? parseStream(pair.c2s, []) : [];
-    const methods: string[] = [];
-    for (const u of requests) {
-      const head = headOf(u);
-      if (head) methods.push(head.method!);
-    }
-    const responses = pair.s2c ? parseStream(pair.s2c, methods) : [];
-    for (const [stream, units] of [[pair.c2s, requests], [pair.s2c, responses]] as const) {
-      if (stream) account(stream, units, row, breakdown, drafts);
-    }
-    let finals = 0;
-    for (const u of responses) if ((headOf(u)?.status ?? 0) >= 200) finals++;
-    row.http_round_trips += Math.min(finals, methods.length);
-  }
   const parts = row.request_head_bytes + row.request_body_bytes + row.response_head_bytes + row.response_body_bytes + row.chunk_framing_bytes;
   if (parts !== row.total_bytes) {
     throw new WireFormatError("capture", undefined, `heads, bodies and framing add up to ${parts} bytes, the log holds ${row.total_bytes} (a counter bug: please report it with the log)`);
   }
-  return { row, messages: finishRows(drafts), breakdown };
+  return { row, messages: acc.messages.finish(), breakdown: acc.breakdown };
 }
 
 /** Parse one stream into units; a response parser first learns the request methods, in order. */
@@ -95,8 +115,9 @@ function label(stream: Pick<Stream, "conn" | "dir">): string {
   return `conn ${stream.conn} ${stream.dir}`;
 }
 
-/** Add one stream's units to the row and the message rows; check that they cover the stream. */
-function account(stream: Stream, units: Unit[], row: CountRow, breakdown: CountBreakdown, drafts: MessageRow[]): void {
+/** Add one stream's units to the count and the message table; check that they cover the stream. */
+function account(stream: Stream, units: Unit[], acc: Count): void {
+  const { row, breakdown, messages } = acc;
   const c2s = stream.dir === "c2s";
   const where = label(stream);
   let covered = 0;
@@ -113,34 +134,61 @@ function account(stream: Stream, units: Unit[], row: CountRow, breakdown: CountB
     row.chunk_framing_bytes += u.framingBytes;
     if (head) breakdown[c2s ? "http_requests" : "http_responses"]++;
     if (u.complete === false) breakdown.open_http_messages++;
-    const http = newRow(stream.conn, stream.dir, seqAtOffset(stream, u.startOffset), u.startOffset, "http-only");
-    http.headBytes = u.headBytes;
-    http.bodyBytes = u.bodyBytes;
-    http.framingBytes = u.framingBytes;
-    if (head) http.startLine = head.startLine;
-    if (u.complete === false) http.incomplete = true;
-    drafts.push(http);
+    const flags = u.complete === false ? FLAG_INCOMPLETE : 0;
+    const http = messages.add(messages.streamId(stream.conn, stream.dir), seqAtOffset(stream, u.startOffset), u.startOffset, KIND["http-only"], u.headBytes, u.bodyBytes, u.framingBytes, 0, flags, undefined, undefined, head?.startLine);
     if (!head || u.bodyBytes === 0) continue;
-    row.sse_events += bodyMessages(u, head, where, (info, bodyOffset, sse) => {
-      const length = info.end - info.start;
-      http.bodyBytes -= length;
-      const offset = bodyToStreamOffset(u.bodySegments, bodyOffset);
-      const d = newRow(stream.conn, stream.dir, seqAtOffset(stream, offset), offset, info.kind);
-      d.bodyBytes = length;
-      d.metaBytes = info.metaBytes;
-      if (info.method !== undefined) d.method = info.method;
-      if (info.id !== undefined) d.id = info.id;
-      if (sse) d.sse = true;
-      drafts.push(d);
-      if (c2s) {
-        row.jsonrpc_c2s++;
-        row.meta_bytes += info.metaBytes;
-      } else row.jsonrpc_s2c++;
-    });
+    const kind = bodyKindOf(framingOf(head), u.startOffset, where);
+    if (kind === "none") continue;
+    const body: BodyView = { startOffset: u.startOffset, startLine: head.startLine, body: u.body, segments: u.bodySegments, complete: u.complete !== false };
+    row.sse_events += bodyMessages(body, kind, where, (info, offset, sse) => addMessage(acc, stream, http, info, offset, sse));
   }
   if (covered !== stream.bytes.length) {
     throw new WireFormatError(where, undefined, `HTTP messages cover ${covered} of its ${stream.bytes.length} bytes (a counter bug: please report it with the log)`);
   }
+}
+
+/**
+ * Add the row of a JSON-RPC message found in the body of the HTTP message whose row is `http`
+ * (at stream `offset`), take its bytes out of that row's body bytes, and count it.
+ */
+export function addMessage(acc: Count, stream: Stream, http: number, info: JsonRpcMessageInfo, offset: number, sse: boolean): void {
+  const { row, messages } = acc;
+  const length = info.end - info.start;
+  messages.takeBody(http, length);
+  messages.add(messages.streamOf(http), seqAtOffset(stream, offset), offset, kindCode(info.kind), 0, length, 0, info.metaBytes, sse ? FLAG_SSE : 0, info.method, info.id);
+  if (stream.dir === "c2s") {
+    row.jsonrpc_c2s++;
+    row.meta_bytes += info.metaBytes;
+  } else row.jsonrpc_s2c++;
+}
+
+/** The header values of a head that decide how its body is read for JSON-RPC messages. */
+export interface BodyFraming {
+  /** Content-Type value (the first), or undefined. */
+  contentType: string | undefined;
+  /** Content-Encoding value (the first), or undefined. */
+  contentEncoding: string | undefined;
+  /** Transfer-Encoding value (the first), or undefined. */
+  transferEncoding: string | undefined;
+}
+
+/** {@link BodyFraming} of a parsed head. */
+function framingOf(head: HttpHead): BodyFraming {
+  return { contentType: headerValue(head, "content-type"), contentEncoding: headerValue(head, "content-encoding"), transferEncoding: headerValue(head, "transfer-encoding") };
+}
+
+/** What {@link bodyMessages} needs of an HTTP message with a body. */
+export interface BodyView {
+  /** Stream offset of the message's first byte (for errors), bytes. */
+  startOffset: number;
+  /** Its start line (for errors). */
+  startLine: string;
+  /** The de-chunked body. */
+  body: Buffer;
+  /** Where the body's bytes sit in the stream. */
+  segments: readonly BodySegment[];
+  /** False for a message still open at the end of the log. */
+  complete: boolean;
 }
 
 /** Lower-cased media type of a Content-Type value, without parameters ("" when absent). */
@@ -148,36 +196,51 @@ function mediaType(value: string | undefined): string {
   return (value ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
+/** How a body is read for JSON-RPC messages: as one JSON text, as an event stream, or not at all. */
+export type BodyKind = "json" | "sse" | "none";
+
 /**
- * Find the JSON-RPC messages of one body and hand each to `found` (with its offset in the body,
- * and whether an SSE event carried it), in body order.
- * @returns how many SSE events the body dispatched (0 for a JSON body)
- * @throws WireFormatError when a JSON body or an event's JSON data is not JSON, or the body is content-coded
+ * How the body of a message with these header values is read for JSON-RPC messages:
+ * `application/json` or `…+json` as JSON, `text/event-stream` as an event stream, others not.
+ * @throws WireFormatError (naming `where` and the message's offset) when a JSON or event-stream
+ *   body is content-coded: its messages cannot be found without decoding it
  */
-function bodyMessages(u: Unit, head: HttpHead, where: string, found: (info: JsonRpcMessageInfo, bodyOffset: number, sse: boolean) => void): number {
-  const type = mediaType(headerValue(head, "content-type"));
+export function bodyKindOf(head: BodyFraming, startOffset: number, where: string): BodyKind {
+  const type = mediaType(head.contentType);
   const json = type === "application/json" || type.endsWith("+json");
   const sse = type === "text/event-stream";
-  if (!json && !sse) return 0;
-  const coding = headerValue(head, "content-encoding");
-  const te = (headerValue(head, "transfer-encoding") ?? "").toLowerCase().split(",").map((c) => c.trim()).filter((c) => c !== "" && c !== "chunked");
+  if (!json && !sse) return "none";
+  const coding = head.contentEncoding;
+  const te = (head.transferEncoding ?? "").toLowerCase().split(",").map((c) => c.trim()).filter((c) => c !== "" && c !== "chunked");
   if ((coding !== undefined && coding.toLowerCase() !== "identity") || te.length > 0) {
-    throw new WireFormatError(where, u.startOffset, `expected an uncompressed ${type} body to count JSON-RPC messages in, got ${coding ? `Content-Encoding: ${coding}` : `Transfer-Encoding: ${te.join(", ")}`} (have the client send no Accept-Encoding / TE)`);
+    throw new WireFormatError(where, startOffset, `expected an uncompressed ${type} body to count JSON-RPC messages in, got ${coding ? `Content-Encoding: ${coding}` : `Transfer-Encoding: ${te.join(", ")}`} (have the client send no Accept-Encoding / TE)`);
   }
+  return json ? "json" : "sse";
+}
+
+/**
+ * Find the JSON-RPC messages of one body (of the kind {@link bodyKindOf} gave) and hand each to
+ * `found` (with the stream offset of its first byte, and whether an SSE event carried it), in
+ * body order.
+ * @returns how many SSE events the body dispatched (0 for a JSON body)
+ * @throws WireFormatError when a JSON body or an event's JSON data is not JSON
+ */
+export function bodyMessages(u: BodyView, kind: "json" | "sse", where: string, found: (info: JsonRpcMessageInfo, streamOffset: number, sse: boolean) => void): number {
+  const json = kind === "json";
   const fail = (e: unknown, bodyOffset: (k: number) => number, buf: Buffer, what: string): never => {
     if (!(e instanceof JsonScanError)) throw e;
-    const at = bodyToStreamOffset(u.bodySegments, bodyOffset(e.offset));
-    throw new WireFormatError(where, at, `expected ${e.expected} in ${what} of "${head.startLine}", got ${describeBytes(buf, e.offset)}`);
+    const at = bodyToStreamOffset(u.segments, bodyOffset(e.offset));
+    throw new WireFormatError(where, at, `expected ${e.expected} in ${what} of "${u.startLine}", got ${describeBytes(buf, e.offset)}`);
   };
   if (json) {
-    if (u.complete === false) return 0; // an unfinished JSON text holds no complete message
+    if (!u.complete) return 0; // an unfinished JSON text holds no complete message
     let infos: JsonRpcMessageInfo[] = [];
     try {
       infos = scanJsonRpc(u.body).messages;
     } catch (e) {
       fail(e, (k) => k, u.body, "the JSON body");
     }
-    for (const info of infos) found(info, info.start, false);
+    for (const info of infos) found(info, bodyToStreamOffset(u.segments, info.start), false);
     return 0;
   }
   const events = new SseParser().push(u.body);
@@ -191,7 +254,7 @@ function bodyMessages(u: Unit, head: HttpHead, where: string, found: (info: Json
     } catch (e) {
       fail(e, (k) => dataToBodyOffset(ev, k), d, `the data of the SSE event at body byte ${ev.start}`);
     }
-    for (const info of infos) found(info, dataToBodyOffset(ev, info.start), true);
+    for (const info of infos) found(info, bodyToStreamOffset(u.segments, dataToBodyOffset(ev, info.start)), true);
   }
   return events.length;
 }

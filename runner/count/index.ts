@@ -6,10 +6,11 @@
  * ```
  */
 import { createHash } from "node:crypto";
-import { readCaptureStreams, reassemble, type CaptureRecord, type Stream } from "../capture/log.js";
+import { readCaptureStreams, reassemble, scanCaptureStreams, type CaptureRecord, type Stream } from "../capture/log.js";
 import type { CountResult } from "./columns.js";
-import { countHttp, countHttpStreams } from "./http-count.js";
-import { countStdio, countStdioStreams } from "./stdio.js";
+import { countHttp, countHttpConnection, countHttpStreams, finishHttpCount } from "./http-count.js";
+import { newCount } from "./rows.js";
+import { countStdio, countStdioStream, countStdioStreams, finishStdioCount } from "./stdio.js";
 
 export {
   COUNT_COLUMNS,
@@ -22,7 +23,9 @@ export {
   type MessageKind,
   type MessageRow,
 } from "./columns.js";
+export { MessageTable } from "./rows.js";
 export { WireFormatError } from "./errors.js";
+import { WireFormatError } from "./errors.js";
 export { Http1StreamParser, bodyToStreamOffset, headerValue, type BodySegment, type HeaderField, type HttpHead, type HttpMessage, type HttpPartialMessage } from "./http1.js";
 export { SseParser, dataToBodyOffset, parseSseEvents, type SseEvent } from "./sse.js";
 export { scanJsonRpc, type JsonRpcKind, type JsonRpcMessageInfo, type JsonRpcScan } from "./jsonrpc.js";
@@ -44,14 +47,29 @@ export function countLog(records: readonly CaptureRecord[], options: CountOption
 }
 
 /**
- * Count one capture log file: `countLog(readCaptureLog(path), options)`, the same result, faster
- * (the file is read straight into its streams by `readCaptureStreams`, no records are kept).
+ * Count one capture log file: `countLog(readCaptureLog(path), options)`, the same result, faster.
+ * The file is read in one pass and each connection is counted as soon as both its directions
+ * have ended (`scanCaptureStreams`), so memory holds only the connections open at once. A log
+ * not in the usual shape, or one that a counter rejects, is read and counted again the general
+ * way, so that results and errors are those of {@link countStreams} on `readCaptureStreams(path)`.
  * Use {@link countStreams} and {@link streamsDigest} on `readCaptureStreams(path)` to count and
  * digest one log with a single read.
  * @throws CaptureLogError when a line is not a record; WireFormatError (see countHttp, countStdio)
  */
 export function countLogFile(path: string, options: CountOptions): CountResult {
-  return countStreams(readCaptureStreams(path), options);
+  const http = options.transport === "http";
+  const acc = newCount();
+  let read = false;
+  try {
+    read = scanCaptureStreams(path, (streams) => {
+      if (http) countHttpConnection(streams, acc);
+      else for (const s of streams) countStdioStream(s, acc);
+    });
+  } catch (e) {
+    if (!(e instanceof WireFormatError)) throw e;
+  }
+  if (!read) return countStreams(readCaptureStreams(path), options);
+  return http ? finishHttpCount(acc) : finishStdioCount(acc);
 }
 
 /**

@@ -87,7 +87,7 @@ function scanObject(buf: Buffer, p: number, end: number, out: JsonRpcMessageInfo
   const q = walkObject(buf, p, end, (ks, ke, vs) => {
     if (keyIs(buf, ks, ke, "jsonrpc")) {
       const ve = skipValue(buf, vs, end, 1);
-      v2 = buf[vs] === 0x22 && decodeString(buf, vs, ve) === "2.0";
+      v2 = isVersion(buf, vs, ve);
       return ve;
     }
     if (keyIs(buf, ks, ke, "method")) {
@@ -97,7 +97,7 @@ function scanObject(buf: Buffer, p: number, end: number, out: JsonRpcMessageInfo
     }
     if (keyIs(buf, ks, ke, "id")) {
       const ve = skipValue(buf, vs, end, 1);
-      id = JSON.stringify(JSON.parse(buf.toString("utf8", vs, ve)));
+      id = canonicalId(buf, vs, ve);
       return ve;
     }
     if (keyIs(buf, ks, ke, "params")) {
@@ -133,6 +133,35 @@ function scanObject(buf: Buffer, p: number, end: number, out: JsonRpcMessageInfo
   if (id !== undefined) msg.id = id;
   out.push(msg);
   return q;
+}
+
+/** True when the JSON value buf[vs, ve) is the string "2.0" (compared as bytes unless it has escapes). */
+function isVersion(buf: Buffer, vs: number, ve: number): boolean {
+  if (buf[vs] !== 0x22) return false;
+  if (ve - vs === 5 && buf[vs + 1] === 0x32 && buf[vs + 2] === 0x2e && buf[vs + 3] === 0x30) return true;
+  return ve - vs > 5 && decodeString(buf, vs, ve) === "2.0";
+}
+
+/**
+ * The JSON value buf[vs, ve) as canonical JSON text (`JSON.stringify(JSON.parse(text))`): an
+ * integer of at most 15 digits, or a string of printable ASCII without escapes, is its own
+ * canonical text; anything else goes through JSON.
+ */
+function canonicalId(buf: Buffer, vs: number, ve: number): string {
+  const c0 = buf[vs]!;
+  let plain = true;
+  if (c0 === 0x22) {
+    for (let k = vs + 1; k < ve - 1 && plain; k++) {
+      const c = buf[k]!;
+      plain = c >= 0x20 && c < 0x7f && c !== 0x5c;
+    }
+  } else {
+    // Digits with an optional minus; "-0" canonicalises to "0", so it is not plain.
+    const d = c0 === 0x2d ? vs + 1 : vs;
+    plain = d < ve && ve - d <= 15 && !(buf[d] === 0x30 && d !== vs);
+    for (let k = d; k < ve && plain; k++) plain = buf[k]! >= 0x30 && buf[k]! <= 0x39;
+  }
+  return plain ? buf.toString("latin1", vs, ve) : JSON.stringify(JSON.parse(buf.toString("utf8", vs, ve)));
 }
 
 /** Spans of the `_meta` members' values of the object at `p`, and the index past the object. */

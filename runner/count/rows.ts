@@ -1,54 +1,268 @@
 /**
- * Message rows shared by the counters: one fixed-shape constructor, and the last step that puts
- * rows in log order and names the method each response answers.
+ * The per-message table of one count, kept in columns (one array per field) rather than one
+ * object per row: a large log has hundreds of thousands of rows, and objects would cost more to
+ * build and collect than counting the bytes does. {@link MessageTable.toRows} and
+ * {@link MessageTable.row} give {@link MessageRow} objects where a caller wants them.
  */
 import type { Direction } from "../capture/log.js";
-import type { MessageKind, MessageRow } from "./columns.js";
+import type { JsonRpcKind } from "./jsonrpc.js";
+import { emptyCountRow, type CountBreakdown, type CountRow, type MessageKind, type MessageRow } from "./columns.js";
 
-/**
- * A row with its place in the log and zero bytes; `seq` is 0 until {@link finishRows}.
- * Set the byte fields and optional fields on it by assignment.
- */
-export function newRow(conn: number, dir: Direction, logSeq: number, offset: number, kind: MessageKind): MessageRow {
-  return { conn, dir, seq: 0, logSeq, offset, kind, headBytes: 0, bodyBytes: 0, framingBytes: 0, newlineBytes: 0, metaBytes: 0 };
+/** The kinds, by their code in {@link MessageTable.kind}. */
+const KINDS: readonly MessageKind[] = ["request", "notification", "result", "error", "http-only", "line-only"];
+/** Code of each kind in {@link MessageTable.kind}. */
+export const KIND = { request: 0, notification: 1, result: 2, error: 3, "http-only": 4, "line-only": 5 } as const satisfies Record<MessageKind, number>;
+/** The {@link KIND} code of a JSON-RPC message kind. */
+export function kindCode(kind: JsonRpcKind): number {
+  switch (kind) {
+    case "request":
+      return KIND.request;
+    case "notification":
+      return KIND.notification;
+    case "result":
+      return KIND.result;
+    case "error":
+      return KIND.error;
+  }
+}
+
+/** Row flags (MessageTable `add`): a JSON-RPC message carried in an SSE event. */
+export const FLAG_SSE = 1;
+/** Row flags (MessageTable `add`): an HTTP message open at the end of the log, or a stdio partial line. */
+export const FLAG_INCOMPLETE = 2;
+/** Row flags (MessageTable `add`): the row carries its stdio line's newline (1 byte). */
+export const FLAG_NEWLINE = 4;
+
+/** Rows per block of a {@link MessageTable}, as a power of two. */
+const BLOCK_BITS = 14;
+const BLOCK_ROWS = 1 << BLOCK_BITS;
+const BLOCK_MASK = BLOCK_ROWS - 1;
+/** Largest log `seq`, per row, for which {@link MessageTable.finish} sorts by counting (else by comparison). */
+const COUNTING_SORT_SLACK = 8;
+
+/** The columns of {@link BLOCK_ROWS} rows. Byte columns are bytes (below 4 GiB: a stream is one Buffer). */
+class Block {
+  /** Index into the table's stream list. */
+  readonly stream = new Uint32Array(BLOCK_ROWS);
+  readonly logSeq = new Float64Array(BLOCK_ROWS);
+  readonly offset = new Float64Array(BLOCK_ROWS);
+  /** {@link KIND} codes. */
+  readonly kind = new Uint8Array(BLOCK_ROWS);
+  /** FLAG_* bits. */
+  readonly flags = new Uint8Array(BLOCK_ROWS);
+  readonly headBytes = new Uint32Array(BLOCK_ROWS);
+  readonly bodyBytes = new Uint32Array(BLOCK_ROWS);
+  readonly framingBytes = new Uint32Array(BLOCK_ROWS);
+  readonly metaBytes = new Uint32Array(BLOCK_ROWS);
+  /** JSON-RPC method, id (canonical JSON text) and HTTP start line: numbers of interned strings, 0 for none. */
+  readonly method = new Uint32Array(BLOCK_ROWS);
+  readonly id = new Uint32Array(BLOCK_ROWS);
+  readonly startLine = new Uint32Array(BLOCK_ROWS);
 }
 
 /**
- * Order rows by (logSeq, conn, dir c2s first, offset), stable, number them from 1 (`seq`, set on
- * the rows themselves), and give each result or error without a method the method of the latest
- * request with the same id sent the other way before it.
- * @returns the same row objects, in log order
+ * Message rows in columns, in blocks of 16,384 rows (a block is allocated when the first row
+ * needs it: no copies as the table grows, no room reserved that is not used). Add rows with
+ * {@link add} in any order of streams, but within one stream in offset order; then
+ * {@link finish} once. Strings (methods, ids, start lines) are kept once each. Before finish,
+ * index k is the k-th row added; after, {@link row}(i) is the i-th row in log order.
  */
-export function finishRows(rows: MessageRow[]): MessageRow[] {
-  const n = rows.length;
-  // Sort indexes over typed key arrays: the rows differ in shape (optional fields), which would
-  // make a comparator over the objects slow.
-  const logSeq = new Float64Array(n);
-  const conn = new Float64Array(n);
-  const dir = new Uint8Array(n);
-  const offset = new Float64Array(n);
-  const order: number[] = new Array<number>(n);
-  for (let k = 0; k < n; k++) {
-    const r = rows[k]!;
-    logSeq[k] = r.logSeq;
-    conn[k] = r.conn;
-    dir[k] = r.dir === "c2s" ? 0 : 1;
-    offset[k] = r.offset;
-    order[k] = k;
-  }
-  order.sort((a, b) => logSeq[a]! - logSeq[b]! || conn[a]! - conn[b]! || dir[a]! - dir[b]! || offset[a]! - offset[b]! || a - b);
-  const requests = new Map<string, string>();
-  const out: MessageRow[] = new Array<MessageRow>(n);
-  for (let k = 0; k < n; k++) {
-    const row = rows[order[k]!]!;
-    row.seq = k + 1;
-    out[k] = row;
-    if (row.id === undefined) continue;
-    if (row.kind === "request" && row.method !== undefined) requests.set(`${row.dir}|${row.id}`, row.method);
-    else if ((row.kind === "result" || row.kind === "error") && row.method === undefined) {
-      const m = requests.get(`${row.dir === "c2s" ? "s2c" : "c2s"}|${row.id}`);
-      if (m !== undefined) row.method = m;
+export class MessageTable {
+  /** Rows added. */
+  length = 0;
+  private readonly blocks: Block[] = [];
+  /** The strings the string columns refer to: number n is strings[n - 1]. */
+  private readonly strings: string[] = [];
+  private readonly stringIds = new Map<string, number>();
+  /** conn and direction of each stream the rows belong to. */
+  private readonly streams: { conn: number; dir: Direction }[] = [];
+  private readonly streamIds = new Map<string, number>();
+  /** Log order: order[i] is the index (in adding order) of the i-th row in the log; set by finish. */
+  private order: Uint32Array | undefined;
+
+  /** The index of a stream (conn, dir) for {@link add}, the same for every call with the same stream. */
+  streamId(conn: number, dir: Direction): number {
+    const key = `${conn} ${dir}`;
+    let id = this.streamIds.get(key);
+    if (id === undefined) {
+      id = this.streams.push({ conn, dir }) - 1;
+      this.streamIds.set(key, id);
     }
+    return id;
   }
-  return out;
+
+  /**
+   * Add a row.
+   * @param stream from {@link streamId}
+   * @param logSeq log `seq` of the chunk holding the row's first byte
+   * @param offset stream offset of the row's first byte, bytes
+   * @param kind a {@link KIND} code
+   * @param head HTTP head bytes; body: body bytes; framing: chunk framing bytes; meta: `_meta` value bytes
+   * @param flags FLAG_* bits
+   * @returns its index (in adding order)
+   * @throws Error after {@link finish}
+   */
+  add(stream: number, logSeq: number, offset: number, kind: number, head: number, body: number, framing: number, meta: number, flags: number, method?: string, id?: string, startLine?: string): number {
+    if (this.order) throw new Error("MessageTable: add after finish");
+    const k = this.length++;
+    const j = k & BLOCK_MASK;
+    const b = j === 0 && this.blocks.length === k >>> BLOCK_BITS ? this.newBlock() : this.blocks[k >>> BLOCK_BITS]!;
+    b.stream[j] = stream;
+    b.logSeq[j] = logSeq;
+    b.offset[j] = offset;
+    b.kind[j] = kind;
+    b.flags[j] = flags;
+    b.headBytes[j] = head;
+    b.bodyBytes[j] = body;
+    b.framingBytes[j] = framing;
+    b.metaBytes[j] = meta;
+    b.method[j] = method === undefined ? 0 : this.intern(method);
+    b.id[j] = id === undefined ? 0 : this.intern(id);
+    b.startLine[j] = startLine === undefined ? 0 : this.intern(startLine);
+    return k;
+  }
+
+  private newBlock(): Block {
+    const b = new Block();
+    this.blocks.push(b);
+    return b;
+  }
+
+  /** Take `bytes` out of the body bytes of row k (a message found inside that row's body). */
+  takeBody(k: number, bytes: number): void {
+    const b = this.blocks[k >>> BLOCK_BITS]!;
+    b.bodyBytes[k & BLOCK_MASK] = b.bodyBytes[k & BLOCK_MASK]! - bytes;
+  }
+
+  /** The stream index of row k (as {@link add} got it). */
+  streamOf(k: number): number {
+    return this.blocks[k >>> BLOCK_BITS]!.stream[k & BLOCK_MASK]!;
+  }
+
+  /** Drop the rows from index `length` on (a counter that gave up on a connection takes its rows back). */
+  truncate(length: number): void {
+    if (length < this.length) this.length = length;
+  }
+
+  /** The number that stands for `text` in the string columns; each distinct string is kept once. */
+  private intern(text: string): number {
+    let n = this.stringIds.get(text);
+    if (n === undefined) {
+      n = this.strings.push(text);
+      this.stringIds.set(text, n);
+    }
+    return n;
+  }
+
+  /** The string a string column holds (undefined for 0). */
+  private text(n: number): string | undefined {
+    return n === 0 ? undefined : this.strings[n - 1];
+  }
+
+  /**
+   * Put the rows in log order: by the log `seq` of the chunk holding each row's first byte; rows
+   * of one chunk belong to one stream and keep their adding (offset) order. Then give each result
+   * or error without a method the method of the latest request with the same id sent the other
+   * way before it. Call once, after the last add.
+   */
+  finish(): this {
+    const n = this.length;
+    const seq = new Float64Array(n);
+    for (let k = 0; k < n; k++) seq[k] = this.blocks[k >>> BLOCK_BITS]!.logSeq[k & BLOCK_MASK]!;
+    const order = new Uint32Array(n);
+    let sorted = true;
+    let integers = true;
+    let max = 0;
+    for (let k = 0; k < n; k++) {
+      const s = seq[k]!;
+      if (k > 0 && s < seq[k - 1]!) sorted = false;
+      if (s > max) max = s;
+      if (!(Number.isInteger(s) && s >= 0)) integers = false;
+    }
+    if (sorted) for (let k = 0; k < n; k++) order[k] = k;
+    else if (integers && max <= COUNTING_SORT_SLACK * n + 1024) {
+      // A stable counting sort on the log seq.
+      const starts = new Uint32Array(max + 2);
+      for (let k = 0; k < n; k++) starts[seq[k]! + 1]!++;
+      for (let s = 1; s < starts.length; s++) starts[s]! += starts[s - 1]!;
+      for (let k = 0; k < n; k++) order[starts[seq[k]!]!++] = k;
+    } else {
+      for (let k = 0; k < n; k++) order[k] = k;
+      order.sort((a, b) => seq[a]! - seq[b]! || a - b);
+    }
+    this.order = order;
+    /** Method of the latest request by id, per direction (c2s, s2c). */
+    const requests = [new Map<number, number>(), new Map<number, number>()];
+    for (let i = 0; i < n; i++) {
+      const k = order[i]!;
+      const b = this.blocks[k >>> BLOCK_BITS]!;
+      const j = k & BLOCK_MASK;
+      const id = b.id[j]!;
+      if (id === 0) continue;
+      const kind = b.kind[j]!;
+      const c2s = this.streams[b.stream[j]!]!.dir === "c2s";
+      if (kind === KIND.request) {
+        if (b.method[j] !== 0) requests[c2s ? 0 : 1]!.set(id, b.method[j]!);
+      } else if ((kind === KIND.result || kind === KIND.error) && b.method[j] === 0) {
+        const m = requests[c2s ? 1 : 0]!.get(id);
+        if (m !== undefined) b.method[j] = m;
+      }
+    }
+    return this;
+  }
+
+  /**
+   * The i-th row in log order, as an object (`seq` = i + 1; optional fields only when set).
+   * @throws Error before {@link finish}, RangeError when i is out of range
+   */
+  row(i: number): MessageRow {
+    if (!this.order) throw new Error("MessageTable: row before finish");
+    if (!(i >= 0 && i < this.length)) throw new RangeError(`row ${i} of ${this.length}`);
+    const k = this.order[i]!;
+    const b = this.blocks[k >>> BLOCK_BITS]!;
+    const j = k & BLOCK_MASK;
+    const { conn, dir } = this.streams[b.stream[j]!]!;
+    const flags = b.flags[j]!;
+    const r: MessageRow = {
+      conn,
+      dir,
+      seq: i + 1,
+      logSeq: b.logSeq[j]!,
+      offset: b.offset[j]!,
+      kind: KINDS[b.kind[j]!]!,
+      headBytes: b.headBytes[j]!,
+      bodyBytes: b.bodyBytes[j]!,
+      framingBytes: b.framingBytes[j]!,
+      newlineBytes: flags & FLAG_NEWLINE ? 1 : 0,
+      metaBytes: b.metaBytes[j]!,
+    };
+    const method = this.text(b.method[j]!);
+    const id = this.text(b.id[j]!);
+    const startLine = this.text(b.startLine[j]!);
+    if (method !== undefined) r.method = method;
+    if (id !== undefined) r.id = id;
+    if (startLine !== undefined) r.startLine = startLine;
+    if (flags & FLAG_SSE) r.sse = true;
+    if (flags & FLAG_INCOMPLETE) r.incomplete = true;
+    return r;
+  }
+
+  /** Every row in log order, as objects. @throws Error before {@link finish} */
+  toRows(): MessageRow[] {
+    const out: MessageRow[] = new Array<MessageRow>(this.length);
+    for (let i = 0; i < this.length; i++) out[i] = this.row(i);
+    return out;
+  }
+}
+
+/** A count in progress: the row, the breakdown and the message table, added to stream by stream. */
+export interface Count {
+  row: CountRow;
+  breakdown: CountBreakdown;
+  messages: MessageTable;
+}
+
+/** A count of nothing yet. */
+export function newCount(): Count {
+  return { row: emptyCountRow(), breakdown: { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 }, messages: new MessageTable() };
 }

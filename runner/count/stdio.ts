@@ -6,11 +6,11 @@
  * stderr is not in the log (the tap keeps it apart).
  */
 import { reassemble, seqAtOffset, type CaptureRecord, type Stream } from "../capture/log.js";
-import { emptyCountRow, type CountBreakdown, type CountResult, type MessageRow } from "./columns.js";
+import type { CountResult } from "./columns.js";
 import { WireFormatError, describeBytes } from "./errors.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
-import { finishRows, newRow } from "./rows.js";
+import { FLAG_INCOMPLETE, FLAG_NEWLINE, KIND, kindCode, newCount, type Count } from "./rows.js";
 
 /** The complete lines of a stdio stream, and where the partial line after them starts. */
 export interface StdioLines {
@@ -52,50 +52,47 @@ export function countStdio(records: readonly CaptureRecord[]): CountResult {
  * @throws WireFormatError (see countStdio)
  */
 export function countStdioStreams(streams: readonly Stream[]): CountResult {
-  const row = emptyCountRow();
-  const breakdown: CountBreakdown = { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 };
-  const drafts: MessageRow[] = [];
-  for (const stream of streams) {
-    const c2s = stream.dir === "c2s";
-    const where = stream.conn === 0 ? `stdio ${stream.dir}` : `conn ${stream.conn} ${stream.dir}`;
-    const { lines, partialStart } = splitStdioLines(stream.bytes);
-    row[c2s ? "c2s_bytes" : "s2c_bytes"] += stream.bytes.length;
-    row.newline_bytes += lines.length;
-    const row0 = (offset: number, kind: MessageRow["kind"]) => newRow(stream.conn, stream.dir, seqAtOffset(stream, offset), offset, kind);
-    for (let k = 0; k < lines.length; k++) {
-      const [s, e] = lines[k]!;
-      const infos = lineMessages(stream, s, e, k + 1, where);
-      let inside = 0;
-      for (const info of infos) inside += info.end - info.start;
-      const lineOnly = infos.length !== 1 || inside !== e - s;
-      if (lineOnly) {
-        const r = row0(s, "line-only");
-        r.bodyBytes = e - s - inside;
-        r.newlineBytes = 1;
-        drafts.push(r);
-      }
-      for (const info of infos) {
-        const d = row0(info.start, info.kind);
-        d.bodyBytes = info.end - info.start;
-        d.newlineBytes = lineOnly ? 0 : 1;
-        d.metaBytes = info.metaBytes;
-        if (info.method !== undefined) d.method = info.method;
-        if (info.id !== undefined) d.id = info.id;
-        drafts.push(d);
-        row[c2s ? "jsonrpc_c2s" : "jsonrpc_s2c"]++;
-        if (c2s) row.meta_bytes += info.metaBytes;
-      }
-    }
-    if (partialStart < stream.bytes.length) {
-      breakdown.partial_line_bytes += stream.bytes.length - partialStart;
-      const r = row0(partialStart, "line-only");
-      r.bodyBytes = stream.bytes.length - partialStart;
-      r.incomplete = true;
-      drafts.push(r);
+  const acc = newCount();
+  for (const stream of streams) countStdioStream(stream, acc);
+  return finishStdioCount(acc);
+}
+
+/**
+ * Count one stdio stream (one direction of one pipe) into `acc`.
+ * @throws WireFormatError (see countStdio); `acc` is then in an undefined state
+ */
+export function countStdioStream(stream: Stream, acc: Count): void {
+  const { row, breakdown, messages } = acc;
+  const c2s = stream.dir === "c2s";
+  const where = stream.conn === 0 ? `stdio ${stream.dir}` : `conn ${stream.conn} ${stream.dir}`;
+  const { lines, partialStart } = splitStdioLines(stream.bytes);
+  row[c2s ? "c2s_bytes" : "s2c_bytes"] += stream.bytes.length;
+  row.newline_bytes += lines.length;
+  const id = messages.streamId(stream.conn, stream.dir);
+  const seq = (offset: number) => seqAtOffset(stream, offset);
+  for (let k = 0; k < lines.length; k++) {
+    const [s, e] = lines[k]!;
+    const infos = lineMessages(stream, s, e, k + 1, where);
+    let inside = 0;
+    for (const info of infos) inside += info.end - info.start;
+    const lineOnly = infos.length !== 1 || inside !== e - s;
+    if (lineOnly) messages.add(id, seq(s), s, KIND["line-only"], 0, e - s - inside, 0, 0, FLAG_NEWLINE);
+    for (const info of infos) {
+      messages.add(id, seq(info.start), info.start, kindCode(info.kind), 0, info.end - info.start, 0, info.metaBytes, lineOnly ? 0 : FLAG_NEWLINE, info.method, info.id);
+      row[c2s ? "jsonrpc_c2s" : "jsonrpc_s2c"]++;
+      if (c2s) row.meta_bytes += info.metaBytes;
     }
   }
-  row.total_bytes = row.c2s_bytes + row.s2c_bytes;
-  return { row, messages: finishRows(drafts), breakdown };
+  if (partialStart < stream.bytes.length) {
+    breakdown.partial_line_bytes += stream.bytes.length - partialStart;
+    messages.add(id, seq(partialStart), partialStart, KIND["line-only"], 0, stream.bytes.length - partialStart, 0, 0, FLAG_INCOMPLETE);
+  }
+}
+
+/** Total the row and finish the message table of a stdio count. */
+export function finishStdioCount(acc: Count): CountResult {
+  acc.row.total_bytes = acc.row.c2s_bytes + acc.row.s2c_bytes;
+  return { row: acc.row, messages: acc.messages.finish(), breakdown: acc.breakdown };
 }
 
 /** The JSON-RPC messages of the line [s, e) of `stream` (none for a blank line). */

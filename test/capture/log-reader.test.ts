@@ -62,7 +62,7 @@ test("log reader: compact, Python-spaced, other key orders, eof, CRLF, blank lin
   assert.equal(streams.length, 3);
   assert.equal(streams[0]!.bytes.toString(), req);
   assert.equal(streams[0]!.ended, true);
-  assert.deepEqual(streams[1]!.chunks.map((c) => c.seq), [5, 9]);
+  assert.deepEqual(streams[1]!.chunkSeq, [5, 9]);
   assert.equal(streams[2]!.bytes.toString(), req + "abc");
   assert.equal(countLogFile(path, { transport: "http" }).row.total_bytes, 2 * Buffer.byteLength(req) + 3 + Buffer.byteLength(res));
 });

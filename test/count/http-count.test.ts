@@ -5,7 +5,9 @@ import { COUNT_COLUMNS, COUNT_COLUMN_DOCS, WireFormatError, countHttp, countLog,
 import { LogBuilder, b, chop, chunked, len, post, sseEvent } from "./helpers.js";
 
 /** Every row adds up: per direction, the message rows' bytes are the columns. */
-function checkRows({ row, messages }: CountResult): void {
+function checkRows(result: CountResult): void {
+  const { row } = result;
+  const messages = result.messages.toRows();
   const sum = (dir: "c2s" | "s2c", f: (r: (typeof messages)[number]) => number) => messages.filter((m) => m.dir === dir).reduce((s, m) => s + f(m), 0);
   assert.equal(sum("c2s", (m) => m.headBytes), row.request_head_bytes);
   assert.equal(sum("c2s", (m) => m.bodyBytes), row.request_body_bytes);
@@ -99,7 +101,7 @@ describe("HTTP counting", () => {
     assert.deepEqual(Object.keys(result.row), [...COUNT_COLUMNS]);
     checkRows(result);
     assert.deepEqual(
-      result.messages.map((m) => [m.dir, m.kind, m.method ?? m.startLine, m.sse ?? false]),
+      result.messages.toRows().map((m) => [m.dir, m.kind, m.method ?? m.startLine, m.sse ?? false]),
       [
         ["c2s", "http-only", "POST /mcp HTTP/1.1", false],
         ["c2s", "request", "initialize", false],
@@ -118,10 +120,10 @@ describe("HTTP counting", () => {
         ["s2c", "result", "tools/call", true],
       ],
     );
-    const call = result.messages.find((m) => m.method === "tools/call" && m.kind === "request")!;
+    const call = result.messages.toRows().find((m) => m.method === "tools/call" && m.kind === "request")!;
     assert.equal(call.metaBytes, len(CALL_META));
     assert.equal(call.bodyBytes, len(CALL));
-    const sse = result.messages[2]!;
+    const sse = result.messages.toRows()[2]!;
     assert.equal(sse.bodyBytes, len("event: message\r\ndata: \r\n\r\n"), "the SSE field names and line ends stay with the HTTP message");
     assert.equal(countLog(log.records, { transport: "http" }).row.total_bytes, expected.total_bytes);
   });
@@ -185,7 +187,7 @@ describe("HTTP counting", () => {
     );
     checkRows(result);
     assert.deepEqual(
-      result.messages.map((m) => [m.conn, m.dir, m.kind, m.method ?? m.startLine, m.logSeq]),
+      result.messages.toRows().map((m) => [m.conn, m.dir, m.kind, m.method ?? m.startLine, m.logSeq]),
       [
         [1, "c2s", "http-only", "POST /mcp HTTP/1.1", 1],
         [1, "c2s", "request", "tools/call", 1],
@@ -197,7 +199,7 @@ describe("HTTP counting", () => {
         [1, "s2c", "result", "tools/call", 7],
       ],
     );
-    const elicit = result.messages[3]!;
+    const elicit = result.messages.toRows()[3]!;
     assert.equal(elicit.offset, len(head) + c1.indexOf("{"));
     assert.equal(elicit.bodyBytes, len(ask));
     assert.equal(elicit.id, "0");
@@ -215,7 +217,7 @@ describe("HTTP counting", () => {
     assert.equal(result.row.meta_bytes, len('{"a":"b"}'));
     assert.equal(result.row.response_body_bytes, len(body));
     checkRows(result);
-    const rows = result.messages;
+    const rows = result.messages.toRows();
     assert.deepEqual(
       rows.map((m) => [m.kind, m.method, m.bodyBytes]),
       [
@@ -246,7 +248,7 @@ describe("HTTP counting", () => {
     assert.equal(result.row.jsonrpc_s2c, 1);
     assert.equal(result.row.http_round_trips, 1);
     checkRows(result);
-    const note = result.messages.find((m) => m.kind === "notification")!;
+    const note = result.messages.toRows().find((m) => m.kind === "notification")!;
     assert.equal(note.bodyBytes, len(json), "the joining \\n counts as the message's own byte");
     assert.equal(note.offset, len(head) + body.indexOf("{"));
     assert.equal(note.sse, true);
@@ -309,7 +311,7 @@ describe("HTTP counting", () => {
       }),
     );
     assert.equal(result.breakdown.open_http_messages, 1);
-    assert.equal(result.messages.find((m) => m.startLine === "HTTP/1.1 200 OK")!.incomplete, true);
+    assert.equal(result.messages.toRows().find((m) => m.startLine === "HTTP/1.1 200 OK")!.incomplete, true);
     checkRows(result);
   });
 

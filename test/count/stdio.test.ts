@@ -18,7 +18,8 @@ describe("stdio counting", () => {
       .send(undefined, "c2s", ...chop(c2s, [5, 40]))
       .send(undefined, "s2c", ...chop(s2c, [len(NOTE) - 3, len(NOTE) + 1 + 10]))
       .eof(undefined, "c2s");
-    const { row, messages, breakdown } = countStdio(log.records);
+    const { row, messages: table, breakdown } = countStdio(log.records);
+    const messages = table.toRows();
     assert.deepEqual(
       { ...row },
       {
@@ -54,7 +55,8 @@ describe("stdio counting", () => {
   it("reports a trailing partial line apart: not a message, still in the total", () => {
     const tail = '{"jsonrpc":"2.0","id":2,"meth';
     const log = new LogBuilder().send(undefined, "c2s", `${REQ}\n${tail}`);
-    const { row, messages, breakdown } = countLog(log.records, { transport: "stdio" });
+    const { row, messages: table, breakdown } = countLog(log.records, { transport: "stdio" });
+    const messages = table.toRows();
     assert.equal(row.jsonrpc_c2s, 1);
     assert.equal(row.newline_bytes, 1);
     assert.equal(row.c2s_bytes, len(REQ) + 1 + len(tail));
@@ -80,7 +82,8 @@ describe("stdio counting", () => {
     const c = '{"jsonrpc":"2.0","method":"c"}';
     const batch = `[${a}, ${c}]`;
     const text = `${batch}\n\n${REQ}\r\n`;
-    const { row, messages } = countStdio(new LogBuilder().send(undefined, "c2s", text).records);
+    const { row, messages: table } = countStdio(new LogBuilder().send(undefined, "c2s", text).records);
+    const messages = table.toRows();
     assert.equal(row.jsonrpc_c2s, 3);
     assert.equal(row.newline_bytes, 3);
     assert.equal(row.meta_bytes, 2 + len(META));

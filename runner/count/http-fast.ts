@@ -1,0 +1,327 @@
+/**
+ * The counter's fast path for one HTTP/1.1 connection in the shape MCP and A2A clients and
+ * servers send: CRLF line ends, requests with Content-Length or chunked bodies, final responses
+ * with Content-Length or chunked bodies (or none for 204 and 304), chunks without extensions,
+ * no trailers, every message complete. It reads heads as bytes and decodes only the start line
+ * and the three header values that decide how a body is read, where {@link Http1StreamParser}
+ * builds every header as strings (the general parser is 5–10 times slower per message).
+ *
+ * Anything else (a bare LF, obsolete line folding, an interim 1xx response, a HEAD or CONNECT
+ * request, a body delimited by the end of the stream, an unfinished message, a body that is not
+ * JSON, any malformed byte) makes it give up on the connection and take back what it added: the
+ * caller then counts the connection with the general parser, which counts the unusual case or
+ * throws the error that names it. So this path never changes a count or an error; tests check
+ * that both paths agree on random connections.
+ */
+import type { Stream } from "../capture/log.js";
+import type { BodySegment } from "./http1.js";
+import { addMessage, bodyKindOf, bodyMessages, type BodyKind, type BodyView } from "./http-count.js";
+import { KIND, type Count } from "./rows.js";
+import { WireFormatError } from "./errors.js";
+
+/** 1 for the bytes of an RFC 9110 token (header names, methods). */
+const TOKEN_BYTE = new Uint8Array(256);
+for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TOKEN_BYTE[c.charCodeAt(0)] = 1;
+/** Longest head this path reads (longer ones go to the general parser), bytes. */
+const MAX_HEAD = 64 * 1024;
+const CR = 0x0d;
+const LF = 0x0a;
+
+/** Thrown inside this module when the connection is not in the shape this path reads. */
+class GiveUp extends Error {}
+const GIVE_UP = new GiveUp();
+
+/** Header values of the message being read, as [start, end) offsets (-1 when absent). */
+const head = { ctS: -1, ctE: -1, ceS: -1, ceE: -1, teS: -1, teE: -1, te: 0, cl: -1, clCount: 0, status: 0, methodS: 0, methodE: 0, lineE: 0, end: 0 };
+/** Body segments of the message being read (stream offset, length), reused. */
+const segStart: number[] = [];
+const segLength: number[] = [];
+
+/**
+ * Count one HTTP connection (its streams, at most one per direction) into `acc`, if it is in the
+ * shape this path reads.
+ * @returns true when counted; false when `acc` is left as it was and the connection must be
+ *   counted by the general path
+ * @throws only what a bug would throw (never for the bytes of the log)
+ */
+export function countHttpConnectionFast(streams: readonly Stream[], acc: Count): boolean {
+  const row = { ...acc.row };
+  const breakdown = { ...acc.breakdown };
+  const rows = acc.messages.length;
+  try {
+    const c2s = streams.find((s) => s.dir === "c2s");
+    const s2c = streams.find((s) => s.dir === "s2c");
+    const requests = c2s ? readStream(c2s, true, acc) : 0;
+    const responses = s2c ? readStream(s2c, false, acc) : 0;
+    acc.row.http_round_trips += Math.min(requests, responses);
+    return true;
+  } catch (e) {
+    if (!(e instanceof GiveUp) && !(e instanceof WireFormatError)) throw e;
+    Object.assign(acc.row, row);
+    Object.assign(acc.breakdown, breakdown);
+    acc.messages.truncate(rows);
+    return false;
+  }
+}
+
+/** Read every message of one stream into `acc`. @returns how many. @throws GiveUp, WireFormatError */
+function readStream(stream: Stream, request: boolean, acc: Count): number {
+  const b = stream.bytes;
+  const n = b.length;
+  const { row, breakdown, messages } = acc;
+  row[request ? "c2s_bytes" : "s2c_bytes"] += n;
+  const streamId = messages.streamId(stream.conn, stream.dir);
+  let p = 0;
+  let count = 0;
+  while (p < n) {
+    const start = p;
+    p = readHead(b, p, n, request);
+    const headBytes = p - start;
+    // How the body is delimited (RFC 9112 §6.3), as Http1StreamParser decides it.
+    let bodyBytes = 0;
+    let framing = 0;
+    let segments = 0;
+    const noBody = !request && (head.status === 204 || head.status === 304);
+    if (!noBody && head.te > 0) {
+      if (head.te > 1 || !isChunked(b, head.teS, head.teE)) throw GIVE_UP;
+      for (;;) {
+        const sizeStart = p;
+        let size = 0;
+        let digits = 0;
+        for (;;) {
+          const v = hex(b[p]!);
+          if (v < 0) break;
+          if (size > 0 || v > 0) digits++;
+          size = size * 16 + v;
+          p++;
+        }
+        if (p === sizeStart || digits > 12 || b[p] !== CR || b[p + 1] !== LF) throw GIVE_UP;
+        p += 2;
+        if (size === 0) {
+          if (b[p] !== CR || b[p + 1] !== LF) throw GIVE_UP; // trailers, or the end of the stream
+          p += 2;
+          framing += p - sizeStart;
+          break;
+        }
+        if (p + size + 2 > n || b[p + size] !== CR || b[p + size + 1] !== LF) throw GIVE_UP;
+        segStart[segments] = p;
+        segLength[segments++] = size;
+        bodyBytes += size;
+        framing += p - sizeStart + 2;
+        p += size + 2;
+      }
+    } else if (!noBody && head.clCount > 0) {
+      if (head.clCount > 1 || head.cl < 0 || p + head.cl > n) throw GIVE_UP;
+      if (head.cl > 0) {
+        segStart[segments] = p;
+        segLength[segments++] = head.cl;
+        bodyBytes = head.cl;
+        p += head.cl;
+      }
+    } else if (!request && !noBody) throw GIVE_UP; // delimited by the end of the stream
+    count++;
+    if (request) {
+      row.request_head_bytes += headBytes;
+      row.request_body_bytes += bodyBytes;
+    } else {
+      row.response_head_bytes += headBytes;
+      row.response_body_bytes += bodyBytes;
+    }
+    row.chunk_framing_bytes += framing;
+    breakdown[request ? "http_requests" : "http_responses"]++;
+    const startLine = b.toString("latin1", start, head.lineE);
+    const http = messages.add(streamId, seqOf(stream, start), start, KIND["http-only"], headBytes, bodyBytes, framing, 0, 0, undefined, undefined, startLine);
+    if (bodyBytes === 0 || head.ctS < 0) continue; // no Content-Type: no JSON-RPC messages to find
+    // The usual media types are compared as bytes; others, and a Content-Encoding, as strings.
+    let kind: BodyKind;
+    if (head.ceS < 0 && mediaIs(b, head.ctS, head.ctE, "application/json")) kind = "json";
+    else if (head.ceS < 0 && mediaIs(b, head.ctS, head.ctE, "text/event-stream")) kind = "sse";
+    else kind = bodyKindOf({ contentType: value(b, head.ctS, head.ctE), contentEncoding: value(b, head.ceS, head.ceE), transferEncoding: value(b, head.teS, head.teE) }, start, "");
+    if (kind === "none") continue;
+    const segs: BodySegment[] = [];
+    for (let k = 0, at = 0; k < segments; k++) {
+      segs.push({ bodyOffset: at, streamOffset: segStart[k]!, length: segLength[k]! });
+      at += segLength[k]!;
+    }
+    let body: Buffer;
+    if (segments === 1) body = b.subarray(segStart[0]!, segStart[0]! + segLength[0]!);
+    else {
+      body = Buffer.allocUnsafe(bodyBytes);
+      for (const s of segs) b.copy(body, s.bodyOffset, s.streamOffset, s.streamOffset + s.length);
+    }
+    const view: BodyView = { startOffset: start, startLine, body, segments: segs, complete: true };
+    row.sse_events += bodyMessages(view, kind, "", (info, offset, sse) => addMessage(acc, stream, http, info, offset, sse));
+  }
+  return count;
+}
+
+/**
+ * True when the Content-Type value b[s, e) has the media type `lower` (any case) and no
+ * parameters, or parameters after a ";", with only spaces and tabs around it.
+ */
+function mediaIs(b: Buffer, s: number, e: number, lower: string): boolean {
+  if (s < 0) return false;
+  let end = s;
+  while (end < e && b[end] !== 0x3b) end++;
+  while (end > s && (b[end - 1] === 0x20 || b[end - 1] === 0x09)) end--;
+  return end - s === lower.length && isName(b, s, lower);
+}
+
+/** The latin1 text of b[s, e), or undefined when s < 0. */
+function value(b: Buffer, s: number, e: number): string | undefined {
+  return s < 0 ? undefined : b.toString("latin1", s, e);
+}
+
+/** Log seq of the chunk holding stream byte `offset` (the same as seqAtOffset). */
+function seqOf(stream: Stream, offset: number): number {
+  const offsets = stream.chunkOffset;
+  let lo = 0;
+  let hi = offsets.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (offsets[mid]! <= offset) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found < 0 ? (stream.chunkSeq[0] ?? 0) : stream.chunkSeq[found]!;
+}
+
+/**
+ * Read the head that starts at `p` into {@link head}; @returns the offset just past its blank line.
+ * @throws GiveUp when it is not a complete head in the shape this path reads
+ */
+function readHead(b: Buffer, p: number, n: number, request: boolean): number {
+  head.ctS = head.ceS = head.teS = -1;
+  head.te = head.clCount = 0;
+  head.cl = -1;
+  const limit = Math.min(n, p + MAX_HEAD);
+  let i = p;
+  if (request) {
+    // method SP request-target SP HTTP-version (RFC 9112 §3)
+    while (i < limit && TOKEN_BYTE[b[i]!] === 1) i++;
+    if (i === p || b[i] !== 0x20) throw GIVE_UP;
+    head.methodS = p;
+    head.methodE = i;
+    if (isWord(b, p, i, "HEAD") || isWord(b, p, i, "CONNECT")) throw GIVE_UP;
+    const t = ++i;
+    while (i < limit && b[i]! > 0x20 && b[i] !== 0x7f) i++;
+    if (i === t || b[i] !== 0x20) throw GIVE_UP;
+    i = version(b, i + 1, limit);
+  } else {
+    // HTTP-version SP 3DIGIT [SP reason-phrase] (RFC 9112 §4)
+    i = version(b, i, limit);
+    if (b[i] !== 0x20 || !digit(b[i + 1]!) || !digit(b[i + 2]!) || !digit(b[i + 3]!)) throw GIVE_UP;
+    head.status = (b[i + 1]! - 0x30) * 100 + (b[i + 2]! - 0x30) * 10 + (b[i + 3]! - 0x30);
+    if (head.status < 200) throw GIVE_UP;
+    i += 4;
+    if (b[i] === 0x20) {
+      i++;
+      for (; i < limit; i++) {
+        const c = b[i]!;
+        if ((c < 0x20 && c !== 0x09) || c === 0x7f) break;
+      }
+    }
+  }
+  if (b[i] !== CR || b[i + 1] !== LF) throw GIVE_UP;
+  head.lineE = i;
+  i += 2;
+  // field-line = field-name ":" OWS field-value OWS, CRLF; a blank line ends the head (RFC 9112 §5)
+  for (;;) {
+    if (i + 1 >= limit) throw GIVE_UP;
+    if (b[i] === CR) {
+      if (b[i + 1] !== LF) throw GIVE_UP;
+      return i + 2;
+    }
+    const ns = i;
+    while (i < limit && TOKEN_BYTE[b[i]!] === 1) i++;
+    const ne = i;
+    if (ne === ns || b[i] !== 0x3a) throw GIVE_UP; // also a folded line (it starts with SP or HTAB)
+    i++;
+    while (b[i] === 0x20 || b[i] === 0x09) i++;
+    const vs = i;
+    for (; i < limit; i++) {
+      const c = b[i]!;
+      if ((c < 0x20 && c !== 0x09) || c === 0x7f) break;
+    }
+    if (b[i] !== CR || b[i + 1] !== LF) throw GIVE_UP;
+    let ve = i;
+    while (ve > vs && (b[ve - 1] === 0x20 || b[ve - 1] === 0x09)) ve--;
+    i += 2;
+    switch (ne - ns) {
+      case 12:
+        if (head.ctS < 0 && isName(b, ns, "content-type")) {
+          head.ctS = vs;
+          head.ctE = ve;
+        }
+        break;
+      case 14:
+        if (isName(b, ns, "content-length")) {
+          head.clCount++;
+          head.cl = decimal(b, vs, ve);
+        }
+        break;
+      case 16:
+        if (head.ceS < 0 && isName(b, ns, "content-encoding")) {
+          head.ceS = vs;
+          head.ceE = ve;
+        }
+        break;
+      case 17:
+        if (isName(b, ns, "transfer-encoding")) {
+          if (head.te++ === 0) {
+            head.teS = vs;
+            head.teE = ve;
+          }
+        }
+        break;
+    }
+  }
+}
+
+/** Read `HTTP/1.` and a digit at `i`; @returns the offset past them. @throws GiveUp */
+function version(b: Buffer, i: number, limit: number): number {
+  if (i + 8 > limit || !isWord(b, i, i + 7, "HTTP/1.") || !digit(b[i + 7]!)) throw GIVE_UP;
+  return i + 8;
+}
+
+function digit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** True when b[s, e) is exactly the ASCII text `w`. */
+function isWord(b: Buffer, s: number, e: number, w: string): boolean {
+  if (e - s !== w.length) return false;
+  for (let k = 0; k < w.length; k++) if (b[s + k] !== w.charCodeAt(k)) return false;
+  return true;
+}
+
+/** True when the token at `s` (already known to be as long as `lower`) is `lower`, any case. */
+function isName(b: Buffer, s: number, lower: string): boolean {
+  for (let k = 0; k < lower.length; k++) if ((b[s + k]! | 0x20) !== lower.charCodeAt(k)) return false;
+  return true;
+}
+
+/** True when b[s, e) is `chunked`, any case. */
+function isChunked(b: Buffer, s: number, e: number): boolean {
+  return e - s === 7 && isName(b, s, "chunked");
+}
+
+/** The value of 1–15 decimal digits b[s, e), or -1. */
+function decimal(b: Buffer, s: number, e: number): number {
+  if (e === s || e - s > 15) return -1;
+  let v = 0;
+  for (let k = s; k < e; k++) {
+    if (!digit(b[k]!)) return -1;
+    v = v * 10 + (b[k]! - 0x30);
+  }
+  return v;
+}
+
+function hex(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  return -1;
+}
