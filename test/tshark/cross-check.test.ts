@@ -3,7 +3,8 @@
  * captures every HTTP configuration of matrix.yaml (read at test time) on loopback while the
  * runner's own pieces run it (target, relay on a port fixed before the capture starts, driver).
  *
- * What is compared, per configuration (= per relay port):
+ * What is compared, per configuration (= per relay port, within the time the configuration ran:
+ * a later run's connection may get a freed relay port as its ephemeral port):
  * - TCP payload bytes per direction: the sum of `tcp.len` of frames to the relay port (c2s) and
  *   from it (s2c), retransmissions left out, equals the relay log's totals exactly.
  * - HTTP body lengths: for every HTTP message tshark's HTTP dissector finds, its body length is
@@ -83,7 +84,7 @@ test("tshark agrees with the relay log on TCP payload bytes and HTTP body length
     });
     tshark.on("close", (code) => rej(new Error(`tshark exited (${code}) before capturing: ${tsharkErr.trim()} — capturing on lo needs root`)));
   });
-  const runs: { id: string; port: number; log: string }[] = [];
+  const runs: { id: string; port: number; log: string; from: number; to: number }[] = [];
   try {
     for (const [i, c] of configs.entries()) {
       const v = c.values;
@@ -94,6 +95,7 @@ test("tshark agrees with the relay log on TCP payload bytes and HTTP body length
       const log = join(dir, `${c.id}.jsonl`);
       const relayPort = held[i]!.port;
       await new Promise<void>((r) => held[i]!.server.close(() => r()));
+      const from = Date.now() / 1000;
       const relay = await startRelay(port, log, relayPort);
       try {
         proc = startTarget(cmd, { ...v, port: String(port) }, dirname(matrix.file));
@@ -104,7 +106,7 @@ test("tshark agrees with the relay log on TCP payload bytes and HTTP body length
         await proc?.stop();
         await relay.close();
       }
-      runs.push({ id: c.id, port: relayPort, log });
+      runs.push({ id: c.id, port: relayPort, log, from, to: Date.now() / 1000 });
     }
   } finally {
     await new Promise((r) => setTimeout(r, 300)); // let the last frames reach the capture
@@ -115,27 +117,29 @@ test("tshark agrees with the relay log on TCP payload bytes and HTTP body length
   // Retransmitted segments carry bytes already counted once (on a loaded machine even loopback
   // drops a segment now and then); two-pass analysis (-2) marks them, and they are left out.
   const fresh = "!(tcp.analysis.retransmission || tcp.analysis.fast_retransmission || tcp.analysis.spurious_retransmission)";
-  const tcp = execFileSync("tshark", ["-r", pcap, "-2", "-Y", fresh, "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len"], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const tcp = execFileSync("tshark", ["-r", pcap, "-2", "-Y", fresh, "-T", "fields", "-e", "frame.time_epoch", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len"], { encoding: "utf8", maxBuffer: 1 << 28 });
+  /** The run whose relay port is `port` and that was running at `time` (epoch seconds). */
+  const runAt = (port: number, time: number) => runs.find((r) => r.port === port && time >= r.from && time <= r.to);
   const payload = new Map<number, { c2s: number; s2c: number }>(runs.map((r) => [r.port, { c2s: 0, s2c: 0 }]));
   for (const line of tcp.split("\n")) {
-    const [src, dst, len] = line.split("\t").map(Number);
+    const [time, src, dst, len] = line.split("\t").map(Number);
     if (!len) continue;
-    const up = payload.get(dst!);
-    const down = payload.get(src!);
+    const up = runAt(dst!, time!) && payload.get(dst!);
+    const down = runAt(src!, time!) && payload.get(src!);
     if (up) up.c2s += len;
     else if (down) down.s2c += len;
   }
   const http = execFileSync(
     "tshark",
-    ["-r", pcap, "-o", `http.tcp.port:${runs.map((r) => r.port).join(",")}`, "-Y", "http", "-T", "fields", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "http.request.method", "-e", "http.response.code", "-e", "http.content_length", "-e", "http.chunk_size"],
+    ["-r", pcap, "-o", `http.tcp.port:${runs.map((r) => r.port).join(",")}`, "-Y", "http", "-T", "fields", "-e", "frame.time_epoch", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "http.request.method", "-e", "http.response.code", "-e", "http.content_length", "-e", "http.chunk_size"],
     { encoding: "utf8", maxBuffer: 1 << 28 },
   );
   const bodies = new Map<number, { c2s: number[]; s2c: number[] }>(runs.map((r) => [r.port, { c2s: [], s2c: [] }]));
   for (const line of http.split("\n")) {
     if (!line) continue;
-    const [src, dst, method, code, cl, chunks] = line.split("\t");
-    const up = bodies.get(Number(dst));
-    const side = up ? up.c2s : bodies.get(Number(src))?.s2c;
+    const [time, src, dst, method, code, cl, chunks] = line.split("\t");
+    const up = runAt(Number(dst), Number(time)) && bodies.get(Number(dst));
+    const side = up ? up.c2s : runAt(Number(src), Number(time)) && bodies.get(Number(src))?.s2c;
     if (!side) continue;
     const messages = (method || code || "").split(",").filter(Boolean).length;
     assert.ok(messages <= 1 || (!chunks && cl), `one HTTP message per frame, or several with Content-Length: ${line}`);
