@@ -16,12 +16,19 @@
 import type { Stream } from "../capture/log.js";
 import type { BodySegment } from "./http1.js";
 import { addMessage, bodyKindOf, bodyMessages, type BodyKind, type BodyView } from "./http-count.js";
+import { JsonScanError, skipWs } from "./json-scan.js";
+import { scanJsonRpc } from "./jsonrpc.js";
+import { RecentText } from "./recent-text.js";
 import { KIND, type Count } from "./rows.js";
 import { WireFormatError } from "./errors.js";
 
 /** 1 for the bytes of an RFC 9110 token (header names, methods). */
 const TOKEN_BYTE = new Uint8Array(256);
 for (const c of "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") TOKEN_BYTE[c.charCodeAt(0)] = 1;
+/** 1 for the bytes that end a header value or a reason phrase: controls other than HTAB, and DEL. */
+const STOP_BYTE = new Uint8Array(256);
+for (let c = 0; c < 0x20; c++) if (c !== 0x09) STOP_BYTE[c] = 1;
+STOP_BYTE[0x7f] = 1;
 /** Longest head this path reads (longer ones go to the general parser), bytes. */
 const MAX_HEAD = 64 * 1024;
 const CR = 0x0d;
@@ -56,7 +63,7 @@ export function countHttpConnectionFast(streams: readonly Stream[], acc: Count):
     acc.row.http_round_trips += Math.min(requests, responses);
     return true;
   } catch (e) {
-    if (!(e instanceof GiveUp) && !(e instanceof WireFormatError)) throw e;
+    if (!(e instanceof GiveUp) && !(e instanceof WireFormatError) && !(e instanceof JsonScanError)) throw e;
     Object.assign(acc.row, row);
     Object.assign(acc.breakdown, breakdown);
     acc.messages.truncate(rows);
@@ -128,8 +135,9 @@ function readStream(stream: Stream, request: boolean, acc: Count): number {
       row.response_body_bytes += bodyBytes;
     }
     row.chunk_framing_bytes += framing;
-    breakdown[request ? "http_requests" : "http_responses"]++;
-    const startLine = b.toString("latin1", start, head.lineE);
+    if (request) breakdown.http_requests++;
+    else breakdown.http_responses++;
+    const startLine = startLines.decode(b, start, head.lineE);
     const http = messages.add(streamId, seqOf(stream, start), start, KIND["http-only"], headBytes, bodyBytes, framing, 0, 0, undefined, undefined, startLine);
     if (bodyBytes === 0 || head.ctS < 0) continue; // no Content-Type: no JSON-RPC messages to find
     // The usual media types are compared as bytes; others, and a Content-Encoding, as strings.
@@ -138,6 +146,24 @@ function readStream(stream: Stream, request: boolean, acc: Count): number {
     else if (head.ceS < 0 && mediaIs(b, head.ctS, head.ctE, "text/event-stream")) kind = "sse";
     else kind = bodyKindOf({ contentType: value(b, head.ctS, head.ctE), contentEncoding: value(b, head.ceS, head.ceE), transferEncoding: value(b, head.teS, head.teE) }, start, "");
     if (kind === "none") continue;
+    if (segments === 1) {
+      // One run of bytes in the stream: JSON-RPC offsets within it are stream offsets.
+      const bs = segStart[0]!;
+      const be = bs + bodyBytes;
+      if (kind === "json") {
+        for (const info of scanJsonRpc(b, bs, be).messages) addMessage(acc, stream, http, info, info.start, false);
+        continue;
+      }
+      const events = simpleEvents(b, bs, be);
+      if (events >= 0) {
+        row.sse_events += events;
+        for (let k = 0; k < dataCount; k++) {
+          for (const info of scanJsonRpc(b, dataStart[k]!, dataEnd[k]!).messages) addMessage(acc, stream, http, info, info.start, true);
+        }
+        continue;
+      }
+    }
+    // A body in several chunks, or an event stream beyond simpleEvents: the general reader.
     const segs: BodySegment[] = [];
     for (let k = 0, at = 0; k < segments; k++) {
       segs.push({ bodyOffset: at, streamOffset: segStart[k]!, length: segLength[k]! });
@@ -155,6 +181,58 @@ function readStream(stream: Stream, request: boolean, acc: Count): number {
   return count;
 }
 
+/** The data of the events found by {@link simpleEvents} that hold JSON, as [start, end) stream offsets. */
+const dataStart: number[] = [];
+const dataEnd: number[] = [];
+let dataCount = 0;
+
+/**
+ * Read the event stream b[s, e) (the WHATWG HTML "event stream" format, as SseParser reads it)
+ * when it is simple: no CR anywhere, no byte-order mark, at most one `data` field per event.
+ * Puts the data of each event whose data starts (after whitespace) with "{" or "[" in
+ * dataStart/dataEnd (dataCount of them).
+ * @returns how many events were dispatched (a block with a data field, ended by a blank line;
+ *   a last block without one is not an event), or -1 when the stream is not simple
+ */
+function simpleEvents(b: Buffer, s: number, e: number): number {
+  dataCount = 0;
+  if (b[s] === 0xef) return -1; // maybe a byte-order mark
+  const cr = b.indexOf(CR, s);
+  if (cr >= 0 && cr < e) return -1;
+  let events = 0;
+  let fields = 0; // data fields in the block so far
+  let vs = 0;
+  let ve = 0;
+  let p = s;
+  while (p < e) {
+    const nl = b.indexOf(LF, p);
+    if (nl < 0 || nl >= e) break; // a last line without its end: its block is not dispatched
+    if (nl === p) {
+      if (fields > 0) {
+        events++;
+        const j = skipWs(b, vs, ve);
+        if (j < ve && (b[j] === 0x7b || b[j] === 0x5b)) {
+          dataStart[dataCount] = vs;
+          dataEnd[dataCount++] = ve;
+        }
+      }
+      fields = 0;
+    } else if (b[p] !== 0x3a) {
+      let colon = p;
+      while (colon < nl && b[colon] !== 0x3a) colon++;
+      if (colon - p === 4 && b[p] === 0x64 && b[p + 1] === 0x61 && b[p + 2] === 0x74 && b[p + 3] === 0x61) {
+        if (++fields > 1) return -1; // data joined from several lines
+        vs = colon + 1;
+        if (vs < nl && b[vs] === 0x20) vs++;
+        if (vs > nl) vs = nl;
+        ve = nl;
+      }
+    }
+    p = nl + 1;
+  }
+  return events;
+}
+
 /**
  * True when the Content-Type value b[s, e) has the media type `lower` (any case) and no
  * parameters, or parameters after a ";", with only spaces and tabs around it.
@@ -166,6 +244,9 @@ function mediaIs(b: Buffer, s: number, e: number, lower: string): boolean {
   while (end > s && (b[end - 1] === 0x20 || b[end - 1] === 0x09)) end--;
   return end - s === lower.length && isName(b, s, lower);
 }
+
+/** Recently decoded start lines: most messages repeat one of the last few. */
+const startLines = new RecentText("latin1");
 
 /** The latin1 text of b[s, e), or undefined when s < 0. */
 function value(b: Buffer, s: number, e: number): string | undefined {
@@ -201,7 +282,7 @@ function readHead(b: Buffer, p: number, n: number, request: boolean): number {
   if (request) {
     // method SP request-target SP HTTP-version (RFC 9112 §3)
     while (i < limit && TOKEN_BYTE[b[i]!] === 1) i++;
-    if (i === p || b[i] !== 0x20) throw GIVE_UP;
+    if (i === p || i >= limit || b[i] !== 0x20) throw GIVE_UP;
     head.methodS = p;
     head.methodE = i;
     if (isWord(b, p, i, "HEAD") || isWord(b, p, i, "CONNECT")) throw GIVE_UP;
@@ -218,10 +299,7 @@ function readHead(b: Buffer, p: number, n: number, request: boolean): number {
     i += 4;
     if (b[i] === 0x20) {
       i++;
-      for (; i < limit; i++) {
-        const c = b[i]!;
-        if ((c < 0x20 && c !== 0x09) || c === 0x7f) break;
-      }
+      while (i < limit && STOP_BYTE[b[i]!] === 0) i++;
     }
   }
   if (b[i] !== CR || b[i + 1] !== LF) throw GIVE_UP;
@@ -241,11 +319,8 @@ function readHead(b: Buffer, p: number, n: number, request: boolean): number {
     i++;
     while (b[i] === 0x20 || b[i] === 0x09) i++;
     const vs = i;
-    for (; i < limit; i++) {
-      const c = b[i]!;
-      if ((c < 0x20 && c !== 0x09) || c === 0x7f) break;
-    }
-    if (b[i] !== CR || b[i + 1] !== LF) throw GIVE_UP;
+    while (i < limit && STOP_BYTE[b[i]!] === 0) i++;
+    if (i >= limit || b[i] !== CR || b[i + 1] !== LF) throw GIVE_UP;
     let ve = i;
     while (ve > vs && (b[ve - 1] === 0x20 || b[ve - 1] === 0x09)) ve--;
     i += 2;
@@ -299,7 +374,8 @@ function isWord(b: Buffer, s: number, e: number, w: string): boolean {
 
 /** True when the token at `s` (already known to be as long as `lower`) is `lower`, any case. */
 function isName(b: Buffer, s: number, lower: string): boolean {
-  for (let k = 0; k < lower.length; k++) if ((b[s + k]! | 0x20) !== lower.charCodeAt(k)) return false;
+  const n = lower.length;
+  for (let k = 0; k < n; k++) if ((b[s + k]! | 0x20) !== lower.charCodeAt(k)) return false;
   return true;
 }
 

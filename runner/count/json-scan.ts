@@ -128,80 +128,63 @@ function skipLiteral(buf: Buffer, p: number, end: number, word: string): number 
   return p + word.length;
 }
 
+/** Open containers of the value {@link skipValue} is skipping: 1 for an object, 0 for an array. */
+const open = new Uint8Array(MAX_DEPTH);
+
 /**
- * Skip the JSON value whose first byte is at `p` (no leading whitespace).
+ * Skip the JSON value whose first byte is at `p` (no leading whitespace). Containers are
+ * walked in one loop with a stack, not by recursion.
+ * @param depth how deep the value is nested already (a container at depth 1000 is refused)
  * @returns index just past the value's last byte
  * @throws JsonScanError when the bytes are not one JSON value, or nest deeper than 1000
  */
 export function skipValue(buf: Buffer, p: number, end: number, depth = 0): number {
-  const c = p < end ? buf[p]! : -1;
-  switch (c) {
-    case 0x22:
-      return skipString(buf, p, end);
-    case 0x7b:
-      return skipContainer(buf, p, end, depth, true);
-    case 0x5b:
-      return skipContainer(buf, p, end, depth, false);
-    case 0x74:
-      return skipLiteral(buf, p, end, "true");
-    case 0x66:
-      return skipLiteral(buf, p, end, "false");
-    case 0x6e:
-      return skipLiteral(buf, p, end, "null");
-    default:
-      if (c === 0x2d || isDigit(c)) return skipNumber(buf, p, end);
-      throw new JsonScanError(p, "a JSON value");
-  }
-}
-
-function skipContainer(buf: Buffer, p: number, end: number, depth: number, object: boolean): number {
-  if (depth >= MAX_DEPTH) throw new JsonScanError(p, `nesting at most ${MAX_DEPTH} deep`);
-  const close = object ? 0x7d : 0x5d;
-  let i = skipWs(buf, p + 1, end);
-  if (i < end && buf[i] === close) return i + 1;
+  let i = p;
+  let sp = 0; // containers open
   for (;;) {
-    if (object) {
-      i = skipString(buf, i, end);
-      i = skipWs(buf, i, end);
-      if (i >= end || buf[i] !== 0x3a) throw new JsonScanError(i, "':' after an object key");
+    // A value starts at i.
+    const c = i < end ? buf[i]! : -1;
+    if (c === 0x7b || c === 0x5b) {
+      if (depth + sp >= MAX_DEPTH) throw new JsonScanError(i, `nesting at most ${MAX_DEPTH} deep`);
+      const object = c === 0x7b;
       i = skipWs(buf, i + 1, end);
+      if (i < end && buf[i] === (object ? 0x7d : 0x5d)) {
+        i++; // an empty container is a whole value
+      } else {
+        open[sp++] = object ? 1 : 0;
+        if (object) i = memberValue(buf, i, end);
+        continue;
+      }
+    } else if (c === 0x22) i = skipString(buf, i, end);
+    else if (c === 0x74) i = skipLiteral(buf, i, end, "true");
+    else if (c === 0x66) i = skipLiteral(buf, i, end, "false");
+    else if (c === 0x6e) i = skipLiteral(buf, i, end, "null");
+    else if (c === 0x2d || isDigit(c)) i = skipNumber(buf, i, end);
+    else throw new JsonScanError(i, "a JSON value");
+    // A value ended at i: close containers, or go on to the next member or item.
+    for (;;) {
+      if (sp === 0) return i;
+      i = skipWs(buf, i, end);
+      const object = open[sp - 1] === 1;
+      const d = i < end ? buf[i]! : -1;
+      if (d === (object ? 0x7d : 0x5d)) {
+        i++;
+        sp--;
+        continue;
+      }
+      if (d !== 0x2c) throw new JsonScanError(i, object ? "',' or '}' in an object" : "',' or ']' in an array");
+      i = skipWs(buf, i + 1, end);
+      if (object) i = memberValue(buf, i, end);
+      break;
     }
-    i = skipWs(buf, skipValue(buf, i, end, depth + 1), end);
-    const c = i < end ? buf[i]! : -1;
-    if (c === close) return i + 1;
-    if (c !== 0x2c) throw new JsonScanError(i, object ? "',' or '}' in an object" : "',' or ']' in an array");
-    i = skipWs(buf, i + 1, end);
   }
 }
 
-/**
- * Walk the members of the object whose '{' is at `p`, calling `member(keyStart, keyEnd,
- * valueStart)` for each (key span includes its quotes); the callback returns the index just past
- * the value (e.g. from {@link skipValue}) or undefined to have it skipped.
- * @returns index just past the closing '}'
- * @throws JsonScanError
- */
-export function walkObject(
-  buf: Buffer,
-  p: number,
-  end: number,
-  member: (keyStart: number, keyEnd: number, valueStart: number) => number | undefined,
-): number {
-  if (p >= end || buf[p] !== 0x7b) throw new JsonScanError(p, "'{'");
-  let i = skipWs(buf, p + 1, end);
-  if (i < end && buf[i] === 0x7d) return i + 1;
-  for (;;) {
-    const ks = i;
-    const ke = skipString(buf, i, end);
-    i = skipWs(buf, ke, end);
-    if (i >= end || buf[i] !== 0x3a) throw new JsonScanError(i, "':' after an object key");
-    const vs = skipWs(buf, i + 1, end);
-    i = skipWs(buf, member(ks, ke, vs) ?? skipValue(buf, vs, end, 1), end);
-    const c = i < end ? buf[i]! : -1;
-    if (c === 0x7d) return i + 1;
-    if (c !== 0x2c) throw new JsonScanError(i, "',' or '}' in an object");
-    i = skipWs(buf, i + 1, end);
-  }
+/** Skip an object member's key, colon and the whitespace after it; @returns the index of its value. */
+function memberValue(buf: Buffer, i: number, end: number): number {
+  i = skipWs(buf, skipString(buf, i, end), end);
+  if (i >= end || buf[i] !== 0x3a) throw new JsonScanError(i, "':' after an object key");
+  return skipWs(buf, i + 1, end);
 }
 
 /**

@@ -7,7 +7,8 @@
  * response). A batch (top-level array) contributes each member that is such an object; any other
  * JSON (a non-JSON-RPC object, a scalar, an empty batch) contributes no message.
  */
-import { JsonScanError, decodeString, keyIs, skipValue, skipWs, walkObject } from "./json-scan.js";
+import { JsonScanError, decodeString, keyIs, skipString, skipValue, skipWs } from "./json-scan.js";
+import { RecentText } from "./recent-text.js";
 
 /** What a JSON-RPC message is. */
 export type JsonRpcKind = "request" | "notification" | "result" | "error";
@@ -75,65 +76,83 @@ export function scanJsonRpc(buf: Buffer, start = 0, end = buf.length): JsonRpcSc
   return { messages, batch };
 }
 
-/** Scan one object at `p`; push it to `out` when it is a JSON-RPC message. @returns index past it */
+/** Scan one object at `p` (its "{"); push it to `out` when it is a JSON-RPC message. @returns index past it */
 function scanObject(buf: Buffer, p: number, end: number, out: JsonRpcMessageInfo[]): number {
   let v2 = false;
   let method: string | undefined;
   let id: string | undefined;
   let hasResult = false;
   let hasError = false;
-  let paramsMeta: [number, number][] = [];
-  let resultMeta: [number, number][] = [];
-  const q = walkObject(buf, p, end, (ks, ke, vs) => {
-    if (keyIs(buf, ks, ke, "jsonrpc")) {
-      const ve = skipValue(buf, vs, end, 1);
-      v2 = isVersion(buf, vs, ve);
-      return ve;
+  let paramsMeta: [number, number][] | undefined;
+  let resultMeta: [number, number][] | undefined;
+  // The members, walked in line (no callback: this runs once per message).
+  let q: number;
+  let i = skipWs(buf, p + 1, end);
+  if (i < end && buf[i] === 0x7d) q = i + 1;
+  else {
+    for (;;) {
+      const ks = i;
+      const ke = skipString(buf, i, end);
+      i = skipWs(buf, ke, end);
+      if (i >= end || buf[i] !== 0x3a) throw new JsonScanError(i, "':' after an object key");
+      const vs = skipWs(buf, i + 1, end);
+      let ve: number;
+      if (keyIs(buf, ks, ke, "jsonrpc")) {
+        ve = skipValue(buf, vs, end, 1);
+        v2 = isVersion(buf, vs, ve);
+      } else if (keyIs(buf, ks, ke, "method")) {
+        ve = skipValue(buf, vs, end, 1);
+        method = buf[vs] === 0x22 ? methodNames.decode(buf, vs, ve) : undefined;
+      } else if (keyIs(buf, ks, ke, "id")) {
+        ve = skipValue(buf, vs, end, 1);
+        id = canonicalId(buf, vs, ve);
+      } else if (keyIs(buf, ks, ke, "params") && buf[vs] === 0x7b) {
+        ve = metaSpans(buf, vs, end);
+        paramsMeta = spans;
+      } else if (keyIs(buf, ks, ke, "result")) {
+        hasResult = true;
+        if (buf[vs] === 0x7b) {
+          ve = metaSpans(buf, vs, end);
+          resultMeta = spans;
+        } else ve = skipValue(buf, vs, end, 1);
+      } else {
+        if (keyIs(buf, ks, ke, "error")) hasError = true;
+        ve = skipValue(buf, vs, end, 1);
+      }
+      i = skipWs(buf, ve, end);
+      const c = i < end ? buf[i]! : -1;
+      if (c === 0x7d) {
+        q = i + 1;
+        break;
+      }
+      if (c !== 0x2c) throw new JsonScanError(i, "',' or '}' in an object");
+      i = skipWs(buf, i + 1, end);
     }
-    if (keyIs(buf, ks, ke, "method")) {
-      const ve = skipValue(buf, vs, end, 1);
-      method = buf[vs] === 0x22 ? decodeString(buf, vs, ve) : undefined;
-      return ve;
-    }
-    if (keyIs(buf, ks, ke, "id")) {
-      const ve = skipValue(buf, vs, end, 1);
-      id = canonicalId(buf, vs, ve);
-      return ve;
-    }
-    if (keyIs(buf, ks, ke, "params")) {
-      if (buf[vs] !== 0x7b) return undefined;
-      const r = metaSpans(buf, vs, end);
-      paramsMeta = r.spans;
-      return r.end;
-    }
-    if (keyIs(buf, ks, ke, "result")) {
-      hasResult = true;
-      if (buf[vs] !== 0x7b) return undefined;
-      const r = metaSpans(buf, vs, end);
-      resultMeta = r.spans;
-      return r.end;
-    }
-    if (keyIs(buf, ks, ke, "error")) hasError = true;
-    return undefined;
-  });
+  }
   if (!v2) return q;
   let kind: JsonRpcKind;
-  let spans: [number, number][] = [];
+  let metas: [number, number][] | undefined;
   if (method !== undefined) {
     kind = id !== undefined ? "request" : "notification";
-    spans = paramsMeta;
+    metas = paramsMeta;
   } else if (hasError) kind = "error";
   else if (hasResult) {
     kind = "result";
-    spans = resultMeta;
+    metas = resultMeta;
   } else return q;
-  const msg: JsonRpcMessageInfo = { kind, start: p, end: q, metaBytes: 0, metaSpans: spans };
-  for (const [s, e] of spans) msg.metaBytes += e - s;
+  const msg: JsonRpcMessageInfo = { kind, start: p, end: q, metaBytes: 0, metaSpans: metas ?? [] };
+  for (const [s, e] of msg.metaSpans) msg.metaBytes += e - s;
   if (method !== undefined) msg.method = method;
   if (id !== undefined) msg.id = id;
   out.push(msg);
   return q;
 }
+
+/** Recently decoded method names: most messages repeat a method seen just before. */
+const methodNames = new RecentText("utf8");
+/** Canonical text of the integer ids below {@link SMALL_IDS}, made once each. */
+const SMALL_IDS = 4096;
+const smallIds: string[] = [];
 
 /** True when the JSON value buf[vs, ve) is the string "2.0" (compared as bytes unless it has escapes). */
 function isVersion(buf: Buffer, vs: number, ve: number): boolean {
@@ -161,17 +180,49 @@ function canonicalId(buf: Buffer, vs: number, ve: number): string {
     plain = d < ve && ve - d <= 15 && !(buf[d] === 0x30 && d !== vs);
     for (let k = d; k < ve && plain; k++) plain = buf[k]! >= 0x30 && buf[k]! <= 0x39;
   }
-  return plain ? buf.toString("latin1", vs, ve) : JSON.stringify(JSON.parse(buf.toString("utf8", vs, ve)));
+  if (!plain) return JSON.stringify(JSON.parse(buf.toString("utf8", vs, ve)));
+  if (c0 >= 0x30 && c0 <= 0x39 && ve - vs <= 4) {
+    let n = 0;
+    for (let k = vs; k < ve; k++) n = n * 10 + buf[k]! - 0x30;
+    if (n < SMALL_IDS) return (smallIds[n] ??= String(n));
+  }
+  return buf.toString("latin1", vs, ve);
 }
 
-/** Spans of the `_meta` members' values of the object at `p`, and the index past the object. */
-function metaSpans(buf: Buffer, p: number, end: number): { spans: [number, number][]; end: number } {
-  const spans: [number, number][] = [];
-  const q = walkObject(buf, p, end, (ks, ke, vs) => {
-    if (!keyIs(buf, ks, ke, "_meta")) return undefined;
-    const ve = skipValue(buf, vs, end, 2);
-    spans.push([vs, ve]);
-    return ve;
-  });
-  return { spans, end: q };
+/** The spans found by the last {@link metaSpans} call (undefined when none). */
+let spans: [number, number][] | undefined;
+
+/**
+ * Find the `_meta` members' values of the object at `p` (its "{"): their spans go to
+ * {@link spans}. @returns the index past the object
+ */
+function metaSpans(buf: Buffer, p: number, end: number): number {
+  let found: [number, number][] | undefined;
+  let q: number;
+  let i = skipWs(buf, p + 1, end);
+  if (i < end && buf[i] === 0x7d) q = i + 1;
+  else {
+    for (;;) {
+      const ks = i;
+      const ke = skipString(buf, i, end);
+      i = skipWs(buf, ke, end);
+      if (i >= end || buf[i] !== 0x3a) throw new JsonScanError(i, "':' after an object key");
+      const vs = skipWs(buf, i + 1, end);
+      let ve: number;
+      if (keyIs(buf, ks, ke, "_meta")) {
+        ve = skipValue(buf, vs, end, 2);
+        (found ??= []).push([vs, ve]);
+      } else ve = skipValue(buf, vs, end, 2);
+      i = skipWs(buf, ve, end);
+      const c = i < end ? buf[i]! : -1;
+      if (c === 0x7d) {
+        q = i + 1;
+        break;
+      }
+      if (c !== 0x2c) throw new JsonScanError(i, "',' or '}' in an object");
+      i = skipWs(buf, i + 1, end);
+    }
+  }
+  spans = found;
+  return q;
 }
