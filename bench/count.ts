@@ -13,7 +13,8 @@
  *    floor: read it in 1 MiB pieces into one reused buffer, find each line's base64 payload and
  *      decode it into one reused buffer (the physical floor: reading and base64-decoding);
  *    floor (JSON.parse): the whole file as one string, JSON.parse of each line, Buffer.from(b64);
- *    countLogFile: the counter end to end (read + decode + count, per-message rows included);
+ *    countLogFile: the counter end to end (read + decode + count, per-message rows included),
+ *      with how many connections its fast path read (the rest went to the general parser);
  *    countLog(readCaptureLog): the same counts through the record API.
  * Prints MB/s (file bytes / 1e6 per second) of each, the counter's share of the floor, and the
  * split of the counter's time between reading the file into streams and counting them.
@@ -26,7 +27,7 @@ import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { formatRecord, parseCaptureLog, readCaptureLog, readCaptureStreams, type CaptureRecord, type Stream } from "../runner/capture/log.js";
-import { countLog, countLogFile, countStreams } from "../runner/count/index.js";
+import { connectionsCounted, countLog, countLogFile, countStreams } from "../runner/count/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const config = "raw-mcp-ts-v2-http-2025-11-25-ten";
@@ -135,10 +136,13 @@ for (const f of files) {
   const floorJson = best(() => parseAndDecode(f.path));
   let total = 0;
   let messages = 0;
+  let paths = "";
   const count = best(() => {
+    connectionsCounted.fast = connectionsCounted.general = 0;
     const r = countLogFile(f.path, { transport: "http" });
     total = r.row.total_bytes;
     messages = r.messages.length;
+    paths = `${connectionsCounted.fast} connections by the fast path, ${connectionsCounted.general} by the general parser`;
   });
   let total2 = 0;
   const countRecords = best(() => {
@@ -149,7 +153,7 @@ for (const f of files) {
   console.log(`\n${f.name}: ${f.path} (${f.mb.toFixed(1)} MB, ${f.records} records, ${messages} message rows, built from ${f.from})`);
   console.log(`  floor: read in 1 MiB pieces + base64 decode                ${rate(floor)}`);
   console.log(`  floor (JSON.parse): whole-file string + JSON.parse + decode ${rate(floorJson)}`);
-  console.log(`  countLogFile: read + decode + count, end to end             ${rate(count)}   = ${(floor / count).toFixed(2)} of the floor`);
+  console.log(`  countLogFile: read + decode + count, end to end             ${rate(count)}   = ${(floor / count).toFixed(2)} of the floor (${paths})`);
   console.log(`  countLog(readCaptureLog): the record API                    ${rate(countRecords)}   = ${(floor / countRecords).toFixed(2)} of the floor`);
   // Where the time goes: reading the file into streams, then counting them (rows included).
   let streams: Stream[] = [];

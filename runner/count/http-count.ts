@@ -58,13 +58,23 @@ export function countHttpStreams(streams: readonly Stream[], fast = true): Count
 }
 
 /**
+ * HTTP connections counted in this process so far by the fast path and by the general parser
+ * (for benchmarks and tests; reset it by assigning 0 to the fields).
+ */
+export const connectionsCounted = { fast: 0, general: 0 };
+
+/**
  * Count one HTTP connection into `acc`: its streams (one or two, at most one per direction).
  * A connection in the usual shape is read by the fast path (http-fast.ts) unless `fast` is
  * false; the general parser reads the rest, with the same results.
  * @throws WireFormatError (see countHttp); `acc` is then in an undefined state
  */
 export function countHttpConnection(streams: readonly Stream[], acc: Count, fast = true): void {
-  if (fast && countHttpConnectionFast(streams, acc)) return;
+  if (fast && countHttpConnectionFast(streams, acc)) {
+    connectionsCounted.fast++;
+    return;
+  }
+  connectionsCounted.general++;
   const c2s = streams.find((s) => s.dir === "c2s");
   const s2c = streams.find((s) => s.dir === "s2c");
   const { row } = acc;

@@ -29,7 +29,7 @@ import { WireFormatError } from "./errors.js";
 export { Http1StreamParser, bodyToStreamOffset, headerValue, type BodySegment, type HeaderField, type HttpHead, type HttpMessage, type HttpPartialMessage } from "./http1.js";
 export { SseParser, dataToBodyOffset, parseSseEvents, type SseEvent } from "./sse.js";
 export { scanJsonRpc, type JsonRpcKind, type JsonRpcMessageInfo, type JsonRpcScan } from "./jsonrpc.js";
-export { countHttp, countHttpStreams } from "./http-count.js";
+export { connectionsCounted, countHttp, countHttpStreams } from "./http-count.js";
 export { countStdio, countStdioStreams, splitStdioLines, type StdioLines } from "./stdio.js";
 
 /** How the log's bytes travelled: HTTP/1.1 through the TCP relay, or stdio pipes through the tap. */

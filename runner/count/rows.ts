@@ -76,13 +76,14 @@ export class MessageTable {
   private readonly stringIds = new Map<string, number>();
   /** conn and direction of each stream the rows belong to. */
   private readonly streams: { conn: number; dir: Direction }[] = [];
-  private readonly streamIds = new Map<string, number>();
+  /** Stream index by `conn * 2 + (dir === "s2c" ? 1 : 0)`. */
+  private readonly streamIds = new Map<number, number>();
   /** Log order: order[i] is the index (in adding order) of the i-th row in the log; set by finish. */
   private order: Uint32Array | undefined;
 
   /** The index of a stream (conn, dir) for {@link add}, the same for every call with the same stream. */
   streamId(conn: number, dir: Direction): number {
-    const key = `${conn} ${dir}`;
+    const key = conn * 2 + (dir === "s2c" ? 1 : 0);
     let id = this.streamIds.get(key);
     if (id === undefined) {
       id = this.streams.push({ conn, dir }) - 1;
