@@ -2,9 +2,13 @@
  * Identity of repeats (DESIGN.md, "Identity of repeats"): are the repeats of one configuration
  * byte-identical (equal {@link streamDigest}s), and where they are not, which fields varied.
  *
- * Repeat k is aligned with repeat 1 in order: the k-th connection with the k-th connection, the
- * n-th HTTP message of a direction with the n-th, the n-th SSE event with the n-th, the n-th
- * JSON-RPC message with the n-th (stdio: the n-th line with the n-th). Each difference is named:
+ * Repeat k is aligned with repeat 1 exchange by exchange (an HTTP request with the responses to
+ * it): the n-th exchange with a given key (request line, and the method and id of the request's
+ * first JSON-RPC message) with the n-th exchange with that key, whichever connection carried it,
+ * since a client may spread the same requests over its connections differently, and start a
+ * concurrent one (an SSE GET) at another moment, from run to run. Within aligned exchanges, the
+ * n-th SSE event with the n-th, the n-th JSON-RPC message with the n-th (stdio: the n-th line
+ * with the n-th). Each difference is named:
  *
  * | name | what differed |
  * | --- | --- |
@@ -16,7 +20,8 @@
  * | `json formatting` | same JSON value, different text (whitespace, key order, escapes) |
  * | `sse id`, `sse event`, `sse retry`, `sse framing` | an SSE field, or comments / line ends around the data |
  * | `body` | a body that is not JSON differed |
- * | `connections`, `http messages`, `sse events`, `jsonrpc messages`, `stdio lines` | counts differ (alignment stops there) |
+ * | `connections` | the number of connections, or which HTTP messages each one carried |
+ * | `http messages`, `sse events`, `jsonrpc messages`, `stdio lines` | counts differ (alignment stops there) |
  * | `stdio partial line` | bytes after the last newline differ |
  * | `unparsable stream` | a stream that the HTTP/1.1 parser rejects differed |
  *
@@ -73,6 +78,7 @@ type Node =
   | { kind: "leaf"; name: string; value: string }
   | { kind: "list"; name: string; items: Node[] }
   | { kind: "group"; items: Node[] }
+  | { kind: "keyed"; name: string; entries: Map<string, Node[]> }
   | { kind: "json"; text: Buffer }
   | { kind: "http"; startLineName: string; startLine: string; framing: string; chunkSizes: string; headers: Map<string, string[]>; body: Node };
 
@@ -102,6 +108,17 @@ function diffNodes(a: Node, b: Node, out: Set<string>): void {
     case "http":
       diffHttp(a, b as typeof a, out);
       return;
+    case "keyed": {
+      // Entries with the same key are aligned in order; a key with another count names the list.
+      const be = (b as typeof a).entries;
+      for (const key of new Set([...a.entries.keys(), ...be.keys()])) {
+        const x = a.entries.get(key) ?? [];
+        const y = be.get(key) ?? [];
+        if (x.length !== y.length) out.add(a.name);
+        for (let i = 0; i < Math.min(x.length, y.length); i++) diffNodes(x[i]!, y[i]!, out);
+      }
+      return;
+    }
     case "group": {
       const bi = (b as typeof a).items;
       for (let i = 0; i < Math.min(a.items.length, bi.length); i++) diffNodes(a.items[i]!, bi[i]!, out);
@@ -267,35 +284,83 @@ function connections(records: readonly CaptureRecord[]): Partial<Record<Directio
   return [...conns].sort((a, b) => a[0] - b[0]).map(([, p]) => p);
 }
 
-/** HTTP view of a log: connections → directions → messages. */
+/** An HTTP request with the responses to it (interim ones first), and the key that aligns it across repeats. */
+interface Exchange {
+  key: string;
+  conn: number;
+  nodes: Node[];
+}
+
+/** Alignment key of a request: its request line, and the method and id of its first JSON-RPC message. */
+function exchangeKey(m: HttpMessage): string {
+  let rpc = "";
+  try {
+    const first = scanJsonRpc(m.body).messages[0];
+    if (first) rpc = ` ${first.method ?? ""} ${first.id ?? ""}`;
+  } catch {
+    // not JSON: the request line alone
+  }
+  return m.startLine + rpc;
+}
+
+/**
+ * HTTP view of a log: its connections (how many, and which exchanges each carried), its
+ * exchanges ordered by key (see the module doc), and what was left unfinished or unparsable,
+ * stream by stream.
+ */
 function httpView(records: readonly CaptureRecord[]): Node {
-  return list(
-    "connections",
-    connections(records).map((pair) => {
-      const dirs: Node[] = [];
-      const methods: string[] = [];
-      for (const dir of ["c2s", "s2c"] as const) {
-        const s = pair[dir];
-        if (!s) {
-          dirs.push(list("http messages", []));
-          continue;
-        }
-        try {
-          const p = new Http1StreamParser(dir === "c2s" ? "request" : "response", `conn ${s.conn} ${dir}`);
-          for (const m of methods) p.expectResponseTo(m);
-          const msgs = p.push(s.bytes);
-          if (s.ended) msgs.push(...p.end());
-          if (dir === "c2s") for (const m of msgs) methods.push(m.method!);
-          const rest = p.partial;
-          const restBytes = rest ? s.bytes.subarray(rest.startOffset) : Buffer.alloc(0);
-          dirs.push(group([list("http messages", msgs.map((m) => httpMessageNode(m, dir))), leaf("unfinished http message", restBytes.toString("latin1"))]));
-        } catch {
-          dirs.push(leaf("unparsable stream", s.bytes.toString("latin1")));
-        }
+  const exchanges: Exchange[] = [];
+  const rests: Node[] = [];
+  const conns = connections(records);
+  conns.forEach((pair, conn) => {
+    const parse = (s: Stream, methods: string[]): HttpMessage[] => {
+      const p = new Http1StreamParser(s.dir === "c2s" ? "request" : "response", `conn ${s.conn} ${s.dir}`);
+      for (const m of methods) p.expectResponseTo(m);
+      const msgs = p.push(s.bytes);
+      if (s.ended) msgs.push(...p.end());
+      const rest = p.partial;
+      if (rest) rests.push(leaf("unfinished http message", s.bytes.toString("latin1", rest.startOffset)));
+      return msgs;
+    };
+    let requests: HttpMessage[] = [];
+    let responses: HttpMessage[] = [];
+    try {
+      if (pair.c2s) requests = parse(pair.c2s, []);
+    } catch {
+      rests.push(leaf("unparsable stream", pair.c2s!.bytes.toString("latin1")));
+    }
+    try {
+      if (pair.s2c) responses = parse(pair.s2c, requests.map((m) => m.method!));
+    } catch {
+      rests.push(leaf("unparsable stream", pair.s2c!.bytes.toString("latin1")));
+    }
+    // HTTP/1.1 answers requests in order; interim (1xx) responses go with the final one after them.
+    let r = 0;
+    for (const req of requests) {
+      const nodes = [httpMessageNode(req, "c2s")];
+      while (r < responses.length) {
+        const res = responses[r++]!;
+        nodes.push(httpMessageNode(res, "s2c"));
+        if ((res.status ?? 0) >= 200) break;
       }
-      return group(dirs);
-    }),
-  );
+      exchanges.push({ key: exchangeKey(req), conn, nodes });
+    }
+    if (r < responses.length) exchanges.push({ key: "(responses without a request)", conn, nodes: responses.slice(r).map((m) => httpMessageNode(m, "s2c")) });
+  });
+  // Exchanges with the same key keep their log order (connection, then place in it).
+  const byKey = new Map<string, Node[]>();
+  const carried: string[][] = conns.map(() => []);
+  for (const x of exchanges) {
+    const same = byKey.get(x.key) ?? [];
+    carried[x.conn]!.push(`${x.key} #${same.length + 1}`);
+    same.push(list("http messages", x.nodes));
+    byKey.set(x.key, same);
+  }
+  return group([
+    leaf("connections", carried.map((c) => c.sort().join(", ")).sort().join(" | ")),
+    { kind: "keyed", name: "http messages", entries: byKey },
+    list("unfinished http message", rests),
+  ]);
 }
 
 /** Stdio view of a log: each direction's complete lines (JSON-RPC messages) and its partial line. */

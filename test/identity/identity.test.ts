@@ -114,7 +114,21 @@ test("identity: a different number of connections or messages is named", () => {
   const one = exchange({});
   const two = exchange({});
   two.send(2, "c2s", "GET / HTTP/1.1\r\nHost: h\r\n\r\n").send(2, "s2c", "HTTP/1.1 204 No Content\r\n\r\n").close(2);
-  assert.deepEqual(compareRepeats([one.records, two.records], "http").varyingFields, ["connections"]);
+  assert.deepEqual(compareRepeats([one.records, two.records], "http").varyingFields, ["connections", "http messages"]);
+});
+
+test("identity: the same exchanges spread over connections differently name only connections", () => {
+  const get = (n: number) => `GET /${n} HTTP/1.1\r\nHost: h\r\n\r\n`;
+  const ok = (n: number) => `HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n${n}`;
+  // Four exchanges in the same order; repeat 1 alternates connections, repeat 2 does not.
+  const log = (conns: number[]) => {
+    const b = new LogBuilder();
+    conns.forEach((c, n) => b.send(c, "c2s", get(n)).send(c, "s2c", ok(n)));
+    return b.close(1).close(2).records;
+  };
+  const r = compareRepeats([log([1, 2, 1, 2]), log([1, 1, 2, 2]), log([1, 2, 1, 2])], "http");
+  assert.equal(r.bytesIdentical, false);
+  assert.deepEqual(r.varyingFields, ["connections"]);
 });
 
 test("identity: stdio lines name the JSON path; a partial line is named", () => {
