@@ -13,8 +13,8 @@
  * throws the error that names it. So this path never changes a count or an error; tests check
  * that both paths agree on random connections.
  */
-import type { Stream } from "../capture/log.js";
-import type { BodySegment } from "./http1.js";
+import { seqAtOffset, type Stream } from "../capture/log.js";
+import { hexValue, type BodySegment } from "./http1.js";
 import { addMessage, bodyKindOf, bodyMessages, type BodyKind, type BodyView } from "./http-count.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc } from "./jsonrpc.js";
@@ -96,7 +96,7 @@ function readStream(stream: Stream, request: boolean, acc: Count): number {
         let size = 0;
         let digits = 0;
         for (;;) {
-          const v = hex(b[p]!);
+          const v = hexValue(b[p]!);
           if (v < 0) break;
           if (size > 0 || v > 0) digits++;
           size = size * 16 + v;
@@ -138,7 +138,7 @@ function readStream(stream: Stream, request: boolean, acc: Count): number {
     if (request) breakdown.http_requests++;
     else breakdown.http_responses++;
     const startLine = startLines.decode(b, start, head.lineE);
-    const http = messages.add(streamId, seqOf(stream, start), start, KIND["http-only"], headBytes, bodyBytes, framing, 0, 0, undefined, undefined, startLine);
+    const http = messages.add(streamId, seqAtOffset(stream, start), start, KIND["http-only"], headBytes, bodyBytes, framing, 0, 0, undefined, undefined, startLine);
     if (bodyBytes === 0 || head.ctS < 0) continue; // no Content-Type: no JSON-RPC messages to find
     // The usual media types are compared as bytes; others, and a Content-Encoding, as strings.
     let kind: BodyKind;
@@ -251,22 +251,6 @@ const startLines = new RecentText("latin1");
 /** The latin1 text of b[s, e), or undefined when s < 0. */
 function value(b: Buffer, s: number, e: number): string | undefined {
   return s < 0 ? undefined : b.toString("latin1", s, e);
-}
-
-/** Log seq of the chunk holding stream byte `offset` (the same as seqAtOffset). */
-function seqOf(stream: Stream, offset: number): number {
-  const offsets = stream.chunkOffset;
-  let lo = 0;
-  let hi = offsets.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (offsets[mid]! <= offset) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found < 0 ? (stream.chunkSeq[0] ?? 0) : stream.chunkSeq[found]!;
 }
 
 /**
@@ -395,9 +379,3 @@ function decimal(b: Buffer, s: number, e: number): number {
   return v;
 }
 
-function hex(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x61 && c <= 0x66) return c - 0x57;
-  if (c >= 0x41 && c <= 0x46) return c - 0x37;
-  return -1;
-}

@@ -574,7 +574,8 @@ function fieldValues(fields: readonly HeaderField[], name: string): string[] {
   return out;
 }
 
-function hexValue(b: number): number {
+/** Value of a hex digit byte (0–15), or -1. */
+export function hexValue(b: number): number {
   if (b >= 0x30 && b <= 0x39) return b - 0x30;
   if (b >= 0x61 && b <= 0x66) return b - 0x57;
   if (b >= 0x41 && b <= 0x46) return b - 0x37;

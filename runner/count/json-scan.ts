@@ -187,6 +187,49 @@ function memberValue(buf: Buffer, i: number, end: number): number {
   return skipWs(buf, i + 1, end);
 }
 
+/** The member that {@link firstMember} or {@link nextMember} read: key [ks, ke) with its quotes, value from vs; or `end`, just past the object's "}". */
+export const member = { ks: 0, ke: 0, vs: 0, end: 0 };
+
+/**
+ * Start walking the object whose "{" is at `p`: true with {@link member} set to its first
+ * member; false for an empty object, with `member.end` past it.
+ * @throws JsonScanError
+ */
+export function firstMember(buf: Buffer, p: number, end: number): boolean {
+  const i = skipWs(buf, p + 1, end);
+  if (i < end && buf[i] === 0x7d) {
+    member.end = i + 1;
+    return false;
+  }
+  return readMember(buf, i, end);
+}
+
+/**
+ * Go on from the value that ended at `ve`: true with {@link member} set to the next member;
+ * false at the object's "}", with `member.end` past it.
+ * @throws JsonScanError
+ */
+export function nextMember(buf: Buffer, ve: number, end: number): boolean {
+  const i = skipWs(buf, ve, end);
+  const c = i < end ? buf[i]! : -1;
+  if (c === 0x7d) {
+    member.end = i + 1;
+    return false;
+  }
+  if (c !== 0x2c) throw new JsonScanError(i, "',' or '}' in an object");
+  return readMember(buf, skipWs(buf, i + 1, end), end);
+}
+
+/** Read the key and colon of the member at `i` into {@link member}. */
+function readMember(buf: Buffer, i: number, end: number): true {
+  member.ks = i;
+  member.ke = skipString(buf, i, end);
+  i = skipWs(buf, member.ke, end);
+  if (i >= end || buf[i] !== 0x3a) throw new JsonScanError(i, "':' after an object key");
+  member.vs = skipWs(buf, i + 1, end);
+  return true;
+}
+
 /**
  * True when the key literal [ks, ke) (quotes included) decodes to `name` (an ASCII name).
  * Compares bytes; decodes only a key that has escapes and is longer than `name`.

@@ -7,7 +7,7 @@
  * response). A batch (top-level array) contributes each member that is such an object; any other
  * JSON (a non-JSON-RPC object, a scalar, an empty batch) contributes no message.
  */
-import { JsonScanError, decodeString, keyIs, skipString, skipValue, skipWs } from "./json-scan.js";
+import { JsonScanError, decodeString, firstMember, keyIs, member, nextMember, skipValue, skipWs } from "./json-scan.js";
 import { RecentText } from "./recent-text.js";
 
 /** What a JSON-RPC message is. */
@@ -31,7 +31,7 @@ export interface JsonRpcMessageInfo {
    * the value included) of `params` (request, notification) or `result` (result), as [start, end)
    * indexes; several only if the key repeats.
    */
-  metaSpans: [start: number, end: number][];
+  metaSpans: readonly (readonly [start: number, end: number])[];
 }
 
 /** The JSON-RPC content of one JSON text. */
@@ -86,49 +86,33 @@ function scanObject(buf: Buffer, p: number, end: number, out: JsonRpcMessageInfo
   let paramsMeta: [number, number][] | undefined;
   let resultMeta: [number, number][] | undefined;
   // The members, walked in line (no callback: this runs once per message).
-  let q: number;
-  let i = skipWs(buf, p + 1, end);
-  if (i < end && buf[i] === 0x7d) q = i + 1;
-  else {
-    for (;;) {
-      const ks = i;
-      const ke = skipString(buf, i, end);
-      i = skipWs(buf, ke, end);
-      if (i >= end || buf[i] !== 0x3a) throw new JsonScanError(i, "':' after an object key");
-      const vs = skipWs(buf, i + 1, end);
-      let ve: number;
-      if (keyIs(buf, ks, ke, "jsonrpc")) {
-        ve = skipValue(buf, vs, end, 1);
-        v2 = isVersion(buf, vs, ve);
-      } else if (keyIs(buf, ks, ke, "method")) {
-        ve = skipValue(buf, vs, end, 1);
-        method = buf[vs] === 0x22 ? methodNames.decode(buf, vs, ve) : undefined;
-      } else if (keyIs(buf, ks, ke, "id")) {
-        ve = skipValue(buf, vs, end, 1);
-        id = canonicalId(buf, vs, ve);
-      } else if (keyIs(buf, ks, ke, "params") && buf[vs] === 0x7b) {
+  let ve = 0;
+  for (let more = firstMember(buf, p, end); more; more = nextMember(buf, ve, end)) {
+    const { ks, ke, vs } = member;
+    if (keyIs(buf, ks, ke, "jsonrpc")) {
+      ve = skipValue(buf, vs, end, 1);
+      v2 = isVersion(buf, vs, ve);
+    } else if (keyIs(buf, ks, ke, "method")) {
+      ve = skipValue(buf, vs, end, 1);
+      method = buf[vs] === 0x22 ? methodNames.decode(buf, vs, ve) : undefined;
+    } else if (keyIs(buf, ks, ke, "id")) {
+      ve = skipValue(buf, vs, end, 1);
+      id = canonicalId(buf, vs, ve);
+    } else if (keyIs(buf, ks, ke, "params") && buf[vs] === 0x7b) {
+      ve = metaSpans(buf, vs, end);
+      paramsMeta = spans;
+    } else if (keyIs(buf, ks, ke, "result")) {
+      hasResult = true;
+      if (buf[vs] === 0x7b) {
         ve = metaSpans(buf, vs, end);
-        paramsMeta = spans;
-      } else if (keyIs(buf, ks, ke, "result")) {
-        hasResult = true;
-        if (buf[vs] === 0x7b) {
-          ve = metaSpans(buf, vs, end);
-          resultMeta = spans;
-        } else ve = skipValue(buf, vs, end, 1);
-      } else {
-        if (keyIs(buf, ks, ke, "error")) hasError = true;
-        ve = skipValue(buf, vs, end, 1);
-      }
-      i = skipWs(buf, ve, end);
-      const c = i < end ? buf[i]! : -1;
-      if (c === 0x7d) {
-        q = i + 1;
-        break;
-      }
-      if (c !== 0x2c) throw new JsonScanError(i, "',' or '}' in an object");
-      i = skipWs(buf, i + 1, end);
+        resultMeta = spans;
+      } else ve = skipValue(buf, vs, end, 1);
+    } else {
+      if (keyIs(buf, ks, ke, "error")) hasError = true;
+      ve = skipValue(buf, vs, end, 1);
     }
   }
+  const q = member.end;
   if (!v2) return q;
   let kind: JsonRpcKind;
   let metas: [number, number][] | undefined;
@@ -140,13 +124,16 @@ function scanObject(buf: Buffer, p: number, end: number, out: JsonRpcMessageInfo
     kind = "result";
     metas = resultMeta;
   } else return q;
-  const msg: JsonRpcMessageInfo = { kind, start: p, end: q, metaBytes: 0, metaSpans: metas ?? [] };
+  const msg: JsonRpcMessageInfo = { kind, start: p, end: q, metaBytes: 0, metaSpans: metas ?? NO_SPANS };
   for (const [s, e] of msg.metaSpans) msg.metaBytes += e - s;
   if (method !== undefined) msg.method = method;
   if (id !== undefined) msg.id = id;
   out.push(msg);
   return q;
 }
+
+/** The metaSpans of a message without `_meta` (shared: read-only). */
+const NO_SPANS: readonly (readonly [number, number])[] = Object.freeze([]);
 
 /** Recently decoded method names: most messages repeat a method seen just before. */
 const methodNames = new RecentText("utf8");
@@ -198,31 +185,12 @@ let spans: [number, number][] | undefined;
  */
 function metaSpans(buf: Buffer, p: number, end: number): number {
   let found: [number, number][] | undefined;
-  let q: number;
-  let i = skipWs(buf, p + 1, end);
-  if (i < end && buf[i] === 0x7d) q = i + 1;
-  else {
-    for (;;) {
-      const ks = i;
-      const ke = skipString(buf, i, end);
-      i = skipWs(buf, ke, end);
-      if (i >= end || buf[i] !== 0x3a) throw new JsonScanError(i, "':' after an object key");
-      const vs = skipWs(buf, i + 1, end);
-      let ve: number;
-      if (keyIs(buf, ks, ke, "_meta")) {
-        ve = skipValue(buf, vs, end, 2);
-        (found ??= []).push([vs, ve]);
-      } else ve = skipValue(buf, vs, end, 2);
-      i = skipWs(buf, ve, end);
-      const c = i < end ? buf[i]! : -1;
-      if (c === 0x7d) {
-        q = i + 1;
-        break;
-      }
-      if (c !== 0x2c) throw new JsonScanError(i, "',' or '}' in an object");
-      i = skipWs(buf, i + 1, end);
-    }
+  let ve = 0;
+  for (let more = firstMember(buf, p, end); more; more = nextMember(buf, ve, end)) {
+    const { ks, ke, vs } = member;
+    ve = skipValue(buf, vs, end, 2);
+    if (keyIs(buf, ks, ke, "_meta")) (found ??= []).push([vs, ve]);
   }
   spans = found;
-  return q;
+  return member.end;
 }
