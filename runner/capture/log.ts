@@ -280,17 +280,22 @@ interface OpenStream {
   chunkOffset: number[];
 }
 
-/** The {@link Stream} view of an open stream (its bytes are a view of the pooled buffer). */
-function streamOf(o: OpenStream): Stream {
-  return { conn: o.conn, dir: o.dir, bytes: o.buf.subarray(0, o.size), ended: o.ended, chunkSeq: o.chunkSeq, chunkOffset: o.chunkOffset };
+/**
+ * The {@link Stream} of an open stream: its bytes are a view of the pooled buffer, or with
+ * `copy` a buffer of their own, exactly their size.
+ */
+function streamOf(o: OpenStream, copy: boolean): Stream {
+  const view = o.buf.subarray(0, o.size);
+  return { conn: o.conn, dir: o.dir, bytes: copy ? Buffer.from(view) : view, ended: o.ended, chunkSeq: o.chunkSeq, chunkOffset: o.chunkOffset };
 }
 
 /**
  * Read a capture log file in one pass, decoding each chunk straight into its stream, and hand
  * each connection's streams (sorted c2s, s2c) to `each` as soon as both of its directions have
  * ended, or at the end of the file (those in conn order). The stream bytes handed to `each` are
- * valid only during the call unless `keep` is true: their memory is then reused for later
- * connections, so a log of many connections is read in the memory of the few open at once.
+ * valid only during the call unless `keep` is true (then each stream gets a copy of its own,
+ * exactly its size): their memory is reused for later connections, so a log of many
+ * connections is read in the memory of the few open at once.
  * Only logs in the usual shape are read here: every line in FAST_LINE's shape, `seq` strictly
  * increasing, payloads padded base64 that decode to the length their text says.
  * @returns true when the whole file was read; false when it is not in the usual shape (some
@@ -308,13 +313,13 @@ export function scanCaptureStreams(path: string, each: (streams: Stream[]) => vo
     const c2s = open.get(conn * 2);
     const s2c = open.get(conn * 2 + 1);
     const streams: Stream[] = [];
-    if (c2s) streams.push(streamOf(c2s));
-    if (s2c) streams.push(streamOf(s2c));
+    if (c2s) streams.push(streamOf(c2s, keep));
+    if (s2c) streams.push(streamOf(s2c, keep));
     open.delete(conn * 2);
     open.delete(conn * 2 + 1);
     done.add(conn);
     each(streams);
-    if (!keep) for (const o of [c2s, s2c]) if (o) pool.give(o.buf);
+    for (const o of [c2s, s2c]) if (o) pool.give(o.buf);
   };
   forEachLine(path, (buf, s, e) => {
     if (!fast) return;
