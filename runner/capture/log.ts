@@ -31,6 +31,17 @@ export class CaptureLogError extends Error {
 /** A log line in the usual key order and spacing; anything else goes through JSON.parse. */
 const FAST_LINE = /^\{(?:"conn": ?(\d{1,15}), ?)?"seq": ?(\d{1,15}), ?"dir": ?"(c2s|s2c)", ?(?:"b64": ?"([A-Za-z0-9+/=]*)"|"eof": ?true)\}\r?$/;
 
+/** Base64 (RFC 4648 §4) with or without its trailing padding, nothing else. */
+const B64_TEXT = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
+
+/** @throws CaptureLogError naming `source:lineNo` when `b64` is not base64 (its bytes would be lost silently). */
+function checkBase64(b64: string, source: string, lineNo: number): void {
+  if (!B64_TEXT.test(b64)) {
+    const shown = b64.length > 24 ? `${JSON.stringify(b64.slice(0, 24))}…` : JSON.stringify(b64);
+    throw new CaptureLogError(`${source}:${lineNo}: "b64" must be base64 (A–Z a–z 0–9 + /, "=" padding only at the end), got ${shown}`);
+  }
+}
+
 /**
  * Parse one log line (no "\n"; a trailing "\r" is allowed) into a record, or undefined for a
  * blank line.
@@ -42,8 +53,10 @@ function parseLine(line: string, source: string, lineNo: number): CaptureRecord 
   if (m) {
     const r: CaptureRecord = { seq: Number(m[2]), dir: m[3] as Direction };
     if (m[1] !== undefined) r.conn = Number(m[1]);
-    if (m[4] !== undefined) r.b64 = m[4];
-    else r.eof = true;
+    if (m[4] !== undefined) {
+      checkBase64(m[4], source, lineNo);
+      r.b64 = m[4];
+    } else r.eof = true;
     return r;
   }
   if (line.trim() === "") return undefined;
@@ -57,9 +70,14 @@ function parseLine(line: string, source: string, lineNo: number): CaptureRecord 
   if (typeof r !== "object" || r === null || typeof r.seq !== "number" || (r.dir !== "c2s" && r.dir !== "s2c")) {
     throw new CaptureLogError(`${source}:${lineNo}: a record needs a numeric "seq" and "dir" of "c2s" or "s2c"`);
   }
-  if (r.eof !== true && typeof r.b64 !== "string") {
-    throw new CaptureLogError(`${source}:${lineNo}: a record needs "b64" (bytes) or "eof": true`);
+  if ((r.eof === true) === (typeof r.b64 === "string") || (r.eof !== undefined && r.eof !== true)) {
+    throw new CaptureLogError(`${source}:${lineNo}: a record needs either "b64" (bytes) or "eof": true, not both`);
   }
+  const count = (v: unknown) => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+  if (!count(r.seq) || (r.conn !== undefined && !count(r.conn))) {
+    throw new CaptureLogError(`${source}:${lineNo}: "seq" and "conn" must be whole numbers from 0 to 2^53 - 1`);
+  }
+  if (r.b64 !== undefined) checkBase64(r.b64, source, lineNo);
   return r as CaptureRecord;
 }
 
@@ -233,7 +251,10 @@ export function readCaptureLog(path: string): CaptureRecord[] {
       const r: CaptureRecord = { seq: line.seq, dir: line.dir };
       if (line.conn >= 0) r.conn = line.conn;
       if (line.eof) r.eof = true;
-      else r.b64 = buf.toString("latin1", line.b64Start, line.b64End);
+      else {
+        r.b64 = buf.toString("latin1", line.b64Start, line.b64End);
+        checkBase64(r.b64, path, lineNo);
+      }
       records.push(r);
       return;
     }
@@ -425,6 +446,7 @@ export interface Stream {
 /**
  * Reassemble a log into streams keyed `${conn}:${dir}` (conn 0 when absent), sorted by conn then dir.
  * Chunks are concatenated in `seq` order.
+ * @throws CaptureLogError when a `seq` appears twice, or bytes follow a direction's eof record
  */
 export function reassemble(records: CaptureRecord[]): Stream[] {
   // Already in seq order (as a log is written) needs no sorted copy.
@@ -434,7 +456,10 @@ export function reassemble(records: CaptureRecord[]): Stream[] {
   // Two passes: size each stream, then decode every chunk straight into one buffer per stream
   // (no per-chunk buffers, no concatenation copy).
   const parts = new Map<string, { conn: number; dir: Direction; recs: CaptureRecord[]; ended: boolean; size: number }>();
+  let last: CaptureRecord | undefined;
   for (const r of sorted) {
+    if (last && last.seq === r.seq) throw new CaptureLogError(`seq ${r.seq} appears twice: "seq" numbers the records of a log, each once`);
+    last = r;
     const conn = r.conn ?? 0;
     const key = `${conn}:${r.dir}`;
     let p = parts.get(key);
@@ -446,6 +471,7 @@ export function reassemble(records: CaptureRecord[]): Stream[] {
       p.ended = true;
       continue;
     }
+    if (p.ended && r.b64) throw new CaptureLogError(`conn ${conn} ${r.dir}: bytes at seq ${r.seq} after that direction ended (its "eof" record)`);
     p.recs.push(r);
     p.size += Buffer.byteLength(r.b64 ?? "", "base64");
   }

@@ -50,8 +50,7 @@ test("log reader: compact, Python-spaced, other key orders, eof, CRLF, blank lin
     `{"conn":1,"seq":5,"dir":"s2c","b64":"${b64(res)}"}\r`,
     `{"conn": 1, "seq": 6, "dir": "c2s", "eof": true}`,
     `{"conn":1,"seq":7,"dir":"s2c","eof":true}`,
-    `{"conn":1,"seq":8,"dir":"s2c","eof":true,"b64":"${b64("x")}"}`, // eof wins over b64, as in reassemble
-    `{"conn":1,"seq":9,"dir":"s2c","b64":""}`, // an empty chunk
+    `{"conn":1,"seq":9,"dir":"s2c","b64":""}`, // an empty chunk (after the eof: it holds no bytes)
     `{"conn":2,"seq":10,"dir":"c2s","b64":"${b64(req).replace(/\//g, "\\/")}"}`, // JSON escapes: JSON.parse path
     `{"conn":2,"seq":11,"dir":"c2s","b64":"${b64("a")}", "note": "tab\\there"}`, // an extra member
     `{"conn":2,"seq":12,"dir":"c2s","b64":"${b64("bc")}"}`, // last line without "\n"
@@ -74,26 +73,55 @@ test("log reader: lines the fast scanner must refuse read as the reference reads
     `{"conn":  1,"seq":1,"dir":"c2s","b64":"${b64("hi")}"}`, // two spaces
     `{"conn":1,"seq":1.0,"dir":"c2s","b64":"${b64("hi")}"}`, // a non-integer spelling
     `{"conn":1,"seq":1,"dir":"c2s","b64":"aGk\\u003d"}`, // a \u escape
-    `{"conn":1,"seq":1,"dir":"c2s","b64":"aG k="}`, // a byte outside the alphabet
-    `{"conn":1,"seq":1,"dir":"c2s","eof":false,"b64":"${b64("hi")}"}`,
     `{"conn":1,"seq":1,"dir":"c2s","eof": true }`,
     `{"seq":1,"dir":"c2s","b64":"${b64("stdio")}"}`, // stdio: no conn
     `{"conn":1234567890123456,"seq":1,"dir":"c2s","b64":"${b64("hi")}"}`, // 16 digits
-    `{"conn":"7","seq":1,"dir":"c2s","b64":"${b64("hi")}"}`, // conn as a string
-    `{"conn":1.5,"seq":1,"dir":"c2s","b64":"${b64("hi")}"}`, // a fractional conn
     `{"conn":1,"seq":1,"dir":"c2s","b64":"${b64("hi")}","note":"é"}`, // non-ASCII: UTF-8 file
   ];
   for (const line of cases) agree(file(line + "\n"));
 });
 
-test("log reader: base64 without padding, with padding, and with a stray '=' inside give the reference's bytes", () => {
+test("log reader: base64 without padding and with padding give the reference's bytes", () => {
   const lines = [
     `{"conn":1,"seq":1,"dir":"c2s","b64":"aGk"}`, // "hi" without its "="
     `{"conn":1,"seq":2,"dir":"c2s","b64":"${b64("abcd")}"}`, // "YWJjZA==": two "="
-    `{"conn":2,"seq":3,"dir":"c2s","b64":"aG=k"}`, // "=" inside: decodes shorter than its length says
     `{"conn":2,"seq":4,"dir":"s2c","b64":"${b64("tail")}"}`,
   ];
   for (const text of [lines.join("\n"), lines.slice(0, 2).join("\n") + "\n"]) agree(file(text));
+});
+
+test("log reader: a record that would lose bytes or mix streams up is refused, naming file:line, by every reader", () => {
+  const cases: [string, RegExp][] = [
+    [`{"conn":1,"seq":1,"dir":"c2s","b64":"aG k="}`, /:1: "b64" must be base64/], // a byte outside the alphabet
+    [`{"conn":1,"seq":1,"dir":"c2s","b64":"aG=k"}`, /:1: "b64" must be base64/], // "=" inside
+    [`{"conn":1,"seq":1,"dir":"c2s","b64":"UA==T1NU"}`, /:1: "b64" must be base64/], // two texts joined
+    [`{"conn":1,"seq":1,"dir":"c2s","b64":"@@@@"}`, /:1: "b64" must be base64/],
+    [`{"conn":1,"seq":1,"dir":"c2s","eof":false,"b64":"${b64("hi")}"}`, /:1: a record needs either "b64"/],
+    [`{"conn":1,"seq":1,"dir":"c2s","eof":true,"b64":"${b64("hi")}"}`, /:1: a record needs either "b64"/],
+    [`{"conn":"7","seq":1,"dir":"c2s","b64":"${b64("hi")}"}`, /:1: "seq" and "conn" must be whole numbers/],
+    [`{"conn":1.5,"seq":1,"dir":"c2s","b64":"${b64("hi")}"}`, /:1: "seq" and "conn" must be whole numbers/],
+    [`{"conn":1,"seq":-1,"dir":"c2s","b64":"${b64("hi")}"}`, /:1: "seq" and "conn" must be whole numbers/],
+  ];
+  for (const [line, expected] of cases) {
+    const path = file(line + "\n");
+    for (const read of [() => readCaptureLog(path), () => readCaptureStreams(path), () => countLogFile(path, { transport: "http" })]) {
+      assert.throws(read, (e: unknown) => e instanceof CaptureLogError && expected.test(e.message), line);
+    }
+  }
+});
+
+test("log reader: a repeated seq, or bytes after a direction's eof, are refused by every reader", () => {
+  const cases: [string[], RegExp][] = [
+    [[`{"conn":1,"seq":1,"dir":"c2s","b64":"${b64("a")}"}`, `{"conn":2,"seq":1,"dir":"c2s","b64":"${b64("b")}"}`], /seq 1 appears twice/],
+    [[`{"conn":1,"seq":1,"dir":"c2s","eof":true}`, `{"conn":1,"seq":2,"dir":"c2s","b64":"${b64("late")}"}`], /conn 1 c2s: bytes at seq 2 after that direction ended/],
+    [[`{"conn":1,"seq":1,"dir":"c2s","eof":true}`, `{"conn":1,"seq":2,"dir":"s2c","eof":true}`, `{"conn":1,"seq":3,"dir":"c2s","b64":"${b64("late")}"}`], /conn 1 c2s: bytes at seq 3 after/],
+  ];
+  for (const [lines, expected] of cases) {
+    const path = file(lines.join("\n") + "\n");
+    for (const read of [() => readCaptureStreams(path), () => countLogFile(path, { transport: "http" }), () => reassemble(readCaptureLog(path))]) {
+      assert.throws(read, (e: unknown) => e instanceof CaptureLogError && expected.test(e.message), lines.join(" "));
+    }
+  }
 });
 
 test("log reader: a seq that goes back is reassembled in seq order", () => {
