@@ -3,12 +3,12 @@
  * byte-identical (equal {@link streamDigest}s), and where they are not, which fields varied.
  *
  * Repeat k is aligned with repeat 1 exchange by exchange (an HTTP request with the responses to
- * it): the n-th exchange with a given key (request line, and the method and id of the request's
- * first JSON-RPC message) with the n-th exchange with that key, whichever connection carried it,
- * since a client may spread the same requests over its connections differently, and start a
- * concurrent one (an SSE GET) at another moment, from run to run. Within aligned exchanges, the
- * n-th SSE event with the n-th, the n-th JSON-RPC message with the n-th (stdio: the n-th line
- * with the n-th). Each difference is named:
+ * it): by request line and the method and id of the request's first JSON-RPC message, then
+ * those left over by request line and method, then the rest in log order, whichever connection
+ * carried them, since a client may spread the same requests over its connections differently,
+ * and start a concurrent one (an SSE GET) at another moment, from run to run. Within aligned exchanges, the n-th SSE event with the n-th,
+ * the n-th JSON-RPC message with the n-th (stdio: the n-th line with the n-th). Connections that
+ * carried no bytes are left out, as the stream digest leaves them out. Each difference is named:
  *
  * | name | what differed |
  * | --- | --- |
@@ -20,15 +20,18 @@
  * | `json formatting` | same JSON value, different text (whitespace, key order, escapes) |
  * | `sse id`, `sse event`, `sse retry`, `sse framing` | an SSE field, or comments / line ends around the data |
  * | `body` | a body that is not JSON differed |
- * | `connections` | the number of connections, or which HTTP messages each one carried |
+ * | `header formatting` | same start line and header values, other head bytes (name case, spacing, order) |
+ * | `connections` | the number of connections that carried bytes, or which exchanges each one carried |
+ * | `exchange order` | the same exchanges on the same connections, in another order |
  * | `http messages`, `sse events`, `jsonrpc messages`, `stdio lines` | counts differ (alignment stops there) |
  * | `stdio partial line` | bytes after the last newline differ |
  * | `unparsable stream` | a stream that the HTTP/1.1 parser rejects differed |
+ * | `bytes (unlocated)` | the stream digests differ but no named part does (should not happen: please report it) |
  *
  * Reuses the counters' parsers (Http1StreamParser, SseParser, scanJsonRpc, splitStdioLines).
  */
 import { existsSync } from "node:fs";
-import { readCaptureLog, reassemble, type CaptureRecord, type Direction, type Stream } from "../capture/log.js";
+import { readCaptureLog, reassemble, seqAtOffset, type CaptureRecord, type Direction, type Stream } from "../capture/log.js";
 import { Http1StreamParser, headerValue, type HttpMessage } from "./http1.js";
 import { streamDigest } from "./index.js";
 import { skipWs } from "./json-scan.js";
@@ -78,9 +81,25 @@ type Node =
   | { kind: "leaf"; name: string; value: string }
   | { kind: "list"; name: string; items: Node[] }
   | { kind: "group"; items: Node[] }
-  | { kind: "keyed"; name: string; entries: Map<string, Node[]> }
+  | { kind: "exchanges"; conns: number; items: Exchange[] }
   | { kind: "json"; text: Buffer }
-  | { kind: "http"; startLineName: string; startLine: string; framing: string; chunkSizes: string; headers: Map<string, string[]>; body: Node };
+  | { kind: "http"; startLineName: string; startLine: string; head: string; framing: string; chunkSizes: string; headers: Map<string, string[]>; body: Node };
+
+/**
+ * An HTTP request with the responses to it (interim ones first): `key` (request line and the
+ * method of its first JSON-RPC message) and `id` align it across repeats; `conn` is the index of its
+ * connection among those that carried bytes, `place` its index on that connection, `order` the
+ * log seq of its first byte.
+ */
+interface Exchange {
+  key: string;
+  /** The JSON-RPC id of the request's first message (canonical JSON text), or "". */
+  id: string;
+  conn: number;
+  place: number;
+  order: number;
+  nodes: Node;
+}
 
 const leaf = (name: string, value: string): Node => ({ kind: "leaf", name, value });
 const list = (name: string, items: Node[]): Node => ({ kind: "list", name, items });
@@ -108,17 +127,9 @@ function diffNodes(a: Node, b: Node, out: Set<string>): void {
     case "http":
       diffHttp(a, b as typeof a, out);
       return;
-    case "keyed": {
-      // Entries with the same key are aligned in order; a key with another count names the list.
-      const be = (b as typeof a).entries;
-      for (const key of new Set([...a.entries.keys(), ...be.keys()])) {
-        const x = a.entries.get(key) ?? [];
-        const y = be.get(key) ?? [];
-        if (x.length !== y.length) out.add(a.name);
-        for (let i = 0; i < Math.min(x.length, y.length); i++) diffNodes(x[i]!, y[i]!, out);
-      }
+    case "exchanges":
+      diffExchanges(a, b as typeof a, out);
       return;
-    }
     case "group": {
       const bi = (b as typeof a).items;
       for (let i = 0; i < Math.min(a.items.length, bi.length); i++) diffNodes(a.items[i]!, bi[i]!, out);
@@ -133,17 +144,62 @@ const FRAMING_HEADERS = new Set(["content-length", "transfer-encoding"]);
 
 /** Compare two aligned HTTP messages: start line, framing, headers by name, body. */
 function diffHttp(a: Extract<Node, { kind: "http" }>, b: Extract<Node, { kind: "http" }>, out: Set<string>): void {
-  if (a.startLine !== b.startLine) out.add(a.startLineName);
+  let named = a.startLine !== b.startLine;
+  if (named) out.add(a.startLineName);
   const framingDiffers = a.framing !== b.framing;
   if (framingDiffers) out.add(`framing: ${a.framing} vs ${b.framing}`);
-  else if (a.chunkSizes !== b.chunkSizes) out.add("framing: chunk sizes");
   for (const name of new Set([...a.headers.keys(), ...b.headers.keys()])) {
     if (framingDiffers && FRAMING_HEADERS.has(name)) continue;
     const va = a.headers.get(name);
     const vb = b.headers.get(name);
-    if (va === undefined || vb === undefined || va.length !== vb.length || va.some((v, i) => v !== vb[i])) out.add(name);
+    if (va === undefined || vb === undefined || va.length !== vb.length || va.some((v, i) => v !== vb[i])) {
+      out.add(name);
+      named = true;
+    }
   }
+  // Same start line and header values, other head bytes: name case, spacing or order.
+  if (!named && !framingDiffers && a.head !== b.head) out.add("header formatting");
+  if (!framingDiffers && a.chunkSizes !== b.chunkSizes) out.add("framing: chunk sizes");
   diffNodes(a.body, b.body, out);
+}
+
+/**
+ * Compare the exchanges of two HTTP logs: aligned by key and JSON-RPC id, then those left over by
+ * key alone, then the rest in log order (a changed id, method or request line is then named by
+ * what changed), each time the n-th with the n-th in log order. Also names `connections` (another number of connections
+ * that carried bytes, or aligned exchanges on connections that do not correspond one to one),
+ * `exchange order` (aligned exchanges at other places on their connections) and `http messages`
+ * (another number of exchanges).
+ */
+function diffExchanges(a: Extract<Node, { kind: "exchanges" }>, b: Extract<Node, { kind: "exchanges" }>, out: Set<string>): void {
+  const pairs: [Exchange, Exchange][] = [];
+  let restA = [...a.items].sort((p, q) => p.order - q.order);
+  let restB = [...b.items].sort((p, q) => p.order - q.order);
+  // Match by the whole key, then by the key without the JSON-RPC id, then in log order.
+  for (const keyOf of [(x: Exchange) => `${x.key} ${x.id}`, (x: Exchange) => x.key, () => ""]) {
+    const waiting = new Map<string, Exchange[]>();
+    for (const y of restB) waiting.set(keyOf(y), [...(waiting.get(keyOf(y)) ?? []), y]);
+    const leftA: Exchange[] = [];
+    for (const x of restA) {
+      const y = waiting.get(keyOf(x))?.shift();
+      if (y) pairs.push([x, y]);
+      else leftA.push(x);
+    }
+    restA = leftA;
+    restB = [...waiting.values()].flat().sort((p, q) => p.order - q.order);
+  }
+  if (restA.length > 0 || restB.length > 0) out.add("http messages");
+  const connOf = new Map<number, number>();
+  const taken = new Map<number, number>();
+  let connections = a.conns !== b.conns;
+  for (const [x, y] of pairs) {
+    diffNodes(x.nodes, y.nodes, out);
+    if ((connOf.get(x.conn) ?? y.conn) !== y.conn || (taken.get(y.conn) ?? x.conn) !== x.conn) connections = true;
+    connOf.set(x.conn, y.conn);
+    taken.set(y.conn, x.conn);
+  }
+  if (connections) out.add("connections");
+  else if (pairs.some(([x, y]) => x.place !== y.place)) out.add("exchange order");
 }
 
 /** Compare two JSON-RPC message texts value by value; name JSON paths, or `json formatting`. */
@@ -158,9 +214,7 @@ function diffJsonText(a: Buffer, b: Buffer, out: Set<string>): void {
     out.add("body");
     return;
   }
-  const before = out.size;
-  diffJson(va, vb, "", out);
-  if (out.size === before) out.add("json formatting");
+  if (!diffJson(va, vb, "", out)) out.add("json formatting");
 }
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
@@ -171,28 +225,36 @@ function memberPath(path: string, key: string): string {
   return `${path}[${JSON.stringify(key)}]`;
 }
 
-/** Name every JSON path where two parsed values differ (a type change names the path itself). */
-function diffJson(a: unknown, b: unknown, path: string, out: Set<string>): void {
-  if (a === b) return;
+/**
+ * Name every JSON path where two parsed values differ (a type change names the path itself).
+ * @returns whether any value differed
+ */
+function diffJson(a: unknown, b: unknown, path: string, out: Set<string>): boolean {
+  if (a === b) return false;
   const name = path || "(message)";
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) {
       out.add(name);
-      return;
+      return true;
     }
-    for (let i = 0; i < a.length; i++) diffJson(a[i], b[i], `${path}[${i}]`, out);
-    return;
+    let differs = false;
+    for (let i = 0; i < a.length; i++) differs = diffJson(a[i], b[i], `${path}[${i}]`, out) || differs;
+    return differs;
   }
   if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
     const ao = a as Record<string, unknown>;
     const bo = b as Record<string, unknown>;
+    let differs = false;
     for (const k of new Set([...Object.keys(ao), ...Object.keys(bo)])) {
-      if (!(k in ao) || !(k in bo)) out.add(memberPath(path, k));
-      else diffJson(ao[k], bo[k], memberPath(path, k), out);
+      if (!(k in ao) || !(k in bo)) {
+        out.add(memberPath(path, k));
+        differs = true;
+      } else differs = diffJson(ao[k], bo[k], memberPath(path, k), out) || differs;
     }
-    return;
+    return differs;
   }
   out.add(name);
+  return true;
 }
 
 /** The JSON-RPC messages of one JSON text as json nodes, plus a leaf for the bytes around them. */
@@ -256,7 +318,7 @@ function framingKind(m: HttpMessage): string {
 }
 
 /** One HTTP message: start line, framing, each header (and trailer) by lower-case name, body. */
-function httpMessageNode(m: HttpMessage, dir: Direction): Node {
+function httpMessageNode(m: HttpMessage, dir: Direction, stream: Buffer): Node {
   const headers = new Map<string, string[]>();
   for (const [n, v] of [...m.headers, ...m.trailers]) {
     const k = n.toLowerCase();
@@ -266,6 +328,7 @@ function httpMessageNode(m: HttpMessage, dir: Direction): Node {
     kind: "http",
     startLineName: dir === "c2s" ? "request line" : "status line",
     startLine: m.startLine,
+    head: stream.toString("latin1", m.startOffset, m.startOffset + m.headBytes),
     framing: framingKind(m),
     chunkSizes: m.chunked ? m.bodySegments.map((s) => s.length).join(",") : "",
     headers,
@@ -284,34 +347,26 @@ function connections(records: readonly CaptureRecord[]): Partial<Record<Directio
   return [...conns].sort((a, b) => a[0] - b[0]).map(([, p]) => p);
 }
 
-/** An HTTP request with the responses to it (interim ones first), and the key that aligns it across repeats. */
-interface Exchange {
-  key: string;
-  conn: number;
-  nodes: Node[];
-}
-
-/** Alignment key of a request: its request line, and the method and id of its first JSON-RPC message. */
-function exchangeKey(m: HttpMessage): string {
-  let rpc = "";
+/** Alignment key of a request: its request line and the method of its first JSON-RPC message, and that message's id. */
+function exchangeKey(m: HttpMessage): { key: string; id: string } {
   try {
     const first = scanJsonRpc(m.body).messages[0];
-    if (first) rpc = ` ${first.method ?? ""} ${first.id ?? ""}`;
+    if (first) return { key: `${m.startLine} ${first.method ?? `(${first.kind})`}`, id: first.id ?? "" };
   } catch {
     // not JSON: the request line alone
   }
-  return m.startLine + rpc;
+  return { key: m.startLine, id: "" };
 }
 
 /**
- * HTTP view of a log: its connections (how many, and which exchanges each carried), its
- * exchanges ordered by key (see the module doc), and what was left unfinished or unparsable,
- * stream by stream.
+ * HTTP view of a log: its exchanges (see {@link diffExchanges}) over the connections that carried
+ * bytes (a connection opened and never used carries none, as the stream digest says), and what
+ * was left unfinished or unparsable, stream by stream.
  */
 function httpView(records: readonly CaptureRecord[]): Node {
-  const exchanges: Exchange[] = [];
+  const items: Exchange[] = [];
   const rests: Node[] = [];
-  const conns = connections(records);
+  const conns = connections(records).filter((pair) => (pair.c2s?.bytes.length ?? 0) + (pair.s2c?.bytes.length ?? 0) > 0);
   conns.forEach((pair, conn) => {
     const parse = (s: Stream, methods: string[]): HttpMessage[] => {
       const p = new Http1StreamParser(s.dir === "c2s" ? "request" : "response", `conn ${s.conn} ${s.dir}`);
@@ -336,31 +391,21 @@ function httpView(records: readonly CaptureRecord[]): Node {
     }
     // HTTP/1.1 answers requests in order; interim (1xx) responses go with the final one after them.
     let r = 0;
-    for (const req of requests) {
-      const nodes = [httpMessageNode(req, "c2s")];
+    requests.forEach((req, place) => {
+      const nodes = [httpMessageNode(req, "c2s", pair.c2s!.bytes)];
       while (r < responses.length) {
         const res = responses[r++]!;
-        nodes.push(httpMessageNode(res, "s2c"));
+        nodes.push(httpMessageNode(res, "s2c", pair.s2c!.bytes));
         if ((res.status ?? 0) >= 200) break;
       }
-      exchanges.push({ key: exchangeKey(req), conn, nodes });
+      items.push({ ...exchangeKey(req), conn, place, order: seqAtOffset(pair.c2s!, req.startOffset), nodes: list("http messages", nodes) });
+    });
+    if (r < responses.length) {
+      const nodes = responses.slice(r).map((m) => httpMessageNode(m, "s2c", pair.s2c!.bytes));
+      items.push({ key: "(responses without a request)", id: "", conn, place: requests.length, order: seqAtOffset(pair.s2c!, responses[r]!.startOffset), nodes: list("http messages", nodes) });
     }
-    if (r < responses.length) exchanges.push({ key: "(responses without a request)", conn, nodes: responses.slice(r).map((m) => httpMessageNode(m, "s2c")) });
   });
-  // Exchanges with the same key keep their log order (connection, then place in it).
-  const byKey = new Map<string, Node[]>();
-  const carried: string[][] = conns.map(() => []);
-  for (const x of exchanges) {
-    const same = byKey.get(x.key) ?? [];
-    carried[x.conn]!.push(`${x.key} #${same.length + 1}`);
-    same.push(list("http messages", x.nodes));
-    byKey.set(x.key, same);
-  }
-  return group([
-    leaf("connections", carried.map((c) => c.sort().join(", ")).sort().join(" | ")),
-    { kind: "keyed", name: "http messages", entries: byKey },
-    list("unfinished http message", rests),
-  ]);
+  return group([{ kind: "exchanges", conns: conns.length, items }, list("unfinished http message", rests)]);
 }
 
 /** Stdio view of a log: each direction's complete lines (JSON-RPC messages) and its partial line. */

@@ -149,9 +149,10 @@ function isVersion(buf: Buffer, vs: number, ve: number): boolean {
 }
 
 /**
- * The JSON value buf[vs, ve) as canonical JSON text (`JSON.stringify(JSON.parse(text))`): an
- * integer of at most 15 digits, or a string of printable ASCII without escapes, is its own
- * canonical text; anything else goes through JSON.
+ * The JSON value buf[vs, ve) as canonical text, so that equal ids compare equal: an integer is
+ * its digits as sent (whatever its size: two large ids that JSON numbers would round to one stay
+ * two; "-0" is "0"), a string of printable ASCII without escapes is its own text, and anything
+ * else is `JSON.stringify(JSON.parse(text))`.
  */
 function canonicalId(buf: Buffer, vs: number, ve: number): string {
   const c0 = buf[vs]!;
@@ -162,9 +163,9 @@ function canonicalId(buf: Buffer, vs: number, ve: number): string {
       plain = c >= 0x20 && c < 0x7f && c !== 0x5c;
     }
   } else {
-    // Digits with an optional minus; "-0" canonicalises to "0", so it is not plain.
+    // Digits with an optional minus (the scanner has checked the number's grammar); "-0" is "0".
     const d = c0 === 0x2d ? vs + 1 : vs;
-    plain = d < ve && ve - d <= 15 && !(buf[d] === 0x30 && d !== vs);
+    plain = d < ve && !(buf[d] === 0x30 && d !== vs);
     for (let k = d; k < ve && plain; k++) plain = buf[k]! >= 0x30 && buf[k]! <= 0x39;
   }
   if (!plain) return JSON.stringify(JSON.parse(buf.toString("utf8", vs, ve)));

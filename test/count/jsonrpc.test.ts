@@ -21,6 +21,12 @@ describe("JSON-RPC scanning", () => {
       ['{"method":"notifications/initialized","jsonrpc":"2.0"}', "notification", "notifications/initialized", undefined],
       ['{"jsonrpc":"2.0","id":"a\\"b","result":{}}', "result", undefined, '"a\\"b"'],
       ['{"jsonrpc":"2.0","id":1.0,"error":{"code":-32601,"message":"nope"}}', "error", undefined, "1"],
+      ['{"jsonrpc":"2.0","id":-0,"method":"ping"}', "request", "ping", "0"],
+      ['{"jsonrpc":"2.0","id":1e3,"method":"ping"}', "request", "ping", "1000"],
+      ['{"jsonrpc":"2.0","id":"\\u0061","method":"ping"}', "request", "ping", '"a"'], // an escape: through JSON
+      // Integers keep their digits: two ids that JSON numbers would round to one stay two.
+      ['{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}', "request", "ping", "12345678901234567890"],
+      ['{"jsonrpc":"2.0","id":12345678901234567891,"method":"ping"}', "request", "ping", "12345678901234567891"],
     ] as const;
     for (const [text, kind, method, id] of kinds) {
       const { messages, batch } = scanJsonRpc(b(text));

@@ -140,3 +140,33 @@ test("identity: stdio lines name the JSON path; a partial line is named", () => 
   assert.deepEqual(r.varyingFields, ["params.clientInfo.name", "stdio partial line"]);
   assert.deepEqual(compareRepeats([log("a"), log("a")], "stdio").varyingFields, []);
 });
+
+/** Exchanges `POST /mcp` → 200 JSON, one per [conn, id, method, result] entry, in that order. */
+function exchanges(list: [conn: number, id: number, method?: string, ok?: number][], o: { date?: string; typeHeader?: string } = {}): LogBuilder {
+  const log = new LogBuilder();
+  for (const [conn, id, method = "tools/call", ok = 1] of list) {
+    const req = `{"jsonrpc":"2.0","id":${id},"method":"${method}"}`;
+    const res = `{"jsonrpc":"2.0","id":${id},"result":{"ok":${ok}}}`;
+    log.send(conn, "c2s", `POST /mcp HTTP/1.1\r\nHost: h\r\n${o.typeHeader ?? "Content-Type"}: application/json\r\nContent-Length: ${len(req)}\r\n\r\n${req}`);
+    log.send(conn, "s2c", `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nDate: ${o.date ?? "Mon, 01 Jan 2026 00:00:00 GMT"}\r\nContent-Length: ${len(res)}\r\n\r\n${res}`);
+  }
+  return log;
+}
+
+test("identity: each difference between aligned exchanges is named once, by what differs", () => {
+  const names = (a: LogBuilder, b: LogBuilder) => compareRepeats([a.records, b.records], "http").varyingFields;
+  const base = exchanges([[1, 1], [1, 2]]);
+  // The same JSON path differing in two messages names that path only (no "json formatting").
+  assert.deepEqual(names(base, exchanges([[1, 1, undefined, 2], [1, 2, undefined, 2]])), ["result.ok"]);
+  // Another id, or another method, names that member, not the alignment.
+  assert.deepEqual(names(base, exchanges([[1, 1], [1, 3]])), ["id"]);
+  assert.deepEqual(names(base, exchanges([[1, 1, "tools/list"], [1, 2]])), ["method"]);
+  // Head bytes that differ only in a header name's case.
+  assert.deepEqual(names(base, exchanges([[1, 1], [1, 2]], { typeHeader: "content-type" })), ["header formatting"]);
+  // The same exchanges in another order on one connection, or spread over connections otherwise.
+  assert.deepEqual(names(base, exchanges([[1, 2], [1, 1]])), ["exchange order"]);
+  assert.deepEqual(names(exchanges([[1, 1], [1, 2], [2, 3], [2, 4]]), exchanges([[1, 1], [1, 3], [2, 2], [2, 4]])), ["connections"]);
+  // A connection that carried no bytes is left out, as the stream digest leaves it out.
+  const unused = exchanges([[1, 1], [1, 2]], { date: "Tue, 02 Jan 2026 00:00:00 GMT" }).eof(2, "c2s").eof(2, "s2c");
+  assert.deepEqual(names(base, unused), ["date"]);
+});
