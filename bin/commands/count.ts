@@ -11,7 +11,8 @@ import { UserError } from "../../runner/errors.js";
 /**
  * Count `log` and write TSV to stdout: a header and one row (`log`, then COUNT_COLUMNS), or with
  * `perMessage` a header and one row per message row (MESSAGE_COLUMNS, log order).
- * @throws UserError when the log cannot be read or is malformed (one line; suggests --stdio for an HTTP failure)
+ * @throws UserError when the log cannot be read or is malformed (one line; suggests the other
+ *   transport when a stream does not start in the assumed wire format)
  */
 export function countCommand(log: string, o: { stdio?: boolean; perMessage?: boolean }): void {
   let result;
@@ -21,8 +22,8 @@ export function countCommand(log: string, o: { stdio?: boolean; perMessage?: boo
     const err = e as Error & { code?: string };
     if (err.code === "ENOENT") throw new UserError(`${log}: no such file — give the path of a capture log, e.g. results/logs/<config>/1.jsonl`);
     const message = err.message.startsWith(log) ? err.message : `${log}: ${err.message}`;
-    // A wire format error (not a malformed log line) may mean the wrong transport was assumed.
-    const hint = e instanceof WireFormatError ? (o.stdio ? " — if this is an HTTP log, drop --stdio" : " — if this is a stdio log, add --stdio") : "";
+    // A stream that does not even start in the assumed wire format may be of the other transport.
+    const hint = e instanceof WireFormatError && e.offset === 0 ? (o.stdio ? " — if this is an HTTP log, drop --stdio" : " — if this is a stdio log, add --stdio") : "";
     throw new UserError(`${message}${hint}`);
   }
   if (o.perMessage) {

@@ -89,8 +89,11 @@ export function countHttpConnection(streams: readonly Stream[], acc: Count, fast
   if (c2s) account(c2s, requests, acc);
   if (s2c) account(s2c, responses, acc);
   let finals = 0;
-  for (const u of responses) if ((headOf(u)?.status ?? 0) >= 200) finals++;
-  row.http_round_trips += Math.min(finals, methods.length);
+  for (const u of responses) {
+    if ((headOf(u)?.status ?? 0) < 200) continue;
+    if (++finals > methods.length) throw new WireFormatError(label(s2c!), u.startOffset, `expected no more responses (${methods.length} request${methods.length === 1 ? "" : "s"} sent on this connection), got a response with no request before it`);
+  }
+  row.http_round_trips += finals;
 }
 
 /**

@@ -60,7 +60,8 @@ export function countHttpConnectionFast(streams: readonly Stream[], acc: Count):
     const s2c = streams.find((s) => s.dir === "s2c");
     const requests = c2s ? readStream(c2s, true, acc) : 0;
     const responses = s2c ? readStream(s2c, false, acc) : 0;
-    acc.row.http_round_trips += Math.min(requests, responses);
+    if (responses > requests) throw GIVE_UP; // a response with no request: the general parser says so
+    acc.row.http_round_trips += responses;
     return true;
   } catch (e) {
     if (!(e instanceof GiveUp) && !(e instanceof WireFormatError) && !(e instanceof JsonScanError)) throw e;

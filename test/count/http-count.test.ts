@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CaptureRecord } from "../../runner/capture/log.js";
-import { COUNT_COLUMNS, COUNT_COLUMN_DOCS, WireFormatError, countHttp, countLog, emptyCountRow, streamDigest, type CountResult, type CountRow } from "../../runner/count/index.js";
+import { reassemble } from "../../runner/capture/log.js";
+import { COUNT_COLUMNS, COUNT_COLUMN_DOCS, WireFormatError, countHttp, countHttpStreams, countLog, emptyCountRow, streamDigest, type CountResult, type CountRow } from "../../runner/count/index.js";
 import { LogBuilder, b, chop, chunked, len, post, sseEvent } from "./helpers.js";
 
 /** Every row adds up: per direction, the message rows' bytes are the columns. */
@@ -394,6 +395,15 @@ describe("HTTP counting", () => {
     assert.throws(() => countHttp(new LogBuilder().send(7, "s2c", res).records), {
       message: "conn 7 s2c at byte 0: expected an uncompressed application/json body to count JSON-RPC messages in, got Content-Encoding: gzip (have the client send no Accept-Encoding / TE)",
     });
+  });
+
+  it("refuses a response with no request before it", () => {
+    const req = "GET / HTTP/1.1\r\nHost: h\r\n\r\n";
+    const res = "HTTP/1.1 204 No Content\r\n\r\n";
+    const log = new LogBuilder().send(3, "c2s", req).send(3, "s2c", res + res).close(3);
+    for (const count of [() => countHttp(log.records), () => countHttpStreams(reassemble(log.records), false)]) {
+      assert.throws(count, { message: `conn 3 s2c at byte ${len(res)}: expected no more responses (1 request sent on this connection), got a response with no request before it` });
+    }
   });
 
   it("documents every column with a unit", () => {
