@@ -9,7 +9,7 @@
  *      the most HTTP heads and JSON-RPC messages per MB;
  *    published corpus: every committed HTTP capture log under results/logs (the published
  *      matrix's logs, sweeps with large bodies included), each once per round.
- * 2. Times, each best of 3, on each file:
+ * 2. Times, each best of 3 (the counter's first run is printed too), on each file:
  *    floor: read it in 1 MiB pieces into one reused buffer, find each line's base64 payload and
  *      decode it into one reused buffer (the physical floor: reading and base64-decoding);
  *    floor (JSON.parse): the whole file as one string, JSON.parse of each line, Buffer.from(b64);
@@ -71,13 +71,18 @@ const files = [
   { name: "published corpus", path: join(dir, "corpus.jsonl"), from: `${corpus.length} HTTP logs under results/logs`, ...buildLog(join(dir, "corpus.jsonl"), corpus.map((p) => parseCaptureLog(readFileSync(p, "utf8"), p))) },
 ];
 
+/** Wall time of the first of 3 runs of the last {@link best} call (cold: before the JIT has warmed to it), seconds. */
+let firstRun = 0;
+
 /** Best of 3 wall times of `f`, seconds. */
 function best(f: () => void): number {
   let t = Infinity;
   for (let i = 0; i < 3; i++) {
     const s = performance.now();
     f();
-    t = Math.min(t, (performance.now() - s) / 1000);
+    const took = (performance.now() - s) / 1000;
+    if (i === 0) firstRun = took;
+    t = Math.min(t, took);
   }
   return t;
 }
@@ -144,6 +149,7 @@ for (const f of files) {
     messages = r.messages.length;
     paths = `${connectionsCounted.fast} connections by the fast path, ${connectionsCounted.general} by the general parser`;
   });
+  const cold = firstRun;
   let total2 = 0;
   const countRecords = best(() => {
     total2 = countLog(readCaptureLog(f.path), { transport: "http" }).row.total_bytes;
@@ -154,6 +160,7 @@ for (const f of files) {
   console.log(`  floor: read in 1 MiB pieces + base64 decode                ${rate(floor)}`);
   console.log(`  floor (JSON.parse): whole-file string + JSON.parse + decode ${rate(floorJson)}`);
   console.log(`  countLogFile: read + decode + count, end to end             ${rate(count)}   = ${(floor / count).toFixed(2)} of the floor (${paths})`);
+  console.log(`    its first run (cold, the process's first count of this file) ${rate(cold)}`);
   console.log(`  countLog(readCaptureLog): the record API                    ${rate(countRecords)}   = ${(floor / countRecords).toFixed(2)} of the floor`);
   // Where the time goes: reading the file into streams, then counting them (rows included).
   let streams: Stream[] = [];
