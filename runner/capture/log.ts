@@ -104,11 +104,27 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 /** Fields of the line last accepted by {@link scanLine} (one scratch object, no allocation per line). */
 const line = { conn: -1, seq: 0, dir: "c2s" as Direction, b64Start: 0, b64End: 0, eof: false };
 
-/** Index past the ASCII text `lit` when buf[p, e) starts with it, else -1. */
-function expect(buf: Buffer, p: number, e: number, lit: string): number {
-  if (p < 0 || p + lit.length > e) return -1;
-  for (let k = 0; k < lit.length; k++) if (buf[p + k] !== lit.charCodeAt(k)) return -1;
-  return p + lit.length;
+/** The literals {@link scanLine} expects, as bytes. */
+const LIT = {
+  open: Buffer.from("{"),
+  conn: Buffer.from('"conn":'),
+  comma: Buffer.from(","),
+  seq: Buffer.from('"seq":'),
+  dir: Buffer.from('"dir":'),
+  c2s: Buffer.from('"c2s"'),
+  s2c: Buffer.from('"s2c"'),
+  eof: Buffer.from('"eof":'),
+  true: Buffer.from("true}"),
+  b64: Buffer.from('"b64":'),
+  quote: Buffer.from('"'),
+};
+
+/** Index past the bytes `lit` when buf[p, e) starts with them, else -1. */
+function expect(buf: Buffer, p: number, e: number, lit: Uint8Array): number {
+  const n = lit.length;
+  if (p < 0 || p + n > e) return -1;
+  for (let k = 0; k < n; k++) if (buf[p + k] !== lit[k]) return -1;
+  return p + n;
 }
 
 /** Index past an optional single space at buf[p]. */
@@ -143,42 +159,42 @@ function digits(buf: Buffer, p: number, e: number): number {
  */
 function scanLine(buf: Buffer, s: number, e: number, alphabet = true): boolean {
   if (e > s && buf[e - 1] === 0x0d) e--;
-  let p = expect(buf, s, e, "{");
+  let p = expect(buf, s, e, LIT.open);
   if (p < 0) return false;
   line.conn = -1;
-  let q = expect(buf, p, e, '"conn":');
+  let q = expect(buf, p, e, LIT.conn);
   if (q >= 0) {
     q = digits(buf, space(buf, q), e);
     if (q < 0) return false;
     line.conn = num;
-    q = expect(buf, q, e, ",");
+    q = expect(buf, q, e, LIT.comma);
     if (q < 0) return false;
     p = space(buf, q);
   }
-  p = expect(buf, p, e, '"seq":');
+  p = expect(buf, p, e, LIT.seq);
   if (p < 0) return false;
   p = digits(buf, space(buf, p), e);
   if (p < 0) return false;
   line.seq = num;
-  p = expect(buf, p, e, ",");
+  p = expect(buf, p, e, LIT.comma);
   if (p < 0) return false;
-  p = expect(buf, space(buf, p), e, '"dir":');
+  p = expect(buf, space(buf, p), e, LIT.dir);
   if (p < 0) return false;
   p = space(buf, p);
-  if (expect(buf, p, e, '"c2s"') >= 0) line.dir = "c2s";
-  else if (expect(buf, p, e, '"s2c"') >= 0) line.dir = "s2c";
+  if (expect(buf, p, e, LIT.c2s) >= 0) line.dir = "c2s";
+  else if (expect(buf, p, e, LIT.s2c) >= 0) line.dir = "s2c";
   else return false;
-  p = expect(buf, p + 5, e, ",");
+  p = expect(buf, p + 5, e, LIT.comma);
   if (p < 0) return false;
   p = space(buf, p);
-  q = expect(buf, p, e, '"eof":');
+  q = expect(buf, p, e, LIT.eof);
   if (q >= 0) {
     line.eof = true;
-    return expect(buf, space(buf, q), e, "true}") === e;
+    return expect(buf, space(buf, q), e, LIT.true) === e;
   }
-  p = expect(buf, p, e, '"b64":');
+  p = expect(buf, p, e, LIT.b64);
   if (p < 0) return false;
-  p = expect(buf, space(buf, p), e, '"');
+  p = expect(buf, space(buf, p), e, LIT.quote);
   if (p < 0) return false;
   // The payload must end the line as `"}`, every byte before that in the base64 alphabet.
   const end = e - 2;
