@@ -125,7 +125,7 @@ function scanObject(buf: Buffer, p: number, end: number, out: JsonRpcMessageInfo
     metas = resultMeta;
   } else return q;
   const msg: JsonRpcMessageInfo = { kind, start: p, end: q, metaBytes: 0, metaSpans: metas ?? NO_SPANS };
-  for (const [s, e] of msg.metaSpans) msg.metaBytes += e - s;
+  for (let k = 0; k < msg.metaSpans.length; k++) msg.metaBytes += msg.metaSpans[k]![1] - msg.metaSpans[k]![0];
   if (method !== undefined) msg.method = method;
   if (id !== undefined) msg.id = id;
   out.push(msg);
