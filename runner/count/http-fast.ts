@@ -4,7 +4,7 @@
  * with Content-Length or chunked bodies (or none for 204 and 304), chunks without extensions,
  * no trailers, every message complete. It reads heads as bytes and decodes only the start line
  * and the three header values that decide how a body is read, where {@link Http1StreamParser}
- * builds every header as strings (the general parser is 5–10 times slower per message).
+ * builds every header as strings.
  *
  * Anything else (a bare LF, obsolete line folding, an interim 1xx response, a HEAD or CONNECT
  * request, a body delimited by the end of the stream, an unfinished message, a body that is not
@@ -39,7 +39,7 @@ class GiveUp extends Error {}
 const GIVE_UP = new GiveUp();
 
 /** Header values of the message being read, as [start, end) offsets (-1 when absent). */
-const head = { ctS: -1, ctE: -1, ceS: -1, ceE: -1, teS: -1, teE: -1, te: 0, cl: -1, clCount: 0, status: 0, methodS: 0, methodE: 0, lineE: 0, end: 0 };
+const head = { ctS: -1, ctE: -1, ceS: -1, ceE: -1, teS: -1, teE: -1, te: 0, cl: -1, clCount: 0, status: 0, lineE: 0 };
 /** Body segments of the message being read (stream offset, length), reused. */
 const segStart: number[] = [];
 const segLength: number[] = [];
@@ -268,8 +268,6 @@ function readHead(b: Buffer, p: number, n: number, request: boolean): number {
     // method SP request-target SP HTTP-version (RFC 9112 §3)
     while (i < limit && TOKEN_BYTE[b[i]!] === 1) i++;
     if (i === p || i >= limit || b[i] !== 0x20) throw GIVE_UP;
-    head.methodS = p;
-    head.methodE = i;
     if (isWord(b, p, i, "HEAD") || isWord(b, p, i, "CONNECT")) throw GIVE_UP;
     const t = ++i;
     while (i < limit && b[i]! > 0x20 && b[i] !== 0x7f) i++;
