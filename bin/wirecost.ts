@@ -32,6 +32,7 @@ program
   .option("--shard <k/n>", "run only shard K of N (deterministic partition of configuration ids)")
   .option("--resume", "continue an interrupted run in --results: keep runs already ok, run the rest")
   .option("--fresh", "start --results afresh even when that drops results of configurations this run does not select")
+  .option("--skip-missing-toolchains", "record the runs of a target whose build toolchain is missing as skipped (with what to install) instead of refusing")
   .action(async (matrix: string, o: import("./commands/run.js").RunCommandOptions) => (await import("./commands/run.js")).runCommand(matrix, o));
 
 program

@@ -3,6 +3,8 @@ import { expand } from "../../runner/matrix/expand.js";
 import { expansionJson, expansionSummary, expansionTsv } from "../../runner/matrix/format.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { preflight } from "../../runner/matrix/preflight.js";
+import { dirname } from "node:path";
+import { missingToolchain } from "../../runner/build/toolchain.js";
 import { UserError } from "../../runner/errors.js";
 
 /**
@@ -15,7 +17,14 @@ export function expandCommand(file: string, o: { format: string; all?: boolean }
   if (o.format !== "tsv" && o.format !== "json") throw new UserError(`--format ${o.format}: unknown format — use tsv or json`);
   const m = loadMatrix(file);
   const e = expand(m);
-  preflight(m, e.configurations);
+  const dir = dirname(m.file);
+  const unbuildable = new Map<string, string>();
+  for (const t of new Set(e.configurations.map((c) => c.values.target!))) {
+    const why = m.targets[t]?.build ? missingToolchain(m.targets[t]!, dir) : undefined;
+    if (why) unbuildable.set(t, why);
+  }
+  preflight(m, e.configurations.filter((c) => !unbuildable.has(c.values.target!)));
+  for (const why of unbuildable.values()) process.stderr.write(`note: ${why}; wirecost run refuses these configurations (npm start skips them)\n`);
   process.stdout.write(o.format === "json" ? expansionJson(e, o.all) : expansionTsv(m, e, o.all));
   process.stderr.write(`${expansionSummary(e)}\n`);
 }

@@ -22,6 +22,7 @@ export interface RunCommandOptions {
   shard?: string;
   resume?: boolean;
   fresh?: boolean;
+  skipMissingToolchains?: boolean;
 }
 
 /** The options that select the same runs again (matrix, repeats, shard, results). */
@@ -58,7 +59,7 @@ export async function runCommand(file: string, o: RunCommandOptions): Promise<vo
   process.on("SIGTERM", onSignal);
   process.on("exit", killAllTargets);
   try {
-    const { runs, failed, interrupted, left } = await runMatrix(m, { ...o, signal: ac.signal, command: ["wirecost", ...process.argv.slice(2)].join(" ") });
+    const { runs, failed, skippedTargets, interrupted, left } = await runMatrix(m, { ...o, signal: ac.signal, command: ["wirecost", ...process.argv.slice(2)].join(" ") });
     if (interrupted) {
       process.stderr.write(`interrupted: ${runs.length} runs written to ${o.results}/, ${left} left\n`);
       process.stderr.write(`resume: npx wirecost run ${[...sameRun(file, o), ...o.only.flatMap((p) => ["--only", p]), "--resume"].map(sh).join(" ")}\n`);
@@ -67,7 +68,9 @@ export async function runCommand(file: string, o: RunCommandOptions): Promise<vo
     }
     const cpu = ownAndChildrenCpuSeconds();
     const cpuNote = cpu ? ` in ${((Date.now() - started) / 1000).toFixed(1)} s (CPU: wirecost ${cpu.own.toFixed(1)} s, the targets it started ${cpu.children.toFixed(1)} s)` : "";
-    process.stderr.write(`${runs.length - failed.length} of ${runs.length} runs ok${cpuNote}; results in ${o.results}/\n`);
+    const skipped = runs.filter((r) => r.status === "skipped").length;
+    process.stderr.write(`${runs.length - failed.length - skipped} of ${runs.length} runs ok${skipped ? `, ${skipped} skipped` : ""}${cpuNote}; results in ${o.results}/\n`);
+    for (const [t, why] of skippedTargets) process.stderr.write(`  skipped target ${t}: ${why}\n`);
     if (failed.length) {
       for (const line of failureSummary(failed)) process.stderr.write(line + "\n");
       const ids = [...new Set(failed.map((f) => f.config))];

@@ -11,7 +11,9 @@ import { dirname } from "node:path";
 import { UserError } from "../errors.js";
 import { expand } from "../matrix/expand.js";
 import { killAllTargets } from "./process.js";
-import { gitState, toolInfo } from "../results/provenance.js";
+import { buildsProvenance, gitState, toolInfo } from "../results/provenance.js";
+import { ensureBuilt } from "../build/build.js";
+import { preflight } from "../matrix/preflight.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import { machineInfo } from "../measure/machine.js";
 import { trialOrder } from "../measure/order.js";
@@ -102,6 +104,8 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
     configs = configs.filter((c) => res.some((r) => r.test(c.id)));
     if (!configs.length) throw new UserError(`--only ${opts.only.join(" ")}: matches no configuration — list ids with: wirecost expand`);
   }
+  const builds = await ensureBuilt(matrix, configs.map((c) => c.values.target!));
+  preflight(matrix, configs);
   const all = allowedCores();
   const layouts = new Map<string, Layout>();
   for (const c of configs) layouts.set(c.id, resolveLayout(c.values.pinning ?? "default", all, `${matrix.file}: pinning`));
@@ -151,6 +155,7 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
     layouts: Object.fromEntries([...layouts.entries()].map(([k, l]) => [k, l.description])),
     configurations: configs.map((c) => ({ id: c.id, values: c.values })),
     targets: Object.fromEntries(Object.values(matrix.targets).map((t) => [t.name, t.label])),
+    ...(builds.records.size ? { builds: buildsProvenance(builds.records) } : {}),
     order: slots.map((s) => `${s.config}#${s.trial}`),
     percentileMethod: "hdrhistogram-js 3 getValueAtPercentile (bucket highest-equivalent value, 3 significant digits)",
     cpuMethod: "server: sum of /proc/<pid>/task/*/schedstat run time (ns) over the timed window / requests; cross-check utime+stime ticks from /proc/<pid>/stat, quantisation error = 1 tick / ticks counted; client: process.cpuUsage",

@@ -13,6 +13,7 @@ import type { Configuration, Matrix } from "../matrix/types.js";
 import { checkProvenanceVersion, clearRuns, readPlan, readRuns } from "../results/journal.js";
 import { collectProvenance, gitState, toolInfo } from "../results/provenance.js";
 import { preflight } from "../matrix/preflight.js";
+import { ensureBuilt } from "../build/build.js";
 import { DRIVERS } from "../drivers/index.js";
 import { SCHEMA_VERSION, type ResultsPlan, type RunRecord } from "../results/schema.js";
 import { ResultsStore } from "../results/store.js";
@@ -50,14 +51,21 @@ export interface RunOptions {
   runOne?: RunOneFn;
   /** Check target packages and commands before running (default true). */
   preflight?: boolean;
+  /**
+   * A target whose build toolchain is missing has its runs recorded as skipped, with the reason,
+   * instead of refusing the run (`--skip-missing-toolchains`; what `npm start` passes).
+   */
+  skipMissingToolchains?: boolean;
 }
 
 /** What a matrix run did. */
 export interface RunSummary {
   /** Every recorded run of the folder's selected configurations (resumed ones included). */
   runs: RunRecord[];
-  /** The runs whose status is not ok. */
+  /** The runs whose status is neither ok nor skipped. */
   failed: RunRecord[];
+  /** Targets skipped for a missing build toolchain → the reason (see RunOptions.skipMissingToolchains). */
+  skippedTargets: Map<string, string>;
   /** True when the signal aborted the run before every run finished. */
   interrupted: boolean;
   /** Runs of the selection not done (interrupted). */
@@ -154,7 +162,9 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const git = await gitState([opts.results, "site"]); // the code that runs is the checkout as it is now
   const fresh = planRun(matrix, opts);
   const wanted = new Set(fresh.selected);
-  const selection = fresh.configurations.filter((c) => wanted.has(c.id));
+  const selected = fresh.configurations.filter((c) => wanted.has(c.id));
+  const builds = await ensureBuilt(matrix, selected.map((c) => c.values.target!), { skipMissingToolchains: opts.skipMissingToolchains });
+  const selection = selected.filter((c) => !builds.skipped.has(c.values.target!));
   if (opts.preflight !== false) {
     preflight(matrix, selection);
   }
@@ -165,6 +175,10 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   }
   const store = new ResultsStore(opts.results);
   store.plan(plan);
+  for (const c of selected) {
+    const why = builds.skipped.get(c.values.target!);
+    for (let repeat = 1; why && repeat <= c.repeats; repeat++) store.record({ config: c.id, repeat, status: "skipped", exit: "", error: why });
+  }
   const queue: { c: Configuration; repeat: number }[] = [];
   let resumed = 0;
   for (const c of selection) {
@@ -224,9 +238,9 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     signal?.removeEventListener("abort", onAbort);
     bar.stop();
   }
-  const prov = await collectProvenance({ matrixFile: plan.matrix.file, matrixSha256: matrix.sha256, targets: Object.values(matrix.targets), clientPackages: clientPackages(matrix), startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run", git });
+  const prov = await collectProvenance({ matrixFile: plan.matrix.file, matrixSha256: matrix.sha256, targets: Object.values(matrix.targets), clientPackages: clientPackages(matrix), builds: builds.records, startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run", git });
   store.finish(plan, prov);
   const runs = store.all(plan);
   const left = queue.length - finished;
-  return { runs, failed: runs.filter((r) => r.status !== "ok"), interrupted: left > 0 && !!signal?.aborted, left, resumed, plan };
+  return { runs, failed: runs.filter((r) => r.status !== "ok" && r.status !== "skipped"), skippedTargets: builds.skipped, interrupted: left > 0 && !!signal?.aborted, left, resumed, plan };
 }

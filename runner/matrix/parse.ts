@@ -6,15 +6,15 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { LineCounter, parseDocument } from "yaml";
 import { CLIENTS } from "../drivers/clients.js";
 import { UserError } from "../errors.js";
-import { repoRoot } from "../paths.js";
+import { buildRoot, repoRoot } from "../paths.js";
 import { Locator, type YamlPath } from "./locate.js";
-import { placeholderNames } from "./placeholders.js";
-import type { Axis, ExcludeRule, IncludeRule, Match, Matrix, Requirement, Sweep, Target, TargetCommand } from "./types.js";
+import { placeholderNames, substituteKnown } from "./placeholders.js";
+import type { Axis, ExcludeRule, IncludeRule, Match, Matrix, Requirement, Sweep, Target, TargetBuild, TargetCommand, Toolchain } from "./types.js";
 
 /** Axis names with a meaning to the runner; every other axis is passed through to targets. */
 export const BUILTIN_AXES = ["target", "client", "transport", "revision", "flow", "pinning"] as const;
@@ -100,7 +100,18 @@ interface RawMatrix {
   sweeps?: { name?: string; axis: string; values?: (string | number)[]; base?: RawMatch; repeats?: number; warmup?: number }[];
   targets: Record<
     string,
-    { label?: string; package?: string; version?: string; revisions?: string[]; flows?: string[]; requires?: (string | { command: string; when?: RawMatch })[]; inProcess?: { workload: string }; stdio?: RawCommand; http?: RawCommand }
+    {
+      label?: string;
+      package?: string;
+      version?: string;
+      revisions?: string[];
+      flows?: string[];
+      requires?: (string | { command: string; when?: RawMatch })[];
+      build?: { command: string[]; inputs: string[]; toolchain?: Toolchain[]; resolved?: { from: "pip" | "cargo" | "go"; path: string } };
+      inProcess?: { workload: string };
+      stdio?: RawCommand;
+      http?: RawCommand;
+    }
   >;
 }
 
@@ -145,6 +156,21 @@ export function parseMatrix(text: string, name: string, sha256 = createHash("sha
     throw new UserError(`${at}: ${schemaMessage(e, path)}`);
   }
   return build(data as RawMatrix, loc, name, sha256);
+}
+
+/**
+ * Read a target's `build:` section: paths resolved against the matrix folder, `{build}` in
+ * `resolved.path` substituted with the build folder.
+ * @throws UserError at the offending item for a placeholder other than {build}
+ */
+function parseBuild(b: NonNullable<RawMatrix["targets"][string]["build"]>, tname: string, matrixDir: string, loc: Locator): TargetBuild {
+  const dir = resolve(buildRoot(), tname);
+  b.command.forEach((a, i) => {
+    for (const ph of placeholderNames(a)) if (ph !== "build") fail(loc, ["targets", tname, "build", "command", i], `placeholder {${ph}} in a build command — a build takes only {build} (the folder to build into)`);
+  });
+  const toolchain = (b.toolchain ?? []).map((tc) => ({ command: tc.command, install: tc.install, ...(tc.probe ? { probe: tc.probe } : {}), ...(tc.version ? { version: tc.version } : {}) }));
+  const resolved = b.resolved ? { from: b.resolved.from, path: resolve(matrixDir, substituteKnown(b.resolved.path, { build: dir })) } : undefined;
+  return { command: b.command, inputs: b.inputs.map((p) => resolve(matrixDir, p)), toolchain, ...(resolved ? { resolved } : {}), dir, at: loc.at(["targets", tname, "build"]) };
 }
 
 /** Fail at `path` (or at key `key` of the map at `path`). */
@@ -210,17 +236,21 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     }
   }
 
+  const matrixDir = dirname(resolve(name));
   const targets: Record<string, Target> = {};
   for (const [tname, t] of Object.entries(raw.targets)) {
     const commands: Target["commands"] = {};
+    const build = t.build ? parseBuild(t.build, tname, matrixDir, loc) : undefined;
+    const atBuild: Record<string, string> = build ? { build: build.dir } : {};
     for (const tr of TRANSPORTS) {
       const c = t[tr];
       if (!c) continue;
-      const cmd: TargetCommand = { argv: c.argv, env: c.env ?? {} };
+      const cmd: TargetCommand = { argv: c.argv.map((a) => substituteKnown(a, atBuild)), env: Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, substituteKnown(v, atBuild)])) };
       const texts: [string, YamlPath][] = [...cmd.argv.map((s, i): [string, YamlPath] => [s, ["targets", tname, tr, "argv", i]]), ...Object.entries(cmd.env).map(([k, s]): [string, YamlPath] => [s, ["targets", tname, tr, "env", k]])];
       for (const [s, path] of texts) {
         for (const ph of placeholderNames(s)) {
           if (ph === "port" && tr === "http") continue;
+          if (ph === "build") fail(loc, path, `placeholder {build} in target ${tname}, which has no build: — add a build: section (command, inputs) or remove {build}`);
           if (ph === "port") fail(loc, path, `placeholder {port} in a stdio command — only http commands get a port; remove it`);
           if (!axisNames.includes(ph)) fail(loc, path, `placeholder {${ph}} names no axis — use {port} (http) or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}`);
         }
@@ -242,6 +272,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ...(t.revisions ? { revisions: t.revisions } : {}),
       ...(t.flows ? { flows: t.flows } : {}),
       ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),
+      ...(build ? { build } : {}),
       requires,
       commands,
     };

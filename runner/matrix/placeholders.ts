@@ -20,3 +20,11 @@ export function placeholderNames(text: string): string[] {
 export function substitute(text: string, values: Record<string, string>): string {
   return text.replace(PLACEHOLDER, (m, k: string | undefined) => (k === undefined ? m[0]! : (values[k] ?? m)));
 }
+
+/**
+ * Replace only the placeholders named in `values`; everything else, escaped braces included, stays
+ * as written (for substituting `{build}` when a matrix is parsed, before the per-run substitution).
+ */
+export function substituteKnown(text: string, values: Record<string, string>): string {
+  return text.replace(PLACEHOLDER, (m, k: string | undefined) => (k !== undefined && Object.hasOwn(values, k) ? values[k]! : m));
+}

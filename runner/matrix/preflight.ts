@@ -5,12 +5,15 @@
  * script exists) — so a matrix that cannot run gets one clear line instead of a matrix full of
  * identical failures.
  */
-import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
 import semver from "semver";
 import { UserError } from "../errors.js";
 import { repoRoot } from "../paths.js";
-import type { Configuration, Matrix, Match } from "./types.js";
+import { readBuildRecord } from "../build/build.js";
+import { findProgram } from "../build/toolchain.js";
+import { resolvedVersion, validVersionRange, versionSatisfies } from "../build/resolved.js";
+import type { Configuration, Matrix, Match, Target } from "./types.js";
 
 /** Installed version of npm package `pkg` under the wirecost root's node_modules, or undefined. */
 export function installedPackageVersion(pkg: string): string | undefined {
@@ -19,31 +22,6 @@ export function installedPackageVersion(pkg: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Is `file` an executable regular file? */
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Resolve a program name like a shell would: a name with `/` relative to `cwd`, else each PATH folder.
- * @returns the absolute path of the executable file, or undefined when there is none
- */
-export function findProgram(program: string, cwd: string, path = process.env.PATH ?? ""): string | undefined {
-  if (program.includes("/")) {
-    const f = isAbsolute(program) ? program : resolve(cwd, program);
-    return executable(f) ? f : undefined;
-  }
-  for (const dir of path.split(delimiter)) {
-    if (dir && executable(join(dir, program))) return join(dir, program);
-  }
-  return undefined;
 }
 
 function matchesValues(when: Match | undefined, v: Record<string, string>): boolean {
@@ -69,7 +47,9 @@ export function preflight(m: Matrix, configs: Configuration[]): void {
   }
   for (const [name, cs] of byTarget) {
     const t = m.targets[name]!;
-    if (t.package && t.version) {
+    if (t.build) {
+      checkBuilt(t, at);
+    } else if (t.package && t.version) {
       if (!semver.validRange(t.version)) throw new UserError(`${at("targets", name, "version")}: "${t.version}" is not a semver range — write e.g. 2.4.0, ^2.4.0 or >=2 <3`);
       const got = installedPackageVersion(t.package);
       if (!got) throw new UserError(`${at("targets", name, "package")}: target ${name} needs npm package ${t.package} (${t.version}), which is not installed — run npm ci, or npm i -E ${t.package}@<version>`);
@@ -81,6 +61,28 @@ export function preflight(m: Matrix, configs: Configuration[]): void {
     }
   }
   checkCommands(m, configs);
+}
+
+/**
+ * Check a built target's `package` against the resolved set its build recorded (PyPI: PEP 440,
+ * crates and Go: semver). A target not built yet is not checked here: `wirecost run` builds it
+ * first, and `expand` lists it without building.
+ * @throws UserError naming the target, the resolved and the wanted version
+ */
+function checkBuilt(t: Target, at: (...p: (string | number)[]) => string): void {
+  const rec = readBuildRecord(t);
+  if (!rec || !t.package || !t.version) return;
+  const set = rec.resolved;
+  if (!set) throw new UserError(`${at("targets", t.name, "package")}: target ${t.name} names package ${t.package}, but its build declares no resolved: set to check it against — add build.resolved ({from: pip|cargo|go, path})`);
+  if (!validVersionRange(set.ecosystem, t.version)) throw new UserError(`${at("targets", t.name, "version")}: "${t.version}" is not a ${set.ecosystem === "pypi" ? "PEP 440 specifier" : "semver range"} — write e.g. ${set.ecosystem === "pypi" ? "2.2.0, ==2.2.0 or >=2,<3" : set.ecosystem === "go" ? "v1.8.0 or >=1.8.0 <2" : "0.14.1 or ^0.14"}`);
+  const got = resolvedVersion(set, t.package);
+  if (!got) throw new UserError(`${at("targets", t.name, "package")}: target ${t.name} needs ${t.package} (${t.version}), which its build did not resolve (${Object.keys(set.packages).length} packages in ${relative(process.cwd(), t.build!.dir)}) — fix the package name or the target's lock file`);
+  if (!versionSatisfies(set.ecosystem, got, t.version)) throw new UserError(`${at("targets", t.name, "version")}: target ${t.name} needs ${t.package} ${t.version} but its build resolved ${got} — change the target's lock file or targets.${t.name}.version`);
+}
+
+/** Is `cmd`'s program inside a target build folder that does not exist yet (built by `wirecost run`)? */
+function unbuilt(t: Target | undefined): boolean {
+  return !!t?.build && !existsSync(t.build.dir);
 }
 
 /**
@@ -101,7 +103,7 @@ export function checkCommands(m: Matrix, configs: readonly Configuration[]): voi
     if (seen.has(key)) continue;
     seen.add(key);
     const cmd = m.targets[name]?.commands[transport];
-    if (!cmd) continue;
+    if (!cmd || unbuilt(m.targets[name])) continue;
     const at = (i: number) => (m.locate ? m.locate("targets", name, transport, "argv", i) : `${m.file}: targets.${key}.argv[${i}]`);
     const program = cmd.argv[0] ?? "";
     if (program === "") throw new UserError(`${at(0)}: target ${name} has an empty ${transport} command — give the program and its arguments, e.g. [node, server.js]`);

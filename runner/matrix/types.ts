@@ -28,14 +28,59 @@ export interface Requirement {
   at: string;
 }
 
+/**
+ * A tool a target's build needs (README "Targets in any language"): `command` must be on PATH;
+ * `probe`, when given, must exit 0 (e.g. `python3 -m venv --help`); `version` prints the version
+ * recorded in provenance (its first output line).
+ */
+export interface Toolchain {
+  command: string;
+  probe?: string[];
+  version?: string[];
+  /** What to install when it is missing, e.g. "Go 1.26 or later". */
+  install: string;
+}
+
+/**
+ * How a built target's resolved dependency set is read after its build: `pip` (the distributions
+ * installed for `path`, a Python executable), `cargo` (`path`, a Cargo.lock), `go` (`go version -m`
+ * of `path`, a Go binary). Paths are absolute after parsing (`{build}` substituted).
+ */
+export interface ResolvedSource {
+  from: "pip" | "cargo" | "go";
+  path: string;
+}
+
+/**
+ * How a target is built before it runs (`build:` in the matrix): `command` runs from the matrix
+ * folder with `{build}` = a fresh temporary folder, renamed to `dir` on exit 0; the sha256 of
+ * `command`, the toolchain versions and every file of `inputs` keys the cache.
+ */
+export interface TargetBuild {
+  command: string[];
+  /** Files or folders (absolute) whose contents key the cache. */
+  inputs: string[];
+  toolchain: Toolchain[];
+  resolved?: ResolvedSource;
+  /** Absolute build folder: `<wirecost root>/.wirecost/build/<target>`; `{build}` in the target's commands. */
+  dir: string;
+  /** Source position `file:line:col` of `build:`. */
+  at: string;
+}
+
 /** A server under test. */
 export interface Target {
   name: string;
   label: string;
-  /** npm package checked with semver and recorded in provenance. */
+  /**
+   * Package checked against `version` and recorded in provenance: an npm package in node_modules,
+   * or, for a built target, a member of its resolved set (PyPI, crates.io or Go module).
+   */
   package?: string;
-  /** semver range the installed `package` must satisfy. */
+  /** Range the resolved `package` must satisfy: semver (npm, crates), PEP 440 (PyPI), Go versions (`v1.8.0`, semver rules). */
   version?: string;
+  /** Set when the target is built before it runs. */
+  build?: TargetBuild;
   /** Revisions it speaks; undefined = all. */
   revisions?: string[];
   /** Flows it serves; undefined = all. */

@@ -9,10 +9,11 @@ import { dirname } from "node:path";
 import { UserError } from "../errors.js";
 import { expand } from "../matrix/expand.js";
 import { preflight } from "../matrix/preflight.js";
+import { ensureBuilt } from "../build/build.js";
 import type { Matrix } from "../matrix/types.js";
 import { PERCENTILE_METHOD } from "../measure/histogram.js";
 import { killAllTargets } from "../execute/process.js";
-import { gitState, toolInfo } from "../results/provenance.js";
+import { buildsProvenance, gitState, toolInfo } from "../results/provenance.js";
 import { shellQuote } from "../results/shell.js";
 import { callResultBytes, runPercall } from "./engine.js";
 import { writePercall } from "./files.js";
@@ -35,6 +36,7 @@ export async function runPercallCommand(matrix: Matrix, opts: PercallOptions, ma
   const res = o.only.map(glob);
   const configs = o.only.length ? all.filter((c) => res.some((r) => r.test(c.id))) : all;
   if (!configs.length) throw new UserError(`--only ${o.only.join(" ")}: matches no configuration — list ids with: wirecost expand ${matrixArg}`);
+  const builds = await ensureBuilt(matrix, configs.map((c) => c.values.target!));
   preflight(matrix, configs);
   const m = o.repeats !== undefined ? { ...opts, trials: o.repeats } : opts;
   if (m.trials < 1) throw new UserError(`--repeats ${m.trials}: a per-call run needs at least one trial — give --repeats 1 or more`);
@@ -75,6 +77,7 @@ export async function runPercallCommand(matrix: Matrix, opts: PercallOptions, ma
         loadavgEnd: loadavg().map(round2),
         git,
         tool: toolInfo(),
+        ...(builds.records.size ? { builds: buildsProvenance(builds.records) } : {}),
       },
     );
     process.stderr.write(`${results.length} configurations measured; results in ${o.results}/percall.tsv\n`);

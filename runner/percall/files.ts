@@ -18,6 +18,7 @@ import { toTsv, writeAtomic } from "../results/files.js";
 import { readTsv } from "../results/tsv-read.js";
 import type { PathResults } from "./engine.js";
 import type { PercallAssumptions, PercallOptions } from "./options.js";
+import type { BuildProvenance } from "../results/provenance.js";
 
 /** Schema version of the per-call results files. */
 export const PERCALL_SCHEMA_VERSION = 2;
@@ -63,6 +64,8 @@ export interface PercallRunRecord {
   loadavgEnd: number[];
   git: { commit: string; dirty: boolean };
   tool: { name: string; version: string };
+  /** Built targets' toolchains and resolved sets (runner/results/provenance.ts BuildProvenance); absent when none was built. */
+  builds?: Record<string, BuildProvenance>;
 }
 
 /** What `percall-run.json` holds. */

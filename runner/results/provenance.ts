@@ -11,7 +11,27 @@ import { simpleGit } from "simple-git";
 import { repoRoot } from "../paths.js";
 import { installedPackageVersion } from "../matrix/preflight.js";
 import type { Target } from "../matrix/types.js";
+import type { BuildRecord } from "../build/build.js";
+import { resolvedVersion } from "../build/resolved.js";
 import { SCHEMA_VERSION } from "./schema.js";
+
+/** What provenance records of one target build (see runner/build/build.ts). */
+export interface BuildProvenance {
+  ecosystem?: string;
+  toolchain: Record<string, string>;
+  packages: Record<string, string>;
+  digest: string;
+  builtAt: string;
+}
+
+/** The provenance part of build records: target name → {@link BuildProvenance}, sorted by name. */
+export function buildsProvenance(records: ReadonlyMap<string, BuildRecord>): Record<string, BuildProvenance> {
+  return Object.fromEntries(
+    [...records.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, r]) => [name, { ...(r.resolved ? { ecosystem: r.resolved.ecosystem } : {}), toolchain: r.toolchain, packages: r.resolved?.packages ?? {}, digest: r.digest, builtAt: r.builtAt }]),
+  );
+}
 
 /** The provenance record (provenance.json). Times are ISO 8601 UTC. */
 export interface Provenance {
@@ -23,6 +43,12 @@ export interface Provenance {
   packages: Record<string, string>;
   /** Target name → how pages name it (`label` from the matrix) and the package it runs on. */
   targets: Record<string, { label: string; package?: string }>;
+  /**
+   * Built targets (`build:` in the matrix) → their toolchain versions (e.g. `go`, `python`, `pip`,
+   * `cargo`), ecosystem and full resolved dependency set (name → version), and the build's cache
+   * key; absent when the matrix builds nothing.
+   */
+  builds?: Record<string, BuildProvenance>;
   node: string;
   os: { platform: string; release: string; arch: string };
   cpu: { model: string; cores: number; clockTicksPerSecond: number };
@@ -59,13 +85,14 @@ export function toolInfo(): { name: string; version: string } {
 }
 
 /** Build the provenance record: every target's package and every `clientPackages` name with its installed version. */
-export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; targets: Target[]; clientPackages?: readonly string[]; startedAt: Date; endedAt: Date; command: string; git: Provenance["git"] }): Promise<Provenance> {
+export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; targets: Target[]; clientPackages?: readonly string[]; builds?: ReadonlyMap<string, BuildRecord>; startedAt: Date; endedAt: Date; command: string; git: Provenance["git"] }): Promise<Provenance> {
   const tool = toolInfo();
   const packages: Record<string, string> = {};
   const targets: Provenance["targets"] = {};
   for (const t of [...args.targets].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     targets[t.name] = t.package ? { label: t.label, package: t.package } : { label: t.label };
-    if (t.package) packages[t.package] = installedPackageVersion(t.package) ?? "not installed";
+    const built = args.builds?.get(t.name);
+    if (t.package) packages[t.package] = (t.build ? built?.resolved && resolvedVersion(built.resolved, t.package) : installedPackageVersion(t.package)) ?? (t.build && !built ? "not built" : "not installed");
   }
   for (const p of args.clientPackages ?? []) packages[p] = installedPackageVersion(p) ?? "not installed";
   const cpu = cpus();
@@ -76,6 +103,7 @@ export async function collectProvenance(args: { matrixFile: string; matrixSha256
     matrix: { file: args.matrixFile, sha256: args.matrixSha256 },
     packages: Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : 1))),
     targets,
+    ...(args.builds?.size ? { builds: buildsProvenance(args.builds) } : {}),
     node: process.version,
     os: { platform: platform(), release: release(), arch: arch() },
     cpu: { model: cpu[0]?.model ?? "unknown", cores: cpu.length, clockTicksPerSecond: clockTicks() },

@@ -68,7 +68,7 @@ function runsOf(dir: string, plan: ResultsPlan, id: string): RunRecord[] {
  * Rebuild the derived files of results folder `dir` from its journal, one configuration at a
  * time (memory stays flat in the number of runs): runs.tsv, summary.tsv and medians.tsv for the
  * plan's selected configurations (sorted by id); coverage.tsv for those and the excluded cells
- * (measured | failed | excluded | not-run, with the reason); provenance.json as given.
+ * (measured | failed | skipped | excluded | not-run, with the reason); provenance.json as given.
  * @throws UserError when a journal file is unreadable (see readRuns)
  */
 export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Provenance): void {
@@ -97,7 +97,7 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
       }
     }
     const bad = runs.find((r) => r.status !== "ok");
-    const state = runs.length === 0 ? "not-run" : bad ? "failed" : "measured";
+    const state = runs.length === 0 ? "not-run" : runs.every((r) => r.status === "skipped") ? "skipped" : bad ? "failed" : "measured";
     coverage.push([c.id, ...axisNames.map((a) => c.values[a]!), state, bad ? `${bad.status}: ${bad.error}` : ""]);
   }
   for (const c of plan.excluded) coverage.push([c.id, ...axisNames.map((a) => c.values[a]!), "excluded", c.reason]);

@@ -1,0 +1,172 @@
+/**
+ * Target builds (`build:` in the matrix, README "Targets in any language"): before preflight,
+ * `wirecost run` builds each target it needs that is missing or stale into
+ * `.wirecost/build/<target>` (a temporary folder renamed into place on success), keyed by the
+ * sha256 of the build command, the toolchain versions and the contents of the declared inputs.
+ * The folder's `wirecost-build.json` records the key, the toolchain and the resolved dependency
+ * set; a second run with the same key rebuilds nothing.
+ */
+import { createHash } from "node:crypto";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { execa } from "execa";
+import { UserError } from "../errors.js";
+import type { Matrix, Target } from "../matrix/types.js";
+import { buildCacheRoot, repoRoot } from "../paths.js";
+import { writeAtomic } from "../results/files.js";
+import { missingToolchain, toolchainVersions } from "./toolchain.js";
+import { readResolved, type ResolvedSet } from "./resolved.js";
+
+/** The record a finished build leaves in its folder (`wirecost-build.json`). Times ISO 8601 UTC, seconds wall-clock. */
+export interface BuildRecord {
+  target: string;
+  /** sha256 hex of command + toolchain versions + input contents: the cache key. */
+  digest: string;
+  command: string[];
+  /** Toolchain versions: the build's `toolchain[].version` lines plus what the resolved set carries (python, pip, go). */
+  toolchain: Record<string, string>;
+  resolved?: ResolvedSet;
+  builtAt: string;
+  seconds: number;
+}
+
+/** What {@link ensureBuilt} did: the record of every built target, and the targets skipped with the reason. */
+export interface BuildOutcome {
+  records: Map<string, BuildRecord>;
+  skipped: Map<string, string>;
+}
+
+const RECORD = "wirecost-build.json";
+/** Folders never part of a build's inputs (build outputs and caches that may sit beside sources). */
+const SKIP_DIRS = new Set(["target", "node_modules", "__pycache__", ".venv", "venv", ".git"]);
+
+function filesUnder(path: string, out: string[]): void {
+  const st = statSync(path);
+  if (!st.isDirectory()) return void out.push(path);
+  for (const e of readdirSync(path).sort()) if (!SKIP_DIRS.has(e)) filesUnder(join(path, e), out);
+}
+
+/**
+ * The cache key of `target`'s build.
+ * @throws UserError naming an input that does not exist
+ */
+export function buildDigest(target: Target, toolchain: Record<string, string>): string {
+  const b = target.build!;
+  const h = createHash("sha256").update(JSON.stringify({ command: b.command, toolchain }));
+  for (const input of b.inputs) {
+    if (!existsSync(input)) throw new UserError(`${b.at}: build input ${relative(process.cwd(), input)} of target ${target.name} does not exist — fix build.inputs`);
+    const files: string[] = [];
+    filesUnder(input, files);
+    for (const f of files) h.update(relative(repoRoot, f)).update("\0").update(readFileSync(f)).update("\0");
+  }
+  return h.digest("hex");
+}
+
+/** The record of `target`'s current build folder, or undefined when it was never built. */
+export function readBuildRecord(target: Target): BuildRecord | undefined {
+  try {
+    return JSON.parse(readFileSync(join(target.build!.dir, RECORD), "utf8")) as BuildRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Is `target`'s build folder current (built, with the key its inputs give now)?
+ * @returns the record when current, else undefined
+ */
+export function currentBuild(target: Target, cwd: string): BuildRecord | undefined {
+  const rec = readBuildRecord(target);
+  return rec && rec.digest === buildDigest(target, toolchainVersions(target, cwd)) ? rec : undefined;
+}
+
+/** Last non-empty line of a text. */
+function lastLine(text: string): string {
+  return text.trim().split("\n").pop()?.trim() ?? "";
+}
+
+async function runBuild(target: Target, cwd: string, digest: string, toolchain: Record<string, string>, log: (line: string) => void): Promise<BuildRecord> {
+  const b = target.build!;
+  const tmp = `${b.dir}.tmp-${process.pid}`;
+  const logFile = `${b.dir}.log`;
+  const cache = join(buildCacheRoot(), target.name);
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  mkdirSync(cache, { recursive: true });
+  const argv = b.command.map((a) => a.replaceAll("{build}", tmp));
+  const started = Date.now();
+  const out = createWriteStream(logFile);
+  let tail = "";
+  const child = execa(argv[0]!, argv.slice(1), { cwd, env: { WIRECOST_CACHE: cache }, reject: false, stdin: "ignore", all: true, buffer: false });
+  child.all?.on("data", (d: Buffer) => {
+    out.write(d);
+    tail = (tail + d.toString("utf8")).slice(-2000);
+  });
+  const tick = setInterval(() => log(`  still building ${target.name} (${Math.round((Date.now() - started) / 1000)} s): ${lastLine(tail).slice(0, 120)}`), 15_000);
+  const r = await child.finally(() => clearInterval(tick));
+  await new Promise<void>((res) => out.end(res));
+  if (r.exitCode !== 0) {
+    rmSync(tmp, { recursive: true, force: true });
+    const why = r.exitCode === undefined ? (r.signal ?? r.shortMessage) : `exit ${r.exitCode}`;
+    throw new UserError(`${b.at}: the build of target ${target.name} failed (${why}): ${lastLine(tail).slice(0, 200) || "no output"} — full output in ${relative(process.cwd(), logFile)}`);
+  }
+  rmSync(b.dir, { recursive: true, force: true });
+  mkdirSync(dirname(b.dir), { recursive: true });
+  renameSync(tmp, b.dir);
+  let resolved: ResolvedSet | undefined;
+  try {
+    resolved = b.resolved ? readResolved(b.resolved) : undefined;
+  } catch (e) {
+    throw new UserError(`${b.at}: target ${target.name} built, but its resolved set cannot be read: ${(e as Error).message} — check build.resolved.path`);
+  }
+  const rec: BuildRecord = {
+    target: target.name,
+    digest,
+    command: b.command,
+    toolchain: { ...toolchain, ...(resolved?.toolchain ?? {}) },
+    ...(resolved ? { resolved } : {}),
+    builtAt: new Date().toISOString(),
+    seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
+  };
+  writeAtomic(join(b.dir, RECORD), JSON.stringify(rec, null, 2) + "\n");
+  return rec;
+}
+
+/**
+ * Build every target of `targetNames` that declares `build:` and is missing or stale, one at a
+ * time, with a line when each starts and ends (and every 15 s while one runs).
+ * @param opts `skipMissingToolchains`: a target whose toolchain is missing is skipped (with the
+ *   reason) instead of refusing the run; `log` receives progress lines (default stderr)
+ * @returns the build records and the skipped targets
+ * @throws UserError naming the missing tool and what to install (without skipMissingToolchains),
+ *   a missing input, or a failed build with its last output line and the log file
+ */
+export async function ensureBuilt(m: Matrix, targetNames: Iterable<string>, opts: { skipMissingToolchains?: boolean; log?: (line: string) => void } = {}): Promise<BuildOutcome> {
+  const log = opts.log ?? ((l: string) => process.stderr.write(l + "\n"));
+  const cwd = dirname(m.file);
+  const records = new Map<string, BuildRecord>();
+  const skipped = new Map<string, string>();
+  for (const name of new Set(targetNames)) {
+    const t = m.targets[name];
+    if (!t?.build) continue;
+    const missing = missingToolchain(t, cwd);
+    if (missing) {
+      if (!opts.skipMissingToolchains) throw new UserError(`${t.build.at}: ${missing} (or leave its configurations out with --only, or pass --skip-missing-toolchains)`);
+      log(`skipping target ${name}: ${missing}`);
+      skipped.set(name, missing);
+      continue;
+    }
+    const toolchain = toolchainVersions(t, cwd);
+    const digest = buildDigest(t, toolchain);
+    const rec = readBuildRecord(t);
+    if (rec && rec.digest === digest && existsSync(t.build.dir)) {
+      records.set(name, rec);
+      continue;
+    }
+    log(`building target ${name} (${rec ? "its inputs or toolchain changed" : "not built yet"}): ${t.build.command.join(" ")}`);
+    const built = await runBuild(t, cwd, digest, toolchain, log);
+    log(`built target ${name} in ${built.seconds} s`);
+    records.set(name, built);
+  }
+  return { records, skipped };
+}

@@ -1,0 +1,115 @@
+/**
+ * Target builds through the real CLI (runner/build/): a target with `build:` is built before its
+ * first run and not again while its inputs are unchanged; an edited input rebuilds it; a missing
+ * toolchain refuses the run with one line naming what to install, or, with
+ * --skip-missing-toolchains, records that target's runs as skipped while the rest runs; a failed
+ * build names its log. The built target is a real MCP server (the compiled mcp-ts-v2 behind a
+ * launcher script the build writes), driven by the raw driver.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { cli, root } from "../paths.js";
+import { tsv } from "../execute/helpers.js";
+
+/** A scratch folder with a matrix of two built targets (`ok`, and `needs-tool` whose toolchain is missing) and their build files. */
+function scratch(): { dir: string; matrix: string; env: Record<string, string> } {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-build-"));
+  writeFileSync(join(dir, "input.txt"), "v1\n");
+  writeFileSync(join(dir, "builds.log"), "");
+  writeFileSync(
+    join(dir, "build.sh"),
+    [
+      "set -euo pipefail",
+      'out="$1"',
+      `echo built >> ${JSON.stringify(join(dir, "builds.log"))}`,
+      'if grep -q fail input.txt; then echo "compiler says no" >&2; exit 3; fi',
+      `printf '#!/bin/sh\\nexec %s %s "$@"\\n' ${JSON.stringify(process.execPath)} ${JSON.stringify(join(root, "dist/targets/mcp-ts-v2/server.js"))} > "$out/run.sh"`,
+      'chmod +x "$out/run.sh"',
+    ].join("\n") + "\n",
+  );
+  const target = (toolchain: string) => `
+    build:
+      command: [bash, build.sh, "{build}"]
+      inputs: [build.sh, input.txt]
+      toolchain:
+        - { command: ${toolchain}, version: [${toolchain === "bash" ? "bash, --version" : toolchain}], install: "the ${toolchain} toolkit" }
+    stdio: { argv: ["{build}/run.sh", --transport, stdio] }`;
+  const matrix = join(dir, "matrix.yaml");
+  writeFileSync(
+    matrix,
+    `version: 1
+repeats: 2
+axes:
+  - { name: target, values: [ok, needs-tool] }
+  - { name: transport, values: [stdio] }
+  - { name: revision, values: ["2026-07-28"] }
+  - { name: flow, values: [plain] }
+targets:
+  ok:${target("bash")}
+  needs-tool:${target("wirecost-no-such-tool")}
+`,
+  );
+  return { dir, matrix, env: { WIRECOST_BUILD_ROOT: join(dir, ".wirecost", "build") } };
+}
+
+const builds = (dir: string): number => readFileSync(join(dir, "builds.log"), "utf8").split("\n").filter(Boolean).length;
+
+test("a built target builds once, rebuilds when an input changes, and its runs measure", { timeout: 120_000 }, async () => {
+  const { dir, matrix, env } = scratch();
+  const run = (results: string) => execa(process.execPath, [cli, "run", matrix, "--only", "ok-*", "--results", join(dir, results)], { cwd: dir, env, reject: false });
+  const first = await run("r1");
+  assert.equal(first.exitCode, 0, first.stderr);
+  assert.match(first.stderr, /building target ok \(not built yet\)/);
+  assert.equal(builds(dir), 1);
+  assert.ok(existsSync(join(dir, ".wirecost", "build", "ok", "wirecost-build.json")));
+  assert.deepEqual(tsv(join(dir, "r1", "runs.tsv")).map((r) => r.status), ["ok", "ok"]);
+  const prov = JSON.parse(readFileSync(join(dir, "r1", "provenance.json"), "utf8")) as { builds?: Record<string, { toolchain: Record<string, string>; digest: string }> };
+  assert.match(prov.builds?.ok?.toolchain.bash ?? "", /GNU bash/);
+
+  const second = await run("r2");
+  assert.equal(second.exitCode, 0, second.stderr);
+  assert.doesNotMatch(second.stderr, /building target/);
+  assert.equal(builds(dir), 1, "a fresh build is not rebuilt");
+
+  writeFileSync(join(dir, "input.txt"), "v2\n");
+  const third = await run("r3");
+  assert.equal(third.exitCode, 0, third.stderr);
+  assert.match(third.stderr, /building target ok \(its inputs or toolchain changed\)/);
+  assert.equal(builds(dir), 2, "a stale build is rebuilt");
+
+  writeFileSync(join(dir, "input.txt"), "fail\n");
+  const failed = await run("r4");
+  assert.equal(failed.exitCode, 1);
+  const lines = failed.stderr.trim().split("\n").filter((l) => l.startsWith("wirecost:"));
+  assert.equal(lines.length, 1, failed.stderr);
+  assert.match(lines[0]!, /matrix\.yaml:\d+:\d+: the build of target ok failed \(exit 3\): compiler says no — full output in .*ok\.log/);
+  assert.ok(existsSync(join(dir, ".wirecost", "build", "ok", "run.sh")), "a failed rebuild leaves the previous build in place");
+});
+
+test("a missing toolchain refuses the run in one line, or is skipped with --skip-missing-toolchains", { timeout: 120_000 }, async () => {
+  const { dir, matrix, env } = scratch();
+  const refused = await execa(process.execPath, [cli, "run", matrix, "--results", join(dir, "r1")], { cwd: dir, env, reject: false });
+  assert.equal(refused.exitCode, 1);
+  assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+  assert.match(refused.stderr, /^wirecost: .*matrix\.yaml:\d+:\d+: target needs-tool needs wirecost-no-such-tool, which is not on PATH — install the wirecost-no-such-tool toolkit/);
+  assert.equal(existsSync(join(dir, "r1", "runs.tsv")), false, "nothing written");
+
+  const skipped = await execa(process.execPath, [cli, "run", matrix, "--skip-missing-toolchains", "--results", join(dir, "r2")], { cwd: dir, env, reject: false });
+  assert.equal(skipped.exitCode, 0, skipped.stderr);
+  assert.match(skipped.stderr, /2 of 4 runs ok, 2 skipped/);
+  assert.equal(skipped.stderr.match(/skipped target needs-tool: .*install the wirecost-no-such-tool toolkit/g)?.length, 1);
+  const coverage = new Map(tsv(join(dir, "r2", "coverage.tsv")).map((r) => [r.target, r]));
+  assert.equal(coverage.get("ok")?.outcome, "measured");
+  assert.equal(coverage.get("needs-tool")?.outcome, "skipped");
+  assert.match(coverage.get("needs-tool")?.reason ?? "", /not on PATH — install/);
+  const prov = JSON.parse(readFileSync(join(dir, "r2", "provenance.json"), "utf8")) as { builds?: Record<string, unknown> };
+  assert.deepEqual(Object.keys(prov.builds ?? {}), ["ok"]);
+
+  const expand = await execa(process.execPath, [cli, "expand", matrix], { cwd: dir, env, reject: false });
+  assert.equal(expand.exitCode, 0, expand.stderr);
+  assert.match(expand.stderr, /note: target needs-tool needs wirecost-no-such-tool/);
+});
