@@ -29,7 +29,7 @@ export interface Runs {
 }
 
 /** What became of one expanded cell (`coverage.tsv`, column `outcome`). */
-export type CoverageOutcome = "measured" | "failed" | "excluded" | "not-run";
+export type CoverageOutcome = "measured" | "failed" | "skipped" | "excluded" | "not-run";
 
 /** One expanded cell of the matrix and what became of it. */
 export interface CoverageCell {
@@ -116,7 +116,7 @@ export function readRuns(dir: string): Runs | undefined {
   return { header: table.header, rows };
 }
 
-const OUTCOMES: readonly string[] = ["measured", "failed", "excluded", "not-run"];
+const OUTCOMES: readonly string[] = ["measured", "failed", "skipped", "excluded", "not-run"];
 
 /**
  * Read `coverage.tsv` if present: `config, <axes…>, outcome, reason`. Columns are taken by

@@ -25,6 +25,6 @@ export function coverageView(coverage: Coverage): CoverageView {
       ],
       coverage.cells,
     ),
-    counts: `${count("measured")} measured, ${count("failed")} failed, ${count("excluded")} excluded, ${count("not-run")} not run`,
+    counts: `${count("measured")} measured, ${count("failed")} failed, ${coverage.cells.some((c) => c.outcome === "skipped") ? `${count("skipped")} skipped (toolchain missing), ` : ""}${count("excluded")} excluded, ${count("not-run")} not run`,
   };
 }
