@@ -15,7 +15,7 @@ import { tableView, type Column, type TableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
 import { stackedBarSvg, type StackedDatum } from "../charts/svg.js";
 import { coverageView } from "../sections/coverage.js";
-import { FLOW_CALLS, crossoverView, framingShareTable, stateTable } from "../sections/derived.js";
+import { FLOW_CALLS, crossoverView, framingShareTable, serversSideBySide, stateTable } from "../sections/derived.js";
 import { predictionViews } from "../sections/predictions.js";
 import { traceView } from "../sections/trace.js";
 import { mdFence } from "../escape.js";
@@ -199,6 +199,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file),
     chart,
     framing: framingShareTable(httpRows),
+    servers: serversSideBySide(allRows, results.axisNames, labels),
     crossHttp,
     crossStdio,
     flowCalls: Object.entries(FLOW_CALLS)

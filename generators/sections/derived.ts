@@ -188,3 +188,58 @@ export function stateTable(results: Results, allRows: readonly KeyedRow[]): Tabl
     sorted,
   );
 }
+
+/** One flow × transport table of the servers side by side (see {@link serversSideBySide}). */
+export interface ServerComparison {
+  transport: string;
+  flow: string;
+  table: TableView;
+}
+
+/**
+ * The servers side by side: per transport and flow (plain, input, ten), one row per revision and
+ * one column per target, each cell the median total bytes with the JSON-RPC message counts
+ * (client→server / server→client). Only the raw client's rows, and for every other axis only its
+ * most common value (the main grid's: a sweep's values are rarer), so each cell is one
+ * configuration of the main grid; a cell without such a row is "—".
+ * @param labels target name → label (provenance)
+ * @returns the tables in transport, flow order; empty when fewer than two targets have rows
+ */
+export function serversSideBySide(rows: readonly KeyedRow[], axisNames: readonly string[], labels: ReadonlyMap<string, string>): ServerComparison[] {
+  const fixed = axisNames.filter((a) => !["target", "transport", "flow", "revision", "client"].includes(a));
+  const mode = new Map<string, string>();
+  for (const a of fixed) {
+    const counts = new Map<string, number>();
+    for (const r of rows) {
+      const v = r.summary.axes.get(a) ?? "";
+      counts.set(v, (counts.get(v) ?? 0) + 1);
+    }
+    mode.set(a, [...counts].sort((x, y) => y[1] - x[1] || compareTuples([x[0]], [y[0]]))[0]?.[0] ?? "");
+  }
+  const main = rows.filter((r) => (r.summary.axes.get("client") ?? "raw") === "raw" && fixed.every((a) => (r.summary.axes.get(a) ?? "") === mode.get(a)));
+  const targets = [...new Set(main.map((r) => r.summary.axes.get("target") ?? ""))].sort((a, b) => compareTuples([labels.get(a) ?? a], [labels.get(b) ?? b]));
+  if (targets.length < 2) return [];
+  const out: ServerComparison[] = [];
+  for (const transport of ["http", "stdio"]) {
+    for (const flow of ["plain", "input", "ten"]) {
+      const here = main.filter((r) => r.summary.axes.get("transport") === transport && r.summary.axes.get("flow") === flow);
+      if (here.length === 0) continue;
+      const revisions = [...new Set(here.map((r) => r.summary.axes.get("revision") ?? ""))].sort((a, b) => compareTuples([a], [b]));
+      const at = (rev: string, t: string) => here.find((r) => r.summary.axes.get("revision") === rev && r.summary.axes.get("target") === t);
+      const cell = (r: KeyedRow | undefined): string => {
+        const total = r && med(r, "total_bytes");
+        if (r === undefined || total === undefined) return "—";
+        return `${formatInt(total)} (${formatInt(med(r, "jsonrpc_c2s") ?? 0)} / ${formatInt(med(r, "jsonrpc_s2c") ?? 0)}) [${r.key}]`;
+      };
+      out.push({
+        transport,
+        flow,
+        table: tableView(
+          [{ header: "Revision", align: "left", cell: (rev: string) => rev }, ...targets.map((t) => ({ header: mdCell(labels.get(t) ?? t), align: "right" as const, cell: (rev: string) => cell(at(rev, t)) }))],
+          revisions,
+        ),
+      });
+    }
+  }
+  return out;
+}

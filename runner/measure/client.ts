@@ -34,6 +34,11 @@ export class KeepAliveClient {
 
   private constructor() {}
 
+  /** Bytes of the body of the last response accepted on this connection (0 before the first): the workload's response size. */
+  get lastBodyBytes(): number {
+    return this.validBody.length;
+  }
+
   /**
    * Open a connection to 127.0.0.1:`port`.
    * @throws Error when the connection is refused

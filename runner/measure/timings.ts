@@ -17,6 +17,7 @@ const fix = (v: number) => (Number.isFinite(v) ? Number(v.toFixed(3)) : v);
 /** The metrics of one trial as (name with unit, value) pairs, in a fixed order. */
 export function trialMetrics(r: TrialResult): [string, number][] {
   const out: [string, number][] = [["load1_before", r.load1]];
+  if (r.responseBodyBytes !== undefined) out.push(["response_body_bytes", r.responseBodyBytes]);
   if (r.latency) {
     const l = r.latency;
     out.push(["calls", l.count], ["p50_us", l.p50Us], ["p95_us", l.p95Us], ["p99_us", l.p99Us], ["max_us", l.maxUs], ["mean_us", l.meanUs]);

@@ -79,6 +79,8 @@ export interface TrialResult {
   /** Distinct Cpus_allowed_list values over the target's threads after pinning. */
   targetAffinity: string[];
   startedAt: string;
+  /** Bytes of the body of the workload's response (after the warm-up calls; Content-Length framing's body, dechunked otherwise). */
+  responseBodyBytes?: number;
   latency?: LatencySummary & { histogram: string };
   cpu?: CpuPerRequest & { clientCpuPerRequestUs: number };
   throughput?: ThroughputResult[];
@@ -124,7 +126,8 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     res.targetAffinity = threadAffinities(proc.pid);
     const req = req0(port);
     client = await KeepAliveClient.connect(port);
-    await runCalls(client, req, spec.warmupCalls);
+    await runCalls(client, req, Math.max(1, spec.warmupCalls));
+    res.responseBodyBytes = client.lastBodyBytes;
     if (spec.measures.includes("latency") || spec.measures.includes("cpu")) {
       let before: CpuSample | undefined;
       let after: CpuSample | undefined;
