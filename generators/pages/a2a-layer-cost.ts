@@ -11,6 +11,7 @@ import { reproduceCommand } from "../reproduce.js";
 import type { TimingConfiguration, Timings } from "../results/timings.js";
 import { tableView, type Column, type TableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
+import { buildsTable } from "../sections/builds.js";
 
 /** Page id, file stem of `a2a-layer-cost.md` / `.html`. */
 export const A2A_LAYER_COST_ID = "a2a-layer-cost";
@@ -52,6 +53,8 @@ interface Cell {
   p50?: number;
   p95?: number;
   p99?: number;
+  /** Bytes of the workload response's body (median over trials). */
+  responseBytes?: number;
   trials: number;
 }
 
@@ -73,6 +76,7 @@ function cells(t: Timings): Cell[] {
       p50: f("p50_us")?.median,
       p95: f("p95_us")?.median,
       p99: f("p99_us")?.median,
+      responseBytes: f("response_body_bytes")?.median,
       trials: (cpu ?? f("p50_us"))?.trials ?? 0,
     };
   });
@@ -94,10 +98,13 @@ interface View {
   floorSubtracted: TableView | null;
   capacity: TableView | null;
   capacityNote: string;
+  /** Response body sizes per SDK target when they differ; "" otherwise. */
+  sizeNote: string;
   turnLines: string[];
   load: { busy: boolean; text: string };
   failures: string[];
   environment: string[];
+  builds: TableView | null;
   method: string[];
   /** The recorded command that wrote these results, in its `npx` form, as markdown code. */
   command: string;
@@ -135,11 +142,14 @@ export function a2aLayerCostMarkdown(t: Timings): string {
   }
   const comparisons: string[] = [];
   for (const layout of layouts) {
-    for (let i = 1; i < subjects.length; i++) {
-      const a = at(subjects[0] ?? "", layout);
-      const b = at(subjects[i] ?? "", layout);
-      if (a?.cpu === undefined || b?.cpu === undefined) continue;
-      comparisons.push(`**${layout}**: ${mdCell(b.label)} uses ${times(b.cpu / a.cpu)} the CPU per request of ${mdCell(a.label)} (${us(b.cpu - a.cpu)} µs difference).`);
+    // Every pair of SDK targets, the lighter one first, so each ratio reads "heavier uses N× lighter".
+    const measured = subjects.map((s) => at(s, layout)).filter((c): c is Cell => c?.cpu !== undefined).sort((a, b) => a.cpu! - b.cpu!);
+    for (let i = 0; i < measured.length; i++) {
+      for (let j = i + 1; j < measured.length; j++) {
+        const a = measured[i]!;
+        const b = measured[j]!;
+        comparisons.push(`**${layout}**: ${mdCell(b.label)} uses **${times(b.cpu! / a.cpu!)}** the CPU per request of ${mdCell(a.label)}, or ${us(b.cpu! - a.cpu!)} µs more.`);
+      }
     }
   }
 
@@ -152,6 +162,7 @@ export function a2aLayerCostMarkdown(t: Timings): string {
     { header: "Ticks cross-check (µs)", align: "right", cell: (c) => us(c.ticksCpu) },
     { header: "Quantisation error", align: "right", cell: (c) => (c.quantisationPct === undefined ? "—" : pct(c.quantisationPct)) },
     { header: "× floor", align: "right", cell: (c) => { const f = at(FLOOR_TARGET, c.config.layout)?.cpu; return f === undefined || c.cpu === undefined ? "—" : times(c.cpu / f); } },
+    { header: "Response body (bytes)", align: "right", cell: (c) => (c.responseBytes === undefined ? "—" : formatInt(c.responseBytes)) },
   ];
   const ordered = [...all].sort((a, b) => layouts.indexOf(a.config.layout) - layouts.indexOf(b.config.layout));
 
@@ -179,6 +190,15 @@ export function a2aLayerCostMarkdown(t: Timings): string {
         { header: "p99 (µs)", align: "right", cell: (r) => us(g(r, "p99_us")) },
         { header: "Server CPU per request (µs)", align: "right", cell: (r) => us(g(r, "cpu_per_request_us")) },
         { header: "Client CPU per request (µs)", align: "right", cell: (r) => us(g(r, "client_cpu_per_request_us")) },
+        {
+          header: "Client CPU (cores)",
+          align: "right",
+          cell: (r) => {
+            const c = g(r, "client_cpu_per_request_us");
+            const rate = g(r, "requests_per_s");
+            return c === undefined || rate === undefined ? "—" : formatFixed(coresAtRate(c, rate), 2);
+          },
+        },
         { header: "Errors", align: "right", cell: (r) => { const v = g(r, "errors"); return v === undefined ? "—" : formatInt(v); } },
       ],
       tputRows,
@@ -236,6 +256,11 @@ export function a2aLayerCostMarkdown(t: Timings): string {
     turnLines.push(`${mdCell(c.label)}: ${us(c.cpu)} µs of CPU per request is ${formatFixed((c.cpu / (hi * 1e6)) * 100, 4)} %–${formatFixed((c.cpu / (lo * 1e6)) * 100, 4)} % of an agent turn of ${formatFixed(lo, 0)}–${formatFixed(hi, 0)} s (assumed turn length).`);
   }
 
+  const sized = subjects.map((s) => at(s, headlineLayout)).filter((c): c is Cell => c?.responseBytes !== undefined);
+  const sizeNote =
+    sized.length > 1 && new Set(sized.map((c) => c.responseBytes)).size > 1
+      ? `Response sizes differ, an uncontrolled factor: ${sized.map((c) => `${formatInt(c.responseBytes!)} body bytes from ${mdCell(c.label)}`).join(", ")} (the request is byte-identical for every target). Some small part of a gap is payload size, not protocol handling.`
+      : "";
   const loads = t.trials.map((x) => x.load1);
   const busyCount = t.trials.filter((x) => x.busy).length;
   const cores = t.machine?.allowedCores?.length ?? t.machine?.cores ?? 0;
@@ -252,6 +277,19 @@ export function a2aLayerCostMarkdown(t: Timings): string {
     t.git ? `wirecost commit ${mdCode(t.git.commit)}${t.git.dirty ? " (with uncommitted changes)" : ""}; matrix ${mdCode(t.matrix)}.` : `Matrix ${mdCode(t.matrix)}; these results predate the recording of the git commit.`,
     `Targets: ${unique(all.map((c) => c.config.target)).map((n) => `${mdCode(n)} = ${mdCell(t.targets[n] ?? n)}`).join("; ")}.`,
   ];
+  // What each target said when it started listening (e.g. the event loop and HTTP parser uvicorn selected), with its port made generic.
+  const started = new Map<string, Set<string>>();
+  for (const x of t.trials) {
+    const c = t.configs.find((y) => y.id === x.config);
+    if (!c || !x.listeningLine) continue;
+    const set = started.get(c.target) ?? new Set<string>();
+    set.add(x.listeningLine.replace(/127\.0\.0\.1:\d+/, "127.0.0.1:PORT"));
+    started.set(c.target, set);
+  }
+  for (const [target, lines] of started) {
+    const mine = t.trials.filter((x) => t.configs.find((y) => y.id === x.config)?.target === target);
+    environment.push(`${mdCode(target)} said on start-up, in ${formatInt(mine.filter((x) => x.listeningLine).length)} of ${formatInt(mine.length)} trials: ${[...lines].map(mdCode).join(", ")}.`);
+  }
   const method = [
     `Each trial starts a fresh target process, pins it per its layout, discards ${formatInt(t.timing.warmupCalls)} warm-up calls, then times ${formatInt(t.timing.calls)} sequential calls on one warm keep-alive connection, then runs ${formatFixed(t.timing.throughputSeconds, 0)} s throughput windows at ${connections.map((n) => formatInt(n)).join(" and ")} connection(s). Trials are run in ${mdCell(t.timing.order)} order across configurations; every response is validated (a JSON-RPC error inside HTTP 200 fails the trial).`,
     `CPU: ${mdCell(t.cpuMethod)}. The quantisation error applies to the tick cross-check; the schedstat figure has nanosecond resolution.`,
@@ -269,10 +307,12 @@ export function a2aLayerCostMarkdown(t: Timings): string {
     floorSubtracted: floorSubtracted ?? null,
     capacity: capacity ?? null,
     capacityNote,
+    sizeNote,
     turnLines,
     load,
     failures,
     environment,
+    builds: buildsTable(t.builds) ?? null,
     method,
     command: mdCode(t.command.startsWith("wirecost ") ? `npx ${t.command}` : t.command),
     reproduce: t.configs.map((c) => {

@@ -1,6 +1,7 @@
 /** Read `provenance.json`: where and with what the results were produced. */
 import { UserError, readResultsFile } from "../errors.js";
 import { compareCodeUnits } from "../order.js";
+import { readBuilds, type TargetBuildInfo } from "./builds.js";
 
 /** The provenance fields the site shows (schemaVersion 1). Unknown extra keys are ignored. */
 export interface Provenance {
@@ -31,6 +32,8 @@ export interface Provenance {
    * `targets.<name>.label` (the matrix's `targets.<name>.label`); empty when absent.
    */
   targetLabels: ReadonlyMap<string, string>;
+  /** Targets built before they ran (optional key `builds`), sorted by name; empty when none. */
+  builds: readonly TargetBuildInfo[];
 }
 
 const FIX = "regenerate the results with `npx wirecost run`, or correct the key by hand";
@@ -119,5 +122,6 @@ export function readProvenance(file: string, missingFix: string): Provenance {
     endedAt: str("endedAt"),
     command,
     targetLabels,
+    builds: readBuilds(at("builds"), file),
   };
 }

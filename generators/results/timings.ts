@@ -41,6 +41,8 @@ export interface TimingTrial {
   load1: number;
   /** load1 above the allowed core count. */
   busy: boolean;
+  /** The target's `listening on …` stderr line in that trial, when it printed one. */
+  listeningLine?: string;
 }
 
 /** Everything a timing page reads. */
@@ -68,10 +70,14 @@ export interface Timings {
   startedAt: string;
   percentileMethod: string;
   cpuMethod: string;
+  /** Targets built before they ran, with toolchain and resolved set (empty when none). */
+  builds: readonly TargetBuildInfo[];
   /** A figure by configuration id and metric, or undefined when the summary lacks it. */
   figure(config: string, metric: string): TimingFigure | undefined;
 }
 
+
+import { readBuilds, type TargetBuildInfo } from "./builds.js";
 
 const FIX = "rerun the timing matrix: npx wirecost run matrices/a2a-layer-cost.yaml --results DIR";
 
@@ -139,6 +145,7 @@ export function loadTimings(dir: string): Timings {
     startedAt: String(run.startedAt ?? "unknown"),
     percentileMethod: String(run.percentileMethod ?? "unknown"),
     cpuMethod: String(run.cpuMethod ?? "unknown"),
+    builds: readBuilds(run.builds, runFile),
     figure: (config, metric) => figures.get(`${config}\t${metric}`),
   };
 }

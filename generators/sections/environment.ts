@@ -2,6 +2,7 @@
 import { formatInt } from "../format.js";
 import type { Provenance } from "../results/load.js";
 import { tableView, type Column, type TableView } from "../table.js";
+import { buildsTable } from "./builds.js";
 
 /** The environment as two tables: run facts (key → value) and target package versions. */
 export interface EnvironmentView {
@@ -9,6 +10,8 @@ export interface EnvironmentView {
   facts: TableView;
   /** One row per target package: name and resolved version. */
   packages: TableView;
+  /** One row per built target: toolchain and resolved set; undefined when none was built. */
+  builds?: TableView;
 }
 
 type Fact = readonly [label: string, value: string];
@@ -37,5 +40,6 @@ export function environmentView(p: Provenance): EnvironmentView {
     ["Started", p.startedAt],
     ["Ended", p.endedAt],
   ];
-  return { facts: tableView(FACT_COLUMNS, facts), packages: tableView(PACKAGE_COLUMNS, p.packages) };
+  const builds = buildsTable(p.builds);
+  return { facts: tableView(FACT_COLUMNS, facts), packages: tableView(PACKAGE_COLUMNS, p.packages), ...(builds ? { builds } : {}) };
 }

@@ -40,6 +40,8 @@ export interface TargetProcess {
   child: ResultPromise<{ buffer: false; encoding: "buffer"; detached: true; reject: false }>;
   /** One-line excerpt of the child's stderr for failure reasons ({@link stderrExcerpt}); "" when it wrote none. */
   stderrExcerpt(): string;
+  /** The target's first stderr line starting `listening on ` (e.g. `listening on 127.0.0.1:4100 loop=uvloop http=httptools`), once written; else undefined. */
+  listeningLine(): string | undefined;
   /** Exit code or signal name once exited, else undefined. */
   exit(): string | undefined;
   /** Why the process could not be started (e.g. `spawn nod ENOENT`), once known; else undefined. */
@@ -105,8 +107,14 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
     stderr: "pipe",
   });
   let stderr = "";
+  let listening: string | undefined;
+  let head = "";
   child.stderr?.on("data", (d: Buffer) => {
     stderr = (stderr + d.toString("utf8")).slice(-8192);
+    if (listening === undefined && head.length < 65536) {
+      head += d.toString("utf8");
+      listening = /^listening on [^\n]*/m.exec(head)?.[0]?.trim();
+    }
   });
   let exited: string | undefined;
   let spawnError: string | undefined;
@@ -132,6 +140,7 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
     pid,
     child,
     stderrExcerpt: () => stderrExcerpt(stderr),
+    listeningLine: () => listening,
     exit: () => exited,
     spawnError: () => spawnError,
     async stop(graceMs = 2000) {

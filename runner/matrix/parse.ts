@@ -109,6 +109,7 @@ interface RawMatrix {
       requires?: (string | { command: string; when?: RawMatch })[];
       build?: { command: string[]; inputs: string[]; toolchain?: Toolchain[]; resolved?: { from: "pip" | "cargo" | "go"; path: string } };
       inProcess?: { workload: string };
+      harness?: RawCommand & { transport: string };
       stdio?: RawCommand;
       http?: RawCommand;
     }
@@ -242,21 +243,25 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     const commands: Target["commands"] = {};
     const build = t.build ? parseBuild(t.build, tname, matrixDir, loc) : undefined;
     const atBuild: Record<string, string> = build ? { build: build.dir } : {};
-    for (const tr of TRANSPORTS) {
-      const c = t[tr];
-      if (!c) continue;
+    /** A command of the target (`key`: stdio, http or harness) with {build} substituted and its placeholders checked. */
+    const command = (c: RawCommand, key: "stdio" | "http" | "harness"): TargetCommand => {
       const cmd: TargetCommand = { argv: c.argv.map((a) => substituteKnown(a, atBuild)), env: Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, substituteKnown(v, atBuild)])) };
-      const texts: [string, YamlPath][] = [...cmd.argv.map((s, i): [string, YamlPath] => [s, ["targets", tname, tr, "argv", i]]), ...Object.entries(cmd.env).map(([k, s]): [string, YamlPath] => [s, ["targets", tname, tr, "env", k]])];
+      const texts: [string, YamlPath][] = [...cmd.argv.map((s, i): [string, YamlPath] => [s, ["targets", tname, key, "argv", i]]), ...Object.entries(cmd.env).map(([k, s]): [string, YamlPath] => [s, ["targets", tname, key, "env", k]])];
       for (const [s, path] of texts) {
         for (const ph of placeholderNames(s)) {
-          if (ph === "port" && tr === "http") continue;
+          if (ph === "port" && key === "http") continue;
           if (ph === "build") fail(loc, path, `placeholder {build} in target ${tname}, which has no build: — add a build: section (command, inputs) or remove {build}`);
-          if (ph === "port") fail(loc, path, `placeholder {port} in a stdio command — only http commands get a port; remove it`);
+          if (ph === "port") fail(loc, path, key === "harness" ? `placeholder {port} in a harness command — a harness starts what it measures itself; remove it` : `placeholder {port} in a stdio command — only http commands get a port; remove it`);
           if (!axisNames.includes(ph)) fail(loc, path, `placeholder {${ph}} names no axis — use {port} (http) or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}`);
         }
       }
-      commands[tr] = cmd;
+      return cmd;
+    };
+    for (const tr of TRANSPORTS) {
+      const c = t[tr];
+      if (c) commands[tr] = command(c, tr);
     }
+    const harness = t.harness ? { transport: t.harness.transport, command: command(t.harness, "harness") } : undefined;
     const requires: Requirement[] = (t.requires ?? []).map((r, i) => {
       const path: YamlPath = ["targets", tname, "requires", i];
       if (typeof r === "string") return { command: r, at: loc.at(path) };
@@ -264,6 +269,8 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     });
     if (t.inProcess && !inProcessOk) fail(loc, ["targets", tname], `target ${tname} runs in-process, which only measures: [percall] measures — set measures: [percall] or remove inProcess`, "inProcess");
     if (t.inProcess && (t.stdio || t.http)) fail(loc, ["targets", tname], `target ${tname} declares inProcess and a ${t.stdio ? "stdio" : "http"} command — an in-process target starts no server; remove one of them`, "inProcess");
+    if (t.harness && !inProcessOk) fail(loc, ["targets", tname], `target ${tname} is a per-call harness, which only measures: [percall] runs — set measures: [percall] or remove harness`, "harness");
+    if (t.harness && (t.stdio || t.http || t.inProcess)) fail(loc, ["targets", tname], `target ${tname} declares harness and ${t.inProcess ? "inProcess" : `a ${t.stdio ? "stdio" : "http"} command`} — a harness times its path itself; remove one of them`, "harness");
     targets[tname] = {
       name: tname,
       label: t.label ?? tname,
@@ -272,6 +279,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ...(t.revisions ? { revisions: t.revisions } : {}),
       ...(t.flows ? { flows: t.flows } : {}),
       ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),
+      ...(harness ? { harness } : {}),
       ...(build ? { build } : {}),
       requires,
       commands,

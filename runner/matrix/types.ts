@@ -87,6 +87,12 @@ export interface Target {
   flows?: string[];
   /** Set when the target is a workload function called inside the runner (transport `in-process`, measures: [percall] only). */
   inProcess?: { workload: string };
+  /**
+   * Set when the target is a per-call harness (measures: [percall] only, README "Per-call
+   * harnesses in other languages"): a command that times the `transport` path itself and prints
+   * its samples; `{build}` is already substituted in `command`.
+   */
+  harness?: { transport: string; command: TargetCommand };
   /** Commands that must be on PATH (checked by preflight). */
   requires: Requirement[];
   commands: Partial<Record<"stdio" | "http", TargetCommand>>;

@@ -59,5 +59,5 @@ export function writeTimings(dir: string, results: TrialResult[], run: Record<st
     return [config, metric, vs.length, fix(median(vs)), fix(Math.min(...vs)), fix(Math.max(...vs))];
   });
   writeAtomic(join(dir, "timings-summary.tsv"), toTsv(["config", "metric", "trials", "median", "min", "max"], summary));
-  writeAtomic(join(dir, "timings-run.json"), JSON.stringify({ schemaVersion: 1, ...run, trials: sorted.map((r) => ({ config: r.config, trial: r.trial, seq: r.seq, status: r.status, error: r.error, load1: r.load1, busy: r.busy, targetAffinity: r.targetAffinity, startedAt: r.startedAt })) }, null, 2) + "\n");
+  writeAtomic(join(dir, "timings-run.json"), JSON.stringify({ schemaVersion: 1, ...run, trials: sorted.map((r) => ({ config: r.config, trial: r.trial, seq: r.seq, status: r.status, error: r.error, load1: r.load1, busy: r.busy, targetAffinity: r.targetAffinity, startedAt: r.startedAt, ...(r.listeningLine ? { listeningLine: r.listeningLine } : {}) })) }, null, 2) + "\n");
 }

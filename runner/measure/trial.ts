@@ -81,6 +81,8 @@ export interface TrialResult {
   startedAt: string;
   /** Bytes of the body of the workload's response (after the warm-up calls; Content-Length framing's body, dechunked otherwise). */
   responseBodyBytes?: number;
+  /** What the target said when it started listening (its first `listening on …` stderr line), e.g. the event loop and HTTP parser it runs on. */
+  listeningLine?: string;
   latency?: LatencySummary & { histogram: string };
   cpu?: CpuPerRequest & { clientCpuPerRequestUs: number };
   throughput?: ThroughputResult[];
@@ -128,6 +130,8 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     client = await KeepAliveClient.connect(port);
     await runCalls(client, req, Math.max(1, spec.warmupCalls));
     res.responseBodyBytes = client.lastBodyBytes;
+    const listening = proc.listeningLine();
+    if (listening) res.listeningLine = listening;
     if (spec.measures.includes("latency") || spec.measures.includes("cpu")) {
       let before: CpuSample | undefined;
       let after: CpuSample | undefined;
