@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { execa } from "execa";
 import { UserError } from "../errors.js";
 import type { Matrix, Target } from "../matrix/types.js";
@@ -52,7 +52,9 @@ function filesUnder(path: string, out: string[]): void {
  */
 export function buildDigest(target: Target, toolchain: Record<string, string>): string {
   const b = target.build!;
-  const h = createHash("sha256").update(JSON.stringify({ command: b.command, toolchain }));
+  // Arguments naming files are keyed by their path from the wirecost root, so the same build declared in matrices of different folders has one key.
+  const command = b.command.map((a) => (!a.includes("{") && existsSync(resolve(b.cwd, a)) ? relative(repoRoot, resolve(b.cwd, a)) : a));
+  const h = createHash("sha256").update(JSON.stringify({ command, toolchain }));
   for (const input of b.inputs) {
     if (!existsSync(input)) throw new UserError(`${b.at}: build input ${relative(process.cwd(), input)} of target ${target.name} does not exist — fix build.inputs`);
     const files: string[] = [];
@@ -89,7 +91,7 @@ async function runBuild(target: Target, cwd: string, digest: string, toolchain: 
   const b = target.build!;
   const tmp = `${b.dir}.tmp-${process.pid}`;
   const logFile = `${b.dir}.log`;
-  const cache = join(buildCacheRoot(), target.name);
+  const cache = join(buildCacheRoot(), basename(b.dir));
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   mkdirSync(cache, { recursive: true });

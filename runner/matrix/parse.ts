@@ -107,7 +107,7 @@ interface RawMatrix {
       revisions?: string[];
       flows?: string[];
       requires?: (string | { command: string; when?: RawMatch })[];
-      build?: { command: string[]; inputs: string[]; toolchain?: Toolchain[]; resolved?: { from: "pip" | "cargo" | "go"; path: string } };
+      build?: { name?: string; command: string[]; inputs: string[]; toolchain?: Toolchain[]; resolved?: { from: "pip" | "cargo" | "go"; path: string } };
       inProcess?: { workload: string };
       harness?: RawCommand & { transport: string };
       stdio?: RawCommand;
@@ -165,13 +165,13 @@ export function parseMatrix(text: string, name: string, sha256 = createHash("sha
  * @throws UserError at the offending item for a placeholder other than {build}
  */
 function parseBuild(b: NonNullable<RawMatrix["targets"][string]["build"]>, tname: string, matrixDir: string, loc: Locator): TargetBuild {
-  const dir = resolve(buildRoot(), tname);
+  const dir = resolve(buildRoot(), b.name ?? tname);
   b.command.forEach((a, i) => {
     for (const ph of placeholderNames(a)) if (ph !== "build") fail(loc, ["targets", tname, "build", "command", i], `placeholder {${ph}} in a build command — a build takes only {build} (the folder to build into)`);
   });
   const toolchain = (b.toolchain ?? []).map((tc) => ({ command: tc.command, install: tc.install, ...(tc.probe ? { probe: tc.probe } : {}), ...(tc.version ? { version: tc.version } : {}) }));
   const resolved = b.resolved ? { from: b.resolved.from, path: resolve(matrixDir, substituteKnown(b.resolved.path, { build: dir })) } : undefined;
-  return { command: b.command, inputs: b.inputs.map((p) => resolve(matrixDir, p)), toolchain, ...(resolved ? { resolved } : {}), dir, at: loc.at(["targets", tname, "build"]) };
+  return { command: b.command, inputs: b.inputs.map((p) => resolve(matrixDir, p)), toolchain, ...(resolved ? { resolved } : {}), dir, cwd: matrixDir, at: loc.at(["targets", tname, "build"]) };
 }
 
 /** Fail at `path` (or at key `key` of the map at `path`). */

@@ -62,8 +62,10 @@ export interface TargetBuild {
   inputs: string[];
   toolchain: Toolchain[];
   resolved?: ResolvedSource;
-  /** Absolute build folder: `<wirecost root>/.wirecost/build/<target>`; `{build}` in the target's commands. */
+  /** Absolute build folder: `<wirecost root>/.wirecost/build/<name>` (`build.name`, default the target's name); `{build}` in the target's commands. */
   dir: string;
+  /** The folder the command runs from (the matrix file's folder). */
+  cwd: string;
   /** Source position `file:line:col` of `build:`. */
   at: string;
 }
