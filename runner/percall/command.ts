@@ -5,7 +5,6 @@
  */
 import { glob } from "../execute/run-matrix.js";
 import { cpus, loadavg, release, type } from "node:os";
-import { dirname } from "node:path";
 import { UserError } from "../errors.js";
 import { expand } from "../matrix/expand.js";
 import { preflight } from "../matrix/preflight.js";
@@ -25,7 +24,8 @@ const round2 = (x: number): number => Number(x.toFixed(2));
 /**
  * Run the per-call matrix `matrix` (its parameters `opts`) into `o.results`.
  * @param matrixArg the matrix file as the user gave it (recorded in reproduce commands)
- * @returns the process exit code (0)
+ * @returns the process exit code: 0, or 1 when a path failed (a harness run that gave no valid
+ *   samples; the results, that path's failure included, are written first)
  * @throws UserError when --only matches nothing, --shard/--resume/--jobs is given, or a target package is missing; ProtocolError (runner/drivers/types.ts) when a target breaks
  */
 export async function runPercallCommand(matrix: Matrix, opts: PercallOptions, matrixArg: string, o: { results: string; only: string[]; repeats?: number; shard?: string; resume?: boolean; jobs?: number }): Promise<number> {
@@ -54,7 +54,7 @@ export async function runPercallCommand(matrix: Matrix, opts: PercallOptions, ma
     const loadavgStart = loadavg().map(round2);
     const command = ["npx", "wirecost", ...process.argv.slice(2)].map(shellQuote).join(" ");
     const paths = configs.map((c) => percallPath(matrix, c));
-    const results = await runPercall(m, paths, dirname(matrix.file), (line) => process.stderr.write(line + "\n"));
+    const results = await runPercall(m, paths, matrix, (line) => process.stderr.write(line + "\n"));
     const { assumptions, timeoutMs: _t, ...settings } = m;
     writePercall(
       o.results,
@@ -80,8 +80,11 @@ export async function runPercallCommand(matrix: Matrix, opts: PercallOptions, ma
         ...(builds.records.size ? { builds: buildsProvenance(builds.records) } : {}),
       },
     );
-    process.stderr.write(`${results.length} configurations measured; results in ${o.results}/percall.tsv\n`);
-    return 0;
+    const failed = results.filter((r) => r.status === "failed");
+    process.stderr.write(`${results.length - failed.length} of ${results.length} configurations measured; results in ${o.results}/percall.tsv\n`);
+    if (!failed.length) return 0;
+    process.stderr.write(`wirecost: ${failed.length} path(s) failed (recorded in percall.tsv with the reason): ${failed.map((r) => `${r.id} (${r.reason})`).join("; ")}\n`);
+    return 1;
   } finally {
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);

@@ -7,15 +7,24 @@
  * - loops: `loopCalls` single-id `get_tickets` calls sequential, the same concurrent over one
  *   session, and one `get_tickets` with all the ids; elapsed milliseconds;
  * - payload sweep: p50/p95 of `search_tickets` per `limit`, with the result text's bytes.
+ * A harness path (runner/percall/harness.ts) times its calls itself: per trial its command runs
+ * once and prints `calls` samples, summarised here into the same histogram; its setup is what the
+ * harness reports; loops and the payload sweep are not measured for it. A harness run that fails
+ * marks its path failed with the reason (its later trials are not run) and the other paths go on.
  * Trials run interleaved over paths (trial 1 of every path, then trial 2, …) so load drift on a
  * shared machine spreads over all paths. It returns the figures; runner/percall/files.ts writes them.
  */
 import { median as ssMedian } from "simple-statistics";
 import { installedPackageVersion } from "../matrix/preflight.js";
 import { loadavg } from "node:os";
+import { dirname } from "node:path";
 import { newHistogram, summarize } from "../measure/histogram.js";
-import { openTickets, ticketsText, type Ticket, type TicketStore } from "../../targets/workload/tickets.js";
+import { openTickets, ticketsDbPath, ticketsText, type Ticket, type TicketStore } from "../../targets/workload/tickets.js";
+import { readBuildRecord } from "../build/build.js";
+import { resolvedVersion } from "../build/resolved.js";
+import type { Matrix } from "../matrix/types.js";
 import { McpCallClient, type SetupTiming } from "./client.js";
+import { runHarness } from "./harness.js";
 import type { PercallOptions, PercallPath } from "./options.js";
 
 /** One trial's latency percentiles, microseconds, and the 1-minute load average when it started. */
@@ -44,30 +53,46 @@ export interface PayloadSample {
   p95Us: number;
 }
 
-/** Everything measured for one path. Medians are over trials (latency) or over all samples (setup, loops). */
+/**
+ * Everything measured for one path. Medians are over trials (latency) or over all samples (setup,
+ * loops). A failed path (a harness run that gave no valid samples) has `status` failed, the
+ * `reason`, and null figures; the trials it measured before failing are kept.
+ */
 export interface PathResults {
   /** Configuration id, e.g. `mcp-ts-v2-http-2026-07-28`. */
   id: string;
   label: string;
-  kind: "direct" | "mcp";
+  kind: "direct" | "mcp" | "harness";
   target: string;
   transport: string;
   revision: string;
-  /** Installed version of the target's SDK package ("" for direct). */
+  status: "ok" | "failed";
+  /** Why the path failed (one line, the trial named); "" when ok. */
+  reason: string;
+  /** Who timed the calls: wirecost in this process, or the path's harness. */
+  measuredBy: "wirecost" | "harness";
+  /** The runtime the calls were timed in: `node v20.11.1`, or the harness's (`python 3.11.7`); "" when it never reported. */
+  runtime: string;
+  /** The client the calls went through: `wirecost` (its own JSON-RPC client), the harness's SDK (`mcp 2.2.0`), or "" (in-process). */
+  client: string;
+  /** Version of the target's SDK package: installed (npm) or resolved by its build ("" when it names none). */
   packageVersion: string;
   trials: TrialLatency[];
-  p50Us: number;
-  p95Us: number;
+  p50Us: number | null;
+  p95Us: number | null;
   /** p95Us − p50Us. */
-  spreadUs: number;
-  /** Setup samples (none for direct: nothing to start). */
+  spreadUs: number | null;
+  /** Setup samples (none for direct: nothing to start; a harness's: one per trial, when it reports them). */
   setup: SetupTiming[];
-  /** Median of each setup phase over the samples, milliseconds; null for direct. */
+  /** Median of each setup phase over the samples, milliseconds; null without samples. */
   setupMedians: SetupTiming | null;
   loops: LoopSample[];
-  loopMedians: LoopSample;
-  /** Payload sweep: per limit, median over trials of p50/p95. */
+  /** Null when not measured (harness paths) or failed. */
+  loopMedians: LoopSample | null;
+  /** Payload sweep: per limit, median over trials of p50/p95; empty when not measured (harness paths). */
   payload: PayloadSample[];
+  /** Every timed call of each trial, microseconds, in call order (harness paths; empty otherwise). */
+  calls: number[][];
 }
 
 /** Median of numbers (simple-statistics: mean of the middle two for an even count). @throws Error on an empty list */
@@ -120,6 +145,14 @@ async function mcpCaller(m: PercallOptions, path: Extract<PercallPath, { kind: "
   };
 }
 
+/** The trial summary of samples in microseconds, through the same histogram as timed calls. */
+function summarizeUs(samplesUs: readonly number[]): { p50Us: number; p95Us: number; p99Us: number; meanUs: number; count: number } {
+  const h = newHistogram();
+  for (const us of samplesUs) h.recordValue(Math.max(1, Math.round(us * 1000)));
+  const s = summarize(h);
+  return { p50Us: round(s.p50Us), p95Us: round(s.p95Us), p99Us: round(s.p99Us), meanUs: round(s.meanUs), count: s.count };
+}
+
 /** Time `n` sequential calls of `fn` into a histogram; returns the trial summary. */
 async function timeCalls(n: number, fn: () => Promise<unknown>): Promise<{ p50Us: number; p95Us: number; p99Us: number; meanUs: number; count: number }> {
   const h = newHistogram();
@@ -141,8 +174,44 @@ const elapsedMs = async (fn: () => Promise<unknown>): Promise<number> => {
 /** Progress lines go to stderr. */
 export type Log = (line: string) => void;
 
+/** What a trial needs besides the options: the matrix folder, the ticket database and the loop ids. */
+interface TrialContext {
+  cwd: string;
+  store: TicketStore;
+  /** Absolute path of the ticket database (given to harnesses). */
+  dbFile: string;
+  ids: number[];
+  /** Bytes of the measured call's result text (a harness's must match). */
+  resultBytes: number;
+}
+
+/** One trial of a harness path: one run of its command; a failure is recorded in `acc.failure`. */
+async function runHarnessTrial(m: PercallOptions, path: Extract<PercallPath, { kind: "harness" }>, ctx: TrialContext, trial: number, acc: Acc): Promise<void> {
+  const load1 = round(loadavg()[0]!, 2);
+  const r = await runHarness({
+    command: path.command,
+    values: path.values,
+    cwd: ctx.cwd,
+    timeoutMs: m.timeoutMs,
+    call: { ticketsDb: ctx.dbFile, query: m.query, limit: m.limit, calls: m.calls, warmupCalls: m.warmupCalls },
+    expect: { calls: m.calls, resultBytes: ctx.resultBytes, revision: path.revision },
+  });
+  if ("reason" in r) {
+    acc.failure = `trial ${trial}: harness ${r.reason}`;
+    return;
+  }
+  const o = r.output;
+  acc.runtime = `${o.runtime.name} ${o.runtime.version}`;
+  acc.client = o.sdk ? `${o.sdk.name} ${o.sdk.version}` : "";
+  acc.calls.push(o.samplesUs);
+  acc.trials.push({ ...summarizeUs(o.samplesUs), loadavg1: load1 });
+  if (o.setup) acc.setup.push(o.setup);
+}
+
 /** One trial of one path: fresh session, latency, loops, payload sweep. */
-async function runTrial(m: PercallOptions, path: PercallPath, cwd: string, store: TicketStore, ids: number[], acc: Acc): Promise<void> {
+async function runTrial(m: PercallOptions, path: PercallPath, ctx: TrialContext, trial: number, acc: Acc): Promise<void> {
+  if (path.kind === "harness") return runHarnessTrial(m, path, ctx, trial, acc);
+  const { cwd, store, ids } = ctx;
   const load1 = round(loadavg()[0]!, 2);
   let caller: Caller;
   if (path.kind === "direct") {
@@ -181,30 +250,49 @@ interface Acc {
   setup: SetupTiming[];
   loops: LoopSample[];
   payload: PayloadSample[];
+  calls: number[][];
+  /** Set when a harness run failed: the reason. */
+  failure?: string;
+  runtime: string;
+  client: string;
 }
 
-function packageVersion(pkg: string): string {
+/** Version of `t`'s package: resolved by its build (built targets), else installed in node_modules. */
+function packageVersion(matrix: Matrix, target: string, pkg: string): string {
+  const t = matrix.targets[target];
+  if (t?.build) {
+    const set = readBuildRecord(t)?.resolved;
+    return (set && resolvedVersion(set, pkg)) ?? "not resolved";
+  }
   return installedPackageVersion(pkg) ?? "not installed";
 }
 
 
 /**
  * Measure every path of `paths` with the parameters `m` (trials interleaved over paths).
- * @param cwd the folder target commands run from (the matrix file's folder)
+ * @param matrix the matrix the paths come from (its folder is where target commands run; its targets give package versions)
  * @param log progress lines (one per trial and per path's setup samples)
- * @returns one result per path, in the order of `paths`
- * @throws ProtocolError (runner/drivers/types.ts) when a target fails to start or answers an error (a bug or a broken target)
+ * @returns one result per path, in the order of `paths`; a harness path that failed has status failed
+ * @throws ProtocolError (runner/drivers/types.ts) when a target driven by wirecost fails to start or answers an error (a bug or a broken target)
  */
-export async function runPercall(m: PercallOptions, paths: readonly PercallPath[], cwd: string, log: Log): Promise<PathResults[]> {
-  const store = openTickets();
-  const ids = store.searchTickets(m.query, m.loopCalls).map((t) => t.id);
-  const accs = new Map<string, Acc>(paths.map((p) => [p.id, { trials: [], setup: [], loops: [], payload: [] }]));
+export async function runPercall(m: PercallOptions, paths: readonly PercallPath[], matrix: Matrix, log: Log): Promise<PathResults[]> {
+  const cwd = dirname(matrix.file);
+  const dbFile = ticketsDbPath();
+  const store = openTickets(dbFile);
+  const ctx: TrialContext = { cwd, store, dbFile, ids: store.searchTickets(m.query, m.loopCalls).map((t) => t.id), resultBytes: Buffer.byteLength(ticketsText(store.searchTickets(m.query, m.limit))) };
+  const accs = new Map<string, Acc>(paths.map((p) => [p.id, { trials: [], setup: [], loops: [], payload: [], calls: [], runtime: p.kind === "harness" ? "" : `node ${process.version}`, client: p.kind === "mcp" ? "wirecost" : "" }]));
   try {
     for (let trial = 1; trial <= m.trials; trial++) {
       for (const path of paths) {
+        const acc = accs.get(path.id)!;
+        if (acc.failure) continue; // a failed harness path runs no more trials
         const t0 = Date.now();
-        await runTrial(m, path, cwd, store, ids, accs.get(path.id)!);
-        const last = accs.get(path.id)!.trials.at(-1)!;
+        await runTrial(m, path, ctx, trial, acc);
+        if (acc.failure) {
+          log(`trial ${trial}/${m.trials} ${path.id}: FAILED: ${acc.failure}`);
+          continue;
+        }
+        const last = acc.trials.at(-1)!;
         log(`trial ${trial}/${m.trials} ${path.id}: p50 ${last.p50Us} µs p95 ${last.p95Us} µs (load ${last.loadavg1}, ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
       }
     }
@@ -222,35 +310,47 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
   }
   return paths.map((path) => {
     const a = accs.get(path.id)!;
-    const p50Us = round(median(a.trials.map((t) => t.p50Us)));
-    const p95Us = round(median(a.trials.map((t) => t.p95Us)));
-    const mcp = path.kind === "mcp" ? path : undefined;
+    const ok = !a.failure;
+    const p50Us = ok ? round(median(a.trials.map((t) => t.p50Us))) : null;
+    const p95Us = ok ? round(median(a.trials.map((t) => t.p95Us))) : null;
+    const served = path.kind === "direct" ? undefined : path;
     const setup = a.setup.map((s) => ({ readyMs: round(s.readyMs), openMs: round(s.openMs), listedMs: round(s.listedMs), firstCallMs: round(s.firstCallMs) }));
     const med = (k: keyof SetupTiming): number => round(median(setup.map((s) => s[k])));
+    const loopsMeasured = ok && path.kind !== "harness";
     return {
       id: path.id,
       label: path.label,
       kind: path.kind,
       target: path.target,
-      transport: mcp?.transport ?? "in-process",
-      revision: mcp?.revision ?? "",
-      packageVersion: mcp?.package ? packageVersion(mcp.package) : "",
+      transport: served?.transport ?? "in-process",
+      revision: served && served.revision !== "none" ? served.revision : "",
+      status: ok ? "ok" : "failed",
+      reason: a.failure ?? "",
+      measuredBy: path.kind === "harness" ? "harness" : "wirecost",
+      runtime: a.runtime,
+      client: a.client,
+      packageVersion: served?.package ? packageVersion(matrix, path.target, served.package) : "",
       trials: a.trials,
       p50Us,
       p95Us,
-      spreadUs: round(p95Us - p50Us),
+      spreadUs: p50Us !== null && p95Us !== null ? round(p95Us - p50Us) : null,
       setup,
-      setupMedians: setup.length ? { readyMs: med("readyMs"), openMs: med("openMs"), listedMs: med("listedMs"), firstCallMs: med("firstCallMs") } : null,
+      setupMedians: ok && setup.length ? { readyMs: med("readyMs"), openMs: med("openMs"), listedMs: med("listedMs"), firstCallMs: med("firstCallMs") } : null,
       loops: a.loops,
-      loopMedians: {
-        sequentialMs: round(median(a.loops.map((l) => l.sequentialMs))),
-        concurrentMs: round(median(a.loops.map((l) => l.concurrentMs))),
-        batchMs: round(median(a.loops.map((l) => l.batchMs))),
-      },
-      payload: m.payloadLimits.map((limit) => {
-        const xs = a.payload.filter((p) => p.limit === limit);
-        return { limit, resultBytes: xs[0]!.resultBytes, p50Us: round(median(xs.map((x) => x.p50Us))), p95Us: round(median(xs.map((x) => x.p95Us))) };
-      }),
+      loopMedians: loopsMeasured
+        ? {
+            sequentialMs: round(median(a.loops.map((l) => l.sequentialMs))),
+            concurrentMs: round(median(a.loops.map((l) => l.concurrentMs))),
+            batchMs: round(median(a.loops.map((l) => l.batchMs))),
+          }
+        : null,
+      payload: loopsMeasured
+        ? m.payloadLimits.map((limit) => {
+            const xs = a.payload.filter((p) => p.limit === limit);
+            return { limit, resultBytes: xs[0]!.resultBytes, p50Us: round(median(xs.map((x) => x.p50Us))), p95Us: round(median(xs.map((x) => x.p95Us))) };
+          })
+        : [],
+      calls: a.calls,
     };
   });
 }

@@ -1,12 +1,17 @@
 /**
  * The per-call results files, one row per configuration, readable by the page from files alone:
- * - `percall.tsv`: per configuration: axis values, label, SDK version, p50/p95/spread µs (median
- *   over trials), setup medians ms, loop medians ms (the command that re-measures a row is built
- *   by the page from the row's id and the matrix in percall-run.json: results hold data only);
- * - `percall-payload.tsv`: per (configuration, limit): result bytes, p50/p95 µs (median over trials);
+ * - `percall.tsv`: per configuration: axis values, label, who measured it (`wirecost`, or `harness`:
+ *   a command in another language, runner/percall/harness.ts) with its runtime and client, SDK
+ *   version, status (`ok` or `failed`, with the one-line reason in the last column), p50/p95/spread
+ *   µs (median over trials), setup medians ms, loop medians ms; a cell not measured (a failed
+ *   path's figures, a harness path's loops) is empty, never 0 (the command that re-measures a row
+ *   is built by the page from the row's id and the matrix in percall-run.json: results hold data only);
+ * - `percall-payload.tsv`: per (configuration, limit): result bytes, p50/p95 µs (median over
+ *   trials); no rows for a path whose sweep was not measured (harness paths);
  * - `percall-samples.tsv`: every sample, long format `config kind n metric value` (kind trial:
  *   p50_us p95_us p99_us mean_us calls load1; setup: ready_ms open_ms listed_ms first_call_ms;
- *   loop: sequential_ms concurrent_ms batch_ms);
+ *   loop: sequential_ms concurrent_ms batch_ms; call (harness paths): latency_us, one row per timed
+ *   call in call order, n = the trial);
  * - `percall-run.json`: the matrix, the per-call parameters, the declared assumptions, and each run
  *   that wrote rows here (command, configurations, machine, load, git state, times).
  * A run with `--only` replaces its own configurations' rows and keeps the others (merge by id);
@@ -20,8 +25,8 @@ import type { PathResults } from "./engine.js";
 import type { PercallAssumptions, PercallOptions } from "./options.js";
 import type { BuildProvenance } from "../results/provenance.js";
 
-/** Schema version of the per-call results files. */
-export const PERCALL_SCHEMA_VERSION = 2;
+/** Schema version of the per-call results files (3: status, reason, measured_by, runtime, client; harness call samples). */
+export const PERCALL_SCHEMA_VERSION = 3;
 
 /** Columns of `percall.tsv`, in order (units in the names). */
 export const PERCALL_COLUMNS = [
@@ -30,7 +35,11 @@ export const PERCALL_COLUMNS = [
   "transport",
   "revision",
   "label",
+  "measured_by",
+  "runtime",
+  "client",
   "package_version",
+  "status",
   "trials",
   "p50_us",
   "p95_us",
@@ -43,6 +52,7 @@ export const PERCALL_COLUMNS = [
   "loop_sequential_ms",
   "loop_concurrent_ms",
   "loop_batch_ms",
+  "reason",
 ] as const;
 const PAYLOAD_COLUMNS = ["config", "limit", "result_bytes", "p50_us", "p95_us"] as const;
 const SAMPLE_COLUMNS = ["config", "kind", "n", "metric", "value"] as const;
@@ -92,19 +102,24 @@ function summaryRow(p: PathResults): Row {
     transport: p.transport,
     revision: p.revision,
     label: p.label,
+    measured_by: p.measuredBy,
+    runtime: p.runtime,
+    client: p.client,
     package_version: p.packageVersion,
+    status: p.status,
     trials: p.trials.length,
-    p50_us: p.p50Us,
-    p95_us: p.p95Us,
-    spread_us: p.spreadUs,
+    p50_us: num(p.p50Us),
+    p95_us: num(p.p95Us),
+    spread_us: num(p.spreadUs),
     setup_samples: p.setup.length,
     setup_ready_ms: num(s?.readyMs),
     setup_open_ms: num(s?.openMs),
     setup_listed_ms: num(s?.listedMs),
     setup_first_call_ms: num(s?.firstCallMs),
-    loop_sequential_ms: p.loopMedians.sequentialMs,
-    loop_concurrent_ms: p.loopMedians.concurrentMs,
-    loop_batch_ms: p.loopMedians.batchMs,
+    loop_sequential_ms: num(p.loopMedians?.sequentialMs),
+    loop_concurrent_ms: num(p.loopMedians?.concurrentMs),
+    loop_batch_ms: num(p.loopMedians?.batchMs),
+    reason: p.reason.replace(/\s+/g, " "),
   };
 }
 
@@ -116,6 +131,7 @@ function sampleRows(p: PathResults): Row[] {
   p.trials.forEach((t, i) => add("trial", i + 1, [["p50_us", t.p50Us], ["p95_us", t.p95Us], ["p99_us", t.p99Us], ["mean_us", t.meanUs], ["calls", t.count], ["load1", t.loadavg1]]));
   p.setup.forEach((s, i) => add("setup", i + 1, [["ready_ms", s.readyMs], ["open_ms", s.openMs], ["listed_ms", s.listedMs], ["first_call_ms", s.firstCallMs]]));
   p.loops.forEach((l, i) => add("loop", i + 1, [["sequential_ms", l.sequentialMs], ["concurrent_ms", l.concurrentMs], ["batch_ms", l.batchMs]]));
+  p.calls.forEach((samples, i) => add("call", i + 1, samples.map((us): [string, number] => ["latency_us", us])));
   return rows;
 }
 

@@ -3,7 +3,8 @@
  * language, already validated by matrix.schema.json (its percall if/then makes every key below
  * required, with file:line:col errors at parse time), read here into one typed object. Each
  * configuration (target × transport × revision) is one path: the in-process call (a target that
- * declares `inProcess:`), or an MCP target over stdio or HTTP at one revision.
+ * declares `inProcess:`), an MCP target over stdio or HTTP at one revision, or a harness (a target
+ * that declares `harness:`, runner/percall/harness.ts) timing its path in another language.
  */
 import type { Configuration, Matrix, TargetCommand } from "../matrix/types.js";
 
@@ -46,10 +47,15 @@ export interface PercallOptions {
   assumptions: PercallAssumptions;
 }
 
-/** One measured path, from one expanded configuration. */
+/**
+ * One measured path, from one expanded configuration: the direct call inside the runner, an MCP
+ * target driven by wirecost's own client, or a harness (runner/percall/harness.ts) that times its
+ * path itself (`transport` is the path it measures; `revision` "none" for in-process).
+ */
 export type PercallPath =
   | { id: string; kind: "direct"; label: string; target: string; values: Record<string, string> }
-  | { id: string; kind: "mcp"; label: string; target: string; transport: "stdio" | "http"; revision: string; command: TargetCommand; package: string; values: Record<string, string> };
+  | { id: string; kind: "mcp"; label: string; target: string; transport: "stdio" | "http"; revision: string; command: TargetCommand; package: string; values: Record<string, string> }
+  | { id: string; kind: "harness"; label: string; target: string; transport: string; revision: string; command: TargetCommand; package: string; values: Record<string, string> };
 
 interface RawTiming {
   trials: number;
@@ -87,12 +93,17 @@ export function percallOptions(matrix: Matrix): PercallOptions | undefined {
 
 /**
  * The path an expanded configuration stands for. Labels: the target's label for an in-process
- * target; `<target label>, <transport>, <revision>` for an MCP one.
+ * target or an in-process harness; `<target label>, <transport>, <revision>` for an MCP one or a
+ * harness over a transport.
  */
 export function percallPath(matrix: Matrix, c: Configuration): PercallPath {
   const v = c.values;
   const t = matrix.targets[v.target!]!;
   if (t.inProcess) return { id: c.id, kind: "direct", label: t.label, target: t.name, values: v };
+  if (t.harness) {
+    const tr = t.harness.transport;
+    return { id: c.id, kind: "harness", label: tr === "in-process" ? t.label : `${t.label}, ${tr}, ${v.revision}`, target: t.name, transport: tr, revision: v.revision!, command: t.harness.command, package: t.package ?? "", values: v };
+  }
   const transport = v.transport as "stdio" | "http";
   return { id: c.id, kind: "mcp", label: `${t.label}, ${transport}, ${v.revision}`, target: t.name, transport, revision: v.revision!, command: t.commands[transport]!, package: t.package ?? "", values: v };
 }
