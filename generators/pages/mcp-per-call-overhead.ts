@@ -2,14 +2,18 @@
  * The `mcp-per-call-overhead` report: the same function called in-process and through MCP
  * servers, from a per-call results folder (`percall.tsv` and its companions, written by `wirecost
  * run matrices/mcp-per-call-overhead.yaml`; read by generators/results/percall.ts). Every figure
- * comes from those files; derived figures (ratios, spreads, turn shares, the payload fit) are
- * arithmetic over them, done here.
+ * comes from those files; derived figures (ratios, spreads, turn shares, the payload fit, the
+ * harness differences) are arithmetic over them, done here. Rows timed by a harness in another
+ * language (README "Per-call harnesses in other languages") sit beside wirecost's own, labelled
+ * with their runtime and client; each row's ratios and turn shares are against the in-process
+ * row of whoever measured it (wirecost's direct path, or the harness's own in-process row in the
+ * same runtime).
  */
 import { mdCell, mdCode } from "../escape.js";
 import { formatFixed } from "../format.js";
 import { reproduceCommand, shellQuote } from "../reproduce.js";
 import { renderMarkdownTemplate } from "../templates.js";
-import type { PercallResults, TurnShareInput } from "../results/percall.js";
+import type { PercallResults, PercallRow, TurnShareInput } from "../results/percall.js";
 
 export type { TurnShareInput } from "../results/percall.js";
 
@@ -65,6 +69,25 @@ const f2 = (n: number): string => formatFixed(n, 2);
 const ms = (us: number): string => formatFixed(us / 1000, 3);
 const pct = (x: number): string => `${formatFixed(x * 100, 2)}%`;
 
+/** Who timed a row, for the page: `wirecost (node v20.11.1)` or `harness in python 3.11.7, client mcp 2.2.0`. */
+export function measuredByText(p: Pick<PercallRow, "measuredBy" | "runtime" | "client">): string {
+  if (p.measuredBy === "wirecost") return p.runtime ? `wirecost (${p.runtime})` : "wirecost";
+  return `harness in ${p.runtime || "an unrecorded runtime"}${p.client ? `, client ${p.client}` : ""}`;
+}
+
+/**
+ * The in-process row a row is compared with: wirecost's direct row for wirecost's rows; for a
+ * harness row, the harness's in-process row in the same runtime (its name, any version), or
+ * undefined when there is none.
+ */
+export function baselineOf(p: PercallRow, rows: readonly PercallRow[]): PercallRow | undefined {
+  if (p.measuredBy === "wirecost") return rows.find((r) => r.kind === "direct" && r.measuredBy === "wirecost");
+  const name = (r: PercallRow): string => r.runtime.split(" ")[0] ?? "";
+  return rows.find((r) => r.kind === "direct" && r.measuredBy === "harness" && name(r) === name(p));
+}
+
+const NOT_MEASURED = "not measured";
+
 /** A markdown table; cells must already be markdown-safe. */
 function table(header: string[], align: Array<"l" | "r">, rows: string[][]): string {
   const sep = align.map((a) => (a === "r" ? "---:" : ":---"));
@@ -77,23 +100,47 @@ function table(header: string[], align: Array<"l" | "r">, rows: string[][]): str
  *   the whole-report run and render commands)
  */
 export function percallMarkdown(r: PercallResults, resultsDir: string): string {
-  const direct = r.rows.find((p) => p.kind === "direct")!;
+  const direct = r.rows.find((p) => p.kind === "direct" && p.measuredBy === "wirecost")!; // the loader checked there is one
   const mcp = r.rows.filter((p) => p.kind === "mcp");
+  const ratio = (p: PercallRow, k: "p50Us" | "p95Us"): string => {
+    const b = baselineOf(p, r.rows);
+    return p.kind === "direct" ? "1.0" : b ? f1(p[k] / b[k]) : "—";
+  };
   const latency = table(
-    ["path", "configuration", "SDK", "p50 [ms]", "p95 [ms]", "spread p95 − p50 [ms]", "p50 ratio ×direct", "p95 ratio ×direct", "trials p50 [ms]"],
-    ["l", "l", "l", "r", "r", "r", "r", "r", "l"],
+    ["path", "configuration", "measured by", "server SDK", "p50 [ms]", "p95 [ms]", "spread p95 − p50 [ms]", "p50 ratio × its direct", "p95 ratio × its direct", "trials p50 [ms]"],
+    ["l", "l", "l", "l", "r", "r", "r", "r", "r", "l"],
     r.rows.map((p) => [
       mdCell(p.label),
       mdCode(p.config),
+      mdCell(measuredByText(p)),
       mdCell(p.packageVersion || "—"),
       ms(p.p50Us),
       ms(p.p95Us),
       ms(p.spreadUs),
-      p.kind === "direct" ? "1.0" : f1(p.p50Us / direct.p50Us),
-      p.kind === "direct" ? "1.0" : f1(p.p95Us / direct.p95Us),
+      ratio(p, "p50Us"),
+      ratio(p, "p95Us"),
       mdCell(p.trialP50Us.map((t) => ms(t)).join(", ")),
     ]),
   );
+  // The write-up's first table, per harness runtime: its in-process row, each of its rows over a transport, and the differences.
+  const harness = r.rows
+    .filter((p) => p.measuredBy === "harness" && p.kind === "direct")
+    .map((base) => {
+      const over = r.rows.filter((p) => p.measuredBy === "harness" && p.kind === "mcp" && baselineOf(p, r.rows) === base);
+      const runtimes = [...new Set([base, ...over].map((p) => p.runtime))];
+      return {
+        runtime: mdCell(base.runtime || "an unrecorded runtime"),
+        mismatch: runtimes.length > 1 ? mdCell(runtimes.join(" and ")) : "",
+        table: table(
+          ["path", "measured by", "p50 [ms]", "p95 [ms]", "spread p95 − p50 [ms]"],
+          ["l", "l", "r", "r", "r"],
+          [
+            ...[base, ...over].map((p) => [mdCell(p.label), mdCell(measuredByText(p)), ms(p.p50Us), ms(p.p95Us), ms(p.spreadUs)]),
+            ...over.map((p) => [mdCell(`difference: ${p.label} − ${base.label}`), "", ms(p.p50Us - base.p50Us), ms(p.p95Us - base.p95Us), ms(p.spreadUs - base.spreadUs)]),
+          ],
+        ),
+      };
+    });
   const setup = table(
     ["path", "ready [ms]", "session open [ms]", "tools/list answered [ms]", "first call answered [ms]", "samples"],
     ["l", "r", "r", "r", "r", "r"],
@@ -103,19 +150,26 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
   const loops = table(
     ["path", `${n} sequential [ms]`, `${n} concurrent [ms]`, `1 batch of ${n} [ms]`, "concurrent ÷ sequential", "batch ÷ sequential"],
     ["l", "r", "r", "r", "r", "r"],
-    r.rows.map((p) => [mdCell(p.label), f1(p.loops.sequentialMs), f1(p.loops.concurrentMs), f1(p.loops.batchMs), f2(p.loops.concurrentMs / p.loops.sequentialMs), f2(p.loops.batchMs / p.loops.sequentialMs)]),
+    r.rows.map((p) => {
+      const l = p.loops;
+      return l ? [mdCell(p.label), f1(l.sequentialMs), f1(l.concurrentMs), f1(l.batchMs), f2(l.concurrentMs / l.sequentialMs), f2(l.batchMs / l.sequentialMs)] : [mdCell(p.label), ...Array<string>(5).fill(NOT_MEASURED)];
+    }),
   );
   const limits = r.settings.payloadLimits;
   const payload = table(
     ["path", ...limits.map((l) => `limit ${l}: ${f1((direct.payload.find((x) => x.limit === l)?.resultBytes ?? 0) / 1024)} KB p50 [ms]`), "smallest-size p50 (≈ per message) [ms]", "per KB [µs]"],
     ["l", ...limits.map(() => "r" as const), "r", "r"],
     r.rows.map((p) => {
+      if (p.payload.length === 0) return [mdCell(p.label), ...Array<string>(limits.length + 2).fill(NOT_MEASURED)];
       const cost = payloadCost(p.payload);
       return [mdCell(p.label), ...limits.map((l) => ms(p.payload.find((x) => x.limit === l)?.p50Us ?? NaN)), ms(cost.perMessageUs), f1(cost.perKbUs)];
     }),
   );
   const turnSeconds = r.assumptions.agentTurnSeconds;
-  const shares = mcp.map((p) => ({ p, rows: turnShare(r.assumptions.turnShareRows, direct.p50Us, p.p50Us, turnSeconds) }));
+  const shares = mcp.flatMap((p) => {
+    const b = baselineOf(p, r.rows);
+    return b ? [{ p, rows: turnShare(r.assumptions.turnShareRows, b.p50Us, p.p50Us, turnSeconds) }] : [];
+  });
   const turnTable = table(
     ["path", "calls", "turns", "direct [ms]", "over MCP [ms]", "overhead [ms]", "overhead share of elapsed"],
     ["l", "l", "r", "r", "r", "r", "r"],
@@ -124,13 +178,14 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
   const reproduce = table(
     ["configuration", "command that re-measures the row and prints it"],
     ["l", "l"],
-    r.rows.map((p) => [mdCode(p.config), mdCode(reproduceCommand(p.config, r.matrix, "percall.tsv"))]),
+    [...r.rows, ...r.failed].map((p) => [mdCode(p.config), mdCode(reproduceCommand(p.config, r.matrix, "percall.tsv"))]),
   );
+  const failed = r.failed.map((f) => ({ config: mdCode(f.config), label: mdCell(f.label), reason: mdCell(f.reason) }));
   const command = `npx wirecost run ${shellQuote(r.matrix)} --results ${shellQuote(resultsDir)}`;
   const renderCommand = `npx wirecost render --results ${shellQuote(resultsDir)}`;
   const runs = r.runs.map((env) => ({
     command: mdCode(env.command),
-    configurations: env.configurations.length === r.rows.length ? "every configuration" : env.configurations.map((c) => mdCode(c)).join(", "),
+    configurations: env.configurations.length === r.rows.length + r.failed.length ? "every configuration" : env.configurations.map((c) => mdCode(c)).join(", "),
     node: mdCell(env.node),
     os: mdCell(`${env.os} ${env.kernel}`),
     cpu: mdCell(`${env.cpuModel}, ${env.cores} cores`),
@@ -152,6 +207,9 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
       percentileMethod: mdCell(r.settings.percentileMethod),
     },
     latency,
+    harness,
+    failed,
+    directLabel: mdCell(direct.label),
     setup,
     loops,
     payload,

@@ -1,12 +1,15 @@
 /**
  * Per-call results, read from files only (written by `wirecost run` of a `measures: [percall]`
  * matrix, see runner/percall/files.ts):
- * - `percall.tsv`: one row per configuration (path) with its p50/p95/spread µs, setup and loop
- *   medians ms (its `reproduce` column, written by the runner, is not read: the page builds each
+ * - `percall.tsv`: one row per configuration (path) with who measured it (wirecost, or a harness
+ *   in another language with its runtime and client), its status (a failed path carries its
+ *   reason and no figures), its p50/p95/spread µs, setup and loop medians ms (empty loop cells:
+ *   not measured) (its `reproduce` column, written by the runner, is not read: the page builds each
  *   row's command from the row's id and the matrix recorded in `percall-run.json`);
- * - `percall-payload.tsv`: per (configuration, limit): result bytes, p50/p95 µs;
+ * - `percall-payload.tsv`: per (configuration, limit): result bytes, p50/p95 µs (no rows: not measured);
  * - `percall-samples.tsv`: every sample (`config kind n metric value`), of which the page reads
  *   the per-trial p50s;
+ * Schema 2 (before harnesses) is read too: its rows are all measured by wirecost and ok.
  * - `percall-run.json`: title, matrix, parameters, declared assumptions, the runs that wrote rows.
  */
 import { readFileSync } from "node:fs";
@@ -17,8 +20,11 @@ import { columnIndex, field, readTsv, type TsvRow, type TsvTable } from "../tsv.
 /** The file whose presence marks a per-call results folder. */
 export const PERCALL_FILE = "percall.tsv";
 
-/** Schema version of the per-call files this reader understands. */
-export const PERCALL_SCHEMA_VERSION = 2;
+/** Schema version of the per-call files this reader understands (and 2, read with the defaults of its rows). */
+export const PERCALL_SCHEMA_VERSION = 3;
+const READABLE_VERSIONS = [2, PERCALL_SCHEMA_VERSION];
+/** Columns schema 3 added to `percall.tsv`. */
+const V3_COLUMNS = ["measured_by", "runtime", "client", "status", "reason"];
 
 const FIX = "run `npx wirecost run matrices/mcp-per-call-overhead.yaml --results DIR` first";
 
@@ -46,8 +52,14 @@ export interface PercallRow {
   transport: string;
   revision: string;
   label: string;
-  /** `direct` for the in-process path (transport `in-process`), else `mcp`. */
+  /** `direct` for an in-process path (transport `in-process`), else `mcp`. */
   kind: "direct" | "mcp";
+  /** Who timed the calls: wirecost itself (Node, its own client), or a harness in another language. */
+  measuredBy: "wirecost" | "harness";
+  /** Runtime the calls were timed in, e.g. `node v20.11.1`, `python 3.11.7` ("" when not recorded). */
+  runtime: string;
+  /** Client the calls went through: `wirecost`, a harness's SDK (`mcp 2.2.0`), or "" (in-process or not recorded). */
+  client: string;
   /** Installed SDK version ("" for direct). */
   packageVersion: string;
   p50Us: number;
@@ -57,8 +69,19 @@ export interface PercallRow {
   trialP50Us: number[];
   /** Setup medians over `samples` start-ups; null for direct. */
   setup: { samples: number; readyMs: number; openMs: number; listedMs: number; firstCallMs: number } | null;
-  loops: { sequentialMs: number; concurrentMs: number; batchMs: number };
+  /** Null when not measured (harness paths). */
+  loops: { sequentialMs: number; concurrentMs: number; batchMs: number } | null;
+  /** Empty when not measured (harness paths). */
   payload: PayloadPoint[];
+}
+
+/** A path that failed (a harness run that gave no valid samples): no figures, the reason. */
+export interface FailedPath {
+  config: string;
+  label: string;
+  measuredBy: "wirecost" | "harness";
+  /** One line, e.g. `trial 1: harness exited 3: cannot open the database`. */
+  reason: string;
 }
 
 /** One run that wrote rows into the folder (see runner/percall/files.ts). */
@@ -85,8 +108,10 @@ export interface PercallResults {
   settings: { trials: number; calls: number; warmupCalls: number; query: string; limit: number; resultBytes: number; setupRepeats: number; loopCalls: number; loopRepeats: number; payloadLimits: number[]; payloadCalls: number; percentileMethod: string };
   assumptions: { agentTurnSeconds: number; note: string; turnShareRows: TurnShareInput[] };
   runs: PercallRun[];
-  /** Rows in matrix order. */
+  /** Measured rows in matrix order. */
   rows: PercallRow[];
+  /** Failed paths in matrix order. */
+  failed: FailedPath[];
 }
 
 /** A numeric cell; "" gives undefined. @throws UserError naming file:line (column) for anything else that is not a number */
@@ -117,7 +142,7 @@ export function loadPercall(dir: string): PercallResults {
   } catch (e) {
     throw new UserError({ file: runFile, problem: (e as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `not JSON (${(e as Error).message})`, fix: FIX });
   }
-  if (run.schemaVersion !== PERCALL_SCHEMA_VERSION) throw new UserError({ file: runFile, key: "schemaVersion", problem: `is ${String(run.schemaVersion)}, this page reads ${PERCALL_SCHEMA_VERSION}`, fix: "re-run the matrix with this version of wirecost" });
+  if (!READABLE_VERSIONS.includes(run.schemaVersion)) throw new UserError({ file: runFile, key: "schemaVersion", problem: `is ${String(run.schemaVersion)}, this page reads ${READABLE_VERSIONS.join(" and ")}`, fix: "re-run the matrix with this version of wirecost" });
 
   const samples = readTsv(join(dir, "percall-samples.tsv"), FIX);
   const sc = columnIndex(samples, ["config", "kind", "n", "metric", "value"]);
@@ -138,28 +163,47 @@ export function loadPercall(dir: string): PercallResults {
 
   const table = readTsv(join(dir, PERCALL_FILE), FIX);
   const names = ["config", "target", "transport", "revision", "label", "package_version", "p50_us", "p95_us", "spread_us", "setup_samples", "setup_ready_ms", "setup_open_ms", "setup_listed_ms", "setup_first_call_ms", "loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms"];
-  const col = columnIndex(table, names);
-  const rows = table.rows.map((r): PercallRow => {
+  const v3 = run.schemaVersion >= 3;
+  const col = columnIndex(table, v3 ? [...names, ...V3_COLUMNS] : names);
+  /** A schema-3 text column ("" in schema 2 and in rows merged from it). */
+  const text = (r: TsvRow, name: string): string => (v3 ? field(r, col(name)) : "");
+  const rows: PercallRow[] = [];
+  const failed: FailedPath[] = [];
+  for (const r of table.rows) {
     const config = field(r, col("config"));
     const n = (name: string): number => required(table, r, col, name);
+    const measuredByText = text(r, "measured_by");
+    if (!["", "wirecost", "harness"].includes(measuredByText)) throw new UserError({ file: table.file, line: r.line, key: "measured_by", problem: `is \`${measuredByText}\`, not wirecost or harness`, fix: FIX });
+    const measuredBy = measuredByText === "harness" ? "harness" : "wirecost";
+    const status = text(r, "status") || "ok";
+    if (status === "failed") {
+      failed.push({ config, label: field(r, col("label")), measuredBy, reason: text(r, "reason") || "no reason recorded" });
+      continue;
+    }
+    if (status !== "ok") throw new UserError({ file: table.file, line: r.line, key: "status", problem: `is \`${status}\`, not ok or failed`, fix: FIX });
     const samplesN = n("setup_samples");
-    return {
+    const loopCells = ["loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms"].map((c) => numberAt(table, r, col, c));
+    if (loopCells.some((x) => x === undefined) && loopCells.some((x) => x !== undefined)) throw new UserError({ file: table.file, line: r.line, key: "loop_sequential_ms", problem: "some loop cells are empty and some are not", fix: FIX });
+    rows.push({
       config,
       target: field(r, col("target")),
       transport: field(r, col("transport")),
       revision: field(r, col("revision")),
       label: field(r, col("label")),
       kind: field(r, col("transport")) === "in-process" ? "direct" : "mcp",
+      measuredBy,
+      runtime: text(r, "runtime"),
+      client: text(r, "client"),
       packageVersion: field(r, col("package_version")),
       p50Us: n("p50_us"),
       p95Us: n("p95_us"),
       spreadUs: n("spread_us"),
       trialP50Us: trialP50.get(config) ?? [],
       setup: samplesN > 0 ? { samples: samplesN, readyMs: n("setup_ready_ms"), openMs: n("setup_open_ms"), listedMs: n("setup_listed_ms"), firstCallMs: n("setup_first_call_ms") } : null,
-      loops: { sequentialMs: n("loop_sequential_ms"), concurrentMs: n("loop_concurrent_ms"), batchMs: n("loop_batch_ms") },
+      loops: loopCells[0] === undefined ? null : { sequentialMs: loopCells[0], concurrentMs: loopCells[1]!, batchMs: loopCells[2]! },
       payload: points.get(config) ?? [],
-    };
-  });
-  if (!rows.some((r) => r.kind === "direct")) throw new UserError({ file: table.file, key: "transport", problem: "has no in-process (direct) row", fix: "keep the direct target in the matrix and re-run it (or add --only direct-in-process)" });
-  return { title: run.title, matrix: run.matrix, settings: run.settings, assumptions: run.assumptions, runs: run.runs, rows };
+    });
+  }
+  if (!rows.some((r) => r.kind === "direct" && r.measuredBy === "wirecost")) throw new UserError({ file: table.file, key: "transport", problem: "has no measured in-process (direct) row of wirecost's own", fix: "keep the direct target in the matrix and re-run it (or add --only direct-in-process)" });
+  return { title: run.title, matrix: run.matrix, settings: run.settings, assumptions: run.assumptions, runs: run.runs, rows, failed };
 }
