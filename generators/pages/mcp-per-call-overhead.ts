@@ -13,6 +13,7 @@ import { mdCell, mdCode } from "../escape.js";
 import { formatFixed } from "../format.js";
 import { reproduceCommand, shellQuote } from "../reproduce.js";
 import { renderMarkdownTemplate } from "../templates.js";
+import { buildsTable } from "../sections/builds.js";
 import type { PercallResults, PercallRow, TurnShareInput } from "../results/percall.js";
 
 export type { TurnShareInput } from "../results/percall.js";
@@ -221,5 +222,6 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
     reproduce,
     matrix: mdCode(r.matrix),
     runs,
+    builds: buildsTable(r.builds) ?? null,
   });
 }

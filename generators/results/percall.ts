@@ -26,6 +26,8 @@ const READABLE_VERSIONS = [2, PERCALL_SCHEMA_VERSION];
 /** Columns schema 3 added to `percall.tsv`. */
 const V3_COLUMNS = ["measured_by", "runtime", "client", "status", "reason"];
 
+import { readBuilds, type TargetBuildInfo } from "./builds.js";
+
 const FIX = "run `npx wirecost run matrices/mcp-per-call-overhead.yaml --results DIR` first";
 
 /** One turn-share row as declared in the matrix (an assumption). */
@@ -98,6 +100,8 @@ export interface PercallRun {
   loadavgStart: number[];
   loadavgEnd: number[];
   git: { commit: string; dirty: boolean };
+  /** Targets built before this run, with toolchain and resolved set (`builds`, absent in older files). */
+  builds?: unknown;
 }
 
 /** Everything the per-call page reads. */
@@ -108,6 +112,8 @@ export interface PercallResults {
   settings: { trials: number; calls: number; warmupCalls: number; query: string; limit: number; resultBytes: number; setupRepeats: number; loopCalls: number; loopRepeats: number; payloadLimits: number[]; payloadCalls: number; percentileMethod: string };
   assumptions: { agentTurnSeconds: number; note: string; turnShareRows: TurnShareInput[] };
   runs: PercallRun[];
+  /** Targets built before the runs (the latest run's record of each), with toolchain and resolved set. */
+  builds: readonly TargetBuildInfo[];
   /** Measured rows in matrix order. */
   rows: PercallRow[];
   /** Failed paths in matrix order. */
@@ -205,5 +211,7 @@ export function loadPercall(dir: string): PercallResults {
     });
   }
   if (!rows.some((r) => r.kind === "direct" && r.measuredBy === "wirecost")) throw new UserError({ file: table.file, key: "transport", problem: "has no measured in-process (direct) row of wirecost's own", fix: "keep the direct target in the matrix and re-run it (or add --only direct-in-process)" });
-  return { title: run.title, matrix: run.matrix, settings: run.settings, assumptions: run.assumptions, runs: run.runs, rows, failed };
+  const builds = new Map<string, TargetBuildInfo>();
+  for (const r of run.runs) for (const b of readBuilds(r.builds, runFile)) builds.set(b.target, b);
+  return { title: run.title, matrix: run.matrix, settings: run.settings, assumptions: run.assumptions, runs: run.runs, builds: [...builds.values()].sort((a, b) => (a.target < b.target ? -1 : 1)), rows, failed };
 }
