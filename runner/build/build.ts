@@ -135,8 +135,9 @@ async function runBuild(target: Target, cwd: string, digest: string, toolchain: 
 }
 
 /**
- * Build every target of `targetNames` that declares `build:` and is missing or stale, one at a
- * time, with a line when each starts and ends (and every 15 s while one runs).
+ * Build every target of `targetNames` that declares `build:` and is missing or stale, the builds
+ * side by side (one per build folder), with a line when each starts and ends (and every 15 s while
+ * one runs).
  * @param opts `skipMissingToolchains`: a target whose toolchain is missing is skipped (with the
  *   reason) instead of refusing the run; `log` receives progress lines (default stderr)
  * @returns the build records and the skipped targets
@@ -148,6 +149,8 @@ export async function ensureBuilt(m: Matrix, targetNames: Iterable<string>, opts
   const cwd = dirname(m.file);
   const records = new Map<string, BuildRecord>();
   const skipped = new Map<string, string>();
+  /** Builds to run, one per build folder (targets sharing a build.name share it): folder → its targets and what to run. */
+  const pending = new Map<string, { names: string[]; run: () => Promise<BuildRecord> }>();
   for (const name of new Set(targetNames)) {
     const t = m.targets[name];
     if (!t?.build) continue;
@@ -165,10 +168,29 @@ export async function ensureBuilt(m: Matrix, targetNames: Iterable<string>, opts
       records.set(name, rec);
       continue;
     }
-    log(`building target ${name} (${rec ? "its inputs or toolchain changed" : "not built yet"}): ${t.build.command.join(" ")}`);
-    const built = await runBuild(t, cwd, digest, toolchain, log);
-    log(`built target ${name} in ${built.seconds} s`);
-    records.set(name, built);
+    const same = pending.get(t.build.dir);
+    if (same) {
+      same.names.push(name);
+      continue;
+    }
+    pending.set(t.build.dir, {
+      names: [name],
+      run: async () => {
+        log(`building target ${name} (${rec ? "its inputs or toolchain changed" : "not built yet"}): ${t.build!.command.join(" ")}`);
+        const built = await runBuild(t, cwd, digest, toolchain, log);
+        log(`built target ${name} in ${built.seconds} s`);
+        return built;
+      },
+    });
   }
+  // Builds run side by side (one may wait on the network while another compiles); every one is
+  // awaited before the first failure is reported, so none is left running.
+  const jobs = [...pending.values()];
+  const settled = await Promise.allSettled(jobs.map((j) => j.run()));
+  settled.forEach((r, i) => {
+    if (r.status === "fulfilled") for (const n of jobs[i]!.names) records.set(n, r.value);
+  });
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
   return { records, skipped };
 }
