@@ -111,10 +111,10 @@ describe("turn share", () => {
 });
 
 describe("per-call matrix", () => {
-  it("expands the committed matrix into ten paths with stable ids, the direct ones in-process", () => {
+  it("expands the committed matrix into fourteen paths with stable ids, the direct ones in-process", () => {
     const m = loadMatrix(join(root, "matrices/mcp-per-call-overhead.yaml"));
     const ids = expand(m).configurations.map((c) => c.id);
-    assert.deepEqual(ids, ["direct-in-process", "mcp-ts-v1-stdio-2025-11-25", "mcp-ts-v1-http-2025-11-25", "mcp-ts-v2-stdio-2025-11-25", "mcp-ts-v2-stdio-2026-07-28", "mcp-ts-v2-http-2025-11-25", "mcp-ts-v2-http-2026-07-28", "py-direct-in-process", "mcp-py-harness-stdio-2025-11-25", "mcp-py-harness-stdio-2026-07-28"]);
+    assert.deepEqual(ids, ["direct-in-process", "mcp-ts-v1-stdio-2025-11-25", "mcp-ts-v1-http-2025-11-25", "mcp-ts-v2-stdio-2025-11-25", "mcp-ts-v2-stdio-2026-07-28", "mcp-ts-v2-http-2025-11-25", "mcp-ts-v2-http-2026-07-28", "mcp-go-stdio-2025-11-25", "mcp-go-stdio-2026-07-28", "mcp-go-http-2025-11-25", "mcp-go-http-2026-07-28", "py-direct-in-process", "mcp-py-harness-stdio-2025-11-25", "mcp-py-harness-stdio-2026-07-28"]);
     const o = percallOptions(m)!;
     assert.equal(o.calls, 1000);
     assert.ok(o.assumptions.agentTurnSeconds > 0);
