@@ -70,7 +70,7 @@ export async function runCommand(file: string, o: RunCommandOptions): Promise<vo
     const cpuNote = cpu ? ` in ${((Date.now() - started) / 1000).toFixed(1)} s (CPU: wirecost ${cpu.own.toFixed(1)} s, the targets it started ${cpu.children.toFixed(1)} s)` : "";
     const skipped = runs.filter((r) => r.status === "skipped").length;
     process.stderr.write(`${runs.length - failed.length - skipped} of ${runs.length} runs ok${skipped ? `, ${skipped} skipped` : ""}${cpuNote}; results in ${o.results}/\n`);
-    for (const [t, why] of skippedTargets) process.stderr.write(`  skipped target ${t}: ${why}\n`);
+    for (const why of skippedTargets.values()) process.stderr.write(`  skipped: ${why}\n`);
     if (failed.length) {
       for (const line of failureSummary(failed)) process.stderr.write(line + "\n");
       const ids = [...new Set(failed.map((f) => f.config))];

@@ -1,5 +1,4 @@
-/** The built targets of a report (toolchain and resolved dependency set), as one table. */
-import { mdCell, mdCode } from "../escape.js";
+/** The built targets of a report (toolchain and resolved dependency set), as one table (cells as text: the table escapes them). */
 import { formatInt } from "../format.js";
 import type { TargetBuildInfo } from "../results/builds.js";
 import { tableView, type TableView } from "../table.js";
@@ -15,10 +14,10 @@ export function buildsTable(builds: readonly TargetBuildInfo[]): TableView | und
   if (builds.length === 0) return undefined;
   return tableView(
     [
-      { header: "Target", align: "left", cell: (b: TargetBuildInfo) => mdCode(b.target) },
-      { header: "Toolchain", align: "left", cell: (b: TargetBuildInfo) => mdCell(b.toolchain.map((t) => `${t.tool}: ${t.version}`).join("; ") || "—") },
+      { header: "Target", align: "left", cell: (b: TargetBuildInfo) => b.target },
+      { header: "Toolchain", align: "left", cell: (b: TargetBuildInfo) => b.toolchain.map((t) => `${t.tool}: ${t.version}`).join("; ") || "—" },
       { header: "Resolved packages", align: "right", cell: (b: TargetBuildInfo) => `${formatInt(b.packages.length)}${ECOSYSTEM[b.ecosystem] ? ` (${ECOSYSTEM[b.ecosystem]})` : ""}` },
-      { header: "Resolved set", align: "left", cell: (b: TargetBuildInfo) => mdCell(b.packages.map((p) => `${p.name} ${p.version}`).join(", ") || "—") },
+      { header: "Resolved set", align: "left", cell: (b: TargetBuildInfo) => b.packages.map((p) => `${p.name} ${p.version}`).join(", ") || "—" },
     ],
     builds,
   );

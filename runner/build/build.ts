@@ -157,7 +157,7 @@ export async function ensureBuilt(m: Matrix, targetNames: Iterable<string>, opts
     const missing = missingToolchain(t, cwd);
     if (missing) {
       if (!opts.skipMissingToolchains) throw new UserError(`${t.build.at}: ${missing} (or leave its configurations out with --only, or pass --skip-missing-toolchains)`);
-      log(`skipping target ${name}: ${missing}`);
+      log(`skipping: ${missing}`);
       skipped.set(name, missing);
       continue;
     }
