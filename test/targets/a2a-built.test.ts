@@ -17,7 +17,7 @@ import { missingToolchain } from "../../runner/build/toolchain.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { KeepAliveClient } from "../../runner/measure/client.js";
 import { WORKLOADS } from "../../runner/measure/workloads.js";
-import { freePort } from "../../runner/execute/process.js";
+import { freePort, startTarget, waitForPort } from "../../runner/execute/process.js";
 import { root } from "../paths.js";
 
 const matrix = loadMatrix(join(root, "matrices/a2a-layer-cost.yaml"));
@@ -39,33 +39,22 @@ for (const name of Object.keys(LISTENING)) {
   test(`${name} builds, starts, says it listens and answers the workload`, { timeout: 900_000, skip: skipUnless(name) }, async () => {
     await ensureBuilt(matrix, [name]);
     const port = await freePort();
-    const cmd = matrix.targets[name]!.commands.http!;
-    const argv = cmd.argv.map((a) => a.replace("{port}", String(port)));
-    const child = execa(argv[0]!, argv.slice(1), { cwd: dirname(matrix.file), reject: false, buffer: false, stderr: "pipe", stdout: "ignore" });
+    // The runner's own way to start a target and read its listening line (runner/execute/process.ts).
+    const proc = startTarget(matrix.targets[name]!.commands.http!, { target: name, port: String(port) }, dirname(matrix.file));
     try {
-      const line = await new Promise<string>((resolve, reject) => {
-        let err = "";
-        const timer = setTimeout(() => reject(new Error(`no listening line in 60 s: ${err}`)), 60_000);
-        child.stderr!.on("data", (d: Buffer) => {
-          err += d.toString();
-          const m = /^listening on .*$/m.exec(err);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[0]);
-          }
-        });
-      });
-      assert.equal(line, LISTENING[name]!(port));
+      await waitForPort(port, 60_000, () => proc.exit() === undefined);
+      const deadline = Date.now() + 10_000;
+      while (proc.listeningLine() === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(proc.listeningLine(), LISTENING[name]!(port));
       const client = await KeepAliveClient.connect(port);
       const req = WORKLOADS["a2a-send-message"]!(port);
       await new Promise<void>((resolve, reject) => client.exchange(req, (e) => (e ? reject(e) : resolve())));
       assert.ok(client.lastBodyBytes > 0);
       client.close();
     } finally {
-      child.kill("SIGTERM");
-      const r = await child;
-      assert.equal(r.exitCode, 0, "exit 0 on SIGTERM");
+      await proc.stop();
     }
+    assert.equal(proc.exit(), "0", "exit 0 on SIGTERM");
   });
 }
 
