@@ -73,15 +73,6 @@ export function readBuildRecord(target: Target): BuildRecord | undefined {
   }
 }
 
-/**
- * Is `target`'s build folder current (built, with the key its inputs give now)?
- * @returns the record when current, else undefined
- */
-export function currentBuild(target: Target, cwd: string): BuildRecord | undefined {
-  const rec = readBuildRecord(target);
-  return rec && rec.digest === buildDigest(target, toolchainVersions(target, cwd)) ? rec : undefined;
-}
-
 /** Last non-empty line of a text. */
 function lastLine(text: string): string {
   return text.trim().split("\n").pop()?.trim() ?? "";
