@@ -63,6 +63,12 @@ program
   .action(async (log: string, o: { stdio?: boolean; perMessage?: boolean }) => (await import("./commands/count.js")).countCommand(log, o));
 
 program
+  .command("recount")
+  .description("count a bytes results folder again from its kept capture logs and rewrite each run's messages.tsv (runs nothing)")
+  .option("--results <dir>", "results folder", "results")
+  .action(async (o: { results: string }) => (await import("./commands/recount.js")).recountCommand(o));
+
+program
   .command("render")
   .description("render the site from a results folder (runs nothing)")
   .option("--results <dir>", "results folder", "results")

@@ -9,7 +9,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { UserError } from "./errors.js";
+import { UserError } from "../format/errors.js";
 import { addPage } from "./reports/page-files.js";
 import { INDEX_ID, INDEX_TITLE, indexMarkdown, type IndexEntry } from "./pages/home.js";
 import { REPORT_KINDS } from "./reports/index.js";

@@ -2,7 +2,7 @@
  * wirecost's library API: the CLI is a thin layer over these.
  * Rendering lives in `wirecost/generators` (it reads results files only).
  */
-export { UserError } from "./errors.js";
+export { UserError } from "../format/errors.js";
 export { loadMatrix, parseMatrix, BUILTIN_AXES } from "./matrix/parse.js";
 export { expand, configId, type Expansion } from "./matrix/expand.js";
 export type { Matrix, Axis, Target, Configuration, ExcludedCell } from "./matrix/types.js";

@@ -3,10 +3,12 @@
  * published with the mcp-on-the-wire write-up: same line format) and print one TSV row, or with
  * `--per-message` the per-message breakdown in the columns of a run's messages.tsv.
  */
-import { COUNT_COLUMNS, WireFormatError, countLogFile } from "../../runner/count/index.js";
-import { toTsv } from "../../runner/results/files.js";
-import { messagesTsv } from "../../runner/results/messages.js";
-import { UserError } from "../../runner/errors.js";
+import { readCaptureStreams } from "../../runner/capture/log.js";
+import { COUNT_COLUMNS, WireFormatError, countStreams } from "../../runner/count/index.js";
+import { toTsv } from "../../format/tsv.js";
+import { messagesTsv } from "../../format/messages.js";
+import { messageRows } from "../../runner/results/messages.js";
+import { UserError } from "../../format/errors.js";
 
 /**
  * Count `log` and write TSV to stdout: a header and one row (`log`, then COUNT_COLUMNS), or with
@@ -16,8 +18,10 @@ import { UserError } from "../../runner/errors.js";
  */
 export function countCommand(log: string, o: { stdio?: boolean; perMessage?: boolean }): void {
   let result;
+  let streams;
   try {
-    result = countLogFile(log, { transport: o.stdio ? "stdio" : "http" });
+    streams = readCaptureStreams(log);
+    result = countStreams(streams, { transport: o.stdio ? "stdio" : "http" });
   } catch (e) {
     const err = e as Error & { code?: string };
     if (err.code === "ENOENT") throw new UserError(`${log}: no such file — give the path of a capture log, e.g. results/logs/<config>/1.jsonl`);
@@ -27,7 +31,7 @@ export function countCommand(log: string, o: { stdio?: boolean; perMessage?: boo
     throw new UserError(`${message}${hint}`);
   }
   if (o.perMessage) {
-    process.stdout.write(messagesTsv(result.messages));
+    process.stdout.write(messagesTsv(messageRows(result.messages, streams)));
     return;
   }
   process.stdout.write(toTsv(["log", ...COUNT_COLUMNS], [[log, ...COUNT_COLUMNS.map((c) => result.row[c])]]));

@@ -5,7 +5,7 @@ import { loadMatrix } from "../../runner/matrix/parse.js";
 import { preflight } from "../../runner/matrix/preflight.js";
 import { dirname } from "node:path";
 import { missingToolchain } from "../../runner/build/toolchain.js";
-import { UserError } from "../../runner/errors.js";
+import { UserError } from "../../format/errors.js";
 
 /**
  * Print the expansion of `file` to stdout (TSV or JSON) and the summary line (configurations,

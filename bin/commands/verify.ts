@@ -1,14 +1,18 @@
 /**
  * `wirecost verify`: re-run (all or `--only`) configurations into a scratch folder, compare with
  * a results folder cell by cell, print the mismatches and `N of M cells reproduced`; exit 1 on
- * any mismatch, 130 when interrupted.
+ * any mismatch, 130 when interrupted. Only a mode that declares `verify` (bytes) is verified; for
+ * the others, and for a results folder of another matrix, it prints the command that does work.
  */
+import { resolve } from "node:path";
 import { killAllTargets } from "../../runner/execute/process.js";
 import { verifyResults } from "../../runner/execute/verify.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
-import { toTsv } from "../../runner/results/files.js";
-import { percallOptions } from "../../runner/percall/options.js";
-import { UserError } from "../../runner/errors.js";
+import { modeOf, modeOfResults, runCommandLine } from "../../runner/modes/index.js";
+import { recordedMatrix } from "../../format/layout.js";
+import { shellQuote } from "../../format/shell.js";
+import { toTsv } from "../../format/tsv.js";
+import { UserError } from "../../format/errors.js";
 
 /** Options of `wirecost verify` as commander parses them. */
 export interface VerifyCommandOptions {
@@ -20,12 +24,30 @@ export interface VerifyCommandOptions {
 }
 
 /**
+ * Refuse a verification that cannot work, with the command that does.
+ * @throws UserError when `o.results` holds results of another mode or another matrix, or the matrix's mode does not verify
+ */
+function checkVerifiable(file: string, o: VerifyCommandOptions): void {
+  const recorded = recordedMatrix(o.results);
+  const held = modeOfResults(o.results);
+  if (held !== undefined && !held.supports.verify) {
+    const matrix = recorded ?? "MATRIX";
+    throw new UserError(`${o.results}: holds ${held.name} results (${held.measures}) of ${matrix}, which verify does not compare (it compares byte counts) — re-measure into a scratch folder and compare by eye: ${runCommandLine(held, matrix, { results: "/tmp/wirecost-remeasure" })}`);
+  }
+  if (recorded !== undefined && resolve(recorded) !== resolve(file)) {
+    throw new UserError(`${o.results}: was run from ${recorded}, not ${file} — verify it with its own matrix: npx wirecost verify ${shellQuote(recorded)} --results ${shellQuote(o.results)}`);
+  }
+}
+
+/**
  * Verify `opts.results` against a re-run of matrix `file`.
- * @throws UserError for a bad matrix, or a per-call matrix (timings, compared by eye: its rows print their reproduce command)
+ * @throws UserError for a bad matrix, a matrix or results folder that verify does not compare (see checkVerifiable)
  */
 export async function verifyCommand(file: string, o: VerifyCommandOptions): Promise<void> {
+  checkVerifiable(file, o);
   const m = loadMatrix(file);
-  if (percallOptions(m)) throw new UserError(`${file}: measures: [percall] measures time, which verify does not compare — re-measure one row with its command in the report's Reproduce table (npx wirecost run ${file} --only <id> --results /tmp/wirecost-<id>)`);
+  const mode = modeOf(m);
+  if (!mode.supports.verify) throw new UserError(`${file}: a ${mode.name} matrix (it measures ${mode.measures}), which verify does not compare — re-measure one row into a scratch folder: ${runCommandLine(mode, file, { only: ["<id>"], results: "/tmp/wirecost-<id>" })}`);
   const ac = new AbortController();
   const onSignal = () => (ac.signal.aborted ? (killAllTargets(), process.exit(130)) : ac.abort());
   process.on("SIGINT", onSignal);

@@ -3,7 +3,7 @@
  * counts per configuration (shaped like the first table of the published write-up), each row
  * with the command that reproduces it, the identity of its repeats, and the environment.
  */
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 import { mdCell, mdCode } from "../escape.js";
 import { formatInt } from "../format.js";
 import { compareTuples } from "../order.js";

@@ -11,7 +11,8 @@
  */
 import { mdCell, mdCode } from "../escape.js";
 import { formatFixed } from "../format.js";
-import { reproduceCommand, shellQuote } from "../reproduce.js";
+import { reproduceCommand } from "../reproduce.js";
+import { shellQuote } from "../../format/shell.js";
 import { renderMarkdownTemplate } from "../templates.js";
 import { buildsTable } from "../sections/builds.js";
 import type { PercallResults, PercallRow, TurnShareInput } from "../results/percall.js";

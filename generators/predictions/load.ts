@@ -16,7 +16,7 @@
  */
 import { readFileSync } from "node:fs";
 import { LineCounter, parseDocument } from "yaml";
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 
 /** One check of a prediction. */
 export interface PredictionCheck {

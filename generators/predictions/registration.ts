@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { simpleGit } from "simple-git";
+import { resultsFile } from "../../format/layout.js";
 
 /** A commit: hash and committer time (seconds since the epoch, UTC). */
 export interface CommitStamp {
@@ -62,7 +63,7 @@ export async function checkRegistration(
   const predictionsInGit = await inRepo(pdir);
   const resultsInGit = await inRepo(rdir);
   const resultsCommit = resultsInGit
-    ? await oldest(rdir, ["--", join(rdir, "summary.tsv"), join(rdir, "medians.tsv")])
+    ? await oldest(rdir, ["--", resultsFile(rdir, "summary"), resultsFile(rdir, "medians")])
     : undefined;
   for (const id of ids) {
     const pattern = `^[[:space:]-]*id:[[:space:]]*["']?${id}["']?[[:space:]]*$`;

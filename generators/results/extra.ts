@@ -4,9 +4,13 @@
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
+import { captureLogRepeat, logDir, messagesPath, resultsFile } from "../../format/layout.js";
+import { readMessagesFile, type MessageRow } from "../../format/messages.js";
 import { compareCodeUnits } from "../order.js";
-import { columnIndex, field, readTsv } from "../tsv.js";
+
+export type { MessageRow };
+import { columnIndex, field, readTsv } from "../../format/tsv.js";
 
 /** One row of `runs.tsv`: a configuration × repeat, every column kept as text in header order. */
 export interface RunRow {
@@ -51,42 +55,6 @@ export interface Coverage {
   cells: readonly CoverageCell[];
 }
 
-/** One JSON-RPC message or HTTP-only part of a run (`logs/<config>/<repeat>.messages.tsv`). */
-export interface MessageRow {
-  /** Order in the capture log (1-based). */
-  seq: number;
-  /** Connection number (0 on stdio). */
-  conn: number;
-  /** `c2s` or `s2c`. */
-  dir: string;
-  /** `request`, `notification`, `result`, `error`, `http-only` or `line-only`. */
-  kind: string;
-  /** JSON-RPC method (results carry their request's method), empty when none. */
-  method: string;
-  /** JSON-RPC id as written, empty when none. */
-  id: string;
-  /** HTTP request or status line, empty when none. */
-  startLine: string;
-  /** HTTP head bytes (start line and headers). */
-  headBytes: number;
-  /** Body bytes of this part. */
-  bodyBytes: number;
-  /** Chunk framing bytes. */
-  framingBytes: number;
-  /** Newline bytes (stdio line ends). */
-  newlineBytes: number;
-  /** `_meta` value span bytes. */
-  metaBytes: number;
-  /** Whether the message came in an SSE event. */
-  sse: boolean;
-  /** Whether the capture ended inside this part. */
-  incomplete: boolean;
-}
-
-const MSG_COLUMNS = [
-  "seq", "conn", "dir", "kind", "method", "id", "start_line", "head_bytes", "body_bytes",
-  "framing_bytes", "newline_bytes", "meta_bytes", "sse", "incomplete",
-] as const;
 const REGEN = "regenerate the results with `npx wirecost run`";
 
 function int(text: string, file: string, line: number, key: string): number {
@@ -102,7 +70,7 @@ function int(text: string, file: string, line: number, key: string): number {
  * @throws UserError (file:line) when it lacks `config`, `repeat` or `status`, or a repeat is not an integer
  */
 export function readRuns(dir: string): Runs | undefined {
-  const file = join(dir, "runs.tsv");
+  const file = resultsFile(dir, "runs");
   if (!existsSync(file)) return undefined;
   const table = readTsv(file, REGEN);
   const col = columnIndex(table, ["config", "repeat", "status"]);
@@ -125,7 +93,7 @@ const OUTCOMES: readonly string[] = ["measured", "failed", "skipped", "excluded"
  * @throws UserError (file:line) when a row has the wrong number of fields or an unknown outcome
  */
 export function readCoverage(dir: string): Coverage | undefined {
-  const file = join(dir, "coverage.tsv");
+  const file = resultsFile(dir, "coverage");
   if (!existsSync(file)) return undefined;
   const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
   const header = (lines[0] ?? "").split("\t");
@@ -166,35 +134,12 @@ export function readCoverage(dir: string): Coverage | undefined {
 }
 
 /**
- * Read one run's per-message breakdown, `logs/<config>/<repeat>.messages.tsv`.
+ * Read one run's per-message breakdown, `logs/<config>/<repeat>.messages.tsv` (format/messages.ts).
  * @returns undefined when the file does not exist
  * @throws UserError (file:line) when a column is missing or a count is not an integer
  */
 export function readMessages(dir: string, config: string, repeat: number): MessageRow[] | undefined {
-  const file = join(dir, "logs", config, `${repeat}.messages.tsv`);
-  if (!existsSync(file)) return undefined;
-  const table = readTsv(file, REGEN);
-  const col = columnIndex(table, MSG_COLUMNS);
-  return table.rows.map((row) => {
-    const get = (name: string): string => field(row, col(name));
-    const n = (name: string): number => int(get(name), file, row.line, name);
-    return {
-      seq: n("seq"),
-      conn: n("conn"),
-      dir: get("dir"),
-      kind: get("kind"),
-      method: get("method"),
-      id: get("id"),
-      startLine: get("start_line"),
-      headBytes: n("head_bytes"),
-      bodyBytes: n("body_bytes"),
-      framingBytes: n("framing_bytes"),
-      newlineBytes: n("newline_bytes"),
-      metaBytes: n("meta_bytes"),
-      sse: get("sse") === "yes",
-      incomplete: get("incomplete") === "yes",
-    };
-  });
+  return readMessagesFile(messagesPath(dir, config, repeat));
 }
 
 /**
@@ -203,12 +148,11 @@ export function readMessages(dir: string, config: string, repeat: number): Messa
  * @returns the repeat number, or undefined when the configuration has no logs
  */
 export function firstLoggedRepeat(dir: string, config: string, runs: Runs | undefined): number | undefined {
-  const logDir = join(dir, "logs", config);
-  if (!existsSync(logDir)) return undefined;
-  const logged = readdirSync(logDir)
-    .map((name) => /^([0-9]+)\.jsonl$/.exec(name)?.[1])
-    .filter((n): n is string => n !== undefined)
-    .map(Number)
+  const folder = logDir(dir, config);
+  if (!existsSync(folder)) return undefined;
+  const logged = readdirSync(folder)
+    .map(captureLogRepeat)
+    .filter((n): n is number => n !== undefined)
     .sort((a, b) => a - b);
   const ok = new Set(runs?.rows.filter((r) => r.config === config && r.status === "ok").map((r) => r.repeat) ?? []);
   return logged.find((n) => ok.has(n)) ?? logged[0];

@@ -1,11 +1,12 @@
 /** Load a results folder into one in-memory model, the only input of every page. */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 import { readMedians, type Medians } from "./medians.js";
 import { readProvenance, type Provenance } from "./provenance.js";
 import { readSummary, type ConfigSummary } from "./summary.js";
 import { readCoverage, readRuns, type Coverage, type Runs } from "./extra.js";
+import { resultsFile } from "../../format/layout.js";
 
 export type { ConfigSummary } from "./summary.js";
 export type { MetricStats, Medians } from "./medians.js";
@@ -52,9 +53,9 @@ export function loadResults(dir: string): Results {
   if (!isDir) throw new UserError({ file: dir, problem: "not a folder", fix: missingFix });
   const fileFix = `the results folder is incomplete; ${missingFix}`;
   const files = {
-    summary: join(dir, "summary.tsv"),
-    medians: join(dir, "medians.tsv"),
-    provenance: join(dir, "provenance.json"),
+    summary: resultsFile(dir, "summary"),
+    medians: resultsFile(dir, "medians"),
+    provenance: resultsFile(dir, "provenance"),
   };
   const summary = readSummary(files.summary, fileFix);
   const medians = readMedians(files.medians, fileFix);

@@ -1,6 +1,6 @@
 /** Read `medians.tsv`: min, median and max of each metric per configuration. */
-import { UserError } from "../errors.js";
-import { columnIndex, field, readTsv } from "../tsv.js";
+import { UserError } from "../../format/errors.js";
+import { columnIndex, field, readTsv } from "../../format/tsv.js";
 import { parseCount } from "./values.js";
 
 /** Spread of one metric over a configuration's ok repeats (bytes or messages, by metric). */

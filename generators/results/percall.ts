@@ -13,31 +13,18 @@
  * - `percall-run.json`: title, matrix, parameters, declared assumptions, the runs that wrote rows.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { UserError } from "../errors.js";
-import { columnIndex, field, readTsv, type TsvRow, type TsvTable } from "../tsv.js";
+import { UserError } from "../../format/errors.js";
+import { columnIndex, field, readTsv, type TsvRow, type TsvTable } from "../../format/tsv.js";
 
-/** The file whose presence marks a per-call results folder. */
-export const PERCALL_FILE = "percall.tsv";
-
-/** Schema version of the per-call files this reader understands (and 2, read with the defaults of its rows). */
-export const PERCALL_SCHEMA_VERSION = 3;
-const READABLE_VERSIONS = [2, PERCALL_SCHEMA_VERSION];
-/** Columns schema 3 added to `percall.tsv`. */
-const V3_COLUMNS = ["measured_by", "runtime", "client", "status", "reason"];
-
+import { PAYLOAD_COLUMNS, PERCALL_V3_COLUMNS, SAMPLE_COLUMNS, type PercallAssumptions, type PercallRunRecord, type PercallSettings, type TurnShareRow } from "../../format/percall.js";
+import { RESULTS_FILES, resultsFile } from "../../format/layout.js";
+import { PERCALL_READABLE_VERSIONS } from "../../format/schema.js";
 import { readBuilds, type TargetBuildInfo } from "./builds.js";
 
 const FIX = "run `npx wirecost run matrices/mcp-per-call-overhead.yaml --results DIR` first";
 
 /** One turn-share row as declared in the matrix (an assumption). */
-export interface TurnShareInput {
-  label: string;
-  /** Tool calls in the row. */
-  calls: number;
-  /** Agent turns around them; 0 = a loop in the caller's own code, no model call. */
-  turns: number;
-}
+export type TurnShareInput = TurnShareRow;
 
 /** One payload-sweep point of a configuration: result text bytes and p50/p95 µs (median over trials). */
 export interface PayloadPoint {
@@ -86,31 +73,19 @@ export interface FailedPath {
   reason: string;
 }
 
-/** One run that wrote rows into the folder (see runner/percall/files.ts). */
-export interface PercallRun {
-  command: string;
-  configurations: string[];
-  startedAt: string;
-  endedAt: string;
-  node: string;
-  os: string;
-  kernel: string;
-  cpuModel: string;
-  cores: number;
-  loadavgStart: number[];
-  loadavgEnd: number[];
-  git: { commit: string; dirty: boolean };
-  /** Targets built before this run, with toolchain and resolved set (`builds`, absent in older files). */
-  builds?: unknown;
-}
+/** One run that wrote rows into the folder (its `builds` are read with readBuilds). */
+export type PercallRun = PercallRunRecord;
+
+/** The file whose presence marks a per-call results folder. */
+export const PERCALL_FILE = RESULTS_FILES.percall;
 
 /** Everything the per-call page reads. */
 export interface PercallResults {
   title: string;
   /** Matrix file as given to `wirecost run`. */
   matrix: string;
-  settings: { trials: number; calls: number; warmupCalls: number; query: string; limit: number; resultBytes: number; setupRepeats: number; loopCalls: number; loopRepeats: number; payloadLimits: number[]; payloadCalls: number; percentileMethod: string };
-  assumptions: { agentTurnSeconds: number; note: string; turnShareRows: TurnShareInput[] };
+  settings: PercallSettings;
+  assumptions: PercallAssumptions;
   runs: PercallRun[];
   /** Targets built before the runs (the latest run's record of each), with toolchain and resolved set. */
   builds: readonly TargetBuildInfo[];
@@ -141,17 +116,17 @@ function required(table: TsvTable, row: TsvRow, col: (n: string) => number, name
  *   of another schema version, or has no direct (in-process) row
  */
 export function loadPercall(dir: string): PercallResults {
-  const runFile = join(dir, "percall-run.json");
+  const runFile = resultsFile(dir, "percallRun");
   let run: Omit<PercallResults, "rows"> & { schemaVersion: number };
   try {
     run = JSON.parse(readFileSync(runFile, "utf8")) as typeof run;
   } catch (e) {
     throw new UserError({ file: runFile, problem: (e as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `not JSON (${(e as Error).message})`, fix: FIX });
   }
-  if (!READABLE_VERSIONS.includes(run.schemaVersion)) throw new UserError({ file: runFile, key: "schemaVersion", problem: `is ${String(run.schemaVersion)}, this page reads ${READABLE_VERSIONS.join(" and ")}`, fix: "re-run the matrix with this version of wirecost" });
+  if (!PERCALL_READABLE_VERSIONS.includes(run.schemaVersion)) throw new UserError({ file: runFile, key: "schemaVersion", problem: `is ${String(run.schemaVersion)}, this page reads ${PERCALL_READABLE_VERSIONS.join(" and ")}`, fix: "re-run the matrix with this version of wirecost" });
 
-  const samples = readTsv(join(dir, "percall-samples.tsv"), FIX);
-  const sc = columnIndex(samples, ["config", "kind", "n", "metric", "value"]);
+  const samples = readTsv(resultsFile(dir, "percallSamples"), FIX);
+  const sc = columnIndex(samples, SAMPLE_COLUMNS);
   const trialP50 = new Map<string, number[]>();
   for (const r of samples.rows) {
     if (field(r, sc("kind")) !== "trial" || field(r, sc("metric")) !== "p50_us") continue;
@@ -159,18 +134,18 @@ export function loadPercall(dir: string): PercallResults {
     trialP50.set(c, [...(trialP50.get(c) ?? []), required(samples, r, sc, "value")]);
   }
 
-  const payload = readTsv(join(dir, "percall-payload.tsv"), FIX);
-  const pc = columnIndex(payload, ["config", "limit", "result_bytes", "p50_us", "p95_us"]);
+  const payload = readTsv(resultsFile(dir, "percallPayload"), FIX);
+  const pc = columnIndex(payload, PAYLOAD_COLUMNS);
   const points = new Map<string, PayloadPoint[]>();
   for (const r of payload.rows) {
     const c = field(r, pc("config"));
     points.set(c, [...(points.get(c) ?? []), { limit: required(payload, r, pc, "limit"), resultBytes: required(payload, r, pc, "result_bytes"), p50Us: required(payload, r, pc, "p50_us"), p95Us: required(payload, r, pc, "p95_us") }]);
   }
 
-  const table = readTsv(join(dir, PERCALL_FILE), FIX);
+  const table = readTsv(resultsFile(dir, "percall"), FIX);
   const names = ["config", "target", "transport", "revision", "label", "package_version", "p50_us", "p95_us", "spread_us", "setup_samples", "setup_ready_ms", "setup_open_ms", "setup_listed_ms", "setup_first_call_ms", "loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms"];
   const v3 = run.schemaVersion >= 3;
-  const col = columnIndex(table, v3 ? [...names, ...V3_COLUMNS] : names);
+  const col = columnIndex(table, v3 ? [...names, ...PERCALL_V3_COLUMNS] : names);
   /** A schema-3 text column ("" in schema 2 and in rows merged from it). */
   const text = (r: TsvRow, name: string): string => (v3 ? field(r, col(name)) : "");
   const rows: PercallRow[] = [];

@@ -1,5 +1,5 @@
 /** Read `provenance.json`: where and with what the results were produced. */
-import { UserError, readResultsFile } from "../errors.js";
+import { UserError, readResultsFile } from "../../format/errors.js";
 import { compareCodeUnits } from "../order.js";
 import { readBuilds, type TargetBuildInfo } from "./builds.js";
 

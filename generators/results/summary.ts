@@ -1,7 +1,7 @@
 /** Read `summary.tsv`: one row per configuration with its axis values and identity of repeats. */
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 import { compareCodeUnits } from "../order.js";
-import { columnIndex, field, readTsv } from "../tsv.js";
+import { columnIndex, field, readTsv } from "../../format/tsv.js";
 import { parseCount, parseYesNo } from "./values.js";
 
 /** One configuration's row of `summary.tsv`. */

@@ -8,8 +8,8 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../errors.js";
-import { columnIndex, field, readTsv } from "../tsv.js";
+import { UserError } from "../../format/errors.js";
+import { columnIndex, field, readTsv } from "../../format/tsv.js";
 
 /** One metric of one configuration over its trials. */
 export interface TimingFigure {
@@ -78,6 +78,7 @@ export interface Timings {
 
 
 import { readBuilds, type TargetBuildInfo } from "./builds.js";
+import { resultsFile } from "../../format/layout.js";
 
 const FIX = "rerun the timing matrix: npx wirecost run matrices/a2a-layer-cost.yaml --results DIR";
 
@@ -94,7 +95,7 @@ function numbers(v: unknown, file: string, key: string): number[] {
  *   `timings-run.json` is missing or malformed, or the declared assumptions are absent
  */
 export function loadTimings(dir: string): Timings {
-  const table = readTsv(join(dir, "timings-summary.tsv"), FIX);
+  const table = readTsv(resultsFile(dir, "timingsSummary"), FIX);
   const col = columnIndex(table, ["config", "metric", "trials", "median", "min", "max"]);
   const figures = new Map<string, TimingFigure>();
   for (const row of table.rows) {
@@ -105,7 +106,7 @@ export function loadTimings(dir: string): Timings {
     };
     figures.set(`${field(row, col("config"))}\t${field(row, col("metric"))}`, { trials: num("trials"), median: num("median"), min: num("min"), max: num("max") });
   }
-  const runFile = join(dir, "timings-run.json");
+  const runFile = resultsFile(dir, "timingsRun");
   let run: Record<string, unknown>;
   try {
     run = JSON.parse(readFileSync(runFile, "utf8")) as Record<string, unknown>;

@@ -1,5 +1,5 @@
 /** Typed values in results TSV cells, with errors that name the file, line and column. */
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 
 /** The fix printed when a results value is malformed. */
 const REGENERATE = "regenerate the results with `npx wirecost run`, or correct the value by hand";

@@ -1,12 +1,10 @@
 /**
  * One run's trace: the per-message "where the bytes went" table (from `messages.tsv`) and the
- * decoded, trimmed exchange (message order from `messages.tsv`, protocol header names from the
- * capture log's HTTP heads).
+ * decoded, trimmed exchange (message order, protocol header names and content types, all from
+ * `messages.tsv`).
  */
-import { join } from "node:path";
 import { formatInt } from "../format.js";
 import { firstLoggedRepeat, readMessages, type MessageRow } from "../results/extra.js";
-import { readHeads, type HttpHead } from "../results/heads.js";
 import type { Results } from "../results/load.js";
 import { tableView, type Column, type TableView } from "../table.js";
 
@@ -49,28 +47,24 @@ const COLUMNS: ReadonlyArray<Column<TraceRow>> = [
 interface Unit {
   dir: string;
   head: MessageRow | undefined;
-  wire: HttpHead | undefined;
   messages: MessageRow[];
 }
 
 /** Decode the exchange lines (`client → POST tools/list [MCP-Protocol-Version, _meta]`, …). */
-export function exchangeLines(messages: readonly MessageRow[], heads: ReadonlyMap<string, readonly HttpHead[]>): string[] {
+export function exchangeLines(messages: readonly MessageRow[]): string[] {
   const units: Unit[] = [];
   const open = new Map<string, Unit>();
-  const used = new Map<string, number>();
   for (const m of [...messages].sort((a, b) => a.seq - b.seq)) {
     const key = `${m.conn}:${m.dir}`;
     if (m.kind === "http-only") {
-      const n = used.get(key) ?? 0;
-      used.set(key, n + 1);
-      const unit: Unit = { dir: m.dir, head: m, wire: heads.get(key)?.[n], messages: [] };
+      const unit: Unit = { dir: m.dir, head: m, messages: [] };
       units.push(unit);
       open.set(key, unit);
       continue;
     }
     const unit = open.get(key);
     if (unit !== undefined) unit.messages.push(m);
-    else units.push({ dir: m.dir, head: undefined, wire: undefined, messages: [m] });
+    else units.push({ dir: m.dir, head: undefined, messages: [m] });
   }
   return units.map((u) => {
     const who = u.dir === "c2s" ? "client →" : "server →";
@@ -80,14 +74,14 @@ export function exchangeLines(messages: readonly MessageRow[], heads: ReadonlyMa
       const tags = meta.length ? ` [${meta.join(", ")}]` : "";
       return `${who} ${what.join(", ") || u.messages.map((m) => m.kind).join(", ")}${tags}`;
     }
-    const headerNames = (u.wire?.headers ?? []).map(([n]) => n).filter((n) => PROTOCOL_HEADER.test(n));
+    const headerNames = u.head.headerNames.filter((n) => PROTOCOL_HEADER.test(n));
     if (u.dir === "c2s") {
       const verb = u.head.startLine.split(" ")[0] ?? "";
       const tags = [...headerNames, ...meta];
       return `${who} ${verb} ${what.join(", ")}${tags.length ? ` [${tags.join(", ")}]` : ""}`.replace(/ +/g, " ");
     }
     const status = u.head.startLine.replace(/^HTTP\/1\.[01] /, "HTTP ");
-    const type = u.wire?.headers.find(([n]) => n.toLowerCase() === "content-type")?.[1].split(";")[0]?.trim();
+    const type = u.head.contentType;
     const body = what.length ? `: ${what.join(", ")}` : "";
     return `${who} ${status}${type ? `, ${type}` : ""}${body}`;
   });
@@ -102,7 +96,6 @@ export function traceView(results: Results, config: string): TraceView | undefin
   if (repeat === undefined) return undefined;
   const messages = readMessages(results.dir, config, repeat);
   if (messages === undefined) return undefined;
-  const heads = readHeads(join(results.dir, "logs", config, `${repeat}.jsonl`));
   const rows: TraceRow[] = [...messages, { total: true, rows: messages }];
-  return { repeat, table: tableView(COLUMNS, rows), exchange: exchangeLines(messages, heads), messages };
+  return { repeat, table: tableView(COLUMNS, rows), exchange: exchangeLines(messages), messages };
 }

@@ -10,10 +10,10 @@ import { createHash } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { execa } from "execa";
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 import type { Matrix, Target } from "../matrix/types.js";
 import { buildCacheRoot, repoRoot } from "../paths.js";
-import { writeAtomic } from "../results/files.js";
+import { writeAtomic } from "../../format/files.js";
 import { missingToolchain, toolchainVersions } from "./toolchain.js";
 import { readResolved, type ResolvedSet } from "./resolved.js";
 

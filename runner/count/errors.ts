@@ -1,7 +1,7 @@
 /**
  * The one error the counters throw for bytes that do not follow the expected wire format.
  */
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 
 /**
  * Bytes on a stream do not follow the wire format the counter expects (HTTP/1.1 framing, JSON,

@@ -8,9 +8,8 @@
 import { glob } from "./run-matrix.js";
 import { relative } from "node:path";
 import { dirname } from "node:path";
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 import { expand } from "../matrix/expand.js";
-import { killAllTargets } from "./process.js";
 import { buildsProvenance, gitState, toolInfo } from "../results/provenance.js";
 import { ensureBuilt } from "../build/build.js";
 import { preflight } from "../matrix/preflight.js";
@@ -161,44 +160,4 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
     cpuMethod: "server: sum of /proc/<pid>/task/*/schedstat run time (ns) over the timed window / requests; cross-check utime+stime ticks from /proc/<pid>/stat, quantisation error = 1 tick / ticks counted; client: process.cpuUsage",
   });
   return results;
-}
-
-/**
- * `wirecost run` for a timing matrix: run it, print one line per trial to stderr and a summary.
- * `repeats` (when given) overrides the trial count.
- * @returns the exit code: 0 when every trial is ok, 1 otherwise
- * @throws UserError as runTimingMatrix
- */
-export async function runTimingCommand(matrix: Matrix, o: { results: string; only?: string[]; repeats?: number }): Promise<number> {
-  // ^C or SIGTERM: stop the running target's process group (a trial's own cleanup never runs) and exit 130.
-  const onSignal = (): void => {
-    killAllTargets();
-    process.exit(130);
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  process.on("exit", killAllTargets);
-  try {
-    return await runTimingTrials(matrix, o);
-  } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    process.off("exit", killAllTargets);
-  }
-}
-
-async function runTimingTrials(matrix: Matrix, o: { results: string; only?: string[]; repeats?: number }): Promise<number> {
-  const results = await runTimingMatrix(matrix, {
-    results: o.results,
-    only: o.only,
-    trials: o.repeats,
-    command: ["wirecost", ...process.argv.slice(2)].join(" "),
-    onTrial: (r, done, total) => {
-      const fig = r.status === "ok" ? `${r.cpu ? `cpu ${r.cpu.cpuPerRequestUs.toFixed(1)} µs/req ` : ""}${r.latency ? `p50 ${r.latency.p50Us.toFixed(1)} µs` : ""}` : `FAILED: ${r.error}`;
-      process.stderr.write(`[${done}/${total}] ${r.config} #${r.trial} (load ${r.load1.toFixed(2)}${r.busy ? ", busy" : ""}) ${fig}\n`);
-    },
-  });
-  const failed = results.filter((r) => r.status !== "ok");
-  process.stderr.write(`${results.length - failed.length}/${results.length} trials ok; timings in ${o.results}/timings.tsv and timings-summary.tsv\n`);
-  return failed.length ? 1 : 0;
 }

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 import { expand } from "../matrix/expand.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import { checkProvenanceVersion, clearRuns, readPlan, readRuns } from "../results/journal.js";
@@ -15,7 +15,8 @@ import { collectProvenance, gitState, toolInfo } from "../results/provenance.js"
 import { preflight } from "../matrix/preflight.js";
 import { ensureBuilt } from "../build/build.js";
 import { DRIVERS } from "../drivers/index.js";
-import { SCHEMA_VERSION, type ResultsPlan, type RunRecord } from "../results/schema.js";
+import { SCHEMA_VERSION } from "../../format/schema.js";
+import type { ResultsPlan, RunRecord } from "../results/schema.js";
 import { ResultsStore } from "../results/store.js";
 import { progress } from "./progress.js";
 import { RunInterrupted, runOne, type RunOneOptions } from "./run-one.js";

@@ -13,6 +13,7 @@ import { DRIVERS } from "../drivers/index.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import type { RunRecord } from "../results/schema.js";
 import { writeMessages } from "../results/messages.js";
+import { messagesPathOf } from "../../format/layout.js";
 import { freePort, startTarget, waitForPort, type TargetProcess } from "./process.js";
 import { ResponseTimeout } from "../errors.js";
 
@@ -123,7 +124,7 @@ export async function runOne(matrix: Matrix, config: Configuration, repeat: numb
   try {
     const streams = readCaptureStreams(logPath);
     const { row, messages } = countStreams(streams, { transport });
-    writeMessages(logPath.replace(/\.jsonl$/, ".messages.tsv"), messages);
+    writeMessages(messagesPathOf(logPath), messages, streams);
     return { ...base, status: "ok", exit, counts: row, digest: streamsDigest(streams) };
   } catch (e) {
     return { ...base, status: "failed", exit, error: `counting ${logPath}: ${(e as Error).message}` };

@@ -4,7 +4,7 @@
  * configuration is in exactly one shard, shard sizes differ by at most one, and the partition
  * depends only on the ids (not on the machine, the order of axes in memory, or time).
  */
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 import type { Configuration } from "../matrix/types.js";
 
 /** One shard: 1-based index `k` of `n`. */

@@ -8,11 +8,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COUNT_COLUMNS } from "../count/index.js";
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 import type { Matrix } from "../matrix/types.js";
 import { readPlan } from "../results/journal.js";
-import { readTsv } from "../results/tsv-read.js";
+import { readTsvRecords } from "../../format/tsv.js";
 import { runMatrix, type RunSummary } from "./run-matrix.js";
+import { resultsFile } from "../../format/layout.js";
+import { shellQuote } from "../../format/shell.js";
 
 /** Options of a verification. */
 export interface VerifyOptions {
@@ -69,9 +71,9 @@ const COUNTS = new Set<string>(COUNT_COLUMNS);
  *   none of its configurations
  */
 export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promise<VerifyReport> {
-  const fix = `produce it with: npx wirecost run --results ${opts.results}`;
-  const summary = readTsv(join(opts.results, "summary.tsv"), fix);
-  const committed = readTsv(join(opts.results, "medians.tsv"), fix);
+  const fix = `produce it with: npx wirecost run ${shellQuote(matrix.file)} --results ${shellQuote(opts.results)}`;
+  const summary = readTsvRecords(resultsFile(opts.results, "summary"), fix);
+  const committed = readTsvRecords(resultsFile(opts.results, "medians"), fix);
   const plan = readPlan(opts.results);
   const patterns = (opts.only ?? []).map((p) => new RegExp("^" + p.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$"));
   const ids = summary.map((r) => r.config!).filter((id) => patterns.length === 0 || patterns.some((re) => re.test(id)));
@@ -81,7 +83,7 @@ export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promis
   const scratch = opts.scratch ?? mkdtempSync(join(tmpdir(), "wirecost-verify-"));
   if (plan && plan.matrix.sha256 !== matrix.sha256) process.stderr.write(`note: ${opts.results} was run from another version of the matrix (sha256 ${plan.matrix.sha256.slice(0, 12)}…)\n`);
   const run = await runMatrix(matrix, { results: scratch, only: ids, repeats, jobs: opts.jobs, signal: opts.signal, progressStream: opts.progressStream, command: "wirecost verify" });
-  const fresh = new Map(readTsv(join(scratch, "medians.tsv"), fix).map((r) => [`${r.config}\u0000${r.metric}`, r.median!]));
+  const fresh = new Map(readTsvRecords(resultsFile(scratch, "medians"), fix).map((r) => [`${r.config}\u0000${r.metric}`, r.median!]));
   const status = new Map<string, string>();
   for (const r of run.failed) status.set(r.config, `${r.status}: ${r.error}`);
   const mismatches: CellMismatch[] = [];

@@ -13,7 +13,7 @@
  * value equals its declared `default` contributes no part, so adding a value, or an axis with a
  * default, never changes an existing id.
  */
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 import type { Configuration, ExcludedCell, Match, Matrix } from "./types.js";
 
 /** Result of expansion: configurations to run (in order), and cells left out with their reasons. */

@@ -1,5 +1,5 @@
 /** Print an expansion: TSV (one row per cell) or JSON, as `wirecost expand` does. */
-import { toTsv } from "../results/files.js";
+import { toTsv } from "../../format/tsv.js";
 import type { Expansion } from "./expand.js";
 import type { Matrix } from "./types.js";
 

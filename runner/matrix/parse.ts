@@ -10,7 +10,7 @@ import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { LineCounter, parseDocument } from "yaml";
 import { CLIENTS } from "../drivers/clients.js";
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 import { buildRoot, repoRoot } from "../paths.js";
 import { Locator, type YamlPath } from "./locate.js";
 import { placeholderNames, substituteKnown } from "./placeholders.js";

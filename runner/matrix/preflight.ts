@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import semver from "semver";
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 import { repoRoot } from "../paths.js";
 import { readBuildRecord } from "../build/build.js";
 import { findProgram } from "../build/toolchain.js";

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 
 /** A resolved layout: which cores the target and the client get (empty = not pinned). */
 export interface Layout {

@@ -8,8 +8,10 @@
  */
 import { join } from "node:path";
 import { median } from "simple-statistics";
-import { toTsv, writeAtomic } from "../results/files.js";
+import { toTsv } from "../../format/tsv.js";
+import { writeAtomic } from "../../format/files.js";
 import type { TrialResult } from "./trial.js";
+import { resultsFile, trialPath } from "../../format/layout.js";
 
 /** Fixed precision of values in TSV (3 decimals: nanosecond resolution for `_us` figures). */
 const fix = (v: number) => (Number.isFinite(v) ? Number(v.toFixed(3)) : v);
@@ -42,7 +44,7 @@ export function writeTimings(dir: string, results: TrialResult[], run: Record<st
   const rows: (string | number)[][] = [];
   const byMetric = new Map<string, number[]>();
   for (const r of sorted) {
-    writeAtomic(join(dir, "timings", r.config, `trial-${r.trial}.json`), JSON.stringify(r, null, 2) + "\n");
+    writeAtomic(trialPath(dir, r.config, r.trial), JSON.stringify(r, null, 2) + "\n");
     if (r.status !== "ok") {
       rows.push([r.config, r.trial, r.seq, r.layout, r.workload, r.status, "error", 0]);
       continue;
@@ -53,11 +55,11 @@ export function writeTimings(dir: string, results: TrialResult[], run: Record<st
       byMetric.set(k, [...(byMetric.get(k) ?? []), v]);
     }
   }
-  writeAtomic(join(dir, "timings.tsv"), toTsv(["config", "trial", "seq", "layout", "workload", "status", "metric", "value"], rows));
+  writeAtomic(resultsFile(dir, "timings"), toTsv(["config", "trial", "seq", "layout", "workload", "status", "metric", "value"], rows));
   const summary = [...byMetric.entries()].map(([k, vs]) => {
     const [config, metric] = k.split("\t") as [string, string];
     return [config, metric, vs.length, fix(median(vs)), fix(Math.min(...vs)), fix(Math.max(...vs))];
   });
-  writeAtomic(join(dir, "timings-summary.tsv"), toTsv(["config", "metric", "trials", "median", "min", "max"], summary));
-  writeAtomic(join(dir, "timings-run.json"), JSON.stringify({ schemaVersion: 1, ...run, trials: sorted.map((r) => ({ config: r.config, trial: r.trial, seq: r.seq, status: r.status, error: r.error, load1: r.load1, busy: r.busy, targetAffinity: r.targetAffinity, startedAt: r.startedAt, ...(r.listeningLine ? { listeningLine: r.listeningLine } : {}) })) }, null, 2) + "\n");
+  writeAtomic(resultsFile(dir, "timingsSummary"), toTsv(["config", "metric", "trials", "median", "min", "max"], summary));
+  writeAtomic(resultsFile(dir, "timingsRun"), JSON.stringify({ schemaVersion: 1, ...run, trials: sorted.map((r) => ({ config: r.config, trial: r.trial, seq: r.seq, status: r.status, error: r.error, load1: r.load1, busy: r.busy, targetAffinity: r.targetAffinity, startedAt: r.startedAt, ...(r.listeningLine ? { listeningLine: r.listeningLine } : {}) })) }, null, 2) + "\n");
 }

@@ -18,77 +18,12 @@
  * rows are ordered as the matrix expands. Writes are atomic.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { toTsv, writeAtomic } from "../results/files.js";
-import { readTsv } from "../results/tsv-read.js";
+import { writeAtomic } from "../../format/files.js";
+import { readTsvRecords, toTsv } from "../../format/tsv.js";
 import type { PathResults } from "./engine.js";
-import type { PercallAssumptions, PercallOptions } from "./options.js";
-import type { BuildProvenance } from "../results/provenance.js";
-
-/** Schema version of the per-call results files (3: status, reason, measured_by, runtime, client; harness call samples). */
-export const PERCALL_SCHEMA_VERSION = 3;
-
-/** Columns of `percall.tsv`, in order (units in the names). */
-export const PERCALL_COLUMNS = [
-  "config",
-  "target",
-  "transport",
-  "revision",
-  "label",
-  "measured_by",
-  "runtime",
-  "client",
-  "package_version",
-  "status",
-  "trials",
-  "p50_us",
-  "p95_us",
-  "spread_us",
-  "setup_samples",
-  "setup_ready_ms",
-  "setup_open_ms",
-  "setup_listed_ms",
-  "setup_first_call_ms",
-  "loop_sequential_ms",
-  "loop_concurrent_ms",
-  "loop_batch_ms",
-  "reason",
-] as const;
-const PAYLOAD_COLUMNS = ["config", "limit", "result_bytes", "p50_us", "p95_us"] as const;
-const SAMPLE_COLUMNS = ["config", "kind", "n", "metric", "value"] as const;
-
-/** One run that wrote rows into the folder. Times ISO 8601 UTC; loads are 1/5/15-minute averages. */
-export interface PercallRunRecord {
-  command: string;
-  /** Configuration ids this run measured. */
-  configurations: string[];
-  matrixSha256: string;
-  startedAt: string;
-  endedAt: string;
-  node: string;
-  os: string;
-  kernel: string;
-  cpuModel: string;
-  cores: number;
-  loadavgStart: number[];
-  loadavgEnd: number[];
-  git: { commit: string; dirty: boolean };
-  tool: { name: string; version: string };
-  /** Built targets' toolchains and resolved sets (runner/results/provenance.ts BuildProvenance); absent when none was built. */
-  builds?: Record<string, BuildProvenance>;
-}
-
-/** What `percall-run.json` holds. */
-export interface PercallRunFile {
-  schemaVersion: number;
-  title: string;
-  /** Matrix file as given on the command line (relative to where the run started). */
-  matrix: string;
-  settings: Omit<PercallOptions, "assumptions" | "timeoutMs"> & { resultBytes: number; percentileMethod: string };
-  /** Declared in the matrix, not measured. */
-  assumptions: PercallAssumptions;
-  runs: PercallRunRecord[];
-}
+import { PAYLOAD_COLUMNS, PERCALL_COLUMNS, SAMPLE_COLUMNS, type PercallRunFile, type PercallRunRecord } from "../../format/percall.js";
+import { PERCALL_SCHEMA_VERSION } from "../../format/schema.js";
+import { resultsFile } from "../../format/layout.js";
 
 type Row = Record<string, string | number>;
 
@@ -138,7 +73,7 @@ function sampleRows(p: PathResults): Row[] {
 /** Rows of `file` whose config is not in `replaced` (none when the file does not exist). */
 function keptRows(file: string, replaced: ReadonlySet<string>): Row[] {
   if (!existsSync(file)) return [];
-  return readTsv(file, "").filter((r) => r.config !== undefined && !replaced.has(r.config));
+  return readTsvRecords(file, "remove the file to start the per-call results afresh, or re-run with `--results` naming a new folder").filter((r) => r.config !== undefined && !replaced.has(r.config));
 }
 
 /** Sort rows by `order` of their config (unknown configs last, by id), keeping each config's rows in order. */
@@ -159,19 +94,19 @@ const tsv = (cols: readonly string[], rows: Row[]): string => toTsv(cols, rows.m
  */
 export function writePercall(dir: string, matrix: string, order: readonly string[], results: readonly PathResults[], head: Omit<PercallRunFile, "schemaVersion" | "runs" | "matrix">, run: PercallRunRecord): void {
   const now = new Set(results.map((r) => r.id));
-  const summary = ordered([...keptRows(join(dir, "percall.tsv"), now), ...results.map((p) => summaryRow(p))], order);
-  const payload = ordered([...keptRows(join(dir, "percall-payload.tsv"), now), ...results.flatMap((p) => p.payload.map((x): Row => ({ config: p.id, limit: x.limit, result_bytes: x.resultBytes, p50_us: x.p50Us, p95_us: x.p95Us })))], order);
-  const samples = ordered([...keptRows(join(dir, "percall-samples.tsv"), now), ...results.flatMap(sampleRows)], order);
-  const runFile = join(dir, "percall-run.json");
+  const summary = ordered([...keptRows(resultsFile(dir, "percall"), now), ...results.map((p) => summaryRow(p))], order);
+  const payload = ordered([...keptRows(resultsFile(dir, "percallPayload"), now), ...results.flatMap((p) => p.payload.map((x): Row => ({ config: p.id, limit: x.limit, result_bytes: x.resultBytes, p50_us: x.p50Us, p95_us: x.p95Us })))], order);
+  const samples = ordered([...keptRows(resultsFile(dir, "percallSamples"), now), ...results.flatMap(sampleRows)], order);
+  const runFile = resultsFile(dir, "percallRun");
   const kept = new Set(summary.map((r) => String(r.config)));
   const oldRuns: PercallRunRecord[] = existsSync(runFile) ? ((JSON.parse(readFileSync(runFile, "utf8")) as Partial<PercallRunFile>).runs ?? []) : [];
   const runs = [
     ...oldRuns.map((r) => ({ ...r, configurations: r.configurations.filter((c) => kept.has(c) && !now.has(c)) })).filter((r) => r.configurations.length > 0),
     run,
   ];
-  writeAtomic(join(dir, "percall.tsv"), tsv(PERCALL_COLUMNS, summary));
-  writeAtomic(join(dir, "percall-payload.tsv"), tsv(PAYLOAD_COLUMNS, payload));
-  writeAtomic(join(dir, "percall-samples.tsv"), tsv(SAMPLE_COLUMNS, samples));
+  writeAtomic(resultsFile(dir, "percall"), tsv(PERCALL_COLUMNS, summary));
+  writeAtomic(resultsFile(dir, "percallPayload"), tsv(PAYLOAD_COLUMNS, payload));
+  writeAtomic(resultsFile(dir, "percallSamples"), tsv(SAMPLE_COLUMNS, samples));
   const file: PercallRunFile = { schemaVersion: PERCALL_SCHEMA_VERSION, title: head.title, matrix, settings: head.settings, assumptions: head.assumptions, runs };
   writeAtomic(runFile, JSON.stringify(file, null, 2) + "\n");
 }

@@ -6,19 +6,11 @@
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../errors.js";
-import { writeAtomic } from "./files.js";
-import { SCHEMA_VERSION, type ResultsPlan, type RunRecord } from "./schema.js";
-
-/** Folder of the journal inside a results folder. */
-export function journalDir(results: string): string {
-  return join(results, "runs");
-}
-
-/** Path of the plan file of a results folder. */
-export function planPath(results: string): string {
-  return join(journalDir(results), "plan.json");
-}
+import { UserError } from "../../format/errors.js";
+import { writeAtomic } from "../../format/files.js";
+import { REBUILT_FILES, RESULTS_FOLDERS, journalDir, planPath, resultsFile, runRecordPath } from "../../format/layout.js";
+import { SCHEMA_VERSION } from "../../format/schema.js";
+import type { ResultsPlan, RunRecord } from "./schema.js";
 
 /** Write the plan atomically (sorted keys as built, 2-space JSON, trailing newline). */
 export function writePlan(results: string, plan: ResultsPlan): void {
@@ -65,7 +57,7 @@ export function checkSchemaVersion(file: string, version: unknown, results: stri
  * @throws UserError as {@link checkSchemaVersion}
  */
 export function checkProvenanceVersion(results: string): void {
-  const file = join(results, "provenance.json");
+  const file = resultsFile(results, "provenance");
   let version: unknown;
   try {
     version = (JSON.parse(readFileSync(file, "utf8")) as { schemaVersion?: unknown }).schemaVersion;
@@ -75,14 +67,9 @@ export function checkProvenanceVersion(results: string): void {
   checkSchemaVersion(file, version, results);
 }
 
-/** Path of the journal file of one run. */
-export function runPath(results: string, config: string, repeat: number): string {
-  return join(journalDir(results), config, `${repeat}.json`);
-}
-
 /** Append one finished run to the journal (atomic; replaces an earlier record of the same run). */
 export function writeRun(results: string, run: RunRecord): void {
-  writeAtomic(runPath(results, run.config, run.repeat), JSON.stringify(run) + "\n");
+  writeAtomic(runRecordPath(results, run.config, run.repeat), JSON.stringify(run) + "\n");
 }
 
 /**
@@ -91,7 +78,7 @@ export function writeRun(results: string, run: RunRecord): void {
  * @throws UserError naming a journal file that is not valid JSON
  */
 export function readRuns(results: string, config: string): RunRecord[] {
-  const dir = join(journalDir(results), config);
+  const dir = journalDir(results, config);
   if (!existsSync(dir)) return [];
   const out: RunRecord[] = [];
   for (const name of readdirSync(dir)) {
@@ -108,7 +95,7 @@ export function readRuns(results: string, config: string): RunRecord[] {
 
 /** Configuration ids that have a journal folder, sorted. */
 export function journalConfigs(results: string): string[] {
-  const dir = journalDir(results);
+  const dir = join(results, RESULTS_FOLDERS.journal);
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory())
@@ -118,6 +105,6 @@ export function journalConfigs(results: string): string[] {
 
 /** Remove the journal and capture logs of a results folder (a fresh, non-resumed run). */
 export function clearRuns(results: string): void {
-  for (const sub of ["runs", "logs"]) rmSync(join(results, sub), { recursive: true, force: true });
-  for (const f of ["runs.tsv", "summary.tsv", "medians.tsv", "coverage.tsv", "provenance.json"]) rmSync(join(results, f), { force: true });
+  for (const sub of [RESULTS_FOLDERS.journal, RESULTS_FOLDERS.logs]) rmSync(join(results, sub), { recursive: true, force: true });
+  for (const f of REBUILT_FILES) rmSync(join(results, f), { force: true });
 }

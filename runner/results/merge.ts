@@ -6,11 +6,12 @@
  */
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { UserError } from "../errors.js";
+import { UserError } from "../../format/errors.js";
 import { clearRuns, readPlan, readRuns, writePlan } from "./journal.js";
-import type { Provenance } from "./provenance.js";
+import type { Provenance } from "../../format/schema.js";
 import type { ResultsPlan } from "./schema.js";
 import { rebuildResults } from "./store.js";
+import { RESULTS_FOLDERS, resultsFile } from "../../format/layout.js";
 
 /** What a merge did. */
 export interface MergeReport {
@@ -26,7 +27,7 @@ export interface MergeReport {
 function readShard(dir: string): { plan: ResultsPlan; provenance: Provenance } {
   const plan = readPlan(dir);
   if (!plan) throw new UserError(`${dir}: not a wirecost results folder (no runs/plan.json) — pass folders written by: npx wirecost run --shard K/N --results DIR`);
-  const pfile = join(dir, "provenance.json");
+  const pfile = resultsFile(dir, "provenance");
   if (!existsSync(pfile)) throw new UserError(`${pfile}: missing (the shard did not finish) — finish it first: npx wirecost run ${plan.matrix.file}${plan.shard ? ` --shard ${plan.shard}` : ""} --results ${dir} --resume`);
   return { plan, provenance: JSON.parse(readFileSync(pfile, "utf8")) as Provenance };
 }
@@ -70,7 +71,7 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
   clearRuns(out);
   for (const s of shards) {
     for (const id of s.plan.selected) {
-      for (const sub of ["runs", "logs"]) {
+      for (const sub of [RESULTS_FOLDERS.journal, RESULTS_FOLDERS.logs]) {
         const from = join(s.dir, sub, id);
         if (existsSync(from)) cpSync(from, join(out, sub, id), { recursive: true });
       }

@@ -1,21 +1,53 @@
 /**
- * The per-message breakdown of one run, kept beside its capture log as
- * `logs/<config>/<repeat>.messages.tsv`, so a page can show where the bytes went without
- * parsing logs. Columns follow runner/count's MessageRow; byte columns are bytes.
+ * The per-message breakdown of one run, kept beside its capture log (format/messages.ts owns the
+ * file's columns): the counter's message rows, with each HTTP message's head summary.
  */
+import type { Stream } from "../capture/log.js";
 import type { MessageTable } from "../count/index.js";
-import { toTsv, writeAtomic } from "./files.js";
+import { writeAtomic } from "../../format/files.js";
+import { messagesTsv, type MessageRow } from "../../format/messages.js";
+import { headSummaries } from "./heads.js";
 
-/** Columns of a messages.tsv file, in order. */
-export const MESSAGE_COLUMNS = ["seq", "conn", "dir", "kind", "method", "id", "start_line", "head_bytes", "body_bytes", "framing_bytes", "newline_bytes", "meta_bytes", "sse", "incomplete"] as const;
-
-/** The messages.tsv text of a finished message table: header and one row per message, in log order. */
-export function messagesTsv(messages: MessageTable): string {
-  const rows = messages.toRows().map((m) => [m.seq, m.conn, m.dir, m.kind, m.method ?? "", m.id ?? "", m.startLine ?? "", m.headBytes, m.bodyBytes, m.framingBytes, m.newlineBytes, m.metaBytes, m.sse === true, m.incomplete === true]);
-  return toTsv(MESSAGE_COLUMNS, rows);
+/**
+ * The rows of messages.tsv for a finished message table. `http-only` rows take, in order per
+ * connection and direction, the head summaries of `streams` (the streams that were counted).
+ */
+export function messageRows(messages: MessageTable, streams: readonly Stream[]): MessageRow[] {
+  const rows = messages.toRows();
+  const heads = rows.some((m) => m.kind === "http-only") ? headSummaries(streams) : new Map();
+  const used = new Map<string, number>();
+  return rows.map((m) => {
+    let headerNames: string[] = [];
+    let contentType = "";
+    if (m.kind === "http-only") {
+      const key = `${m.conn}:${m.dir}`;
+      const n = used.get(key) ?? 0;
+      used.set(key, n + 1);
+      const head = heads.get(key)?.[n];
+      if (head !== undefined) ({ headerNames, contentType } = head);
+    }
+    return {
+      seq: m.seq,
+      conn: m.conn,
+      dir: m.dir,
+      kind: m.kind,
+      method: m.method ?? "",
+      id: m.id ?? "",
+      startLine: m.startLine ?? "",
+      headBytes: m.headBytes,
+      bodyBytes: m.bodyBytes,
+      framingBytes: m.framingBytes,
+      newlineBytes: m.newlineBytes,
+      metaBytes: m.metaBytes,
+      sse: m.sse === true,
+      incomplete: m.incomplete === true,
+      headerNames,
+      contentType,
+    };
+  });
 }
 
-/** Write a finished message table to `path` atomically. */
-export function writeMessages(path: string, messages: MessageTable): void {
-  writeAtomic(path, messagesTsv(messages));
+/** Write a run's messages.tsv to `path` atomically (see {@link messageRows}). */
+export function writeMessages(path: string, messages: MessageTable, streams: readonly Stream[]): void {
+  writeAtomic(path, messagesTsv(messageRows(messages, streams)));
 }

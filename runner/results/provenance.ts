@@ -13,16 +13,8 @@ import { installedPackageVersion } from "../matrix/preflight.js";
 import type { Target } from "../matrix/types.js";
 import type { BuildRecord } from "../build/build.js";
 import { resolvedVersion } from "../build/resolved.js";
-import { SCHEMA_VERSION } from "./schema.js";
+import { SCHEMA_VERSION, type BuildProvenance, type Provenance } from "../../format/schema.js";
 
-/** What provenance records of one target build (see runner/build/build.ts). */
-export interface BuildProvenance {
-  ecosystem?: string;
-  toolchain: Record<string, string>;
-  packages: Record<string, string>;
-  digest: string;
-  builtAt: string;
-}
 
 /** The provenance part of build records: target name → {@link BuildProvenance}, sorted by name. */
 export function buildsProvenance(records: ReadonlyMap<string, BuildRecord>): Record<string, BuildProvenance> {
@@ -32,31 +24,6 @@ export function buildsProvenance(records: ReadonlyMap<string, BuildRecord>): Rec
       .map(([name, r]) => [name, { ...(r.resolved ? { ecosystem: r.resolved.ecosystem } : {}), toolchain: r.toolchain, packages: r.resolved?.packages ?? {}, digest: r.digest, builtAt: r.builtAt }]),
   );
 }
-
-/** The provenance record (provenance.json). Times are ISO 8601 UTC. */
-export interface Provenance {
-  schemaVersion: number;
-  tool: { name: string; version: string };
-  git: { commit: string; dirty: boolean };
-  matrix: { file: string; sha256: string };
-  /** npm package → installed version, for every target package named by the matrix. */
-  packages: Record<string, string>;
-  /** Target name → how pages name it (`label` from the matrix) and the package it runs on. */
-  targets: Record<string, { label: string; package?: string }>;
-  /**
-   * Built targets (`build:` in the matrix) → their toolchain versions (e.g. `go`, `python`, `pip`,
-   * `cargo`), ecosystem and full resolved dependency set (name → version), and the build's cache
-   * key; absent when the matrix builds nothing.
-   */
-  builds?: Record<string, BuildProvenance>;
-  node: string;
-  os: { platform: string; release: string; arch: string };
-  cpu: { model: string; cores: number; clockTicksPerSecond: number };
-  startedAt: string;
-  endedAt: string;
-  command: string;
-}
-
 
 /**
  * Git commit and dirty flag of the wirecost checkout; "unknown" outside a git work tree.

@@ -1,12 +1,10 @@
-/** Shapes of the results folder (DESIGN.md, "Results"). */
+/**
+ * Shapes of a bytes results folder's journal (runs/plan.json, runs/<config>/<repeat>.json), which
+ * only the runner reads; the files pages read are owned by format/ (layout, columns, versions).
+ */
 import type { CountRow } from "../count/index.js";
 import type { Configuration, ExcludedCell } from "../matrix/types.js";
 
-/**
- * Version of the results folder format (runs/plan.json, runs/<config>/<repeat>.json, the TSV
- * files, provenance.json); a loader refuses any other with the command that gets out of it.
- */
-export const SCHEMA_VERSION = 1;
 
 /** How a run ended: measured, failed (crash, bad bytes), timed out, or skipped. */
 export type RunStatus = "ok" | "failed" | "timeout" | "skipped";

@@ -10,10 +10,12 @@ import { join } from "node:path";
 import { median } from "simple-statistics";
 import { COUNT_COLUMNS, type CountRow } from "../count/index.js";
 import { varyingFieldsOf } from "../count/identity.js";
-import { toTsv, tsvLines, writeAtomic } from "./files.js";
+import { toTsv, tsvLines } from "../../format/tsv.js";
+import { writeAtomic } from "../../format/files.js";
 import { readRuns, writePlan, writeRun } from "./journal.js";
-import type { Provenance } from "./provenance.js";
+import type { Provenance } from "../../format/schema.js";
 import type { ResultsPlan, RunRecord } from "./schema.js";
+import { captureLogPath, logDir, resultsFile } from "../../format/layout.js";
 
 /** Columns of runs.tsv, in order. */
 export const RUN_COLUMNS = ["config", "repeat", "status", "exit", "error", ...COUNT_COLUMNS, "stream_sha256"] as const;
@@ -32,9 +34,8 @@ export class ResultsStore {
 
   /** Path of the capture log of one run (its folder is created). */
   logPath(config: string, repeat: number): string {
-    const d = join(this.dir, "logs", config);
-    mkdirSync(d, { recursive: true });
-    return join(d, `${repeat}.jsonl`);
+    mkdirSync(logDir(this.dir, config), { recursive: true });
+    return captureLogPath(this.dir, config, repeat);
   }
 
   /** Record the plan of this folder (before the first run). */
@@ -88,7 +89,7 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
     const first = ok[0];
     const countIdentical = ok.length > 0 && ok.every((r) => COUNT_COLUMNS.every((col) => r.counts![col] === first!.counts![col]));
     const bytesIdentical = ok.length > 0 && ok.every((r) => r.digest === first!.digest);
-    const varying = bytesIdentical ? "" : varyingFieldsOf(ok.map((r) => join(dir, "logs", id, `${r.repeat}.jsonl`)), c.values.transport === "stdio" ? "stdio" : "http");
+    const varying = bytesIdentical ? "" : varyingFieldsOf(ok.map((r) => captureLogPath(dir, id, r.repeat)), c.values.transport === "stdio" ? "stdio" : "http");
     summary.push([c.id, ...axisNames.map((a) => c.values[a]!), c.repeats, ok.length, countIdentical, bytesIdentical, varying]);
     if (ok.length > 0) {
       for (const col of COUNT_COLUMNS) {
@@ -102,9 +103,9 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
   }
   for (const c of plan.excluded) coverage.push([c.id, ...axisNames.map((a) => c.values[a]!), "excluded", c.reason]);
   coverage.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
-  writeAtomic(join(dir, "runs.tsv"), runsText);
-  writeAtomic(join(dir, "coverage.tsv"), toTsv(["config", ...axisNames, "outcome", "reason"], coverage));
-  writeAtomic(join(dir, "summary.tsv"), toTsv(["config", ...axisNames, "repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields"], summary));
-  writeAtomic(join(dir, "medians.tsv"), toTsv(["config", "metric", "min", "median", "max"], medians));
-  writeAtomic(join(dir, "provenance.json"), JSON.stringify(provenance, null, 2) + "\n");
+  writeAtomic(resultsFile(dir, "runs"), runsText);
+  writeAtomic(resultsFile(dir, "coverage"), toTsv(["config", ...axisNames, "outcome", "reason"], coverage));
+  writeAtomic(resultsFile(dir, "summary"), toTsv(["config", ...axisNames, "repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields"], summary));
+  writeAtomic(resultsFile(dir, "medians"), toTsv(["config", "metric", "min", "median", "max"], medians));
+  writeAtomic(resultsFile(dir, "provenance"), JSON.stringify(provenance, null, 2) + "\n");
 }

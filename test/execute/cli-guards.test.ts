@@ -38,3 +38,16 @@ test("--repeats 0 and --jobs 0 are refused with one line", async () => {
   assert.equal(jobs.stderr.trim().split("\n").length, 1, jobs.stderr);
   assert.match(jobs.stderr, /--jobs takes a whole number ≥ 1, got "0"/);
 });
+
+test("verify on every committed report prints a command that names that report's matrix", async () => {
+  // The timing and per-call folders are compared by eye: verify names the matrix they were run from.
+  for (const [results, matrix] of [["results/a2a-layer-cost", "matrices/a2a-layer-cost.yaml"], ["results/mcp-per-call-overhead", "matrices/mcp-per-call-overhead.yaml"]] as const) {
+    const r = await wc(["verify", "--results", results]);
+    assert.equal(r.exitCode, 1);
+    assert.match(r.stderr, new RegExp(`which verify does not compare .* npx wirecost run ${matrix} --results /tmp/wirecost-remeasure$`), r.stderr);
+  }
+  // A bytes folder run from another matrix: verify names that matrix instead of re-running the wrong one.
+  const wrong = await wc(["verify", "matrices/a2a-layer-cost.yaml", "--results", "results"]);
+  assert.equal(wrong.exitCode, 1);
+  assert.match(wrong.stderr, /^wirecost: results: was run from matrix\.yaml, not matrices\/a2a-layer-cost\.yaml — verify it with its own matrix: npx wirecost verify matrix\.yaml --results results$/);
+});

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COUNT_COLUMNS, type CountRow } from "../../runner/count/index.js";
-import { UserError } from "../../runner/errors.js";
+import { UserError } from "../../format/errors.js";
 import { runMatrix, type RunOneFn } from "../../runner/execute/run-matrix.js";
 import { parseShard, shardOf } from "../../runner/execute/shard.js";
 import { readPlan } from "../../runner/results/journal.js";

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { UserError } from "../../generators/errors.js";
+import { UserError } from "../../format/errors.js";
 import { render } from "../../generators/render.js";
 import { fixtureCopy, tempDir } from "./support.js";
 

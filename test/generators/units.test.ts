@@ -5,7 +5,8 @@ import { describe, it } from "node:test";
 import { mdCell, mdCode } from "../../generators/escape.js";
 import { formatInt } from "../../generators/format.js";
 import { markdownToHtml } from "../../generators/html.js";
-import { pcreLiteral, reproduceCommand, scratchFolder, shellQuote } from "../../generators/reproduce.js";
+import { reproduceCommand, scratchFolder } from "../../generators/reproduce.js";
+import { pcreLiteral, shellQuote } from "../../format/shell.js";
 
 describe("formatInt", () => {
   it("groups thousands with commas, whatever the locale", () => {

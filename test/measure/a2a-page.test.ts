@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { render } from "../../generators/render.js";
 import { coresAtRate } from "../../generators/pages/a2a-layer-cost.js";
-import { UserError } from "../../generators/errors.js";
+import { UserError } from "../../format/errors.js";
 
 /** Hand-made timing results with known figures (µs): a2a-js and floor, pinned and default. */
 const FIGURES: Record<string, Record<string, number>> = {

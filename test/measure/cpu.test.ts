@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { cpuPerRequest, quantisationError } from "../../runner/measure/cpu.js";
 import { allowedCores, resolveLayout } from "../../runner/measure/pinning.js";
 import { runTrial } from "../../runner/measure/trial.js";
-import { UserError } from "../../runner/errors.js";
+import { UserError } from "../../format/errors.js";
 import { root } from "../paths.js";
 
 test("quantisation error is one tick over the ticks counted", () => {

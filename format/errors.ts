@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
 /**
- * Errors a user can fix (asv's `UserError`): a missing results folder or file, a malformed row.
- * The CLI prints `message` on one line and exits 1; anything else is a bug and keeps its stack.
+ * The one error a user can fix, for the runner, the generators and the command line alike
+ * (asv's `UserError`). The CLI prints its message on one line and exits 1; any other error is a
+ * bug and keeps its stack trace.
  */
+import { readFileSync } from "node:fs";
 
 /** Where a user error sits, what is wrong there, and the exact fix. */
 export interface UserErrorDetails {
@@ -19,24 +20,35 @@ export interface UserErrorDetails {
 }
 
 /**
- * An error the user can fix. `message` is one line: `file[:line][ (key)]: problem; fix: fix`.
- * The parts stay readable as fields so tests and callers need not parse the message.
+ * An error the user can fix. Built either from a finished one-line message (it must name the
+ * file, and line:column or key, what is wrong and the fix) or from {@link UserErrorDetails}, which
+ * give the message `file[:line][ (key)]: problem; fix: fix` and stay readable as fields so tests
+ * and callers need not parse the message.
  */
 export class UserError extends Error {
   override name = "UserError";
-  /** File or folder at fault. */
-  readonly file: string;
+  /** File or folder at fault (undefined when built from a message). */
+  readonly file: string | undefined;
   /** 1-based line in `file`, if any. */
   readonly line: number | undefined;
   /** Key or column at fault, if any. */
   readonly key: string | undefined;
-  /** What went wrong. */
+  /** What went wrong (the whole message when built from one). */
   readonly problem: string;
-  /** How to fix it. */
+  /** How to fix it ("" when built from a message, which holds the fix). */
   readonly fix: string;
 
-  /** Build the error; see {@link UserErrorDetails} for each part. */
-  constructor(details: UserErrorDetails) {
+  /** @param details a one-line message, or the parts of one (see {@link UserErrorDetails}) */
+  constructor(details: string | UserErrorDetails) {
+    if (typeof details === "string") {
+      super(details);
+      this.file = undefined;
+      this.line = undefined;
+      this.key = undefined;
+      this.problem = details;
+      this.fix = "";
+      return;
+    }
     const where = details.line === undefined ? details.file : `${details.file}:${details.line}`;
     const key = details.key === undefined ? "" : ` (${details.key})`;
     super(`${where}${key}: ${details.problem}; fix: ${details.fix}`);

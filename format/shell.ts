@@ -1,4 +1,4 @@
-/** Shell quoting for the commands the runner prints and records (reproduce, resume, rerun). */
+/** Shell quoting for every command wirecost prints or records (reproduce, resume, rerun, verify). */
 
 /** Characters that need no shell quoting. */
 const SHELL_SAFE = /^[A-Za-z0-9_./:=,+@%-]+$/;
@@ -9,4 +9,9 @@ const SHELL_SAFE = /^[A-Za-z0-9_./:=,+@%-]+$/;
  */
 export function shellQuote(arg: string): string {
   return arg !== "" && SHELL_SAFE.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Escape every PCRE metacharacter in `text` so `grep -P` matches it literally. */
+export function pcreLiteral(text: string): string {
+  return text.replace(/[\\^$.|?*+()[\]{}]/g, (c) => `\\${c}`);
 }

@@ -1,8 +1,30 @@
 /**
- * A tiny reader for the results folder's TSV files: tab-separated, first line the header, no
- * quoting (results values hold no tabs or line breaks), LF line ends (a trailing CR is dropped).
+ * The results folder's TSV files, read and written here only: tab-separated, first line the
+ * header, no quoting (cells hold no tab or line break: the writer folds them to spaces), LF line
+ * ends (the reader drops a trailing CR). Writing goes through csv-stringify.
  */
+import { stringify } from "csv-stringify/sync";
 import { UserError, readResultsFile } from "./errors.js";
+
+/** A cell value as the writer takes it: booleans become `yes`/`no`, undefined an empty cell. */
+export type TsvCell = string | number | boolean | undefined;
+
+/** One TSV cell: tabs and line breaks in text become spaces so a row stays one line. */
+function cell(v: TsvCell): string {
+  if (v === undefined) return "";
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  return String(v).replace(/[\t\r\n]+/g, " ");
+}
+
+/** Serialise rows to TSV text with a header line and a trailing newline. */
+export function toTsv(header: readonly string[], rows: TsvCell[][]): string {
+  return stringify([header as string[], ...rows.map((r) => r.map(cell))], { delimiter: "\t", quote: "", record_delimiter: "unix" });
+}
+
+/** Serialise rows (no header) to TSV lines, each ending in a newline; "" for no rows. */
+export function tsvLines(rows: TsvCell[][]): string {
+  return rows.length ? stringify(rows.map((r) => r.map(cell)), { delimiter: "\t", quote: "", record_delimiter: "unix" }) : "";
+}
 
 /** One data row: its 1-based line number in the file and its fields, in header order. */
 export interface TsvRow {
@@ -100,4 +122,14 @@ export function field(row: TsvRow, index: number): string {
   const value = row.fields[index];
   if (value === undefined) throw new Error(`row ${row.line} has no field ${index}`);
   return value;
+}
+
+/**
+ * Rows of a TSV file as header-keyed records (for callers that read a few columns by name).
+ * @param missingFix the fix printed when the file does not exist
+ * @throws UserError as {@link readTsv}
+ */
+export function readTsvRecords(file: string, missingFix: string): Record<string, string>[] {
+  const table = readTsv(file, missingFix);
+  return table.rows.map((row) => Object.fromEntries(table.header.map((name, i) => [name, field(row, i)])));
 }

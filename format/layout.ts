@@ -1,0 +1,122 @@
+/**
+ * The results folder's layout: every file and folder name a results folder holds, for all report
+ * kinds. The runner writes and the generators read these paths; nobody else spells them.
+ *
+ * Bytes (wire) results: the journal `runs/plan.json` and `runs/<config>/<repeat>.json` is the
+ * record; `runs.tsv`, `summary.tsv`, `medians.tsv`, `coverage.tsv` and `provenance.json` are
+ * rebuilt from it; `logs/<config>/<repeat>.jsonl` is one run's capture log and
+ * `logs/<config>/<repeat>.messages.tsv` its per-message breakdown (format/messages.ts).
+ * Timing results: `timings.tsv`, `timings-summary.tsv`, `timings-run.json`,
+ * `timings/<config>/trial-<n>.json`. Per-call results: `percall.tsv`, `percall-payload.tsv`,
+ * `percall-samples.tsv`, `percall-run.json` (format/percall.ts).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** File names directly in a results folder, by what they hold. */
+export const RESULTS_FILES = {
+  /** Bytes: one row per configuration × repeat (counts, status, digest). */
+  runs: "runs.tsv",
+  /** Bytes: one row per configuration (axis values, repeats ok, identity of repeats). The marker of a bytes folder. */
+  summary: "summary.tsv",
+  /** Bytes: configuration, metric, min, median, max over ok repeats. */
+  medians: "medians.tsv",
+  /** Bytes: every expanded cell and what became of it. */
+  coverage: "coverage.tsv",
+  /** Bytes: what produced the folder (format/provenance.ts). */
+  provenance: "provenance.json",
+  /** Timing: one row per (trial, metric). */
+  timings: "timings.tsv",
+  /** Timing: per (configuration, metric) over ok trials. The marker of a timing folder. */
+  timingsSummary: "timings-summary.tsv",
+  /** Timing: machine, order, parameters, assumptions, trials. */
+  timingsRun: "timings-run.json",
+  /** Per-call: one row per configuration (path). The marker of a per-call folder. */
+  percall: "percall.tsv",
+  /** Per-call: per (configuration, limit). */
+  percallPayload: "percall-payload.tsv",
+  /** Per-call: every sample, long format. */
+  percallSamples: "percall-samples.tsv",
+  /** Per-call: title, matrix, parameters, assumptions, runs. */
+  percallRun: "percall-run.json",
+} as const;
+
+/** Folders directly in a bytes results folder: the run journal and the capture logs. */
+export const RESULTS_FOLDERS = { journal: "runs", logs: "logs", trials: "timings" } as const;
+
+/** The files a bytes folder's journal rebuilds (removed when a folder is started afresh). */
+export const REBUILT_FILES: readonly string[] = [RESULTS_FILES.runs, RESULTS_FILES.summary, RESULTS_FILES.medians, RESULTS_FILES.coverage, RESULTS_FILES.provenance];
+
+/** `<dir>/<name>` for a file of {@link RESULTS_FILES}. */
+export function resultsFile(dir: string, name: keyof typeof RESULTS_FILES): string {
+  return join(dir, RESULTS_FILES[name]);
+}
+
+/** `runs/plan.json`: what the folder was asked to hold, written before the first run. */
+export function planPath(dir: string): string {
+  return join(dir, RESULTS_FOLDERS.journal, "plan.json");
+}
+
+/** `runs/<config>/`: the journal folder of one configuration. */
+export function journalDir(dir: string, config: string): string {
+  return join(dir, RESULTS_FOLDERS.journal, config);
+}
+
+/** `runs/<config>/<repeat>.json`: one finished run (repeat 1-based). */
+export function runRecordPath(dir: string, config: string, repeat: number): string {
+  return join(journalDir(dir, config), `${repeat}.json`);
+}
+
+/** `logs/<config>/`: the capture logs and message breakdowns of one configuration. */
+export function logDir(dir: string, config: string): string {
+  return join(dir, RESULTS_FOLDERS.logs, config);
+}
+
+/** `logs/<config>/<repeat>.jsonl`: one run's capture log (runner/capture/log.ts). */
+export function captureLogPath(dir: string, config: string, repeat: number): string {
+  return join(logDir(dir, config), `${repeat}.jsonl`);
+}
+
+/** `logs/<config>/<repeat>.messages.tsv`: one run's per-message breakdown (format/messages.ts). */
+export function messagesPath(dir: string, config: string, repeat: number): string {
+  return join(logDir(dir, config), `${repeat}.messages.tsv`);
+}
+
+/** The messages.tsv beside any capture log `<name>.jsonl` (warm-up logs outside a results folder too). */
+export function messagesPathOf(captureLog: string): string {
+  return captureLog.replace(/\.jsonl$/, "") + ".messages.tsv";
+}
+
+/** The repeat number of a capture log's file name (`7.jsonl` → 7), undefined for any other name. */
+export function captureLogRepeat(name: string): number | undefined {
+  const m = /^([0-9]+)\.jsonl$/.exec(name);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** `timings/<config>/trial-<n>.json`: one timing trial whole, raw histograms included. */
+export function trialPath(dir: string, config: string, trial: number): string {
+  return join(dir, RESULTS_FOLDERS.trials, config, `trial-${trial}.json`);
+}
+
+/**
+ * The matrix file a results folder records it was run from (as given to `wirecost run`, relative
+ * to where the run started): `runs/plan.json` `matrix.file` (bytes), `timings-run.json` or
+ * `percall-run.json` `matrix` (timing, per-call).
+ * @returns undefined when the folder records none, or its record does not parse
+ */
+export function recordedMatrix(dir: string): string | undefined {
+  const read = (file: string, pick: (json: Record<string, unknown>) => unknown): string | undefined => {
+    if (!existsSync(file)) return undefined;
+    try {
+      const v = pick(JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>);
+      return typeof v === "string" ? v : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  return (
+    read(planPath(dir), (j) => (j.matrix as Record<string, unknown> | undefined)?.file) ??
+    read(resultsFile(dir, "timingsRun"), (j) => j.matrix) ??
+    read(resultsFile(dir, "percallRun"), (j) => j.matrix)
+  );
+}

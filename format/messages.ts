@@ -1,0 +1,105 @@
+/**
+ * One run's per-message breakdown, `logs/<config>/<repeat>.messages.tsv` (format/layout.ts): a row
+ * per JSON-RPC message and per HTTP message's own bytes, in log order, so a page shows where the
+ * bytes went and what each HTTP head carried without reading a capture log. Byte columns are bytes.
+ *
+ * Columns, in order: `seq conn dir kind method id start_line head_bytes body_bytes framing_bytes
+ * newline_bytes meta_bytes sse incomplete header_names content_type`. The last two (since 0.1.1)
+ * are filled on `http-only` rows only: the head's header field names as sent, in wire order,
+ * joined by `,` (a field name is an RFC 9110 token, so it holds no comma), and the media type of
+ * its Content-Type without parameters. A file without them reads with both empty.
+ */
+import { UserError } from "./errors.js";
+import { columnIndex, field, readTsv, toTsv } from "./tsv.js";
+import { existsSync } from "node:fs";
+
+/** One JSON-RPC message or HTTP-only part of a run, as the file holds it. */
+export interface MessageRow {
+  /** Order in the capture log (1-based). */
+  seq: number;
+  /** Connection number (0 on stdio). */
+  conn: number;
+  /** `c2s` or `s2c`. */
+  dir: string;
+  /** `request`, `notification`, `result`, `error`, `http-only` or `line-only`. */
+  kind: string;
+  /** JSON-RPC method (results carry their request's method), empty when none. */
+  method: string;
+  /** JSON-RPC id as written, empty when none. */
+  id: string;
+  /** HTTP request or status line, empty when none. */
+  startLine: string;
+  /** HTTP head bytes (start line and headers). */
+  headBytes: number;
+  /** Body bytes of this part. */
+  bodyBytes: number;
+  /** Chunk framing bytes. */
+  framingBytes: number;
+  /** Newline bytes (stdio line ends). */
+  newlineBytes: number;
+  /** `_meta` value span bytes. */
+  metaBytes: number;
+  /** Whether the message came in an SSE event. */
+  sse: boolean;
+  /** Whether the capture ended inside this part. */
+  incomplete: boolean;
+  /** `http-only` rows: the head's header names as sent, in wire order; empty otherwise. */
+  headerNames: readonly string[];
+  /** `http-only` rows: Content-Type's media type without parameters (`text/event-stream`), "" when none. */
+  contentType: string;
+}
+
+/** Columns of a messages.tsv file, in order. */
+export const MESSAGE_COLUMNS = ["seq", "conn", "dir", "kind", "method", "id", "start_line", "head_bytes", "body_bytes", "framing_bytes", "newline_bytes", "meta_bytes", "sse", "incomplete", "header_names", "content_type"] as const;
+/** The columns a file written before `header_names` and `content_type` has. */
+const REQUIRED_COLUMNS = MESSAGE_COLUMNS.slice(0, 14);
+
+const REGEN = "regenerate the breakdowns with `npx wirecost recount --results DIR`, or re-run with `npx wirecost run`";
+
+/** The messages.tsv text of a run: header and one row per message, in log order. */
+export function messagesTsv(rows: readonly MessageRow[]): string {
+  return toTsv(
+    MESSAGE_COLUMNS,
+    rows.map((m) => [m.seq, m.conn, m.dir, m.kind, m.method, m.id, m.startLine, m.headBytes, m.bodyBytes, m.framingBytes, m.newlineBytes, m.metaBytes, m.sse, m.incomplete, m.headerNames.join(","), m.contentType]),
+  );
+}
+
+/**
+ * Read one messages.tsv file.
+ * @returns undefined when the file does not exist
+ * @throws UserError (file:line) when a column is missing or a count is not an integer
+ */
+export function readMessagesFile(file: string): MessageRow[] | undefined {
+  if (!existsSync(file)) return undefined;
+  const table = readTsv(file, REGEN);
+  const col = columnIndex(table, REQUIRED_COLUMNS);
+  const has = new Set(table.header);
+  return table.rows.map((row) => {
+    const get = (name: string): string => field(row, col(name));
+    const optional = (name: string): string => (has.has(name) ? field(row, table.header.indexOf(name)) : "");
+    const n = (name: string): number => {
+      const text = get(name);
+      if (!/^-?[0-9]+$/.test(text)) throw new UserError({ file, line: row.line, key: name, problem: `expected an integer, found \`${text}\``, fix: REGEN });
+      return Number(text);
+    };
+    const names = optional("header_names");
+    return {
+      seq: n("seq"),
+      conn: n("conn"),
+      dir: get("dir"),
+      kind: get("kind"),
+      method: get("method"),
+      id: get("id"),
+      startLine: get("start_line"),
+      headBytes: n("head_bytes"),
+      bodyBytes: n("body_bytes"),
+      framingBytes: n("framing_bytes"),
+      newlineBytes: n("newline_bytes"),
+      metaBytes: n("meta_bytes"),
+      sse: get("sse") === "yes",
+      incomplete: get("incomplete") === "yes",
+      headerNames: names === "" ? [] : names.split(","),
+      contentType: optional("content_type"),
+    };
+  });
+}

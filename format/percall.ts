@@ -1,0 +1,108 @@
+/**
+ * The per-call results files (format/layout.ts names them): their columns and the shape of
+ * `percall-run.json`. The runner (runner/percall/files.ts) writes them; generators/results/percall.ts
+ * reads them. Schema versions: format/schema.ts.
+ */
+import type { BuildProvenance } from "./schema.js";
+
+/** Columns of `percall.tsv`, in order (units in the names). */
+export const PERCALL_COLUMNS = [
+  "config",
+  "target",
+  "transport",
+  "revision",
+  "label",
+  "measured_by",
+  "runtime",
+  "client",
+  "package_version",
+  "status",
+  "trials",
+  "p50_us",
+  "p95_us",
+  "spread_us",
+  "setup_samples",
+  "setup_ready_ms",
+  "setup_open_ms",
+  "setup_listed_ms",
+  "setup_first_call_ms",
+  "loop_sequential_ms",
+  "loop_concurrent_ms",
+  "loop_batch_ms",
+  "reason",
+] as const;
+
+/** Columns schema 3 added to `percall.tsv` (a schema-2 file lacks them). */
+export const PERCALL_V3_COLUMNS: readonly string[] = ["measured_by", "runtime", "client", "status", "reason"];
+
+/** Columns of `percall-payload.tsv`, in order. */
+export const PAYLOAD_COLUMNS = ["config", "limit", "result_bytes", "p50_us", "p95_us"] as const;
+
+/** Columns of `percall-samples.tsv`, in order (long format). */
+export const SAMPLE_COLUMNS = ["config", "kind", "n", "metric", "value"] as const;
+
+/** One turn-share row as declared in the matrix (an assumption). */
+export interface TurnShareRow {
+  label: string;
+  /** Tool calls in the row. */
+  calls: number;
+  /** Agent turns around them; 0 = a loop in the caller's own code, no model call. */
+  turns: number;
+}
+
+/** Assumptions declared in the matrix, not measured. */
+export interface PercallAssumptions {
+  /** Seconds one agent turn (a model call) is taken to cost. */
+  agentTurnSeconds: number;
+  note: string;
+  turnShareRows: TurnShareRow[];
+}
+
+/** The per-call parameters as recorded (times ms, counts calls). */
+export interface PercallSettings {
+  trials: number;
+  calls: number;
+  warmupCalls: number;
+  query: string;
+  limit: number;
+  resultBytes: number;
+  setupRepeats: number;
+  loopCalls: number;
+  loopRepeats: number;
+  payloadLimits: number[];
+  payloadCalls: number;
+  percentileMethod: string;
+}
+
+/** One run that wrote rows into the folder. Times ISO 8601 UTC; loads are 1/5/15-minute averages. */
+export interface PercallRunRecord {
+  command: string;
+  /** Configuration ids this run measured. */
+  configurations: string[];
+  matrixSha256: string;
+  startedAt: string;
+  endedAt: string;
+  node: string;
+  os: string;
+  kernel: string;
+  cpuModel: string;
+  cores: number;
+  loadavgStart: number[];
+  loadavgEnd: number[];
+  git: { commit: string; dirty: boolean };
+  tool: { name: string; version: string };
+  /** Built targets' toolchains and resolved sets; absent when none was built. */
+  builds?: Record<string, BuildProvenance>;
+}
+
+/** What `percall-run.json` holds. */
+export interface PercallRunFile {
+  schemaVersion: number;
+  title: string;
+  /** Matrix file as given on the command line (relative to where the run started). */
+  matrix: string;
+  settings: PercallSettings;
+  /** Declared in the matrix, not measured. */
+  assumptions: PercallAssumptions;
+  runs: PercallRunRecord[];
+}

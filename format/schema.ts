@@ -1,0 +1,62 @@
+/**
+ * Schema versions of every report kind's results files, and the shapes of the JSON records the
+ * runner writes and the generators read (provenance.json, the build records inside it and inside
+ * timings-run.json and percall-run.json). A reader refuses a version it does not know with the
+ * command that gets out of it; the readers of older versions (their migrations) sit beside each
+ * reader and are listed here.
+ */
+
+/**
+ * Version of a bytes results folder (runs/plan.json, runs/<config>/<repeat>.json, the TSV files,
+ * provenance.json). Readable: 1 only.
+ */
+export const SCHEMA_VERSION = 1;
+
+/** Version of a timing folder's `timings-run.json`. Readable: 1 only. */
+export const TIMINGS_SCHEMA_VERSION = 1;
+
+/**
+ * Version of the per-call files (3: status, reason, measured_by, runtime, client; harness call
+ * samples). Readable: 2 and 3; schema 2's rows read as measured by wirecost and ok.
+ */
+export const PERCALL_SCHEMA_VERSION = 3;
+
+/** Per-call schema versions the reader takes (format/percall.ts). */
+export const PERCALL_READABLE_VERSIONS: readonly number[] = [2, PERCALL_SCHEMA_VERSION];
+
+/** What a results file records of one target build (runner/build/build.ts writes it). */
+export interface BuildProvenance {
+  /** `pip`, `cargo` or `go`: where the resolved set was read from; absent when none was read. */
+  ecosystem?: string;
+  /** Toolchain command → its version line (e.g. `go` → `go version go1.26.8 linux/amd64`). */
+  toolchain: Record<string, string>;
+  /** Resolved dependency set: package name → version. */
+  packages: Record<string, string>;
+  /** sha256 hex cache key of the build (command, toolchain versions, input contents). */
+  digest: string;
+  /** When the build finished, ISO 8601 UTC. */
+  builtAt: string;
+}
+
+/** The provenance record of a bytes folder (provenance.json). Times are ISO 8601 UTC. */
+export interface Provenance {
+  schemaVersion: number;
+  tool: { name: string; version: string };
+  git: { commit: string; dirty: boolean };
+  matrix: { file: string; sha256: string };
+  /** npm package → installed version, for every target package named by the matrix. */
+  packages: Record<string, string>;
+  /** Target name → how pages name it (`label` from the matrix) and the package it runs on. */
+  targets: Record<string, { label: string; package?: string }>;
+  /**
+   * Built targets (`build:` in the matrix) → their toolchain versions, ecosystem, full resolved
+   * dependency set and the build's cache key; absent when the matrix builds nothing.
+   */
+  builds?: Record<string, BuildProvenance>;
+  node: string;
+  os: { platform: string; release: string; arch: string };
+  cpu: { model: string; cores: number; clockTicksPerSecond: number };
+  startedAt: string;
+  endedAt: string;
+  command: string;
+}

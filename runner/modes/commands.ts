@@ -1,0 +1,22 @@
+/** The `wirecost run` command lines a mode prints back (resume, rerun, reproduce), built from its declaration. */
+import { shellQuote } from "../../format/shell.js";
+import type { RunMode } from "./types.js";
+
+/** Parts of a `wirecost run` command line, as {@link runCommandLine} joins them. */
+export interface CommandParts {
+  only?: readonly string[];
+  repeats?: number;
+  shard?: string;
+  results: string;
+  resume?: boolean;
+}
+
+/**
+ * A `npx wirecost run …` command for `mode`, always naming the matrix file: the command the user
+ * copies to resume, rerun or reproduce. `--resume` and `--shard` appear only where the mode
+ * supports them (else the command reruns those configurations whole).
+ */
+export function runCommandLine(mode: RunMode, file: string, p: CommandParts): string {
+  const args = [file, ...(p.repeats !== undefined ? ["--repeats", String(p.repeats)] : []), ...(p.shard && mode.supports.shard ? ["--shard", p.shard] : []), ...(p.only ?? []).flatMap((o) => ["--only", o]), "--results", p.results, ...(p.resume && mode.supports.resume ? ["--resume"] : [])];
+  return `npx wirecost run ${args.map(shellQuote).join(" ")}`;
+}

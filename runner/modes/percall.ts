@@ -1,0 +1,20 @@
+/**
+ * Mode `percall` (`measures: [percall]`): each path's calls timed in one process, interleaved
+ * (runner/percall/ orchestrates and writes). No resume, shard, jobs or verify; ^C kills the
+ * running target at once.
+ */
+import { runPercallCommand } from "../percall/command.js";
+import { percallOptions } from "../percall/options.js";
+import type { RunMode } from "./types.js";
+
+/** The per-call mode. */
+export const percallMode: RunMode = {
+  name: "percall",
+  measures: "time per tool call",
+  marker: "percall",
+  claims: (matrix) => percallOptions(matrix) !== undefined,
+  supports: { resume: false, shard: false, jobs: false, verify: false },
+  interrupt: "immediate",
+  interruptNote: "nothing written: the per-call files are written at the end of a run",
+  run: (matrix, file, o) => runPercallCommand(matrix, percallOptions(matrix)!, file, o),
+};

@@ -1,0 +1,64 @@
+/**
+ * Recount a bytes results folder from its kept capture logs: every ok run's
+ * `logs/<config>/<repeat>.jsonl` is counted again and its messages.tsv rewritten, and each run's
+ * counts and stream digest are compared with what its journal record holds. Use it after a
+ * counter change, or to bring an older folder's messages.tsv up to the current columns, without
+ * running any target. The journal and the TSV files built from it are not changed.
+ */
+import { existsSync } from "node:fs";
+import { UserError } from "../../format/errors.js";
+import { captureLogPath, messagesPathOf, planPath } from "../../format/layout.js";
+import { readCaptureStreams } from "../capture/log.js";
+import { COUNT_COLUMNS, countStreams, streamsDigest } from "../count/index.js";
+import { readPlan, readRuns } from "./journal.js";
+import { writeMessages } from "./messages.js";
+
+/** What a recount found. */
+export interface RecountSummary {
+  /** Ok runs whose capture log was counted and whose messages.tsv was rewritten. */
+  recounted: number;
+  /** Ok runs without a kept capture log (nothing to count). */
+  withoutLog: number;
+  /** One line per run whose counts or digest differ from its journal record (`<config> #<repeat>: total_bytes 812 → 815`), or whose log no longer counts. */
+  differences: string[];
+}
+
+/**
+ * Recount every ok run of the folder `dir` (see the module comment).
+ * @param progress called after each configuration with (configurations done, of how many)
+ * @throws UserError when `dir` holds no bytes results (no runs/plan.json)
+ */
+export function recountResults(dir: string, progress?: (done: number, total: number) => void): RecountSummary {
+  const plan = readPlan(dir);
+  if (plan === undefined) {
+    throw new UserError({ file: planPath(dir), problem: "not found: this is not a bytes results folder", fix: "name the folder a bytes matrix was run into, e.g. `--results results`" });
+  }
+  const summary: RecountSummary = { recounted: 0, withoutLog: 0, differences: [] };
+  const configs = plan.configurations.filter((c) => plan.selected.includes(c.id));
+  configs.forEach((config, i) => {
+    const transport = config.values.transport === "stdio" ? "stdio" : "http";
+    for (const run of readRuns(dir, config.id)) {
+      if (run.status !== "ok") continue;
+      const log = captureLogPath(dir, config.id, run.repeat);
+      if (!existsSync(log)) {
+        summary.withoutLog++;
+        continue;
+      }
+      const where = `${config.id} #${run.repeat}`;
+      try {
+        const streams = readCaptureStreams(log);
+        const { row, messages } = countStreams(streams, { transport });
+        writeMessages(messagesPathOf(log), messages, streams);
+        summary.recounted++;
+        const changed = COUNT_COLUMNS.filter((c) => run.counts !== undefined && run.counts[c] !== row[c]).map((c) => `${c} ${String(run.counts?.[c])} → ${row[c]}`);
+        const digest = streamsDigest(streams);
+        if (run.digest !== undefined && run.digest !== digest) changed.push("stream digest");
+        if (changed.length) summary.differences.push(`${where}: ${changed.join(", ")}`);
+      } catch (e) {
+        summary.differences.push(`${where}: no longer counts: ${(e as Error).message}`);
+      }
+    }
+    progress?.(i + 1, configs.length);
+  });
+  return summary;
+}
