@@ -14,6 +14,7 @@ import type { Target } from "../matrix/types.js";
 import type { BuildRecord } from "../build/build.js";
 import { resolvedVersion } from "../build/resolved.js";
 import { SCHEMA_VERSION } from "./schema.js";
+import type { Protocol } from "../drivers/types.js";
 
 /** What provenance records of one target build (see runner/build/build.ts). */
 export interface BuildProvenance {
@@ -41,6 +42,17 @@ export interface Provenance {
   matrix: { file: string; sha256: string };
   /** npm package → installed version, for every target package named by the matrix. */
   packages: Record<string, string>;
+  /**
+   * Who the report is (bytes runs): the matrix's `title` and `slug` (the file stem of the report's
+   * pages). Results written before this key existed render as "MCP on the wire", `mcp-on-the-wire`.
+   */
+  report?: { title: string; slug: string };
+  /**
+   * Client name (value of the `client` axis, `raw` when there is none) → the protocol its driver
+   * speaks (`mcp` or `jsonrpc`, runner/drivers/types.ts); pages show MCP sections only for
+   * configurations whose client speaks `mcp`. Absent in results written before it existed (all MCP).
+   */
+  clients?: Record<string, { protocol: Protocol }>;
   /** Target name → how pages name it (`label` from the matrix) and the package it runs on. */
   targets: Record<string, { label: string; package?: string }>;
   /**
@@ -84,8 +96,11 @@ export function toolInfo(): { name: string; version: string } {
   return { name: tool.name, version: tool.version };
 }
 
-/** Build the provenance record: every target's package and every `clientPackages` name with its installed version. */
-export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; targets: Target[]; clientPackages?: readonly string[]; builds?: ReadonlyMap<string, BuildRecord>; startedAt: Date; endedAt: Date; command: string; git: Provenance["git"] }): Promise<Provenance> {
+/**
+ * Build the provenance record: every target's package and every `clientPackages` name with its
+ * installed version; `report` and `clients` are recorded as given (left out when not given).
+ */
+export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; report?: Provenance["report"]; clients?: Provenance["clients"]; targets: Target[]; clientPackages?: readonly string[]; builds?: ReadonlyMap<string, BuildRecord>; startedAt: Date; endedAt: Date; command: string; git: Provenance["git"] }): Promise<Provenance> {
   const tool = toolInfo();
   const packages: Record<string, string> = {};
   const targets: Provenance["targets"] = {};
@@ -101,6 +116,8 @@ export async function collectProvenance(args: { matrixFile: string; matrixSha256
     tool: { name: tool.name, version: tool.version },
     git: args.git,
     matrix: { file: args.matrixFile, sha256: args.matrixSha256 },
+    ...(args.report ? { report: args.report } : {}),
+    ...(args.clients ? { clients: args.clients } : {}),
     packages: Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : 1))),
     targets,
     ...(args.builds?.size ? { builds: buildsProvenance(args.builds) } : {}),
