@@ -113,6 +113,15 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
     assert.ok(readFileSync(join(out, "json-rpc-echo-again.md"), "utf8").startsWith("# JSON-RPC echo, again\n"));
   });
 
+  it("refuses two bytes reports with one slug instead of overwriting a page", async () => {
+    const twice = join(tempDir("identity-twice"), "results");
+    cpSync(results, twice, { recursive: true });
+    cpSync(join(results, "echo"), join(twice, "echo-copy"), { recursive: true });
+    const out = tempDir("identity-twice-site");
+    await assert.rejects(render({ results: twice, site: out }), /a second report writes json-rpc-echo-on-the-wire\.md/);
+    assert.ok(!existsSync(join(out, "index.html")), "nothing written");
+  });
+
   it("refuses a recorded slug that is not a slug, naming the key", async () => {
     const bad = join(tempDir("identity-bad"), "results");
     cpSync(join(results, "echo"), bad, { recursive: true });
