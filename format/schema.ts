@@ -46,6 +46,17 @@ export interface Provenance {
   matrix: { file: string; sha256: string };
   /** npm package → installed version, for every target package named by the matrix. */
   packages: Record<string, string>;
+  /**
+   * Who the report is (bytes runs): the matrix's `title` and `slug` (the file stem of the report's
+   * pages). Results written before this key existed render as "MCP on the wire", `mcp-on-the-wire`.
+   */
+  report?: { title: string; slug: string };
+  /**
+   * Client name (value of the `client` axis, `raw` when there is none) → the protocol its driver
+   * speaks; pages show MCP sections only for configurations whose client speaks `mcp`. Absent in
+   * results written before it existed (all MCP).
+   */
+  clients?: Record<string, { protocol: "mcp" | "jsonrpc" }>;
   /** Target name → how pages name it (`label` from the matrix) and the package it runs on. */
   targets: Record<string, { label: string; package?: string }>;
   /**

@@ -53,6 +53,7 @@ function candidateFolders(root: string): string[] {
  * before any file is written, so a results error leaves the site folder untouched.
  * @throws UserError when no report is found (the message is that of the wire report's missing
  *   files), when a report's file is missing or malformed, or when two reports write the same page
+ *   (e.g. two bytes reports with one slug)
  */
 export async function render(opts: RenderOptions): Promise<RenderReport> {
   const outputs = new Map<string, string>();
@@ -62,7 +63,7 @@ export async function render(opts: RenderOptions): Promise<RenderReport> {
       if (!kind.detect(dir)) continue;
       const report = await kind.render(dir, { predictions: opts.predictions });
       for (const [name, content] of report.files) {
-        if (outputs.has(name)) throw new UserError({ file: dir, problem: `a second report writes ${name}`, fix: "keep one results folder per report under the results folder" });
+        if (outputs.has(name)) throw new UserError({ file: dir, problem: `a second report writes ${name}`, fix: "keep one results folder per report under the results folder, and give bytes reports different titles or `slug:`s in their matrices" });
         outputs.set(name, content);
       }
       entries.push({ ...report.entry, folder: relative(opts.results, dir) || "." });

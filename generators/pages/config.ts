@@ -8,21 +8,32 @@ import { compareCodeUnits } from "../order.js";
 import { reproduceCommand } from "../reproduce.js";
 import { idStem } from "../stem.js";
 import type { ConfigSummary, Results } from "../results/load.js";
+import { LEGACY_REPORT } from "../results/provenance.js";
 import { identityLine } from "../sections/identity.js";
+import { speaksMcp } from "../sections/protocol.js";
 import { traceView } from "../sections/trace.js";
 import { tableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
 
 /**
- * File stem of a configuration's page: `config-<id>` when the id is `[A-Za-z0-9_-]` (dots allowed
- * inside), else `config-<first 16 hex of sha256(id)>`, so no id can escape the site folder.
+ * File stem of a configuration's page. The id part is the id itself when it is `[A-Za-z0-9_-]`
+ * (dots allowed inside), else the first 16 hex digits of sha256(id), so no id can escape the site
+ * folder. The rule that keeps two reports' pages apart: the report whose slug is
+ * `mcp-on-the-wire` (the name every bytes report had before reports were named, see
+ * `LEGACY_REPORT`) keeps the unprefixed `config-<id>`; any other report's pages are
+ * `config-<slug>--<id>`. A slug never holds `--`, so two reports of different slugs never share a
+ * stem; a clash with a `config-<id>` page of the MCP report is refused by `render`.
+ * @param config configuration id
+ * @param slug the report's slug (file stem of its main page)
+ * @returns the stem, without extension
  */
-export function configPageStem(config: string): string {
-  return `config-${idStem(config)}`;
+export function configPageStem(config: string, slug: string): string {
+  return slug === LEGACY_REPORT.slug ? `config-${idStem(config)}` : `config-${slug}--${idStem(config)}`;
 }
 
 /**
- * Build one configuration's page markdown.
+ * Build one configuration's page markdown; its "Back to the report" link goes to
+ * `<results.provenance.report.slug>.md`.
  * @param summary the configuration's summary row
  * @returns markdown source
  */
@@ -31,9 +42,10 @@ export function configPageMarkdown(results: Results, summary: ConfigSummary): st
   const runs = results.runs;
   const runRows = runs?.rows.filter((r) => r.config === summary.config) ?? [];
   const runColumns = (runs?.header ?? []).filter((h) => h !== "config");
-  const trace = traceView(results, summary.config);
+  const trace = traceView(results, summary.config, { meta: speaksMcp(results, summary) });
   return renderMarkdownTemplate("config.md.njk", {
     title: mdCode(summary.config),
+    report: results.provenance.report.slug,
     axes: tableView(
       [
         { header: "Axis", align: "left", cell: (a: readonly [string, string]) => a[0] },

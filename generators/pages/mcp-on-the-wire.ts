@@ -1,7 +1,14 @@
 /**
- * The `mcp-on-the-wire` report: one HTTP table and one stdio table of median byte and message
- * counts per configuration (shaped like the first table of the published write-up), each row
- * with the command that reproduces it, the identity of its repeats, and the environment.
+ * The bytes report page: one HTTP table and one stdio table of median byte and message counts per
+ * configuration (shaped like the first table of the published `mcp-on-the-wire` write-up), each
+ * row with the command that reproduces it, the identity of its repeats, and the environment.
+ *
+ * Its title and file stem are the report's (`results.provenance.report`: the matrix's `title:` and
+ * `slug:`; "MCP on the wire", `mcp-on-the-wire` for results that do not record them). MCP parts
+ * (the revision column, `_meta` bytes, the servers side by side, the crossover estimate counted in
+ * `tools/call` requests, request state, MCP header names) appear only when some configuration
+ * speaks MCP (see `speaksMcp`), and are drawn from those configurations only; otherwise the page
+ * speaks of JSON-RPC messages and requests only.
  */
 import { UserError } from "../../format/errors.js";
 import { mdCell, mdCode } from "../escape.js";
@@ -18,13 +25,16 @@ import { coverageView } from "../sections/coverage.js";
 import { FLOW_CALLS, crossoverView, framingShareTable, serversSideBySide, stateTable } from "../sections/derived.js";
 import { predictionViews } from "../sections/predictions.js";
 import { traceView } from "../sections/trace.js";
+import { speaksMcp } from "../sections/protocol.js";
 import { mdFence } from "../escape.js";
 import type { Page, PageOutput, SiteContext } from "./types.js";
 
-/** Axes this page reads; each must be a column of `summary.tsv`. */
+/** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
-/** Row order: these axes, then any other axis in declared order, then the configuration id. */
+/** Row order: these axes (`revision` only for MCP), then any other axis in declared order, then the configuration id. */
 const SORT_AXES = ["flow", "revision", "target", "client"] as const;
+/** Axes that only MCP configurations read as built-in; elsewhere they are ordinary axes. */
+const MCP_AXES: readonly string[] = ["revision"];
 /** The metric each row's reproduce command prints. */
 const CHECK_METRIC = "total_bytes";
 
@@ -55,11 +65,11 @@ const num = (header: string, metric: string): Column<Row> => ({
 /** A target's name as the report shows it: its label from provenance when there is one, else the axis value. */
 const targetName = (labels: ReadonlyMap<string, string>, name: string): string => labels.get(name) ?? name;
 
-function columns(kind: "http" | "stdio", extraAxes: readonly string[], labels: ReadonlyMap<string, string>): Array<Column<Row>> {
+function columns(kind: "http" | "stdio", extraAxes: readonly string[], labels: ReadonlyMap<string, string>, mcp: boolean): Array<Column<Row>> {
   const head: Array<Column<Row>> = [
     { header: "#", align: "left", cell: (r) => r.key },
     { header: "Flow", align: "left", cell: (r) => axis(r, "flow") },
-    { header: "Revision", align: "left", cell: (r) => axis(r, "revision") },
+    ...(mcp ? [{ header: "Revision", align: "left", cell: (r) => axis(r, "revision") } satisfies Column<Row>] : []),
     { header: "Target", align: "left", cell: (r) => targetName(labels, axis(r, "target")) },
     { header: "Client", align: "left", cell: (r) => axis(r, "client") },
     ...extraAxes.map((name): Column<Row> => ({ header: mdCell(name), align: "left", cell: (r) => axis(r, name) })),
@@ -69,7 +79,7 @@ function columns(kind: "http" | "stdio", extraAxes: readonly string[], labels: R
       cell: (r) => `${median(r, "jsonrpc_c2s")} / ${median(r, "jsonrpc_s2c")}`,
     },
   ];
-  const tail = [num("`_meta` bytes", "meta_bytes"), num("Total bytes", "total_bytes")];
+  const tail = [...(mcp ? [num("`_meta` bytes", "meta_bytes")] : []), num("Total bytes", "total_bytes")];
   if (kind === "stdio") return [...head, num("Newline bytes", "newline_bytes"), ...tail];
   return [
     ...head,
@@ -91,8 +101,9 @@ function section(
   labels: ReadonlyMap<string, string>,
   ctx: SiteContext,
   matrix: string,
+  mcp: boolean,
 ): SectionView {
-  const table = tableView(columns(kind, extraAxes, labels), rows);
+  const table = tableView(columns(kind, extraAxes, labels, mcp), rows);
   // Row keys link to the configuration pages (stems are [A-Za-z0-9._-], safe in a link).
   table.rows = table.rows.map((cells, i) => {
     const [key, ...rest] = cells;
@@ -123,22 +134,26 @@ const LAYERS = [
   ["chunk_framing_bytes", "Chunk bytes"],
 ] as const;
 
+/** True when some configuration of the results speaks MCP. */
+const anyMcp = (results: Results): boolean => results.configs.some((c) => speaksMcp(results, c));
+
 async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
-  for (const name of REQUIRED_AXES) {
+  const mcp = anyMcp(results);
+  const builtIn: readonly string[] = REQUIRED_AXES.filter((name) => mcp || !MCP_AXES.includes(name));
+  for (const name of builtIn) {
     if (!results.axisNames.includes(name)) {
       throw new UserError({
         file: results.files.summary,
         line: 1,
         key: name,
-        problem: `the mcp-on-the-wire page needs the axis column \`${name}\``,
+        problem: `the ${results.provenance.report.slug} page needs the axis column \`${name}\``,
         fix: `declare a \`${name}\` axis in the matrix and rerun \`npx wirecost run\``,
       });
     }
   }
-  const builtIn: readonly string[] = REQUIRED_AXES;
   const extraAxes = results.axisNames.filter((name) => !builtIn.includes(name));
   const sortKey = (c: ConfigSummary): string[] => [
-    ...[...SORT_AXES, ...extraAxes].map((name) => c.axes.get(name) ?? ""),
+    ...[...SORT_AXES.filter((name) => builtIn.includes(name)), ...extraAxes].map((name) => c.axes.get(name) ?? ""),
     c.config,
   ];
   const sorted = [...results.configs].sort((a, b) => compareTuples(sortKey(a), sortKey(b)));
@@ -153,12 +168,13 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   const httpRows = pick("H", (t) => t === "http");
   const stdioRows = pick("S", (t) => t === "stdio");
   const allRows = [...httpRows, ...stdioRows];
+  const isMcp = (r: Row): boolean => speaksMcp(results, r.summary);
   const labels = results.provenance.targetLabels;
   // Calls per configuration, counted from its trace (tools/call requests), where there is one.
   const calls = new Map<string, number>();
   const traces = new Map<string, ReturnType<typeof traceView>>();
   for (const r of allRows) {
-    const t = traceView(results, r.summary.config);
+    const t = traceView(results, r.summary.config, { meta: isMcp(r) });
     traces.set(r.summary.config, t);
     if (t) calls.set(r.summary.config, t.messages.filter((m) => m.dir === "c2s" && m.kind === "request" && m.method === "tools/call").length);
   }
@@ -169,7 +185,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     const label = [
       targetName(labels, r.summary.axes.get("target") ?? ""),
       `client ${r.summary.axes.get("client") ?? ""}`,
-      ...["transport", "revision"].map((a) => r.summary.axes.get(a) ?? ""),
+      ...["transport", ...(mcp ? ["revision"] : [])].map((a) => r.summary.axes.get(a) ?? ""),
       ...extraAxes.map((a) => `${a} ${r.summary.axes.get(a) ?? ""}`),
     ].join(", ");
     return {
@@ -186,26 +202,28 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   );
   let chart: string | undefined;
   if (chartData.length > 0) {
-    chart = "mcp-on-the-wire-http-layers.svg";
+    chart = `${results.provenance.report.slug}-http-layers.svg`;
     assets.push({ file: chart, content: await stackedBarSvg(chartData, "Bytes (median)") });
   }
-  const crossHttp = crossoverView(httpRows, results.axisNames, calls);
-  const crossStdio = crossoverView(stdioRows, results.axisNames, calls);
+  // MCP-only sections read the MCP configurations only (calls are `tools/call` requests).
+  const crossHttp = crossoverView(httpRows.filter(isMcp), results.axisNames, calls);
+  const crossStdio = crossoverView(stdioRows.filter(isMcp), results.axisNames, calls);
   const predictions = ctx.predictions;
   const other = sorted.filter((c) => !["http", "stdio"].includes(c.axes.get("transport") ?? ""));
   const markdown = renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
-    title: mdCell(mcpOnTheWire.title),
-    http: section("http", httpRows, extraAxes, labels, ctx, results.provenance.matrix.file),
-    stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file),
+    title: mdCell(results.provenance.report.title),
+    mcp,
+    http: section("http", httpRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
+    stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     chart,
     framing: framingShareTable(httpRows),
-    servers: serversSideBySide(allRows, results.axisNames, labels),
+    servers: serversSideBySide(allRows.filter(isMcp), results.axisNames, labels),
     crossHttp,
     crossStdio,
     flowCalls: Object.entries(FLOW_CALLS)
       .map(([flow, n]) => `${formatInt(n)} call${n === 1 ? "" : "s"} in ${mdCode(flow)}`)
       .join(", "),
-    state: stateTable(results, allRows),
+    state: mcp ? stateTable(results, allRows.filter(isMcp)) : undefined,
     exchanges,
     coverage: results.coverage && coverageView(results.coverage),
     predictions: predictions && {
@@ -222,10 +240,16 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   return { markdown, assets };
 }
 
-/** The MCP report page (`site/mcp-on-the-wire.md` and `.html`). */
+/**
+ * The bytes report page (`site/<slug>.md` and `.html`, e.g. `mcp-on-the-wire.md`): id and title
+ * from `results.provenance.report`, description worded for MCP when some configuration speaks it.
+ */
 export const mcpOnTheWire: Page = {
-  id: "mcp-on-the-wire",
-  title: "MCP on the wire",
-  description: "Median bytes, JSON-RPC messages and HTTP round trips of each MCP flow, per revision, target and client, over HTTP and stdio.",
+  id: (results) => results.provenance.report.slug,
+  title: (results) => results.provenance.report.title,
+  description: (results) =>
+    anyMcp(results)
+      ? "Median bytes, JSON-RPC messages and HTTP round trips of each MCP flow, per revision, target and client, over HTTP and stdio."
+      : "Median bytes, JSON-RPC messages and HTTP round trips of each flow, per target and client, over HTTP and stdio.",
   build,
 };

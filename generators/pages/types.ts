@@ -7,7 +7,7 @@ import type { Results } from "../results/load.js";
 export interface SiteContext {
   /** Judged predictions and their pre-registration, or undefined when there is no predictions file. */
   predictions: { file: string; results: readonly PredictionResult[]; registration: ReadonlyMap<string, Registration> } | undefined;
-  /** File stem (no extension) of a configuration's page, e.g. `config-raw-mcp-ts-v2-http-2026-07-28-plain`. */
+  /** File stem (no extension) of a configuration's page, e.g. `config-raw-mcp-ts-v2-http-2026-07-28-plain` (see `configPageStem`). */
   configPage(config: string): string;
 }
 
@@ -19,14 +19,18 @@ export interface PageOutput {
   assets?: ReadonlyArray<{ file: string; content: string }>;
 }
 
-/** A page of the site, built as markdown from a results folder's contents. */
+/**
+ * A page of the site, built as markdown from a results folder's contents. Its name comes from the
+ * results (the report's title and slug in `results.provenance.report`), so two reports of one
+ * kind can share a site.
+ */
 export interface Page {
   /** File stem under the site folder (`<id>.md`, `<id>.html`): lowercase letters, digits, hyphens. */
-  id: string;
+  id(results: Results): string;
   /** Page title, plain text (used in the layout's `<title>` and the index). */
-  title: string;
+  title(results: Results): string;
   /** One sentence about the page, plain text, shown on the index page. */
-  description: string;
+  description(results: Results): string;
   /**
    * Build the page's markdown (and assets) from results. Deterministic: same results in, same output.
    * @throws UserError when the results lack something this page needs (e.g. an axis column)

@@ -3,6 +3,15 @@ import { UserError, readResultsFile } from "../../format/errors.js";
 import { compareCodeUnits } from "../order.js";
 import { readBuilds, type TargetBuildInfo } from "./builds.js";
 
+/**
+ * Who a bytes report is when its results do not say (folders written before `report` was
+ * recorded): every such report was the MCP one.
+ */
+export const LEGACY_REPORT: Readonly<{ title: string; slug: string }> = { title: "MCP on the wire", slug: "mcp-on-the-wire" };
+
+/** A report slug: lower-case letters and digits joined by single hyphens (the matrix's `slug:` rule). */
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
 /** The provenance fields the site shows (schemaVersion 1). Unknown extra keys are ignored. */
 export interface Provenance {
   /** Version of the provenance format; this reader knows `1`. */
@@ -13,6 +22,16 @@ export interface Provenance {
   git: { commit: string | null; dirty: boolean };
   /** Matrix file that was run and its SHA-256 (hex). */
   matrix: { file: string; sha256: string };
+  /**
+   * The report's title and slug (file stem of its pages), from the optional key `report` (the
+   * matrix's `title:` and `slug:`); {@link LEGACY_REPORT} when absent.
+   */
+  report: { title: string; slug: string };
+  /**
+   * Client name → protocol its driver speaks (`mcp`, `jsonrpc`, …), from the optional key
+   * `clients.<name>.protocol`; undefined when absent (results written before it: every client spoke MCP).
+   */
+  clientProtocols: ReadonlyMap<string, string> | undefined;
   /** Resolved version of every target package, sorted by package name. */
   packages: ReadonlyArray<{ name: string; version: string }>;
   /** Node.js version (e.g. `v20.20.2`). */
@@ -43,7 +62,8 @@ const FIX = "regenerate the results with `npx wirecost run`, or correct the key 
  * @param file path of `provenance.json`
  * @param missingFix fix printed when the file is missing
  * @throws UserError naming the file (and the key) when it is missing, is not JSON, has a
- *   `schemaVersion` other than 1, or lacks a key or has one of the wrong type
+ *   `schemaVersion` other than 1, or lacks a key or has one of the wrong type (`report.slug`
+ *   must also be a slug: `[a-z0-9]` runs joined by single hyphens)
  */
 export function readProvenance(file: string, missingFix: string): Provenance {
   const text = readResultsFile(file, missingFix);
@@ -109,11 +129,25 @@ export function readProvenance(file: string, missingFix: string): Provenance {
       targetLabels.set(name, label);
     }
   }
+  let report: Provenance["report"] = { ...LEGACY_REPORT };
+  if (at("report") !== undefined) {
+    report = { title: str("report.title"), slug: str("report.slug") };
+    if (!SLUG.test(report.slug)) throw wrong("report.slug", "a slug (lower-case letters and digits joined by single hyphens)");
+  }
+  const clients = at("clients");
+  let clientProtocols: Map<string, string> | undefined;
+  if (clients !== undefined) {
+    if (typeof clients !== "object" || clients === null || Array.isArray(clients)) throw wrong("clients", "an object of client name → { protocol }");
+    clientProtocols = new Map();
+    for (const name of Object.keys(clients).sort(compareCodeUnits)) clientProtocols.set(name, str(`clients.${name}.protocol`));
+  }
   return {
     schemaVersion: 1,
     tool: { name: str("tool.name"), version: str("tool.version") },
     git: { commit, dirty },
     matrix: { file: str("matrix.file"), sha256: str("matrix.sha256") },
+    report,
+    clientProtocols,
     packages,
     node: str("node"),
     os: { platform: str("os.platform"), release: str("os.release"), arch: str("os.arch") },

@@ -23,6 +23,9 @@ export interface TraceView {
 /** Header names worth showing in an exchange line: the protocol's own headers. */
 const PROTOCOL_HEADER = /^(mcp-|last-event-id$|a2a-)/i;
 
+/** Header of the `_meta` bytes column, left out for configurations that do not speak MCP. */
+const META_HEADER = "`_meta` bytes";
+
 type TraceRow = MessageRow | { total: true; rows: readonly MessageRow[] };
 const sum = (r: TraceRow, f: (m: MessageRow) => number): number => ("total" in r ? r.rows.reduce((s, m) => s + f(m), 0) : f(r));
 const COLUMNS: ReadonlyArray<Column<TraceRow>> = [
@@ -35,7 +38,7 @@ const COLUMNS: ReadonlyArray<Column<TraceRow>> = [
   { header: "Body bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.bodyBytes)) },
   { header: "Chunk bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.framingBytes)) },
   { header: "Newline bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.newlineBytes)) },
-  { header: "`_meta` bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.metaBytes)) },
+  { header: META_HEADER, align: "right", cell: (r) => formatInt(sum(r, (m) => m.metaBytes)) },
   {
     header: "All bytes",
     align: "right",
@@ -89,13 +92,15 @@ export function exchangeLines(messages: readonly MessageRow[]): string[] {
 
 /**
  * Build a configuration's trace from its first logged (preferably ok) repeat.
+ * @param options.meta show the `_meta` bytes column (an MCP field; default true)
  * @returns undefined when the configuration has no `messages.tsv` in the results
  */
-export function traceView(results: Results, config: string): TraceView | undefined {
+export function traceView(results: Results, config: string, options: { meta?: boolean } = {}): TraceView | undefined {
   const repeat = firstLoggedRepeat(results.dir, config, results.runs);
   if (repeat === undefined) return undefined;
   const messages = readMessages(results.dir, config, repeat);
   if (messages === undefined) return undefined;
   const rows: TraceRow[] = [...messages, { total: true, rows: messages }];
-  return { repeat, table: tableView(COLUMNS, rows), exchange: exchangeLines(messages), messages };
+  const columns = options.meta === false ? COLUMNS.filter((c) => c.header !== META_HEADER) : COLUMNS;
+  return { repeat, table: tableView(columns, rows), exchange: exchangeLines(messages), messages };
 }

@@ -3,7 +3,7 @@
  * registry (drivers/index.ts, which loads the SDK clients) so that parsing a matrix stays light;
  * the registry's type makes the two lists agree.
  */
-export const CLIENTS = ["raw", "sdk"] as const;
+export const CLIENTS = ["raw", "sdk", "jsonrpc"] as const;
 
 /** A value of the `client` axis. */
 export type ClientName = (typeof CLIENTS)[number];

@@ -3,6 +3,7 @@
  * and its name in clients.ts.
  */
 import type { ClientName } from "./clients.js";
+import { jsonRpcDriver } from "./jsonrpc.js";
 import { rawMcpDriver } from "./mcp/raw.js";
 import { sdkDriver } from "./sdk/index.js";
 import type { Driver } from "./types.js";
@@ -12,4 +13,6 @@ export const DRIVERS: Record<ClientName, Driver> & Record<string, Driver | undef
   raw: rawMcpDriver,
   /** Each target's own SDK client (runner/drivers/sdk). */
   sdk: sdkDriver,
+  /** Plain JSON-RPC 2.0, for servers that do not speak MCP (runner/drivers/jsonrpc.ts). */
+  jsonrpc: jsonRpcDriver,
 };

@@ -13,8 +13,17 @@ export interface DriverContext {
   timeoutMs: number;
 }
 
+/**
+ * What a driver speaks to its target: `mcp` (Model Context Protocol sessions) or `jsonrpc` (plain
+ * JSON-RPC 2.0, no MCP). Recorded per client in provenance.json (`clients.<name>.protocol`), so
+ * pages know which configurations speak MCP without guessing from names.
+ */
+export type Protocol = "mcp" | "jsonrpc";
+
 /** A client driver: drives one flow over one transport, then returns. Throws on any protocol error. */
 export interface Driver {
+  /** The protocol the driver speaks (see {@link Protocol}). */
+  protocol: Protocol;
   /** Flows this driver knows. */
   flows: readonly string[];
   /** npm packages the driver runs on (client SDKs), recorded with their versions in provenance. */

@@ -12,6 +12,8 @@ import { expand } from "../matrix/expand.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import { checkProvenanceVersion, clearRuns, readPlan, readRuns } from "../results/journal.js";
 import { collectProvenance, gitState, toolInfo } from "../results/provenance.js";
+import type { Provenance } from "../../format/schema.js";
+import { slugOf } from "../matrix/parse.js";
 import { preflight } from "../matrix/preflight.js";
 import { ensureBuilt } from "../build/build.js";
 import { DRIVERS } from "../drivers/index.js";
@@ -82,10 +84,24 @@ export function glob(p: string): RegExp {
   return new RegExp("^" + p.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$");
 }
 
+/** Values of the matrix's `client` axis (`raw`, the default driver, when it has none). */
+function clientNames(matrix: Matrix): string[] {
+  return matrix.axes.find((a) => a.name === "client")?.values ?? ["raw"];
+}
+
 /** npm packages of the drivers named by the matrix's `client` axis. */
 function clientPackages(matrix: Matrix): string[] {
-  const clients = matrix.axes.find((a) => a.name === "client")?.values ?? ["raw"];
-  return clients.flatMap((c) => DRIVERS[c]?.packages ?? []);
+  return clientNames(matrix).flatMap((c) => DRIVERS[c]?.packages ?? []);
+}
+
+/** Client name → the protocol its driver speaks, for provenance (`clients`), sorted by name. */
+function clientProtocols(matrix: Matrix): NonNullable<Provenance["clients"]> {
+  const out: NonNullable<Provenance["clients"]> = {};
+  for (const c of [...clientNames(matrix)].sort()) {
+    const d = DRIVERS[c];
+    if (d) out[c] = { protocol: d.protocol };
+  }
+  return out;
 }
 
 /**
@@ -239,7 +255,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     signal?.removeEventListener("abort", onAbort);
     bar.stop();
   }
-  const prov = await collectProvenance({ matrixFile: plan.matrix.file, matrixSha256: matrix.sha256, targets: Object.values(matrix.targets), clientPackages: clientPackages(matrix), builds: builds.records, startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run", git });
+  const prov = await collectProvenance({ matrixFile: plan.matrix.file, matrixSha256: matrix.sha256, report: { title: matrix.title, slug: matrix.slug ?? slugOf(matrix.title) }, clients: clientProtocols(matrix), targets: Object.values(matrix.targets), clientPackages: clientPackages(matrix), builds: builds.records, startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run", git });
   store.finish(plan, prov);
   const runs = store.all(plan);
   const left = queue.length - finished;

@@ -30,6 +30,22 @@ const ALONE_MEASURES = ["percall"];
 
 const DEFAULT_TIMEOUT_S = 30;
 
+/** Title of a matrix that names none. */
+export const DEFAULT_TITLE = "wirecost report";
+
+/** What a report slug looks like: lower-case letters and digits in runs joined by single hyphens. */
+export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/**
+ * The slug a title gives when the matrix has no `slug:`: lower-cased, every run of characters other
+ * than `a-z` and `0-9` replaced by one `-`, leading and trailing `-` dropped (e.g. "MCP on the wire"
+ * → `mcp-on-the-wire`, "JSON-RPC echo on the wire" → `json-rpc-echo-on-the-wire`).
+ * @returns the slug; "" when the title has no ASCII letter or digit
+ */
+export function slugOf(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+}
+
 let validator: ReturnType<Ajv["compile"]> | undefined;
 function validate(data: unknown): ErrorObject[] {
   if (!validator) {
@@ -75,6 +91,7 @@ function schemaMessage(e: ErrorObject, path: YamlPath): string {
     case "minItems":
       return `${at} ${Array.isArray(e.data) && e.data.length > 0 ? `has ${e.data.length} item(s)` : "is empty"} — list at least ${String(e.params.limit)} item(s)${hint}`;
     case "pattern":
+      if (path[path.length - 1] === "slug") return `${at} is ${JSON.stringify(e.data)}, which is not a slug — use lower-case letters and digits joined by single hyphens, e.g. json-rpc-echo-on-the-wire`;
       return `${at} is ${JSON.stringify(e.data)}, which does not match ${String(e.params.pattern)} — use lower-case letters, digits and _, starting with a letter`;
     default:
       return `${at} ${e.message ?? "is invalid"} — fix it per matrix.schema.json${hint}`;
@@ -88,6 +105,7 @@ interface RawCommand {
 }
 interface RawMatrix {
   title?: string;
+  slug?: string;
   measures?: string[];
   timing?: Record<string, unknown>;
   repeats?: number;
@@ -237,6 +255,10 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     }
   }
 
+  const title = raw.title ?? DEFAULT_TITLE;
+  const slug = raw.slug ?? slugOf(title);
+  if (slug === "") fail(loc, ["title"], `title ${JSON.stringify(title)} gives no slug (it has no letter a-z or digit) — add slug: with the file name of the report's pages, e.g. slug: my-report`);
+
   const matrixDir = dirname(resolve(name));
   const targets: Record<string, Target> = {};
   for (const [tname, t] of Object.entries(raw.targets)) {
@@ -322,7 +344,8 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     file: resolve(name),
     sha256,
     definitionSha256: createHash("sha256").update(JSON.stringify(raw)).digest("hex"),
-    title: raw.title ?? "wirecost report",
+    title,
+    slug,
     repeats: raw.repeats ?? 1,
     warmup: raw.warmup ?? 0,
     timeoutMs: (raw.timeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,

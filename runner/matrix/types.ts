@@ -138,7 +138,14 @@ export interface Matrix {
    * and quoting, so `--resume` accepts a matrix edited only in form.
    */
   definitionSha256?: string;
+  /** Human title of the report (`title:`; default "wirecost report"), recorded in provenance.json. */
   title: string;
+  /**
+   * File stem of a bytes report's pages (`slug:`; default derived from the title, see
+   * `slugOf` in parse.ts): lower-case letters and digits joined by single hyphens. Recorded in
+   * provenance.json; undefined for matrices built in code (the runner then derives it from the title).
+   */
+  slug?: string;
   /** Top-level counted runs per configuration (default 1; 0 means zero). */
   repeats: number;
   /** Top-level warm-up runs per configuration (default 0). */

@@ -51,8 +51,11 @@ export function toolInfo(): { name: string; version: string } {
   return { name: tool.name, version: tool.version };
 }
 
-/** Build the provenance record: every target's package and every `clientPackages` name with its installed version. */
-export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; targets: Target[]; clientPackages?: readonly string[]; builds?: ReadonlyMap<string, BuildRecord>; startedAt: Date; endedAt: Date; command: string; git: Provenance["git"] }): Promise<Provenance> {
+/**
+ * Build the provenance record: every target's package and every `clientPackages` name with its
+ * installed version; `report` and `clients` are recorded as given (left out when not given).
+ */
+export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; report?: Provenance["report"]; clients?: Provenance["clients"]; targets: Target[]; clientPackages?: readonly string[]; builds?: ReadonlyMap<string, BuildRecord>; startedAt: Date; endedAt: Date; command: string; git: Provenance["git"] }): Promise<Provenance> {
   const tool = toolInfo();
   const packages: Record<string, string> = {};
   const targets: Provenance["targets"] = {};
@@ -68,6 +71,8 @@ export async function collectProvenance(args: { matrixFile: string; matrixSha256
     tool: { name: tool.name, version: tool.version },
     git: args.git,
     matrix: { file: args.matrixFile, sha256: args.matrixSha256 },
+    ...(args.report ? { report: args.report } : {}),
+    ...(args.clients ? { clients: args.clients } : {}),
     packages: Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : 1))),
     targets,
     ...(args.builds?.size ? { builds: buildsProvenance(args.builds) } : {}),

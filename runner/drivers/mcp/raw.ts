@@ -15,6 +15,7 @@ function flowOf(ctx: DriverContext) {
 
 /** The raw MCP driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
 export const rawMcpDriver: Driver = {
+  protocol: "mcp",
   flows: Object.keys(FLOWS),
   revisions: REVISIONS,
   async stdio(channel, ctx) {

@@ -22,6 +22,7 @@ function pick(ctx: DriverContext): Driver {
 
 /** Client `sdk`: dispatches to the target's own SDK client ({@link SDK_CLIENT_OF_TARGET}). Revisions: the union. */
 export const sdkDriver: Driver = {
+  protocol: "mcp",
   packages: ["@modelcontextprotocol/client", "@modelcontextprotocol/sdk"],
   flows: Object.keys(SDK_FLOWS),
   revisions: [...new Set<string>([...SDK_V1_REVISIONS, ...SDK_V2_REVISIONS])].sort(),

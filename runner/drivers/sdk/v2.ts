@@ -41,6 +41,7 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
 
 /** The SDK v2 client driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
 export const sdkV2Driver: Driver = {
+  protocol: "mcp",
   flows: Object.keys(SDK_FLOWS),
   revisions: SDK_V2_REVISIONS,
   stdio: (channel, ctx) => drive(new ChannelTransport(channel, ctx.timeoutMs) as unknown as Transport, ctx),
