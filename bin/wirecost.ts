@@ -4,6 +4,7 @@
  * Commands load their modules on demand. Errors a user can fix print one line and exit 1; anything else is a bug and prints a stack.
  */
 import { Command, InvalidArgumentError } from "commander";
+import { toolInfo } from "../runner/results/provenance.js";
 
 function count(v: string, name: string, min = 0): number {
   if (!/^\d+$/.test(v) || Number(v) < min) throw new InvalidArgumentError(`${name} takes a whole number ≥ ${min}, got "${v}"`);
@@ -11,7 +12,7 @@ function count(v: string, name: string, min = 0): number {
 }
 const collect = (v: string, prev: string[]) => [...prev, v];
 
-const program = new Command("wirecost").description("Measure what a protocol layer costs on the wire.").showSuggestionAfterError();
+const program = new Command("wirecost").description("Measure what a protocol layer costs on the wire.").version(toolInfo().version, "-V, --version", "print the wirecost version").showSuggestionAfterError();
 
 program
   .command("expand")
