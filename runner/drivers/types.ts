@@ -15,11 +15,11 @@ export interface DriverContext {
 
 /** A client driver: drives one flow over one transport, then returns. Throws on any protocol error. */
 export interface Driver {
-  /** Flows this driver knows. */
+  /** Flows this driver knows (the list in declarations.ts, which expansion checks configurations against). */
   flows: readonly string[];
   /** npm packages the driver runs on (client SDKs), recorded with their versions in provenance. */
   packages?: readonly string[];
-  /** Revisions this driver speaks. */
+  /** Revisions this driver speaks (likewise declared in declarations.ts). */
   revisions: readonly string[];
   /** Drive over a tapped stdio pair; must not end stdin (the runner does). */
   stdio(channel: StdioChannel, ctx: DriverContext): Promise<void>;
