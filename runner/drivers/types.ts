@@ -11,6 +11,8 @@ export interface DriverContext {
   flow: string;
   /** Wall-clock limit for one exchange, milliseconds. */
   timeoutMs: number;
+  /** The target's `sdkClient:` (the SDK client generation client `sdk` drives it with), when it names one. */
+  sdkClient?: string;
 }
 
 /** A client driver: drives one flow over one transport, then returns. Throws on any protocol error. */

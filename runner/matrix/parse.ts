@@ -10,6 +10,7 @@ import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { LineCounter, parseDocument } from "yaml";
 import { CLIENTS } from "../drivers/clients.js";
+import type { SdkClientName } from "../drivers/declarations.js";
 import { UserError } from "../errors.js";
 import { buildRoot, repoRoot } from "../paths.js";
 import { Locator, type YamlPath } from "./locate.js";
@@ -106,6 +107,7 @@ interface RawMatrix {
       version?: string;
       revisions?: string[];
       flows?: string[];
+      sdkClient?: SdkClientName;
       requires?: (string | { command: string; when?: RawMatch })[];
       build?: { name?: string; command: string[]; inputs: string[]; toolchain?: Toolchain[]; resolved?: { from: "pip" | "cargo" | "go"; path: string } };
       inProcess?: { workload: string };
@@ -278,6 +280,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ...(t.version !== undefined ? { version: t.version } : {}),
       ...(t.revisions ? { revisions: t.revisions } : {}),
       ...(t.flows ? { flows: t.flows } : {}),
+      ...(t.sdkClient !== undefined ? { sdkClient: t.sdkClient } : {}),
       ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),
       ...(harness ? { harness } : {}),
       ...(build ? { build } : {}),
