@@ -1,8 +1,9 @@
 /**
  * Read a matrix file: YAML with source positions (the `yaml` package), validated against
  * matrix.schema.json (Ajv), then checked for meaning (targets named by the target axis exist,
- * placeholders name axes, rules and sweeps name axes and their values). Every problem is a
- * UserError `file:line:column: what — fix`, reporting the first problem found.
+ * placeholders name axes, rules and sweeps name axes and their values, a client axis comes with
+ * flow and revision axes). Every problem is a UserError `file:line:column: what — fix`, reporting
+ * the first problem found.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -222,6 +223,9 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     axes[clientAxis]!.values.forEach((v, j) => {
       if (!(CLIENTS as readonly string[]).includes(v)) fail(loc, ["axes", clientAxis, "values", j], `unknown client "${v}" — use one of: ${CLIENTS.join(", ")}`);
     });
+    for (const axis of ["flow", "revision"]) {
+      if (!byName.has(axis)) fail(loc, ["axes", clientAxis, "name"], `a client axis needs a "${axis}" axis (a driver runs one flow in one revision per configuration) — add an axis named ${axis}`);
+    }
   }
   const transportAxis = axes.findIndex((a) => a.name === "transport");
   if (transportAxis >= 0) {
