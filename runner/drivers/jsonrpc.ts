@@ -8,6 +8,7 @@
  * such as notifications, are read past). HTTP: one POST per request to the axis `path` (default
  * `/`) on one keep-alive connection, answered by a 200 whose body is the JSON response.
  */
+import { JSONRPC_CLIENT } from "./declarations.js";
 import type { StdioChannel } from "../capture/tap.js";
 import { HttpConnection } from "./http-connection.js";
 import { ProtocolError, type Driver, type DriverContext } from "./types.js";
@@ -51,7 +52,7 @@ function checkAnswer(m: Record<string, unknown>, id: number): void {
 /** The plain JSON-RPC driver (protocol `jsonrpc`). */
 export const jsonRpcDriver: Driver = {
   protocol: "jsonrpc",
-  flows: Object.keys(JSONRPC_FLOWS),
+  flows: JSONRPC_CLIENT.flows,
   revisions: [],
   async stdio(channel: StdioChannel, ctx) {
     const n = requestCount(ctx);

@@ -11,6 +11,8 @@ export interface DriverContext {
   flow: string;
   /** Wall-clock limit for one exchange, milliseconds. */
   timeoutMs: number;
+  /** The target's `sdkClient:` (the SDK client generation client `sdk` drives it with), when it names one. */
+  sdkClient?: string;
 }
 
 /**
@@ -24,11 +26,11 @@ export type Protocol = "mcp" | "jsonrpc";
 export interface Driver {
   /** The protocol the driver speaks (see {@link Protocol}). */
   protocol: Protocol;
-  /** Flows this driver knows. */
+  /** Flows this driver knows (the list in declarations.ts, which expansion checks configurations against). */
   flows: readonly string[];
   /** npm packages the driver runs on (client SDKs), recorded with their versions in provenance. */
   packages?: readonly string[];
-  /** Revisions this driver speaks. */
+  /** Revisions this driver speaks (likewise declared in declarations.ts). */
   revisions: readonly string[];
   /** Drive over a tapped stdio pair; must not end stdin (the runner does). */
   stdio(channel: StdioChannel, ctx: DriverContext): Promise<void>;

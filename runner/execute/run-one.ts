@@ -69,7 +69,7 @@ export async function runOne(matrix: Matrix, config: Configuration, repeat: numb
   if (!driver) return { ...base, error: `unknown client "${v.client}" (clients: ${Object.keys(DRIVERS).join(", ")})` };
   const cmd = target.commands[transport];
   if (!cmd) return { ...base, status: "skipped", error: `target ${target.name} has no ${transport} command` };
-  const ctx = { values: v, revision: v.revision ?? "", flow: v.flow ?? "", timeoutMs: matrix.timeoutMs };
+  const ctx = { values: v, revision: v.revision ?? "", flow: v.flow ?? "", timeoutMs: matrix.timeoutMs, sdkClient: target.sdkClient };
   const cwd = dirname(matrix.file);
   let proc: TargetProcess | undefined;
   let close: (() => Promise<void>) | undefined;

@@ -9,10 +9,17 @@
  * matching an exclude rule (and no include rule), and cells left with 0 repeats are listed as
  * excluded with the reason.
  *
+ * A cell left to run must be one its client can drive: when the matrix has a `client` axis, the
+ * driver's declaration (runner/drivers/declarations.ts; for client `sdk`, that of the SDK client
+ * its target names with `sdkClient:`) must list the cell's flow and revision. A cell that fails
+ * this is an error, not an exclusion: the matrix says on purpose which cells it leaves out (an
+ * exclude rule), so an undrivable cell it would run is a mistake in it.
+ *
  * Ids join each axis' id part in declared order with "-"; an axis whose template is "" or whose
  * value equals its declared `default` contributes no part, so adding a value, or an axis with a
  * default, never changes an existing id.
  */
+import { clientDeclaration, SDK_CLIENT_NAMES } from "../drivers/declarations.js";
 import { UserError } from "../../format/errors.js";
 import type { Configuration, ExcludedCell, Match, Matrix } from "./types.js";
 
@@ -84,7 +91,9 @@ interface Cell {
  * Expand `m` (see the module comment for the order and the counting rule).
  * @returns configurations with repeats ≥ 1 and warm-up ≥ 0, and the excluded cells with reasons
  * @throws UserError `file:line:col: …` when two different cells get the same id (fix the id
- *   templates) or nothing is left to run
+ *   templates), when a cell left to run has a flow or revision its client's driver does not
+ *   declare, or client `sdk` with a target naming no `sdkClient:` (at the axis value at fault:
+ *   the flow, revision or target), or when nothing is left to run
  */
 export function expand(m: Matrix): Expansion {
   const at = (...p: Path) => (m.locate ? m.locate(...p) : m.file);
@@ -175,6 +184,35 @@ export function expand(m: Matrix): Expansion {
     return undefined;
   };
 
+  const ci = axes.findIndex((a) => a.name === "client");
+  /** Where value `v` of axis `i` is written in the file. */
+  const valueAt = (i: number, v: string) => at("axes", i, "values", axes[i]!.values.indexOf(v));
+  /**
+   * Why the cell's client cannot drive it, as `file:line:col: what — fix` at the value at fault, or
+   * undefined (also when the matrix has no client axis: nothing names a driver).
+   */
+  const undrivable = (id: string, v: Record<string, string>): string | undefined => {
+    if (ci < 0) return undefined;
+    const client = v.client!;
+    const t = ti >= 0 ? m.targets[v.target!] : undefined;
+    const decl = clientDeclaration(client, t?.sdkClient);
+    const leaveOut = (match: string) => `or leave the cells out with an exclude rule: - match: { client: ${client}, ${match} }`;
+    if (!decl) {
+      if (client !== "sdk" || !t) return undefined; // other client names are refused when the matrix is parsed
+      return `${valueAt(ti, t.name)}: client sdk cannot drive target ${t.name} (configuration ${id}): the target names no SDK client — add sdkClient: ${SDK_CLIENT_NAMES.join(" or ")} to targets.${t.name} (the MCP TypeScript SDK generation whose client drives it), ${leaveOut(`target: ${t.name}`)}`;
+    }
+    const who = client === "sdk" ? `client sdk (the ${t!.sdkClient} SDK client, sdkClient of target ${t!.name})` : `client ${client}`;
+    const onTarget = client === "sdk" ? `target: ${t!.name}, ` : "";
+    if (fi >= 0 && !decl.flows.includes(v.flow!)) {
+      return `${valueAt(fi, v.flow!)}: ${who} does not run flow "${v.flow}" (configuration ${id}; it runs: ${decl.flows.join(", ")}) — use one of those flows, ${leaveOut(`${onTarget}flow: ${JSON.stringify(v.flow)}`)}`;
+    }
+    if (ri >= 0 && decl.revisions !== undefined && !decl.revisions.includes(v.revision!)) {
+      return `${valueAt(ri, v.revision!)}: ${who} does not speak revision "${v.revision}" (configuration ${id}; it speaks: ${decl.revisions.join(", ")}) — use one of those revisions, ${leaveOut(`${onTarget}revision: ${JSON.stringify(v.revision)}`)}`;
+    }
+    return undefined;
+  };
+  const driveCache = new Map<string, boolean>();
+
   const configurations: Configuration[] = [];
   const excluded: ExcludedCell[] = [];
   let firstCause: Path | undefined;
@@ -218,7 +256,15 @@ export function expand(m: Matrix): Expansion {
     if (reason) {
       excluded.push({ id: c.id, values, reason });
       firstCause ??= cause;
-    } else configurations.push({ id: c.id, values, repeats, warmup });
+    } else {
+      const dk = ci < 0 ? "" : `${idx[ci]},${sk}`;
+      if (!driveCache.get(dk)) {
+        const why = undrivable(c.id, values);
+        if (why) throw new UserError(why);
+        driveCache.set(dk, true);
+      }
+      configurations.push({ id: c.id, values, repeats, warmup });
+    }
   }
   if (configurations.length === 0) {
     throw new UserError(

@@ -1,8 +1,9 @@
 /**
  * Read a matrix file: YAML with source positions (the `yaml` package), validated against
  * matrix.schema.json (Ajv), then checked for meaning (targets named by the target axis exist,
- * placeholders name axes, rules and sweeps name axes and their values). Every problem is a
- * UserError `file:line:column: what — fix`, reporting the first problem found.
+ * placeholders name axes, rules and sweeps name axes and their values, a client axis comes with
+ * flow and revision axes). Every problem is a UserError `file:line:column: what — fix`, reporting
+ * the first problem found.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { LineCounter, parseDocument } from "yaml";
 import { CLIENTS } from "../drivers/clients.js";
+import { clientDeclaration, type SdkClientName } from "../drivers/declarations.js";
 import { UserError } from "../../format/errors.js";
 import { buildRoot, repoRoot } from "../paths.js";
 import { Locator, type YamlPath } from "./locate.js";
@@ -124,6 +126,7 @@ interface RawMatrix {
       version?: string;
       revisions?: string[];
       flows?: string[];
+      sdkClient?: SdkClientName;
       requires?: (string | { command: string; when?: RawMatch })[];
       build?: { name?: string; command: string[]; inputs: string[]; toolchain?: Toolchain[]; resolved?: { from: "pip" | "cargo" | "go"; path: string } };
       inProcess?: { workload: string };
@@ -238,6 +241,10 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     axes[clientAxis]!.values.forEach((v, j) => {
       if (!(CLIENTS as readonly string[]).includes(v)) fail(loc, ["axes", clientAxis, "values", j], `unknown client "${v}" — use one of: ${CLIENTS.join(", ")}`);
     });
+    const revisioned = axes[clientAxis]!.values.some((c) => c === "sdk" || clientDeclaration(c)?.revisions !== undefined); // a protocol without revisions needs no revision axis
+    for (const axis of revisioned ? ["flow", "revision"] : ["flow"]) {
+      if (!byName.has(axis)) fail(loc, ["axes", clientAxis, "name"], `a client axis needs a "${axis}" axis (a driver runs one flow in one revision per configuration) — add an axis named ${axis}`);
+    }
   }
   const transportAxis = axes.findIndex((a) => a.name === "transport");
   if (transportAxis >= 0) {
@@ -300,6 +307,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ...(t.version !== undefined ? { version: t.version } : {}),
       ...(t.revisions ? { revisions: t.revisions } : {}),
       ...(t.flows ? { flows: t.flows } : {}),
+      ...(t.sdkClient !== undefined ? { sdkClient: t.sdkClient } : {}),
       ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),
       ...(harness ? { harness } : {}),
       ...(build ? { build } : {}),

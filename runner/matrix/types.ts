@@ -1,4 +1,5 @@
 /** Types of a parsed matrix (see matrix.schema.json for the file format, README "The matrix"). */
+import type { SdkClientName } from "../drivers/declarations.js";
 
 /** One axis: its name, values in declared order, id template and optional default. */
 export interface Axis {
@@ -87,6 +88,11 @@ export interface Target {
   revisions?: string[];
   /** Flows it serves; undefined = all. */
   flows?: string[];
+  /**
+   * The MCP TypeScript SDK client generation that client `sdk` drives it with (`sdkClient:`);
+   * undefined = none, and expansion refuses a client `sdk` configuration of the target.
+   */
+  sdkClient?: SdkClientName;
   /** Set when the target is a workload function called inside the runner (transport `in-process`, measures: [percall] only). */
   inProcess?: { workload: string };
   /**

@@ -101,7 +101,7 @@ test("tshark agrees with the relay log on TCP payload bytes and HTTP body length
         proc = startTarget(cmd, { ...v, port: String(port) }, dirname(matrix.file));
         const p = proc;
         await waitForPort(port, matrix.timeoutMs, () => p.exit() === undefined);
-        await driver.http(relay.port, { values: v, revision: v.revision ?? "", flow: v.flow ?? "", timeoutMs: matrix.timeoutMs });
+        await driver.http(relay.port, { values: v, revision: v.revision ?? "", flow: v.flow ?? "", timeoutMs: matrix.timeoutMs, sdkClient: matrix.targets[v.target!]!.sdkClient });
       } finally {
         await proc?.stop();
         await relay.close();

@@ -1,6 +1,8 @@
 /**
  * MCP flows, transport- and revision-neutral. A flow is what a client does after the session
- * opens. Registry: one entry per flow name; adding a flow is one entry here.
+ * opens. Registry: one entry per flow name; adding a flow is one entry here and its name in
+ * MCP_FLOWS (runner/drivers/declarations.ts, which the matrix checks read); the registry's type makes
+ * the two agree.
  *
  * - `plain`: tools/list, then one tools/call of `echo`.
  * - `ten`: tools/list, then ten tools/call of `echo`.
@@ -12,6 +14,7 @@
  * - `state`: like `input`; additionally, on 2026-07-28 the `requestState` must be exactly `state`
  *   axis bytes long (0 or no axis: absent).
  */
+import type { McpFlowName } from "../declarations.js";
 import { ProtocolError, type DriverContext } from "../types.js";
 import { hasHandshake } from "./revision.js";
 import type { JsonRpcMessage, McpSession } from "./session.js";
@@ -102,4 +105,4 @@ export const FLOWS: Record<string, Flow> = {
     const want = expectedStateBytes(ctx);
     if (got !== undefined && got !== want) throw new ProtocolError(`confirm carried a ${got}-byte requestState; the state axis asks for ${want}`);
   },
-};
+} satisfies Record<McpFlowName, Flow>;

@@ -1,6 +1,7 @@
 /**
  * The raw MCP driver (client `raw`): hand-written bytes, fixed request ids, strictly sequential.
  */
+import { RAW_CLIENT } from "../declarations.js";
 import type { Driver, DriverContext } from "../types.js";
 import { answerServerRequest, FLOWS } from "./flows.js";
 import { REVISIONS } from "./revision.js";
@@ -16,7 +17,7 @@ function flowOf(ctx: DriverContext) {
 /** The raw MCP driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
 export const rawMcpDriver: Driver = {
   protocol: "mcp",
-  flows: Object.keys(FLOWS),
+  flows: RAW_CLIENT.flows,
   revisions: REVISIONS,
   async stdio(channel, ctx) {
     const s = new McpSession(new StdioWire(channel, ctx.timeoutMs), ctx.revision, answerServerRequest);

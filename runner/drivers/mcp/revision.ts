@@ -12,8 +12,10 @@
  *   `Mcp-Name` (the tool name).
  */
 
-/** Revisions the raw driver speaks. */
-export const REVISIONS = ["2025-06-18", "2025-11-25", "2026-07-28"] as const;
+import { RAW_CLIENT } from "../declarations.js";
+
+/** Revisions the raw driver speaks (declared in runner/drivers/declarations.ts). */
+export const REVISIONS = RAW_CLIENT.revisions;
 
 /** Client identity sent by the raw driver (fixed, so repeats are byte-identical). */
 export const CLIENT_INFO = { name: "wirecost-raw", version: "1.0.0" } as const;

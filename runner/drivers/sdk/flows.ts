@@ -3,6 +3,7 @@
  * (`listTools`, `callTool`). Same names and meaning as the raw driver's flows
  * (runner/drivers/mcp/flows.ts); the SDK decides the bytes, ids and extra requests.
  */
+import type { McpFlowName } from "../declarations.js";
 import { ProtocolError, type DriverContext } from "../types.js";
 import { CONFIRMED, echoText } from "../mcp/flows.js";
 
@@ -34,13 +35,14 @@ async function confirm(c: SdkClientLike): Promise<void> {
  * Flow name → flow for SDK clients. `input` and `state` are one `confirm` call each: the SDK
  * answers the question through its elicitation handler (2025 era: a server→client request;
  * 2026-07-28: the client's automatic input_required retry, which echoes requestState itself).
+ * Its type makes the names those of MCP_FLOWS (runner/drivers/declarations.ts).
  */
 export const SDK_FLOWS: Record<string, (c: SdkClientLike, ctx: DriverContext) => Promise<void>> = {
   plain: (c, ctx) => calls(c, ctx, 1),
   ten: (c, ctx) => calls(c, ctx, 10),
   input: (c) => confirm(c),
   state: (c) => confirm(c),
-};
+} satisfies Record<McpFlowName, (c: SdkClientLike, ctx: DriverContext) => Promise<void>>;
 
 /**
  * The flow named by `ctx.flow`.

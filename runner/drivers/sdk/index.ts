@@ -1,31 +1,36 @@
 /**
- * Client `sdk`: each target driven by its own SDK generation's client. The target axis value picks
- * the generation (table below); adding a target on an existing generation is one entry.
+ * Client `sdk`: each target driven by its own SDK generation's client. The target names the
+ * generation in the matrix (`sdkClient: v1` or `v2`, runner/drivers/declarations.ts); adding a
+ * generation is one entry here and one in SDK_CLIENTS.
  */
+import type { SdkClientName } from "../declarations.js";
 import type { Driver, DriverContext } from "../types.js";
 import { sdkV1Driver, SDK_V1_REVISIONS } from "./v1.js";
 import { sdkV2Driver, SDK_V2_REVISIONS } from "./v2.js";
 import { SDK_FLOWS } from "./flows.js";
 
-/** Target axis value → the SDK client driver of that target's generation. */
-export const SDK_CLIENT_OF_TARGET: Record<string, Driver> = {
-  "mcp-ts-v1": sdkV1Driver,
-  "mcp-ts-v2": sdkV2Driver,
+/** SDK client generation (a target's `sdkClient:`) → its client driver. */
+export const SDK_CLIENT_DRIVERS: Record<SdkClientName, Driver> = {
+  v1: sdkV1Driver,
+  v2: sdkV2Driver,
 };
 
+/**
+ * The driver of the generation the configuration's target names.
+ * @throws Error when the target names none (expansion refuses such configurations first)
+ */
 function pick(ctx: DriverContext): Driver {
-  const target = ctx.values.target ?? "";
-  const d = SDK_CLIENT_OF_TARGET[target];
-  if (!d) throw new Error(`client sdk: no SDK client known for target "${target}" (known: ${Object.keys(SDK_CLIENT_OF_TARGET).join(", ")}); add it to runner/drivers/sdk/index.ts`);
+  const d = ctx.sdkClient !== undefined && Object.hasOwn(SDK_CLIENT_DRIVERS, ctx.sdkClient) ? SDK_CLIENT_DRIVERS[ctx.sdkClient as SdkClientName] : undefined;
+  if (!d) throw new Error(`client sdk: target "${ctx.values.target ?? ""}" names no SDK client (sdkClient: ${ctx.sdkClient ?? "absent"}) — give it sdkClient: ${Object.keys(SDK_CLIENT_DRIVERS).join(" or ")} in the matrix`);
   return d;
 }
 
-/** Client `sdk`: dispatches to the target's own SDK client ({@link SDK_CLIENT_OF_TARGET}). Revisions: the union. */
+/** Client `sdk`: dispatches to the target's own SDK client ({@link SDK_CLIENT_DRIVERS}, by `ctx.sdkClient`). Revisions: the union. */
 export const sdkDriver: Driver = {
   protocol: "mcp",
   packages: ["@modelcontextprotocol/client", "@modelcontextprotocol/sdk"],
   flows: Object.keys(SDK_FLOWS),
   revisions: [...new Set<string>([...SDK_V1_REVISIONS, ...SDK_V2_REVISIONS])].sort(),
-  stdio: (channel, ctx) => pick(ctx).stdio(channel, ctx),
-  http: (port, ctx) => pick(ctx).http(port, ctx),
+  stdio: async (channel, ctx) => pick(ctx).stdio(channel, ctx),
+  http: async (port, ctx) => pick(ctx).http(port, ctx),
 };

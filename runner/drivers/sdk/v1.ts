@@ -7,14 +7,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { SDK_CLIENTS } from "../declarations.js";
 import { ProtocolError, type Driver, type DriverContext } from "../types.js";
 import { CONFIRM_ANSWER } from "../mcp/flows.js";
 import { ChannelTransport } from "./channel-transport.js";
-import { SDK_FLOWS, sdkFlow } from "./flows.js";
+import { sdkFlow } from "./flows.js";
 import { SDK_CLIENT_INFO } from "./v2.js";
 
-/** Revisions the v1 client driver speaks: the one its `initialize` offers. */
-export const SDK_V1_REVISIONS = ["2025-11-25"] as const;
+/** Revisions the v1 client driver speaks: the one its `initialize` offers (declared as SDK_CLIENTS.v1). */
+export const SDK_V1_REVISIONS = SDK_CLIENTS.v1.revisions;
 
 async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
   if (!(SDK_V1_REVISIONS as readonly string[]).includes(ctx.revision)) {
@@ -34,7 +35,7 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
 /** The SDK v1 client driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
 export const sdkV1Driver: Driver = {
   protocol: "mcp",
-  flows: Object.keys(SDK_FLOWS),
+  flows: SDK_CLIENTS.v1.flows,
   revisions: SDK_V1_REVISIONS,
   stdio: (channel, ctx) => drive(new ChannelTransport(channel, ctx.timeoutMs) as unknown as Transport, ctx),
   http: (port, ctx) => drive(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}${ctx.values.path ?? "/mcp"}`)), ctx),

@@ -7,16 +7,17 @@
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Transport } from "@modelcontextprotocol/client";
+import { SDK_CLIENTS } from "../declarations.js";
 import type { Driver, DriverContext } from "../types.js";
 import { CONFIRM_ANSWER } from "../mcp/flows.js";
 import { ChannelTransport } from "./channel-transport.js";
-import { SDK_FLOWS, sdkFlow } from "./flows.js";
+import { sdkFlow } from "./flows.js";
 
 /** Client identity the SDK drivers send (fixed, so repeats are byte-identical). */
 export const SDK_CLIENT_INFO = { name: "wirecost-sdk", version: "1.0.0" } as const;
 
-/** Revisions the v2 client driver speaks. */
-export const SDK_V2_REVISIONS = ["2025-06-18", "2025-11-25", "2026-07-28"] as const;
+/** Revisions the v2 client driver speaks (declared as SDK_CLIENTS.v2). */
+export const SDK_V2_REVISIONS = SDK_CLIENTS.v2.revisions;
 
 function makeClient(ctx: DriverContext): Client {
   const modern = ctx.revision >= "2026-07-28";
@@ -42,7 +43,7 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
 /** The SDK v2 client driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
 export const sdkV2Driver: Driver = {
   protocol: "mcp",
-  flows: Object.keys(SDK_FLOWS),
+  flows: SDK_CLIENTS.v2.flows,
   revisions: SDK_V2_REVISIONS,
   stdio: (channel, ctx) => drive(new ChannelTransport(channel, ctx.timeoutMs) as unknown as Transport, ctx),
   http: (port, ctx) => drive(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}${ctx.values.path ?? "/mcp"}`)) as Transport, ctx),
