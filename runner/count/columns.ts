@@ -30,7 +30,7 @@ export interface CountRow {
   response_body_bytes: number;
   /** Chunked-coding framing in both directions (size lines, CRLFs after data, last chunk, trailers), bytes. */
   chunk_framing_bytes: number;
-  /** Server-sent events dispatched (an event needs a `data` field; see sse.ts), events. */
+  /** Server-sent events dispatched (an event needs a `data` field; see runner/wire/sse.ts), events. */
   sse_events: number;
   /** `_meta` values in client-to-server JSON-RPC params (requests, notifications) and results, bytes. */
   meta_bytes: number;

@@ -5,13 +5,13 @@
  */
 import { reassemble, seqAtOffset, type CaptureRecord, type Stream } from "../capture/log.js";
 import type { CountResult } from "./columns.js";
-import { WireFormatError, describeBytes } from "./errors.js";
-import { Http1StreamParser, bodyToStreamOffset, headerValue, type BodySegment, type HttpHead, type HttpMessage, type HttpPartialMessage } from "./http1.js";
+import { WireFormatError, describeBytes } from "../wire/errors.js";
+import { Http1StreamParser, bodyToStreamOffset, headerValue, type BodySegment, type HttpHead, type HttpMessage, type HttpPartialMessage } from "../wire/http1.js";
 import { countHttpConnectionFast } from "./http-fast.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
 import { FLAG_INCOMPLETE, FLAG_SSE, KIND, kindCode, newCount, type Count } from "./rows.js";
-import { SseParser, dataToBodyOffset } from "./sse.js";
+import { SseParser, dataToBodyOffset } from "../wire/sse.js";
 
 /**
  * A complete HTTP message, or the one still open at the end of a stream that did not end

@@ -32,11 +32,11 @@
  */
 import { existsSync } from "node:fs";
 import { readCaptureLog, reassemble, seqAtOffset, type CaptureRecord, type Direction, type Stream } from "../capture/log.js";
-import { Http1StreamParser, headerValue, type HttpMessage } from "./http1.js";
+import { Http1StreamParser, headerValue, type HttpMessage } from "../wire/http1.js";
 import { streamDigest } from "./index.js";
 import { skipWs } from "./json-scan.js";
 import { scanJsonRpc } from "./jsonrpc.js";
-import { parseSseEvents, type SseEvent } from "./sse.js";
+import { parseSseEvents, type SseEvent } from "../wire/sse.js";
 import { splitStdioLines } from "./stdio.js";
 
 /** A repeat's capture log: a file path, or its records. */

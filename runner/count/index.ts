@@ -24,10 +24,8 @@ export {
   type MessageRow,
 } from "./columns.js";
 export { MessageTable } from "./rows.js";
-export { WireFormatError } from "./errors.js";
-import { WireFormatError } from "./errors.js";
-export { Http1StreamParser, bodyToStreamOffset, headerValue, type BodySegment, type HeaderField, type HttpHead, type HttpMessage, type HttpPartialMessage } from "./http1.js";
-export { SseParser, dataToBodyOffset, parseSseEvents, type SseEvent } from "./sse.js";
+export { WireFormatError } from "../wire/errors.js";
+import { WireFormatError } from "../wire/errors.js";
 export { scanJsonRpc, type JsonRpcKind, type JsonRpcMessageInfo, type JsonRpcScan } from "./jsonrpc.js";
 export { connectionsCounted, countHttp, countHttpStreams } from "./http-count.js";
 export { countStdio, countStdioStreams, splitStdioLines, type StdioLines } from "./stdio.js";

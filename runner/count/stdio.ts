@@ -7,7 +7,7 @@
  */
 import { reassemble, seqAtOffset, type CaptureRecord, type Stream } from "../capture/log.js";
 import type { CountResult } from "./columns.js";
-import { WireFormatError, describeBytes } from "./errors.js";
+import { WireFormatError, describeBytes } from "../wire/errors.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
 import { FLAG_INCOMPLETE, FLAG_NEWLINE, KIND, kindCode, newCount, type Count } from "./rows.js";

@@ -31,7 +31,7 @@ import { expand } from "../../runner/matrix/expand.js";
 import { freePort, startTarget, waitForPort, type TargetProcess } from "../../runner/execute/process.js";
 import { startRelay } from "../../runner/capture/relay.js";
 import { readCaptureLog, reassemble } from "../../runner/capture/log.js";
-import { Http1StreamParser, type HttpMessage } from "../../runner/count/http1.js";
+import { Http1StreamParser, type HttpMessage } from "../../runner/wire/http1.js";
 import { DRIVERS } from "../../runner/drivers/index.js";
 
 const skip = process.env.WIRECOST_NO_TSHARK === "1";
