@@ -4,7 +4,7 @@
  * prints the command that resumes (exit 130); a second one kills every target group at once.
  */
 import { runMatrix } from "../../runner/execute/run-matrix.js";
-import { killAllTargets } from "../../runner/execute/process.js";
+import { killAllTargets } from "../../runner/targets/process.js";
 import { ownAndChildrenCpuSeconds } from "../../runner/measure/cpu.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { runTimingCommand, timingOptions } from "../../runner/execute/measure-run.js";

@@ -3,7 +3,7 @@
  * a results folder cell by cell, print the mismatches and `N of M cells reproduced`; exit 1 on
  * any mismatch, 130 when interrupted.
  */
-import { killAllTargets } from "../../runner/execute/process.js";
+import { killAllTargets } from "../../runner/targets/process.js";
 import { verifyResults } from "../../runner/execute/verify.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { toTsv } from "../../runner/results/files.js";

@@ -10,7 +10,7 @@ import { relative } from "node:path";
 import { dirname } from "node:path";
 import { UserError } from "../errors.js";
 import { expand } from "../matrix/expand.js";
-import { killAllTargets } from "./process.js";
+import { killAllTargets } from "../targets/process.js";
 import { buildsProvenance, gitState, toolInfo } from "../results/provenance.js";
 import { ensureBuilt } from "../build/build.js";
 import { preflight } from "../matrix/preflight.js";

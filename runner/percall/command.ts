@@ -11,7 +11,7 @@ import { preflight } from "../matrix/preflight.js";
 import { ensureBuilt } from "../build/build.js";
 import type { Matrix } from "../matrix/types.js";
 import { PERCENTILE_METHOD } from "../measure/histogram.js";
-import { killAllTargets } from "../execute/process.js";
+import { killAllTargets } from "../targets/process.js";
 import { buildsProvenance, gitState, toolInfo } from "../results/provenance.js";
 import { shellQuote } from "../results/shell.js";
 import { callResultBytes, runPercall } from "./engine.js";
