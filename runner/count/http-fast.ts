@@ -15,7 +15,7 @@
  */
 import { seqAtOffset, type Stream } from "../capture/log.js";
 import { hexValue, type BodySegment } from "../wire/http1.js";
-import { addMessage, bodyKindOf, bodyMessages, type BodyKind, type BodyView } from "./http-count.js";
+import { addMessage, bodyKindOf, bodyMessages, type BodyKind, type BodyView } from "./http-messages.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc } from "./jsonrpc.js";
 import { RecentText } from "./recent-text.js";
