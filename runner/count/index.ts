@@ -7,9 +7,9 @@
  */
 import { createHash } from "node:crypto";
 import { readCaptureStreams, reassemble, scanCaptureStreams, type CaptureRecord, type Stream } from "../capture/log.js";
-import type { CountResult } from "./columns.js";
+import type { CountResult } from "./count-row.js";
 import { countHttp, countHttpConnection, countHttpStreams, finishHttpCount } from "./http-count.js";
-import { newCount } from "./rows.js";
+import { newCount } from "./message-table.js";
 import { countStdio, countStdioStream, countStdioStreams, finishStdioCount } from "./stdio.js";
 
 export {
@@ -22,8 +22,8 @@ export {
   type CountRow,
   type MessageKind,
   type MessageRow,
-} from "./columns.js";
-export { MessageTable } from "./rows.js";
+} from "./count-row.js";
+export { MessageTable } from "./message-table.js";
 export { WireFormatError } from "../wire/errors.js";
 import { WireFormatError } from "../wire/errors.js";
 export { scanJsonRpc, type JsonRpcKind, type JsonRpcMessageInfo, type JsonRpcScan } from "./jsonrpc.js";

@@ -3,7 +3,7 @@
  * means"), and the per-message rows that say where the bytes went.
  */
 import type { Direction } from "../capture/log.js";
-import type { MessageTable } from "./rows.js";
+import type { MessageTable } from "./message-table.js";
 
 /**
  * One counted capture log. Every field is a non-negative integer. For HTTP,

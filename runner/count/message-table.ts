@@ -6,7 +6,7 @@
  */
 import type { Direction } from "../capture/log.js";
 import type { JsonRpcKind } from "./jsonrpc.js";
-import { emptyCountRow, type CountBreakdown, type CountRow, type MessageKind, type MessageRow } from "./columns.js";
+import { emptyCountRow, type CountBreakdown, type CountRow, type MessageKind, type MessageRow } from "./count-row.js";
 
 /** The kinds, by their code in {@link MessageTable.kind}. */
 const KINDS: readonly MessageKind[] = ["request", "notification", "result", "error", "http-only", "line-only"];
