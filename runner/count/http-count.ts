@@ -4,12 +4,12 @@
  * application/json bodies and in the data of each text/event-stream event.
  */
 import { reassemble, seqAtOffset, type CaptureRecord, type Stream } from "../capture/log.js";
-import type { CountResult } from "./count-row.js";
+import { newCount, type Count, type CountResult } from "./count-row.js";
 import { WireFormatError } from "../wire/errors.js";
 import { Http1StreamParser, headerValue, type HttpHead, type HttpMessage, type HttpPartialMessage } from "../wire/http1.js";
 import { countHttpConnectionFast } from "./http-fast.js";
 import { addMessage, bodyKindOf, bodyMessages, type BodyFraming, type BodyView } from "./http-messages.js";
-import { FLAG_INCOMPLETE, KIND, newCount, type Count } from "./message-table.js";
+import { FLAG_INCOMPLETE, KIND } from "./message-table.js";
 
 /**
  * A complete HTTP message, or the one still open at the end of a stream that did not end

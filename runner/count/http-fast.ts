@@ -19,7 +19,8 @@ import { addMessage, bodyKindOf, bodyMessages, type BodyKind, type BodyView } fr
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc } from "./jsonrpc.js";
 import { RecentText } from "./recent-text.js";
-import { KIND, type Count } from "./message-table.js";
+import type { Count } from "./count-row.js";
+import { KIND } from "./message-table.js";
 import { WireFormatError } from "../wire/errors.js";
 
 /** 1 for the bytes of an RFC 9110 token (header names, methods). */

@@ -10,7 +10,8 @@ import { bodyToStreamOffset, type BodySegment } from "../wire/http1.js";
 import { SseParser, dataToBodyOffset } from "../wire/sse.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
-import { FLAG_SSE, kindCode, type Count } from "./message-table.js";
+import type { Count } from "./count-row.js";
+import { FLAG_SSE, kindCode } from "./message-table.js";
 
 /**
  * Add the row of a JSON-RPC message found in the body of the HTTP message whose row is `http`

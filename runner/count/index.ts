@@ -7,9 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import { readCaptureStreams, reassemble, scanCaptureStreams, type CaptureRecord, type Stream } from "../capture/log.js";
-import type { CountResult } from "./count-row.js";
+import { newCount, type CountResult } from "./count-row.js";
 import { countHttp, countHttpConnection, countHttpStreams, finishHttpCount } from "./http-count.js";
-import { newCount } from "./message-table.js";
 import { countStdio, countStdioStream, countStdioStreams, finishStdioCount } from "./stdio.js";
 
 export {
@@ -20,10 +19,8 @@ export {
   type CountColumn,
   type CountResult,
   type CountRow,
-  type MessageKind,
-  type MessageRow,
 } from "./count-row.js";
-export { MessageTable } from "./message-table.js";
+export { MessageTable, type MessageKind, type MessageRow } from "./message-table.js";
 export { WireFormatError } from "../wire/errors.js";
 import { WireFormatError } from "../wire/errors.js";
 export { scanJsonRpc, type JsonRpcKind, type JsonRpcMessageInfo, type JsonRpcScan } from "./jsonrpc.js";
