@@ -19,7 +19,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median } from "simple-statistics";
-import { freePort, startTarget, waitForPort } from "../runner/execute/process.js";
+import { freePort, startTarget, waitForPort } from "../runner/targets/process.js";
 import { clockTicksPerSecond } from "../runner/measure/cpu.js";
 import { allowedCores, pinProcess, resolveLayout } from "../runner/measure/pinning.js";
 import { runThroughput } from "../runner/measure/throughput.js";

@@ -17,7 +17,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ensureBuilt, readBuildRecord } from "../runner/build/build.js";
-import { freePort, startTarget, waitForPort, type TargetProcess } from "../runner/execute/process.js";
+import { freePort, startTarget, waitForPort, type TargetProcess } from "../runner/targets/process.js";
 import { loadMatrix } from "../runner/matrix/parse.js";
 import type { Matrix, Target } from "../runner/matrix/types.js";
 

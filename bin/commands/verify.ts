@@ -5,7 +5,7 @@
  * the others, and for a results folder of another matrix, it prints the command that does work.
  */
 import { resolve } from "node:path";
-import { killAllTargets } from "../../runner/execute/process.js";
+import { killAllTargets } from "../../runner/targets/process.js";
 import { verifyResults } from "../../runner/execute/verify.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { modeOf, modeOfResults, runCommandLine } from "../../runner/modes/index.js";

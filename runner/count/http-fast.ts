@@ -14,13 +14,14 @@
  * that both paths agree on random connections.
  */
 import { seqAtOffset, type Stream } from "../capture/log.js";
-import { hexValue, type BodySegment } from "./http1.js";
-import { addMessage, bodyKindOf, bodyMessages, type BodyKind, type BodyView } from "./http-count.js";
+import { hexValue, type BodySegment } from "../wire/http1.js";
+import { addMessage, bodyKindOf, bodyMessages, type BodyKind, type BodyView } from "./http-messages.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc } from "./jsonrpc.js";
 import { RecentText } from "./recent-text.js";
-import { KIND, type Count } from "./rows.js";
-import { WireFormatError } from "./errors.js";
+import type { Count } from "./count-row.js";
+import { KIND } from "./message-table.js";
+import { WireFormatError } from "../wire/errors.js";
 
 /** 1 for the bytes of an RFC 9110 token (header names, methods). */
 const TOKEN_BYTE = new Uint8Array(256);

@@ -7,9 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import { readCaptureStreams, reassemble, scanCaptureStreams, type CaptureRecord, type Stream } from "../capture/log.js";
-import type { CountResult } from "./columns.js";
+import { newCount, type CountResult } from "./count-row.js";
 import { countHttp, countHttpConnection, countHttpStreams, finishHttpCount } from "./http-count.js";
-import { newCount } from "./rows.js";
 import { countStdio, countStdioStream, countStdioStreams, finishStdioCount } from "./stdio.js";
 
 export {
@@ -20,14 +19,10 @@ export {
   type CountColumn,
   type CountResult,
   type CountRow,
-  type MessageKind,
-  type MessageRow,
-} from "./columns.js";
-export { MessageTable } from "./rows.js";
-export { WireFormatError } from "./errors.js";
-import { WireFormatError } from "./errors.js";
-export { Http1StreamParser, bodyToStreamOffset, headerValue, type BodySegment, type HeaderField, type HttpHead, type HttpMessage, type HttpPartialMessage } from "./http1.js";
-export { SseParser, dataToBodyOffset, parseSseEvents, type SseEvent } from "./sse.js";
+} from "./count-row.js";
+export { MessageTable, type MessageKind, type MessageRow } from "./message-table.js";
+export { WireFormatError } from "../wire/errors.js";
+import { WireFormatError } from "../wire/errors.js";
 export { scanJsonRpc, type JsonRpcKind, type JsonRpcMessageInfo, type JsonRpcScan } from "./jsonrpc.js";
 export { connectionsCounted, countHttp, countHttpStreams } from "./http-count.js";
 export { countStdio, countStdioStreams, splitStdioLines, type StdioLines } from "./stdio.js";

@@ -6,11 +6,11 @@
  * stderr is not in the log (the tap keeps it apart).
  */
 import { reassemble, seqAtOffset, type CaptureRecord, type Stream } from "../capture/log.js";
-import type { CountResult } from "./columns.js";
-import { WireFormatError, describeBytes } from "./errors.js";
+import { newCount, type Count, type CountResult } from "./count-row.js";
+import { WireFormatError, describeBytes } from "../wire/errors.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
-import { FLAG_INCOMPLETE, FLAG_NEWLINE, KIND, kindCode, newCount, type Count } from "./rows.js";
+import { FLAG_INCOMPLETE, FLAG_NEWLINE, KIND, kindCode } from "./message-table.js";
 
 /** The complete lines of a stdio stream, and where the partial line after them starts. */
 export interface StdioLines {

@@ -4,7 +4,7 @@
  * counter uses — an SSE response may keep the socket open after its last chunk.
  */
 import { connect, type Socket } from "node:net";
-import { Http1StreamParser, type HttpMessage, type HttpPartialMessage } from "../count/http1.js";
+import { Http1StreamParser, type HttpMessage, type HttpPartialMessage } from "../wire/http1.js";
 import { ProtocolError } from "./types.js";
 import { ResponseTimeout } from "../errors.js";
 

@@ -22,7 +22,7 @@ import type { ResultsPlan, RunRecord } from "../results/schema.js";
 import { ResultsStore } from "../results/store.js";
 import { progress } from "./progress.js";
 import { RunInterrupted, runOne, type RunOneOptions } from "./run-one.js";
-import { freePort } from "./process.js";
+import { freePort } from "../targets/process.js";
 import { parseShard, shardOf, type Shard } from "./shard.js";
 
 /** One run, as {@link runOne}; replaceable for benchmarks of the runner itself. */

@@ -14,7 +14,7 @@ import type { Configuration, Matrix } from "../matrix/types.js";
 import type { RunRecord } from "../results/schema.js";
 import { writeMessages } from "../results/messages.js";
 import { messagesPathOf } from "../../format/layout.js";
-import { freePort, startTarget, waitForPort, type TargetProcess } from "./process.js";
+import { freePort, startTarget, waitForPort, type TargetProcess } from "../targets/process.js";
 import { ResponseTimeout } from "../errors.js";
 
 /** A reason as one printable line: line breaks become " | ", other control characters (C0 except tab, DEL, C1) U+FFFD. */

@@ -5,7 +5,7 @@
  * fully understand (chunked, no or repeated Content-Length, 1xx/204/304, a malformed head) hands
  * the connection, from that response on, to the full Http1StreamParser from runner/count.
  */
-import { Http1StreamParser } from "../count/http1.js";
+import { Http1StreamParser } from "../wire/http1.js";
 
 /** What scanResponseHead read from a plain head (offsets index the scanned buffer). */
 export interface ResponseHeadScan {

@@ -3,7 +3,7 @@
  * run the timed window (latency histogram + server CPU per request + client CPU per request), then
  * each throughput window, stop the target. Failures are data: the result says why.
  */
-import { startTarget, freePort, waitForPort, type TargetProcess } from "../execute/process.js";
+import { startTarget, freePort, waitForPort, type TargetProcess } from "../targets/process.js";
 import type { TargetCommand } from "../matrix/types.js";
 import { KeepAliveClient } from "./client.js";
 import { cpuPerRequest, sampleCpu, type CpuPerRequest, type CpuSample } from "./cpu.js";

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { resultsFile } from "../../format/layout.js";
 import type { Matrix } from "../matrix/types.js";
-import { killAllTargets } from "../execute/process.js";
+import { killAllTargets } from "../targets/process.js";
 import { bytesMode } from "./bytes.js";
 import { percallMode } from "./percall.js";
 import { timingMode } from "./timing.js";

@@ -1,6 +1,6 @@
 /**
  * The per-call engine's MCP client: it starts one target process (stdio or HTTP) from the
- * matrix's target command (runner/execute/process.ts, the runner's one way to start a target),
+ * matrix's target command (runner/targets/process.ts, the runner's one way to start a target),
  * and drives one session with the raw driver's {@link McpSession} (its message builders, ids,
  * revision handshake and `_meta` envelope) over a pipelining wire (runner/drivers/mcp/pipelined.ts),
  * so requests may overlap and each response is matched by id. No capture relay sits in between;
@@ -9,7 +9,7 @@
 import { McpSession } from "../drivers/mcp/session.js";
 import { PipelinedHttpWire, PipelinedStdioWire } from "../drivers/mcp/pipelined.js";
 import { ProtocolError } from "../drivers/types.js";
-import { freePort, startTarget, type TargetProcess } from "../execute/process.js";
+import { freePort, startTarget, type TargetProcess } from "../targets/process.js";
 import type { TargetCommand } from "../matrix/types.js";
 
 /** How to start a target and which session to open. */

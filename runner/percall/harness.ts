@@ -14,7 +14,7 @@
  * {@link HarnessFailure} with a one-line reason (with an excerpt of the harness's stderr).
  */
 import { Ajv, type ErrorObject } from "ajv";
-import { startTarget } from "../execute/process.js";
+import { startTarget } from "../targets/process.js";
 import type { TargetCommand } from "../matrix/types.js";
 
 /** The protocol version a harness writes as `wirecostHarness`. */

@@ -4,7 +4,7 @@
  * pages name the protocol's headers without reading a capture log.
  */
 import type { Stream } from "../capture/log.js";
-import { Http1StreamParser, headerValue, type HttpHead } from "../count/http1.js";
+import { Http1StreamParser, headerValue, type HttpHead } from "../wire/http1.js";
 
 /** What messages.tsv records of one HTTP head. */
 export interface HeadSummary {

@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { median } from "simple-statistics";
 import { COUNT_COLUMNS, type CountRow } from "../count/index.js";
-import { varyingFieldsOf } from "../count/identity.js";
+import { varyingFieldsOf } from "./identity.js";
 import { toTsv, tsvLines } from "../../format/tsv.js";
 import { writeAtomic } from "../../format/files.js";
 import { readRuns, writePlan, writeRun } from "./journal.js";

@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { compareRepeats } from "../../runner/count/identity.js";
+import { compareRepeats } from "../../runner/results/identity.js";
 import { LogBuilder, chunked, len, sseEvent } from "../count/helpers.js";
 
 const REQ = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","_meta":{"io.x/clientInfo":{"name":"c"}}}}';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
-import { startTarget } from "../../runner/execute/process.js";
+import { startTarget } from "../../runner/targets/process.js";
 import { expand } from "../../runner/matrix/expand.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { fixtures, wirecost } from "./support.js";

@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { Http1StreamParser } from "../../runner/count/http1.js";
+import { Http1StreamParser } from "../../runner/wire/http1.js";
 import { MAX_PLAIN_HEAD_BYTES, ResponseFramer, scanResponseHead, type ResponseHeadScan } from "../../runner/measure/response-framing.js";
 
 /** One framed response: status and body text (latin1, so any byte survives). */

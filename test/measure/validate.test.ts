@@ -4,7 +4,7 @@ import { KeepAliveClient } from "../../runner/measure/client.js";
 import { ResponseError, serializePost, validateJsonRpc } from "../../runner/measure/request.js";
 import { allowedCores, resolveLayout } from "../../runner/measure/pinning.js";
 import { runTrial } from "../../runner/measure/trial.js";
-import { freePort, startTarget, waitForPort } from "../../runner/execute/process.js";
+import { freePort, startTarget, waitForPort } from "../../runner/targets/process.js";
 import { root } from "../paths.js";
 
 test("a JSON-RPC error inside HTTP 200 fails validation", () => {

@@ -17,7 +17,7 @@ import { missingToolchain } from "../../runner/build/toolchain.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { KeepAliveClient } from "../../runner/measure/client.js";
 import { WORKLOADS } from "../../runner/measure/workloads.js";
-import { freePort, startTarget, waitForPort } from "../../runner/execute/process.js";
+import { freePort, startTarget, waitForPort } from "../../runner/targets/process.js";
 import { root } from "../paths.js";
 
 const matrix = loadMatrix(join(root, "matrices/a2a-layer-cost.yaml"));
@@ -39,7 +39,7 @@ for (const name of Object.keys(LISTENING)) {
   test(`${name} builds, starts, says it listens and answers the workload`, { timeout: 900_000, skip: skipUnless(name) }, async () => {
     await ensureBuilt(matrix, [name]);
     const port = await freePort();
-    // The runner's own way to start a target and read its listening line (runner/execute/process.ts).
+    // The runner's own way to start a target and read its listening line (runner/targets/process.ts).
     const proc = startTarget(matrix.targets[name]!.commands.http!, { target: name, port: String(port) }, dirname(matrix.file));
     try {
       await waitForPort(port, 60_000, () => proc.exit() === undefined);

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { KeepAliveClient } from "../../runner/measure/client.js";
 import { WORKLOADS } from "../../runner/measure/workloads.js";
-import { freePort, startTarget, waitForPort } from "../../runner/execute/process.js";
+import { freePort, startTarget, waitForPort } from "../../runner/targets/process.js";
 import { root } from "../paths.js";
 
 for (const target of ["a2a-js", "floor"]) {

@@ -28,10 +28,10 @@ import { dirname, join } from "node:path";
 import { root } from "../paths.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { expand } from "../../runner/matrix/expand.js";
-import { freePort, startTarget, waitForPort, type TargetProcess } from "../../runner/execute/process.js";
+import { freePort, startTarget, waitForPort, type TargetProcess } from "../../runner/targets/process.js";
 import { startRelay } from "../../runner/capture/relay.js";
 import { readCaptureLog, reassemble } from "../../runner/capture/log.js";
-import { Http1StreamParser, type HttpMessage } from "../../runner/count/http1.js";
+import { Http1StreamParser, type HttpMessage } from "../../runner/wire/http1.js";
 import { DRIVERS } from "../../runner/drivers/index.js";
 
 const skip = process.env.WIRECOST_NO_TSHARK === "1";

@@ -7,7 +7,7 @@
  */
 import { Agent, request as httpRequest } from "node:http";
 import type { Readable, Writable } from "node:stream";
-import { parseSseEvents } from "../../count/sse.js";
+import { parseSseEvents } from "../../wire/sse.js";
 import { ProtocolError } from "../types.js";
 import { mcpHeaders } from "./wires.js";
 import type { JsonRpcMessage, Outgoing, Wire } from "./session.js";

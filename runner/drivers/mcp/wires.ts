@@ -3,7 +3,7 @@
  * Streamable HTTP POSTs with hand-built heads over a keep-alive connection.
  */
 import type { StdioChannel } from "../../capture/tap.js";
-import { parseSseEvents } from "../../count/sse.js";
+import { parseSseEvents } from "../../wire/sse.js";
 import { HttpConnection, header } from "../http-connection.js";
 import { ProtocolError } from "../types.js";
 import { hasHandshake } from "./revision.js";

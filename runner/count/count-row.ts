@@ -1,9 +1,9 @@
 /**
  * What a count is: the columns of one counted capture log (DESIGN.md, "What a byte count
- * means"), and the per-message rows that say where the bytes went.
+ * means"), the counts beside them, and the result that holds them with the per-message table
+ * (message-table.ts) that says where the bytes went.
  */
-import type { Direction } from "../capture/log.js";
-import type { MessageTable } from "./rows.js";
+import { MessageTable } from "./message-table.js";
 
 /**
  * One counted capture log. Every field is a non-negative integer. For HTTP,
@@ -30,7 +30,7 @@ export interface CountRow {
   response_body_bytes: number;
   /** Chunked-coding framing in both directions (size lines, CRLFs after data, last chunk, trailers), bytes. */
   chunk_framing_bytes: number;
-  /** Server-sent events dispatched (an event needs a `data` field; see sse.ts), events. */
+  /** Server-sent events dispatched (an event needs a `data` field; see runner/wire/sse.ts), events. */
   sse_events: number;
   /** `_meta` values in client-to-server JSON-RPC params (requests, notifications) and results, bytes. */
   meta_bytes: number;
@@ -90,54 +90,6 @@ export function emptyCountRow(): CountRow {
   return row;
 }
 
-/**
- * What a {@link MessageRow} is. A JSON-RPC message (`request`, `notification`, `result`, `error`);
- * `http-only`: one HTTP message's own bytes (head, chunk framing, and body bytes outside the
- * JSON-RPC messages it carries: SSE field names and blank lines, batch brackets, whitespace, or a
- * whole body without JSON-RPC); `line-only`: stdio bytes outside JSON-RPC messages (a batch's
- * brackets, blank or whitespace lines, a trailing partial line, and then the line's newline).
- */
-export type MessageKind = "request" | "notification" | "result" | "error" | "http-only" | "line-only";
-
-/**
- * One place the bytes went. Summed over all rows, `headBytes`, `bodyBytes`, `framingBytes` and
- * `newlineBytes` add up to `total_bytes`; per direction, to that direction's columns. A JSON-RPC
- * row's `bodyBytes` is the object's own text (`{` to `}`); inside a multi-line SSE event that
- * text includes the "\n" joining the data lines.
- */
-export interface MessageRow {
-  /** Connection (0 for stdio without one). */
-  conn: number;
-  dir: Direction;
-  /** Order of the row in the log, from 1: by the log `seq` of the chunk holding its first byte, then connection, direction, offset. */
-  seq: number;
-  /** Log `seq` of the chunk holding the row's first byte. */
-  logSeq: number;
-  /** Stream offset of the row's first byte, bytes. */
-  offset: number;
-  kind: MessageKind;
-  /** JSON-RPC method; for a result or error, that of the request with the same id sent the other way before it, when known. */
-  method?: string;
-  /** JSON-RPC id as canonical JSON text. */
-  id?: string;
-  /** HTTP rows: the request or status line. */
-  startLine?: string;
-  /** HTTP head bytes (http-only rows), bytes. */
-  headBytes: number;
-  /** Body bytes: a JSON-RPC object's text, or an HTTP body's / stdio line's bytes outside JSON-RPC objects. */
-  bodyBytes: number;
-  /** HTTP chunk framing (http-only rows), bytes. */
-  framingBytes: number;
-  /** Stdio newline ending the line (1 on the line's only message, or on its line-only row), bytes. */
-  newlineBytes: number;
-  /** `_meta` value bytes of this message (both directions; the meta_bytes column sums c2s only). */
-  metaBytes: number;
-  /** True for a JSON-RPC message carried in a server-sent event. */
-  sse?: boolean;
-  /** True when the HTTP message was still open at the end of the log (counted as it stands), or a stdio partial line. */
-  incomplete?: boolean;
-}
-
 /** Counts that are not columns, for the curious and for checks. */
 export interface CountBreakdown {
   /** HTTP requests seen (head complete), requests. */
@@ -156,4 +108,16 @@ export interface CountResult {
   /** The per-message rows, finished (in log order; `toRows()` gives them as {@link MessageRow} objects). */
   messages: MessageTable;
   breakdown: CountBreakdown;
+}
+
+/** A count in progress: the row, the breakdown and the message table, added to stream by stream. */
+export interface Count {
+  row: CountRow;
+  breakdown: CountBreakdown;
+  messages: MessageTable;
+}
+
+/** A count of nothing yet. */
+export function newCount(): Count {
+  return { row: emptyCountRow(), breakdown: { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 }, messages: new MessageTable() };
 }

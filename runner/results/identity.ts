@@ -28,16 +28,17 @@
  * | `unparsable stream` | a stream that the HTTP/1.1 parser rejects differed |
  * | `bytes (unlocated)` | the stream digests differ but no named part does (should not happen: please report it) |
  *
- * Reuses the counters' parsers (Http1StreamParser, SseParser, scanJsonRpc, splitStdioLines).
+ * Reuses the wire parsers (Http1StreamParser, SseParser) and the counters' (scanJsonRpc,
+ * splitStdioLines).
  */
 import { existsSync } from "node:fs";
 import { readCaptureLog, reassemble, seqAtOffset, type CaptureRecord, type Direction, type Stream } from "../capture/log.js";
-import { Http1StreamParser, headerValue, type HttpMessage } from "./http1.js";
-import { streamDigest } from "./index.js";
-import { skipWs } from "./json-scan.js";
-import { scanJsonRpc } from "./jsonrpc.js";
-import { parseSseEvents, type SseEvent } from "./sse.js";
-import { splitStdioLines } from "./stdio.js";
+import { Http1StreamParser, headerValue, type HttpMessage } from "../wire/http1.js";
+import { streamDigest } from "../count/index.js";
+import { skipWs } from "../count/json-scan.js";
+import { scanJsonRpc } from "../count/jsonrpc.js";
+import { parseSseEvents, type SseEvent } from "../wire/sse.js";
+import { splitStdioLines } from "../count/stdio.js";
 
 /** A repeat's capture log: a file path, or its records. */
 export type RepeatLog = string | readonly CaptureRecord[];

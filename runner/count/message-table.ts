@@ -6,7 +6,54 @@
  */
 import type { Direction } from "../capture/log.js";
 import type { JsonRpcKind } from "./jsonrpc.js";
-import { emptyCountRow, type CountBreakdown, type CountRow, type MessageKind, type MessageRow } from "./columns.js";
+
+/**
+ * What a {@link MessageRow} is. A JSON-RPC message (`request`, `notification`, `result`, `error`);
+ * `http-only`: one HTTP message's own bytes (head, chunk framing, and body bytes outside the
+ * JSON-RPC messages it carries: SSE field names and blank lines, batch brackets, whitespace, or a
+ * whole body without JSON-RPC); `line-only`: stdio bytes outside JSON-RPC messages (a batch's
+ * brackets, blank or whitespace lines, a trailing partial line, and then the line's newline).
+ */
+export type MessageKind = "request" | "notification" | "result" | "error" | "http-only" | "line-only";
+
+/**
+ * One place the bytes went. Summed over all rows, `headBytes`, `bodyBytes`, `framingBytes` and
+ * `newlineBytes` add up to `total_bytes`; per direction, to that direction's columns. A JSON-RPC
+ * row's `bodyBytes` is the object's own text (`{` to `}`); inside a multi-line SSE event that
+ * text includes the "\n" joining the data lines.
+ */
+export interface MessageRow {
+  /** Connection (0 for stdio without one). */
+  conn: number;
+  dir: Direction;
+  /** Order of the row in the log, from 1: by the log `seq` of the chunk holding its first byte, then connection, direction, offset. */
+  seq: number;
+  /** Log `seq` of the chunk holding the row's first byte. */
+  logSeq: number;
+  /** Stream offset of the row's first byte, bytes. */
+  offset: number;
+  kind: MessageKind;
+  /** JSON-RPC method; for a result or error, that of the request with the same id sent the other way before it, when known. */
+  method?: string;
+  /** JSON-RPC id as canonical JSON text. */
+  id?: string;
+  /** HTTP rows: the request or status line. */
+  startLine?: string;
+  /** HTTP head bytes (http-only rows), bytes. */
+  headBytes: number;
+  /** Body bytes: a JSON-RPC object's text, or an HTTP body's / stdio line's bytes outside JSON-RPC objects. */
+  bodyBytes: number;
+  /** HTTP chunk framing (http-only rows), bytes. */
+  framingBytes: number;
+  /** Stdio newline ending the line (1 on the line's only message, or on its line-only row), bytes. */
+  newlineBytes: number;
+  /** `_meta` value bytes of this message (both directions; the meta_bytes column sums c2s only). */
+  metaBytes: number;
+  /** True for a JSON-RPC message carried in a server-sent event. */
+  sse?: boolean;
+  /** True when the HTTP message was still open at the end of the log (counted as it stands), or a stdio partial line. */
+  incomplete?: boolean;
+}
 
 /** The kinds, by their code in {@link MessageTable.kind}. */
 const KINDS: readonly MessageKind[] = ["request", "notification", "result", "error", "http-only", "line-only"];
@@ -254,16 +301,4 @@ export class MessageTable {
     for (let i = 0; i < this.length; i++) out[i] = this.row(i);
     return out;
   }
-}
-
-/** A count in progress: the row, the breakdown and the message table, added to stream by stream. */
-export interface Count {
-  row: CountRow;
-  breakdown: CountBreakdown;
-  messages: MessageTable;
-}
-
-/** A count of nothing yet. */
-export function newCount(): Count {
-  return { row: emptyCountRow(), breakdown: { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 }, messages: new MessageTable() };
 }

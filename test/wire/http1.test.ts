@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { WireFormatError } from "../../runner/count/errors.js";
-import { Http1StreamParser, bodyToStreamOffset, headerValue, type HttpMessage } from "../../runner/count/http1.js";
-import { b, chop, chunked, len } from "./helpers.js";
+import { WireFormatError } from "../../runner/wire/errors.js";
+import { Http1StreamParser, bodyToStreamOffset, headerValue, type HttpMessage } from "../../runner/wire/http1.js";
+import { b, chop, chunked, len } from "../count/helpers.js";
 
 function parseAll(kind: "request" | "response", pieces: Buffer[], methods: string[] = [], ended = true): HttpMessage[] {
   const p = new Http1StreamParser(kind, "conn 1 test");

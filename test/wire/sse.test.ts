@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { SseParser, dataToBodyOffset, parseSseEvents, type SseEvent } from "../../runner/count/sse.js";
-import { b, chop, len } from "./helpers.js";
+import { SseParser, dataToBodyOffset, parseSseEvents, type SseEvent } from "../../runner/wire/sse.js";
+import { b, chop, len } from "../count/helpers.js";
 
 const summary = (evs: SseEvent[]) => evs.map((e) => ({ type: e.type, data: e.data.toString(), id: e.id, last: e.lastEventId, retry: e.retry, start: e.start, end: e.end }));
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { MessageTable } from "../../runner/count/index.js";
-import { FLAG_NEWLINE, FLAG_SSE, KIND } from "../../runner/count/rows.js";
+import { FLAG_NEWLINE, FLAG_SSE, KIND } from "../../runner/count/message-table.js";
 
 /** A table of `n` rows over two streams with log seqs from `seqOf`, in a shuffled stream order. */
 function table(n: number, seqOf: (k: number) => number): { t: MessageTable; expected: number[] } {

@@ -1,7 +1,8 @@
 /**
  * An incremental HTTP/1.1 stream parser (RFC 9112) that accounts for every byte: each byte of a
  * stream ends up in exactly one message's head, body or chunk framing. Used by the counter on
- * reassembled capture streams and by the raw driver to know when a response is complete.
+ * reassembled capture streams, and by the raw driver and the timing client to know when a
+ * response is complete.
  *
  * Accepted beyond strict RFC 9112 (both are byte-exact in the counts): a bare LF as a line end,
  * and empty lines before a request line (counted in that request's head bytes).

@@ -1,5 +1,6 @@
 /**
- * The one error the counters throw for bytes that do not follow the expected wire format.
+ * The one error the wire parsers (HTTP/1.1, SSE) and the counters throw for bytes that do not
+ * follow the expected wire format.
  */
 import { UserError } from "../../format/errors.js";
 
