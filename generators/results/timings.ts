@@ -1,5 +1,5 @@
 /**
- * Timing results, read from files only (written by a timing run, see DESIGN.md "timings"):
+ * Timing results, read from files only (written by a timing run, see ARCHITECTURE.md, "Results folder"):
  * - `timings-summary.tsv`: `config  metric  trials  median  min  max` (median/min/max over a
  *   configuration's ok trials; metric names carry their unit, e.g. `cpu_per_request_us`);
  * - `timings-run.json`: machine, node, tool, timing parameters with the declared `assumptions`,

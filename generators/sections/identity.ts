@@ -1,4 +1,4 @@
-/** The "identity of repeats" line for one configuration (DESIGN.md, "Identity of repeats"). */
+/** The "identity of repeats" line for one configuration (ARCHITECTURE.md, "Identity of repeats"). */
 import { mdCell, mdCode } from "../escape.js";
 import { formatInt } from "../format.js";
 import type { ConfigSummary } from "../results/load.js";

@@ -1,5 +1,5 @@
 /**
- * The capture-log format (DESIGN.md, "Capture-log format"): one JSON object per line,
+ * The capture-log format (ARCHITECTURE.md, "Capture-log format"): one JSON object per line,
  * `{"conn": N, "seq": N, "dir": "c2s"|"s2c", "b64": "…"}` for a chunk of bytes as it crossed
  * the relay or tap, or `{"conn": N, "seq": N, "dir": …, "eof": true}` when that direction ended.
  * `seq` is one counter over all connections; stdio logs may omit `conn`.

@@ -1,5 +1,5 @@
 /**
- * What a count is: the columns of one counted capture log (DESIGN.md, "What a byte count
+ * What a count is: the columns of one counted capture log (ARCHITECTURE.md, "What a byte count
  * means"), the counts beside them, and the result that holds them with the per-message table
  * (message-table.ts) that says where the bytes went.
  */

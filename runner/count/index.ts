@@ -1,5 +1,5 @@
 /**
- * Count a capture log by protocol layer (DESIGN.md, "What a byte count means").
+ * Count a capture log by protocol layer (ARCHITECTURE.md, "What a byte count means").
  *
  * ```ts
  * const { row, messages } = countLog(readCaptureLog("run.log"), { transport: "http" });

@@ -1,5 +1,5 @@
 /**
- * Identity of repeats (DESIGN.md, "Identity of repeats"): are the repeats of one configuration
+ * Identity of repeats (ARCHITECTURE.md, "Identity of repeats"): are the repeats of one configuration
  * byte-identical (equal {@link streamDigest}s), and where they are not, which fields varied.
  *
  * Repeat k is aligned with repeat 1 exchange by exchange (an HTTP request with the responses to
