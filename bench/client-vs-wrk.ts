@@ -76,7 +76,11 @@ function wrkScript(bytes: Buffer, dir: string): string {
  */
 function wrkWindow(wrk: string, script: string, port: number, connections: number, seconds: number, cores: number[]): Window & { ticks: number } {
   const pin = cores.length ? `taskset -c ${cores.join(",")} ` : "";
-  const out = execFileSync("sh", ["-c", `${pin}${wrk} -t1 -c${connections} -d${seconds}s -s ${script} http://127.0.0.1:${port}/ && echo STAT && cat /proc/$$/stat`], { encoding: "utf8" });
+  const out = execFileSync(
+    "sh",
+    ["-c", `${pin}${wrk} -t1 -c${connections} -d${seconds}s -s ${script} http://127.0.0.1:${port}/ && echo STAT && cat /proc/$$/stat`],
+    { encoding: "utf8" },
+  );
   const [report, stat] = out.split("STAT\n") as [string, string];
   if (/Non-2xx|Socket errors/.test(report)) throw new Error(`wrk reported failures:\n${report}`);
   const rps = /Requests\/sec:\s*([\d.]+)/.exec(report);
@@ -89,7 +93,9 @@ function wrkWindow(wrk: string, script: string, port: number, connections: numbe
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { seconds: { type: "string", default: "3" }, rounds: { type: "string", default: "3" }, connections: { type: "string", default: "1,50" } } });
+  const { values } = parseArgs({
+    options: { seconds: { type: "string", default: "3" }, rounds: { type: "string", default: "3" }, connections: { type: "string", default: "1,50" } },
+  });
   const seconds = Number(values.seconds);
   const rounds = Number(values.rounds);
   const conns = values.connections.split(",").map(Number);
@@ -98,7 +104,16 @@ async function main(): Promise<number> {
   const layout = resolveLayout(all.length >= 2 ? "pinned" : "default", all);
   const dir = mkdtempSync(join(tmpdir(), "wirecost-wrk-"));
   const port = await freePort();
-  const cmd = { argv: [...(layout.targetCores.length ? ["taskset", "-c", layout.targetCores.join(",")] : []), process.execPath, "dist/targets/floor/server.js", "--port", "{port}"], env: {} };
+  const cmd = {
+    argv: [
+      ...(layout.targetCores.length ? ["taskset", "-c", layout.targetCores.join(",")] : []),
+      process.execPath,
+      "dist/targets/floor/server.js",
+      "--port",
+      "{port}",
+    ],
+    env: {},
+  };
   const proc = startTarget(cmd, { port: String(port) }, root);
   try {
     await waitForPort(port, 20_000, () => proc.exit() === undefined);
@@ -108,8 +123,12 @@ async function main(): Promise<number> {
     const script = wrkScript(req.bytes, dir);
     await runThroughput(port, req, 1, 1000); // warm both sides
     const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-    process.stdout.write(`floor target, layout ${layout.name} (${layout.description}), ${rounds} round(s) of ${seconds} s windows, load average before: ${load}\n`);
-    process.stdout.write(`connections\tclient_req_per_s\twrk_req_per_s\tratio\tclient_cpu_per_request_us\twrk_cpu_per_request_us\twrk_ticks_quantisation_pct\n`);
+    process.stdout.write(
+      `floor target, layout ${layout.name} (${layout.description}), ${rounds} round(s) of ${seconds} s windows, load average before: ${load}\n`,
+    );
+    process.stdout.write(
+      `connections\tclient_req_per_s\twrk_req_per_s\tratio\tclient_cpu_per_request_us\twrk_cpu_per_request_us\twrk_ticks_quantisation_pct\n`,
+    );
     for (const c of conns) {
       const mine: Window[] = [];
       const theirs: (Window & { ticks: number })[] = [];
@@ -123,7 +142,15 @@ async function main(): Promise<number> {
       const b = median(theirs.map((w) => w.requestsPerSecond));
       const ticks = median(theirs.map((w) => w.ticks));
       process.stdout.write(
-        [c, a.toFixed(0), b.toFixed(0), (a / b).toFixed(3), median(mine.map((w) => w.clientCpuPerRequestUs)).toFixed(1), median(theirs.map((w) => w.clientCpuPerRequestUs)).toFixed(1), ticks > 0 ? ((100 / ticks).toFixed(2)) : "inf"].join("\t") + "\n",
+        [
+          c,
+          a.toFixed(0),
+          b.toFixed(0),
+          (a / b).toFixed(3),
+          median(mine.map((w) => w.clientCpuPerRequestUs)).toFixed(1),
+          median(theirs.map((w) => w.clientCpuPerRequestUs)).toFixed(1),
+          ticks > 0 ? (100 / ticks).toFixed(2) : "inf",
+        ].join("\t") + "\n",
       );
     }
     return 0;

@@ -36,7 +36,11 @@ const dir = mkdtempSync(join(tmpdir(), "bench-count-"));
 
 let source = process.argv[2];
 if (!source) {
-  execFileSync(process.execPath, [join(root, "dist/bin/wirecost.js"), "run", join(root, "matrix.yaml"), "--only", config, "--repeats", "1", "--results", join(dir, "results")], { stdio: "ignore" });
+  execFileSync(
+    process.execPath,
+    [join(root, "dist/bin/wirecost.js"), "run", join(root, "matrix.yaml"), "--only", config, "--repeats", "1", "--results", join(dir, "results")],
+    { stdio: "ignore" },
+  );
   source = join(dir, "results", "logs", config, "1.jsonl");
 }
 /**
@@ -65,10 +69,28 @@ const logsDir = join(root, "results", "logs");
 const corpus = readdirSync(logsDir)
   .filter((c) => /-http-/.test(c))
   .sort()
-  .flatMap((c) => readdirSync(join(logsDir, c)).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(logsDir, c, f)));
+  .flatMap((c) =>
+    readdirSync(join(logsDir, c))
+      .filter((f) => f.endsWith(".jsonl"))
+      .sort()
+      .map((f) => join(logsDir, c, f)),
+  );
 const files = [
-  { name: "worst case", path: join(dir, "worst.jsonl"), from: source, ...buildLog(join(dir, "worst.jsonl"), [parseCaptureLog(readFileSync(source, "utf8"), source)]) },
-  { name: "published corpus", path: join(dir, "corpus.jsonl"), from: `${corpus.length} HTTP logs under results/logs`, ...buildLog(join(dir, "corpus.jsonl"), corpus.map((p) => parseCaptureLog(readFileSync(p, "utf8"), p))) },
+  {
+    name: "worst case",
+    path: join(dir, "worst.jsonl"),
+    from: source,
+    ...buildLog(join(dir, "worst.jsonl"), [parseCaptureLog(readFileSync(source, "utf8"), source)]),
+  },
+  {
+    name: "published corpus",
+    path: join(dir, "corpus.jsonl"),
+    from: `${corpus.length} HTTP logs under results/logs`,
+    ...buildLog(
+      join(dir, "corpus.jsonl"),
+      corpus.map((p) => parseCaptureLog(readFileSync(p, "utf8"), p)),
+    ),
+  },
 ];
 
 /** Wall time of the first of 3 runs of the last {@link best} call (cold: before the JIT has warmed to it), seconds. */
@@ -170,7 +192,9 @@ for (const f of files) {
   const counting = best(() => {
     countStreams(streams, { transport: "http" });
   });
-  console.log(`  split: readCaptureStreams ${read.toFixed(2)} s, countStreams ${counting.toFixed(2)} s (${messages} message rows, ${((counting / messages) * 1e6).toFixed(2)} µs a row)`);
+  console.log(
+    `  split: readCaptureStreams ${read.toFixed(2)} s, countStreams ${counting.toFixed(2)} s (${messages} message rows, ${((counting / messages) * 1e6).toFixed(2)} µs a row)`,
+  );
   const ok = f.mb / count >= 200;
   met &&= ok;
   console.log(`  goal: countLogFile ≥ 200 MB/s — ${ok ? "met" : "NOT met"}`);

@@ -39,7 +39,14 @@ async function startupSeconds(target: string, transport: string): Promise<number
       if (transport === "http") child.stderr.on("data", (d: Buffer) => d.toString().includes("listening on") && done());
       else {
         child.stdout.on("data", (d: Buffer) => d.includes(10) && done());
-        child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } } }) + "\n");
+        child.stdin.write(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
+          }) + "\n",
+        );
       }
     });
     return (performance.now() - t0) / 1000;
@@ -50,7 +57,9 @@ async function startupSeconds(target: string, transport: string): Promise<number
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { jobs: { type: "string" }, only: { type: "string", multiple: true }, repeats: { type: "string" }, results: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { jobs: { type: "string" }, only: { type: "string", multiple: true }, repeats: { type: "string" }, results: { type: "string" } },
+  });
   const jobs = Number(values.jobs ?? availableParallelism());
   const filter = [...(values.only ?? []).flatMap((o) => ["--only", o]), ...(values.repeats ? ["--repeats", values.repeats] : [])];
   const out = values.results ?? mkdtempSync(join(tmpdir(), "wirecost-bench-"));

@@ -50,7 +50,9 @@ for (const [n, m] of samples) process.stdout.write(`${n}\t${m.toFixed(1)}\n`);
 process.stdout.write(`end\t${end.toFixed(1)}\n`);
 const peak = Math.max(before, end, ...samples.map((s) => s[1]));
 const first = samples[0]?.[1] ?? before;
-process.stdout.write(`${r.runs.length} runs in ${seconds.toFixed(1)} s; RSS peak ${peak.toFixed(1)} MB, growth from the first 1,000 runs to the end ${(end - first).toFixed(1)} MB\n`);
+process.stdout.write(
+  `${r.runs.length} runs in ${seconds.toFixed(1)} s; RSS peak ${peak.toFixed(1)} MB, growth from the first 1,000 runs to the end ${(end - first).toFixed(1)} MB\n`,
+);
 rmSync(dir, { recursive: true, force: true });
 if (peak >= 200) {
   process.stdout.write("FAIL: runner RSS reached 200 MB\n");

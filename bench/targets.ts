@@ -23,7 +23,13 @@ import type { Matrix, Target } from "../runner/matrix/types.js";
 
 const root = resolve(fileURLToPath(import.meta.url), "../../..");
 
-const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "wirecost-bench", version: "0.1.0" } } }) + "\n";
+const INITIALIZE =
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "wirecost-bench", version: "0.1.0" } },
+  }) + "\n";
 
 /** Milliseconds from spawn to ready (see the file comment). @throws Error when the target exits or takes over 30 s */
 async function startupMs(m: Matrix, t: Target, transport: "stdio" | "http"): Promise<number> {
@@ -83,7 +89,17 @@ async function main(): Promise<void> {
   const fastest = Math.min(...rows.map((r) => median(r.ms)));
   process.stdout.write(["target", "transport", "build_s", "startup_median_ms", "startup_min_ms", "startup_max_ms", "startup_vs_fastest"].join("\t") + "\n");
   for (const r of rows) {
-    process.stdout.write([r.target, r.transport, r.build || "-", median(r.ms).toFixed(0), Math.min(...r.ms).toFixed(0), Math.max(...r.ms).toFixed(0), `${(median(r.ms) / fastest).toFixed(1)}×`].join("\t") + "\n");
+    process.stdout.write(
+      [
+        r.target,
+        r.transport,
+        r.build || "-",
+        median(r.ms).toFixed(0),
+        Math.min(...r.ms).toFixed(0),
+        Math.max(...r.ms).toFixed(0),
+        `${(median(r.ms) / fastest).toFixed(1)}×`,
+      ].join("\t") + "\n",
+    );
   }
 }
 

@@ -12,7 +12,10 @@ function count(v: string, name: string, min = 0): number {
 }
 const collect = (v: string, prev: string[]) => [...prev, v];
 
-const program = new Command("wirecost").description("Measure what a protocol layer costs on the wire.").version(toolInfo().version, "-V, --version", "print the wirecost version").showSuggestionAfterError();
+const program = new Command("wirecost")
+  .description("Measure what a protocol layer costs on the wire.")
+  .version(toolInfo().version, "-V, --version", "print the wirecost version")
+  .showSuggestionAfterError();
 
 program
   .command("expand")

@@ -45,7 +45,13 @@ export const RESULTS_FILES = {
 export const RESULTS_FOLDERS = { journal: "runs", logs: "logs", trials: "timings" } as const;
 
 /** The files a bytes folder's journal rebuilds (removed when a folder is started afresh). */
-export const REBUILT_FILES: readonly string[] = [RESULTS_FILES.runs, RESULTS_FILES.summary, RESULTS_FILES.medians, RESULTS_FILES.coverage, RESULTS_FILES.provenance];
+export const REBUILT_FILES: readonly string[] = [
+  RESULTS_FILES.runs,
+  RESULTS_FILES.summary,
+  RESULTS_FILES.medians,
+  RESULTS_FILES.coverage,
+  RESULTS_FILES.provenance,
+];
 
 /** `<dir>/<name>` for a file of {@link RESULTS_FILES}. */
 export function resultsFile(dir: string, name: keyof typeof RESULTS_FILES): string {

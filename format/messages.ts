@@ -50,7 +50,24 @@ export interface MessageRow {
 }
 
 /** Columns of a messages.tsv file, in order. */
-export const MESSAGE_COLUMNS = ["seq", "conn", "dir", "kind", "method", "id", "start_line", "head_bytes", "body_bytes", "framing_bytes", "newline_bytes", "meta_bytes", "sse", "incomplete", "header_names", "content_type"] as const;
+export const MESSAGE_COLUMNS = [
+  "seq",
+  "conn",
+  "dir",
+  "kind",
+  "method",
+  "id",
+  "start_line",
+  "head_bytes",
+  "body_bytes",
+  "framing_bytes",
+  "newline_bytes",
+  "meta_bytes",
+  "sse",
+  "incomplete",
+  "header_names",
+  "content_type",
+] as const;
 /** The columns a file written before `header_names` and `content_type` has. */
 const REQUIRED_COLUMNS = MESSAGE_COLUMNS.slice(0, 14);
 
@@ -60,7 +77,24 @@ const REGEN = "regenerate the breakdowns with `npx wirecost recount --results DI
 export function messagesTsv(rows: readonly MessageRow[]): string {
   return toTsv(
     MESSAGE_COLUMNS,
-    rows.map((m) => [m.seq, m.conn, m.dir, m.kind, m.method, m.id, m.startLine, m.headBytes, m.bodyBytes, m.framingBytes, m.newlineBytes, m.metaBytes, m.sse, m.incomplete, m.headerNames.join(","), m.contentType]),
+    rows.map((m) => [
+      m.seq,
+      m.conn,
+      m.dir,
+      m.kind,
+      m.method,
+      m.id,
+      m.startLine,
+      m.headBytes,
+      m.bodyBytes,
+      m.framingBytes,
+      m.newlineBytes,
+      m.metaBytes,
+      m.sse,
+      m.incomplete,
+      m.headerNames.join(","),
+      m.contentType,
+    ]),
   );
 }
 

@@ -23,7 +23,12 @@ export function toTsv(header: readonly string[], rows: TsvCell[][]): string {
 
 /** Serialise rows (no header) to TSV lines, each ending in a newline; "" for no rows. */
 export function tsvLines(rows: TsvCell[][]): string {
-  return rows.length ? stringify(rows.map((r) => r.map(cell)), { delimiter: "\t", quote: "", record_delimiter: "unix" }) : "";
+  return rows.length
+    ? stringify(
+        rows.map((r) => r.map(cell)),
+        { delimiter: "\t", quote: "", record_delimiter: "unix" },
+      )
+    : "";
 }
 
 /** One data row: its 1-based line number in the file and its fields, in header order. */

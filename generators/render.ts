@@ -63,7 +63,12 @@ export async function render(opts: RenderOptions): Promise<RenderReport> {
       if (!kind.detect(dir)) continue;
       const report = await kind.render(dir, { predictions: opts.predictions });
       for (const [name, content] of report.files) {
-        if (outputs.has(name)) throw new UserError({ file: dir, problem: `a second report writes ${name}`, fix: "keep one results folder per report under the results folder, and give bytes reports different titles or `slug:`s in their matrices" });
+        if (outputs.has(name))
+          throw new UserError({
+            file: dir,
+            problem: `a second report writes ${name}`,
+            fix: "keep one results folder per report under the results folder, and give bytes reports different titles or `slug:`s in their matrices",
+          });
         outputs.set(name, content);
       }
       entries.push({ ...report.entry, folder: relative(opts.results, dir) || "." });

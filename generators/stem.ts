@@ -8,7 +8,5 @@ import { createHash } from "node:crypto";
  * @returns the stem (never empty, never containing `/`)
  */
 export function idStem(id: string): string {
-  return /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,150}$/.test(id) && !id.includes("..")
-    ? id
-    : createHash("sha256").update(id).digest("hex").slice(0, 16);
+  return /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,150}$/.test(id) && !id.includes("..") ? id : createHash("sha256").update(id).digest("hex").slice(0, 16);
 }

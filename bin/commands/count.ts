@@ -27,7 +27,8 @@ export function countCommand(log: string, o: { stdio?: boolean; perMessage?: boo
     if (err.code === "ENOENT") throw new UserError(`${log}: no such file — give the path of a capture log, e.g. results/logs/<config>/1.jsonl`);
     const message = err.message.startsWith(log) ? err.message : `${log}: ${err.message}`;
     // A stream that does not even start in the assumed wire format may be of the other transport.
-    const hint = e instanceof WireFormatError && e.offset === 0 ? (o.stdio ? " — if this is an HTTP log, drop --stdio" : " — if this is a stdio log, add --stdio") : "";
+    const hint =
+      e instanceof WireFormatError && e.offset === 0 ? (o.stdio ? " — if this is an HTTP log, drop --stdio" : " — if this is a stdio log, add --stdio") : "";
     throw new UserError(`${message}${hint}`);
   }
   if (o.perMessage) {

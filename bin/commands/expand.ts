@@ -23,7 +23,10 @@ export function expandCommand(file: string, o: { format: string; all?: boolean }
     const why = m.targets[t]?.build ? missingToolchain(m.targets[t]!, dir) : undefined;
     if (why) unbuildable.set(t, why);
   }
-  preflight(m, e.configurations.filter((c) => !unbuildable.has(c.values.target!)));
+  preflight(
+    m,
+    e.configurations.filter((c) => !unbuildable.has(c.values.target!)),
+  );
   for (const why of unbuildable.values()) process.stderr.write(`note: ${why}; wirecost run refuses these configurations (npm start skips them)\n`);
   process.stdout.write(o.format === "json" ? expansionJson(e, o.all) : expansionTsv(m, e, o.all));
   process.stderr.write(`${expansionSummary(e)}\n`);

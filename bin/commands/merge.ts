@@ -6,8 +6,15 @@ export async function mergeCommand(dirs: string[], o: { results: string; fresh?:
   const r = mergeResults(dirs, o.results, ["wirecost", ...process.argv.slice(2)].join(" "), o.fresh === true);
   process.stderr.write(`merged ${dirs.length} folder(s), ${r.configurations - r.missing.length} of ${r.configurations} configurations, into ${o.results}/\n`);
   if (r.missing.length) {
-    process.stderr.write(`missing (no folder ran them): ${r.missing.slice(0, 10).join(" ")}${r.missing.length > 10 ? ` … (${r.missing.length} in all)` : ""}\n`);
-    process.stderr.write(`run them: npx wirecost run ${r.plan.matrix.file} ${r.missing.slice(0, 10).map((i) => `--only ${i}`).join(" ")} --results DIR, then merge that folder too\n`);
+    process.stderr.write(
+      `missing (no folder ran them): ${r.missing.slice(0, 10).join(" ")}${r.missing.length > 10 ? ` … (${r.missing.length} in all)` : ""}\n`,
+    );
+    process.stderr.write(
+      `run them: npx wirecost run ${r.plan.matrix.file} ${r.missing
+        .slice(0, 10)
+        .map((i) => `--only ${i}`)
+        .join(" ")} --results DIR, then merge that folder too\n`,
+    );
     process.exitCode = 1;
   }
 }

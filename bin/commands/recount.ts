@@ -9,7 +9,9 @@ export function recountCommand(o: { results: string }): void {
     last = Date.now();
     process.stderr.write(`recount: ${done}/${total} configurations\n`);
   });
-  process.stderr.write(`recounted ${r.recounted} run(s) in ${o.results}/ (messages.tsv rewritten)${r.withoutLog ? `; ${r.withoutLog} ok run(s) have no kept capture log` : ""}\n`);
+  process.stderr.write(
+    `recounted ${r.recounted} run(s) in ${o.results}/ (messages.tsv rewritten)${r.withoutLog ? `; ${r.withoutLog} ok run(s) have no kept capture log` : ""}\n`,
+  );
   if (r.differences.length) {
     for (const d of r.differences.slice(0, 20)) process.stderr.write(`  differs: ${d}\n`);
     if (r.differences.length > 20) process.stderr.write(`  … ${r.differences.length} runs in all\n`);

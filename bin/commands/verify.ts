@@ -32,10 +32,14 @@ function checkVerifiable(file: string, o: VerifyCommandOptions): void {
   const held = modeOfResults(o.results);
   if (held !== undefined && !held.supports.verify) {
     const matrix = recorded ?? "MATRIX";
-    throw new UserError(`${o.results}: holds ${held.name} results (${held.measures}) of ${matrix}, which verify does not compare (it compares byte counts) — re-measure into a scratch folder and compare by eye: ${runCommandLine(held, matrix, { results: "/tmp/wirecost-remeasure" })}`);
+    throw new UserError(
+      `${o.results}: holds ${held.name} results (${held.measures}) of ${matrix}, which verify does not compare (it compares byte counts) — re-measure into a scratch folder and compare by eye: ${runCommandLine(held, matrix, { results: "/tmp/wirecost-remeasure" })}`,
+    );
   }
   if (recorded !== undefined && resolve(recorded) !== resolve(file)) {
-    throw new UserError(`${o.results}: was run from ${recorded}, not ${file} — verify it with its own matrix: npx wirecost verify ${shellQuote(recorded)} --results ${shellQuote(o.results)}`);
+    throw new UserError(
+      `${o.results}: was run from ${recorded}, not ${file} — verify it with its own matrix: npx wirecost verify ${shellQuote(recorded)} --results ${shellQuote(o.results)}`,
+    );
   }
 }
 
@@ -47,7 +51,10 @@ export async function verifyCommand(file: string, o: VerifyCommandOptions): Prom
   checkVerifiable(file, o);
   const m = loadMatrix(file);
   const mode = modeOf(m);
-  if (!mode.supports.verify) throw new UserError(`${file}: a ${mode.name} matrix (it measures ${mode.measures}), which verify does not compare — re-measure one row into a scratch folder: ${runCommandLine(mode, file, { only: ["<id>"], results: "/tmp/wirecost-<id>" })}`);
+  if (!mode.supports.verify)
+    throw new UserError(
+      `${file}: a ${mode.name} matrix (it measures ${mode.measures}), which verify does not compare — re-measure one row into a scratch folder: ${runCommandLine(mode, file, { only: ["<id>"], results: "/tmp/wirecost-<id>" })}`,
+    );
   const ac = new AbortController();
   const onSignal = () => (ac.signal.aborted ? (killAllTargets(), process.exit(130)) : ac.abort());
   process.on("SIGINT", onSignal);
@@ -60,8 +67,15 @@ export async function verifyCommand(file: string, o: VerifyCommandOptions): Prom
     return;
   }
   if (r.mismatches.length) {
-    process.stdout.write(toTsv(["config", "metric", "committed", "fresh", "reason"], r.mismatches.map((x) => [x.config, x.metric, x.committed, x.fresh, x.reason])));
+    process.stdout.write(
+      toTsv(
+        ["config", "metric", "committed", "fresh", "reason"],
+        r.mismatches.map((x) => [x.config, x.metric, x.committed, x.fresh, x.reason]),
+      ),
+    );
   }
-  process.stdout.write(`${r.reproduced} of ${r.cells} cells reproduced${r.uncompared ? ` (${r.uncompared} timing cells not compared: no tolerance declared)` : ""}; re-run in ${r.scratch}/\n`);
+  process.stdout.write(
+    `${r.reproduced} of ${r.cells} cells reproduced${r.uncompared ? ` (${r.uncompared} timing cells not compared: no tolerance declared)` : ""}; re-run in ${r.scratch}/\n`,
+  );
   if (r.mismatches.length) process.exitCode = 1;
 }

@@ -143,12 +143,17 @@ export function a2aLayerCostMarkdown(t: Timings): string {
   const comparisons: string[] = [];
   for (const layout of layouts) {
     // Every pair of SDK targets, the lighter one first, so each ratio reads "heavier uses N× lighter".
-    const measured = subjects.map((s) => at(s, layout)).filter((c): c is Cell => c?.cpu !== undefined).sort((a, b) => a.cpu! - b.cpu!);
+    const measured = subjects
+      .map((s) => at(s, layout))
+      .filter((c): c is Cell => c?.cpu !== undefined)
+      .sort((a, b) => a.cpu! - b.cpu!);
     for (let i = 0; i < measured.length; i++) {
       for (let j = i + 1; j < measured.length; j++) {
         const a = measured[i]!;
         const b = measured[j]!;
-        comparisons.push(`**${layout}**: ${mdCell(b.label)} uses **${times(b.cpu! / a.cpu!)}** the CPU per request of ${mdCell(a.label)}, or ${us(b.cpu! - a.cpu!)} µs more.`);
+        comparisons.push(
+          `**${layout}**: ${mdCell(b.label)} uses **${times(b.cpu! / a.cpu!)}** the CPU per request of ${mdCell(a.label)}, or ${us(b.cpu! - a.cpu!)} µs more.`,
+        );
       }
     }
   }
@@ -161,7 +166,14 @@ export function a2aLayerCostMarkdown(t: Timings): string {
     { header: "Requests", align: "right", cell: (c) => (c.requests === undefined ? "—" : formatInt(c.requests)) },
     { header: "Ticks cross-check (µs)", align: "right", cell: (c) => us(c.ticksCpu) },
     { header: "Quantisation error", align: "right", cell: (c) => (c.quantisationPct === undefined ? "—" : pct(c.quantisationPct)) },
-    { header: "× floor", align: "right", cell: (c) => { const f = at(FLOOR_TARGET, c.config.layout)?.cpu; return f === undefined || c.cpu === undefined ? "—" : times(c.cpu / f); } },
+    {
+      header: "× floor",
+      align: "right",
+      cell: (c) => {
+        const f = at(FLOOR_TARGET, c.config.layout)?.cpu;
+        return f === undefined || c.cpu === undefined ? "—" : times(c.cpu / f);
+      },
+    },
     { header: "Response body (bytes)", align: "right", cell: (c) => (c.responseBytes === undefined ? "—" : formatInt(c.responseBytes)) },
   ];
   const ordered = [...all].sort((a, b) => layouts.indexOf(a.config.layout) - layouts.indexOf(b.config.layout));
@@ -185,7 +197,14 @@ export function a2aLayerCostMarkdown(t: Timings): string {
       [
         { header: "Target", align: "left", cell: (r) => r.c.label },
         { header: "Connections", align: "right", cell: (r) => formatInt(r.n) },
-        { header: "Requests/s", align: "right", cell: (r) => { const v = g(r, "requests_per_s"); return v === undefined ? "—" : formatFixed(v, 0); } },
+        {
+          header: "Requests/s",
+          align: "right",
+          cell: (r) => {
+            const v = g(r, "requests_per_s");
+            return v === undefined ? "—" : formatFixed(v, 0);
+          },
+        },
         { header: "p50 (µs)", align: "right", cell: (r) => us(g(r, "p50_us")) },
         { header: "p99 (µs)", align: "right", cell: (r) => us(g(r, "p99_us")) },
         { header: "Server CPU per request (µs)", align: "right", cell: (r) => us(g(r, "cpu_per_request_us")) },
@@ -199,7 +218,14 @@ export function a2aLayerCostMarkdown(t: Timings): string {
             return c === undefined || rate === undefined ? "—" : formatFixed(coresAtRate(c, rate), 2);
           },
         },
-        { header: "Errors", align: "right", cell: (r) => { const v = g(r, "errors"); return v === undefined ? "—" : formatInt(v); } },
+        {
+          header: "Errors",
+          align: "right",
+          cell: (r) => {
+            const v = g(r, "errors");
+            return v === undefined ? "—" : formatInt(v);
+          },
+        },
       ],
       tputRows,
     );
@@ -221,7 +247,10 @@ export function a2aLayerCostMarkdown(t: Timings): string {
       rows,
     );
     const f = at(FLOOR_TARGET, headlineLayout);
-    if (f) floorLines.push(`In the ${headlineLayout} layout the floor answers with p50 ${us(f.p50)} µs and spends ${us(f.cpu)} µs of server CPU per request: that much of every other target's figures is client, loopback, kernel and node:http cost, not protocol work.`);
+    if (f)
+      floorLines.push(
+        `In the ${headlineLayout} layout the floor answers with p50 ${us(f.p50)} µs and spends ${us(f.cpu)} µs of server CPU per request: that much of every other target's figures is client, loopback, kernel and node:http cost, not protocol work.`,
+      );
   }
 
   let capacity: TableView | undefined;
@@ -232,17 +261,31 @@ export function a2aLayerCostMarkdown(t: Timings): string {
     capacity = tableView<number>(
       [
         { header: "Rate (req/s, assumed)", align: "right", cell: (r) => formatInt(r) },
-        ...capTargets.map((c) => ({ header: `${mdCell(c.label)} (cores)`, align: "right" as const, cell: (r: number) => formatFixed(coresAtRate(c.cpu!, r), 3) })),
+        ...capTargets.map((c) => ({
+          header: `${mdCell(c.label)} (cores)`,
+          align: "right" as const,
+          cell: (r: number) => formatFixed(coresAtRate(c.cpu!, r), 3),
+        })),
       ],
       rates,
     );
     const maxConn = Math.max(0, ...connections);
     const driven = capTargets
       .filter((c) => c.config.target !== FLOOR_TARGET)
-      .map((c) => { const v = t.figure(c.config.id, `tput_c${maxConn}_requests_per_s`)?.median; return v === undefined ? undefined : `${mdCell(c.label)} sustained ${formatFixed(v, 0)} req/s with ${maxConn} connections`; })
+      .map((c) => {
+        const v = t.figure(c.config.id, `tput_c${maxConn}_requests_per_s`)?.median;
+        return v === undefined ? undefined : `${mdCell(c.label)} sustained ${formatFixed(v, 0)} req/s with ${maxConn} connections`;
+      })
       .filter((x): x is string => x !== undefined);
     const top = rates[rates.length - 1];
-    const other = layouts.filter((l) => l !== headlineLayout).flatMap((l) => subjects.map((s) => at(s, l)).filter((c): c is Cell => c?.cpu !== undefined).map((c) => `${formatFixed(coresAtRate(c.cpu!, top ?? 0), 3)} cores for ${mdCell(c.label)} (${l})`));
+    const other = layouts
+      .filter((l) => l !== headlineLayout)
+      .flatMap((l) =>
+        subjects
+          .map((s) => at(s, l))
+          .filter((c): c is Cell => c?.cpu !== undefined)
+          .map((c) => `${formatFixed(coresAtRate(c.cpu!, top ?? 0), 3)} cores for ${mdCell(c.label)} (${l})`),
+      );
     capacityNote = `No server was driven at these rates${driven.length ? `: in the throughput test ${driven.join("; ")}` : ""}, so rows above that describe several processes' worth of CPU, not the one process measured.${other.length && top !== undefined ? ` In the other layout the ${formatInt(top)} req/s row is ${other.join(", ")}.` : ""}`;
   }
 
@@ -253,7 +296,9 @@ export function a2aLayerCostMarkdown(t: Timings): string {
   for (const s of subjects) {
     const c = at(s, headlineLayout);
     if (c?.cpu === undefined) continue;
-    turnLines.push(`${mdCell(c.label)}: ${us(c.cpu)} µs of CPU per request is ${formatFixed((c.cpu / (hi * 1e6)) * 100, 4)} %–${formatFixed((c.cpu / (lo * 1e6)) * 100, 4)} % of an agent turn of ${formatFixed(lo, 0)}–${formatFixed(hi, 0)} s (assumed turn length).`);
+    turnLines.push(
+      `${mdCell(c.label)}: ${us(c.cpu)} µs of CPU per request is ${formatFixed((c.cpu / (hi * 1e6)) * 100, 4)} %–${formatFixed((c.cpu / (lo * 1e6)) * 100, 4)} % of an agent turn of ${formatFixed(lo, 0)}–${formatFixed(hi, 0)} s (assumed turn length).`,
+    );
   }
 
   const sized = subjects.map((s) => at(s, headlineLayout)).filter((c): c is Cell => c?.responseBytes !== undefined);
@@ -266,7 +311,10 @@ export function a2aLayerCostMarkdown(t: Timings): string {
   const cores = t.machine?.allowedCores?.length ?? t.machine?.cores ?? 0;
   const loadRange = loads.length ? `${formatFixed(Math.min(...loads), 2)}–${formatFixed(Math.max(...loads), 2)}` : "not recorded";
   const load = busyCount
-    ? { busy: true, text: `**Busy machine.** ${busyCount} of ${t.trials.length} trials started with a 1-minute load average above the ${cores} allowed cores (load ${loadRange} before the trials). Other work competed for the CPUs: latencies and throughput are worse than on an idle machine, and CPU per request is inflated by cache and frequency contention. Trials were interleaved so the contention spread over every target, which keeps ratios more trustworthy than absolute figures.` }
+    ? {
+        busy: true,
+        text: `**Busy machine.** ${busyCount} of ${t.trials.length} trials started with a 1-minute load average above the ${cores} allowed cores (load ${loadRange} before the trials). Other work competed for the CPUs: latencies and throughput are worse than on an idle machine, and CPU per request is inflated by cache and frequency contention. Trials were interleaved so the contention spread over every target, which keeps ratios more trustworthy than absolute figures.`,
+      }
     : { busy: false, text: `No trial started on a busy machine (1-minute load ${loadRange} before the trials, ${cores} allowed cores).` };
   const failures = t.trials.filter((x) => x.status !== "ok").map((x) => `${mdCode(x.config)} trial ${x.trial}: ${mdCell(x.error ?? x.status)}`);
 
@@ -274,8 +322,12 @@ export function a2aLayerCostMarkdown(t: Timings): string {
   const environment = [
     `Machine: ${mdCell(m?.cpuModel ?? "unknown")}, ${m?.cores ?? "?"} logical CPUs (${cores} allowed), frequency governor ${mdCell(m?.governor ?? "unknown")}.`,
     `Node ${mdCell(t.node)}${t.tool ? `, ${mdCell(`${t.tool.name} ${t.tool.version}`)}` : ""}; run started ${mdCell(t.startedAt)}.`,
-    t.git ? `wirecost commit ${mdCode(t.git.commit)}${t.git.dirty ? " (with uncommitted changes)" : ""}; matrix ${mdCode(t.matrix)}.` : `Matrix ${mdCode(t.matrix)}; these results predate the recording of the git commit.`,
-    `Targets: ${unique(all.map((c) => c.config.target)).map((n) => `${mdCode(n)} = ${mdCell(t.targets[n] ?? n)}`).join("; ")}.`,
+    t.git
+      ? `wirecost commit ${mdCode(t.git.commit)}${t.git.dirty ? " (with uncommitted changes)" : ""}; matrix ${mdCode(t.matrix)}.`
+      : `Matrix ${mdCode(t.matrix)}; these results predate the recording of the git commit.`,
+    `Targets: ${unique(all.map((c) => c.config.target))
+      .map((n) => `${mdCode(n)} = ${mdCell(t.targets[n] ?? n)}`)
+      .join("; ")}.`,
   ];
   // What each target said when it started listening (e.g. the event loop and HTTP parser uvicorn selected), with its port made generic.
   const started = new Map<string, Set<string>>();
@@ -288,7 +340,9 @@ export function a2aLayerCostMarkdown(t: Timings): string {
   }
   for (const [target, lines] of started) {
     const mine = t.trials.filter((x) => t.configs.find((y) => y.id === x.config)?.target === target);
-    environment.push(`${mdCode(target)} said on start-up, in ${formatInt(mine.filter((x) => x.listeningLine).length)} of ${formatInt(mine.length)} trials: ${[...lines].map(mdCode).join(", ")}.`);
+    environment.push(
+      `${mdCode(target)} said on start-up, in ${formatInt(mine.filter((x) => x.listeningLine).length)} of ${formatInt(mine.length)} trials: ${[...lines].map(mdCode).join(", ")}.`,
+    );
   }
   const method = [
     `Each trial starts a fresh target process, pins it per its layout, discards ${formatInt(t.timing.warmupCalls)} warm-up calls, then times ${formatInt(t.timing.calls)} sequential calls on one warm keep-alive connection, then runs ${formatFixed(t.timing.throughputSeconds, 0)} s throughput windows at ${connections.map((n) => formatInt(n)).join(" and ")} connection(s). Trials are run in ${mdCell(t.timing.order)} order across configurations; every response is validated (a JSON-RPC error inside HTTP 200 fails the trial).`,
@@ -327,5 +381,3 @@ export function a2aLayerCostMarkdown(t: Timings): string {
   };
   return renderMarkdownTemplate("a2a-layer-cost.md.njk", view);
 }
-
-

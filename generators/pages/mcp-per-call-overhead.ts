@@ -40,7 +40,11 @@ export interface TurnShareRow extends TurnShareInput {
  * @throws RangeError when a median or the turn length is negative or not finite
  */
 export function turnShare(rows: readonly TurnShareInput[], directP50Us: number, overMcpP50Us: number, turnSeconds: number): TurnShareRow[] {
-  for (const [name, v] of [["directP50Us", directP50Us], ["overMcpP50Us", overMcpP50Us], ["turnSeconds", turnSeconds]] as const) {
+  for (const [name, v] of [
+    ["directP50Us", directP50Us],
+    ["overMcpP50Us", overMcpP50Us],
+    ["turnSeconds", turnSeconds],
+  ] as const) {
     if (!Number.isFinite(v) || v < 0) throw new RangeError(`${name} ${v} is not a finite number >= 0`);
   }
   return rows.map((r) => {
@@ -109,7 +113,18 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
     return p.kind === "direct" ? "1.0" : b ? f1(p[k] / b[k]) : "—";
   };
   const latency = table(
-    ["path", "configuration", "measured by", "server SDK", "p50 [ms]", "p95 [ms]", "spread p95 − p50 [ms]", "p50 ratio × its direct", "p95 ratio × its direct", "trials p50 [ms]"],
+    [
+      "path",
+      "configuration",
+      "measured by",
+      "server SDK",
+      "p50 [ms]",
+      "p95 [ms]",
+      "spread p95 − p50 [ms]",
+      "p50 ratio × its direct",
+      "p95 ratio × its direct",
+      "trials p50 [ms]",
+    ],
     ["l", "l", "l", "l", "r", "r", "r", "r", "r", "l"],
     r.rows.map((p) => [
       mdCell(p.label),
@@ -138,7 +153,13 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
           ["l", "l", "r", "r", "r"],
           [
             ...[base, ...over].map((p) => [mdCell(p.label), mdCell(measuredByText(p)), ms(p.p50Us), ms(p.p95Us), ms(p.spreadUs)]),
-            ...over.map((p) => [mdCell(`difference: ${p.label} − ${base.label}`), "", ms(p.p50Us - base.p50Us), ms(p.p95Us - base.p95Us), ms(p.spreadUs - base.spreadUs)]),
+            ...over.map((p) => [
+              mdCell(`difference: ${p.label} − ${base.label}`),
+              "",
+              ms(p.p50Us - base.p50Us),
+              ms(p.p95Us - base.p95Us),
+              ms(p.spreadUs - base.spreadUs),
+            ]),
           ],
         ),
       };
@@ -146,7 +167,11 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
   const setup = table(
     ["path", "ready [ms]", "session open [ms]", "tools/list answered [ms]", "first call answered [ms]", "samples"],
     ["l", "r", "r", "r", "r", "r"],
-    mcp.map((p) => (p.setup ? [mdCell(p.label), f1(p.setup.readyMs), f1(p.setup.openMs), f1(p.setup.listedMs), f1(p.setup.firstCallMs), String(p.setup.samples)] : [mdCell(p.label), "—", "—", "—", "—", "0"])),
+    mcp.map((p) =>
+      p.setup
+        ? [mdCell(p.label), f1(p.setup.readyMs), f1(p.setup.openMs), f1(p.setup.listedMs), f1(p.setup.firstCallMs), String(p.setup.samples)]
+        : [mdCell(p.label), "—", "—", "—", "—", "0"],
+    ),
   );
   const n = r.settings.loopCalls;
   const loops = table(
@@ -154,12 +179,19 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
     ["l", "r", "r", "r", "r", "r"],
     r.rows.map((p) => {
       const l = p.loops;
-      return l ? [mdCell(p.label), f1(l.sequentialMs), f1(l.concurrentMs), f1(l.batchMs), f2(l.concurrentMs / l.sequentialMs), f2(l.batchMs / l.sequentialMs)] : [mdCell(p.label), ...Array<string>(5).fill(NOT_MEASURED)];
+      return l
+        ? [mdCell(p.label), f1(l.sequentialMs), f1(l.concurrentMs), f1(l.batchMs), f2(l.concurrentMs / l.sequentialMs), f2(l.batchMs / l.sequentialMs)]
+        : [mdCell(p.label), ...Array<string>(5).fill(NOT_MEASURED)];
     }),
   );
   const limits = r.settings.payloadLimits;
   const payload = table(
-    ["path", ...limits.map((l) => `limit ${l}: ${f1((direct.payload.find((x) => x.limit === l)?.resultBytes ?? 0) / 1024)} KB p50 [ms]`), "smallest-size p50 (≈ per message) [ms]", "per KB [µs]"],
+    [
+      "path",
+      ...limits.map((l) => `limit ${l}: ${f1((direct.payload.find((x) => x.limit === l)?.resultBytes ?? 0) / 1024)} KB p50 [ms]`),
+      "smallest-size p50 (≈ per message) [ms]",
+      "per KB [µs]",
+    ],
     ["l", ...limits.map(() => "r" as const), "r", "r"],
     r.rows.map((p) => {
       if (p.payload.length === 0) return [mdCell(p.label), ...Array<string>(limits.length + 2).fill(NOT_MEASURED)];
@@ -175,7 +207,9 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
   const turnTable = table(
     ["path", "calls", "turns", "direct [ms]", "over MCP [ms]", "overhead [ms]", "overhead share of elapsed"],
     ["l", "l", "r", "r", "r", "r", "r"],
-    shares.flatMap(({ p, rows }) => rows.map((t) => [mdCell(p.label), mdCell(t.label), String(t.turns), f1(t.directMs), f1(t.overMcpMs), f1(t.overheadMs), pct(t.overheadShare)])),
+    shares.flatMap(({ p, rows }) =>
+      rows.map((t) => [mdCell(p.label), mdCell(t.label), String(t.turns), f1(t.directMs), f1(t.overMcpMs), f1(t.overheadMs), pct(t.overheadShare)]),
+    ),
   );
   const reproduce = table(
     ["configuration", "command that re-measures the row and prints it"],
@@ -191,7 +225,9 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
     node: mdCell(env.node),
     os: mdCell(`${env.os} ${env.kernel}`),
     cpu: mdCell(`${env.cpuModel}, ${env.cores} cores`),
-    load: mdCell(`${env.loadavgStart.map((x) => f2(x)).join(" / ")} at start, ${env.loadavgEnd.map((x) => f2(x)).join(" / ")} at end (1/5/15-minute load averages)`),
+    load: mdCell(
+      `${env.loadavgStart.map((x) => f2(x)).join(" / ")} at start, ${env.loadavgEnd.map((x) => f2(x)).join(" / ")} at end (1/5/15-minute load averages)`,
+    ),
     window: mdCell(`${env.startedAt} – ${env.endedAt}`),
     git: mdCell(`${env.git.commit}${env.git.dirty ? " (uncommitted changes)" : ""}`),
   }));

@@ -51,25 +51,17 @@ export function stampIso(time: number): string {
  * @param ids prediction ids (`[A-Za-z0-9_-]+`)
  * @returns id → registration; ids not committed, or results not committed, are not pre-registered
  */
-export async function checkRegistration(
-  predictionsFile: string,
-  resultsDir: string,
-  ids: readonly string[],
-): Promise<Map<string, Registration>> {
+export async function checkRegistration(predictionsFile: string, resultsDir: string, ids: readonly string[]): Promise<Map<string, Registration>> {
   const out = new Map<string, Registration>();
   const pdir = dirname(resolve(predictionsFile));
   const rdir = resolve(resultsDir);
   const inRepo = async (dir: string): Promise<boolean> => existsSync(dir) && simpleGit({ baseDir: dir }).checkIsRepo();
   const predictionsInGit = await inRepo(pdir);
   const resultsInGit = await inRepo(rdir);
-  const resultsCommit = resultsInGit
-    ? await oldest(rdir, ["--", resultsFile(rdir, "summary"), resultsFile(rdir, "medians")])
-    : undefined;
+  const resultsCommit = resultsInGit ? await oldest(rdir, ["--", resultsFile(rdir, "summary"), resultsFile(rdir, "medians")]) : undefined;
   for (const id of ids) {
     const pattern = `^[[:space:]-]*id:[[:space:]]*["']?${id}["']?[[:space:]]*$`;
-    const predictionCommit = predictionsInGit
-      ? await oldest(pdir, ["-E", "-G", pattern, "--", basename(predictionsFile)])
-      : undefined;
+    const predictionCommit = predictionsInGit ? await oldest(pdir, ["-E", "-G", pattern, "--", basename(predictionsFile)]) : undefined;
     let reason: string;
     let preRegistered = false;
     if (!predictionsInGit) reason = "predictions.yaml is not in a git repository, so its date cannot be checked";

@@ -37,7 +37,8 @@ function stringMap(v: unknown, file: string, key: string): Array<[string, string
  */
 export function readBuilds(v: unknown, file: string): TargetBuildInfo[] {
   if (v === undefined) return [];
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new UserError({ file, key: "builds", problem: "expected an object of target name → build", fix: FIX });
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    throw new UserError({ file, key: "builds", problem: "expected an object of target name → build", fix: FIX });
   return Object.entries(v as Record<string, unknown>)
     .sort((a, b) => compareCodeUnits(a[0], b[0]))
     .map(([target, b]) => {

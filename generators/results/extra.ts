@@ -95,7 +95,9 @@ const OUTCOMES: readonly string[] = ["measured", "failed", "skipped", "excluded"
 export function readCoverage(dir: string): Coverage | undefined {
   const file = resultsFile(dir, "coverage");
   if (!existsSync(file)) return undefined;
-  const lines = readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
+  const lines = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
   const header = (lines[0] ?? "").split("\t");
   if (header[0] !== "config" || header.length < 3) {
     throw new UserError({ file, line: 1, problem: "expected the header `config, <axes…>, outcome, reason`", fix: REGEN });

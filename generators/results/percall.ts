@@ -16,7 +16,15 @@ import { readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { columnIndex, field, readTsv, type TsvRow, type TsvTable } from "../../format/tsv.js";
 
-import { PAYLOAD_COLUMNS, PERCALL_V3_COLUMNS, SAMPLE_COLUMNS, type PercallAssumptions, type PercallRunRecord, type PercallSettings, type TurnShareRow } from "../../format/percall.js";
+import {
+  PAYLOAD_COLUMNS,
+  PERCALL_V3_COLUMNS,
+  SAMPLE_COLUMNS,
+  type PercallAssumptions,
+  type PercallRunRecord,
+  type PercallSettings,
+  type TurnShareRow,
+} from "../../format/percall.js";
 import { RESULTS_FILES, resultsFile } from "../../format/layout.js";
 import { PERCALL_READABLE_VERSIONS } from "../../format/schema.js";
 import { readBuilds, type TargetBuildInfo } from "./builds.js";
@@ -121,9 +129,19 @@ export function loadPercall(dir: string): PercallResults {
   try {
     run = JSON.parse(readFileSync(runFile, "utf8")) as typeof run;
   } catch (e) {
-    throw new UserError({ file: runFile, problem: (e as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `not JSON (${(e as Error).message})`, fix: FIX });
+    throw new UserError({
+      file: runFile,
+      problem: (e as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `not JSON (${(e as Error).message})`,
+      fix: FIX,
+    });
   }
-  if (!PERCALL_READABLE_VERSIONS.includes(run.schemaVersion)) throw new UserError({ file: runFile, key: "schemaVersion", problem: `is ${String(run.schemaVersion)}, this page reads ${PERCALL_READABLE_VERSIONS.join(" and ")}`, fix: "re-run the matrix with this version of wirecost" });
+  if (!PERCALL_READABLE_VERSIONS.includes(run.schemaVersion))
+    throw new UserError({
+      file: runFile,
+      key: "schemaVersion",
+      problem: `is ${String(run.schemaVersion)}, this page reads ${PERCALL_READABLE_VERSIONS.join(" and ")}`,
+      fix: "re-run the matrix with this version of wirecost",
+    });
 
   const samples = readTsv(resultsFile(dir, "percallSamples"), FIX);
   const sc = columnIndex(samples, SAMPLE_COLUMNS);
@@ -139,11 +157,37 @@ export function loadPercall(dir: string): PercallResults {
   const points = new Map<string, PayloadPoint[]>();
   for (const r of payload.rows) {
     const c = field(r, pc("config"));
-    points.set(c, [...(points.get(c) ?? []), { limit: required(payload, r, pc, "limit"), resultBytes: required(payload, r, pc, "result_bytes"), p50Us: required(payload, r, pc, "p50_us"), p95Us: required(payload, r, pc, "p95_us") }]);
+    points.set(c, [
+      ...(points.get(c) ?? []),
+      {
+        limit: required(payload, r, pc, "limit"),
+        resultBytes: required(payload, r, pc, "result_bytes"),
+        p50Us: required(payload, r, pc, "p50_us"),
+        p95Us: required(payload, r, pc, "p95_us"),
+      },
+    ]);
   }
 
   const table = readTsv(resultsFile(dir, "percall"), FIX);
-  const names = ["config", "target", "transport", "revision", "label", "package_version", "p50_us", "p95_us", "spread_us", "setup_samples", "setup_ready_ms", "setup_open_ms", "setup_listed_ms", "setup_first_call_ms", "loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms"];
+  const names = [
+    "config",
+    "target",
+    "transport",
+    "revision",
+    "label",
+    "package_version",
+    "p50_us",
+    "p95_us",
+    "spread_us",
+    "setup_samples",
+    "setup_ready_ms",
+    "setup_open_ms",
+    "setup_listed_ms",
+    "setup_first_call_ms",
+    "loop_sequential_ms",
+    "loop_concurrent_ms",
+    "loop_batch_ms",
+  ];
   const v3 = run.schemaVersion >= 3;
   const col = columnIndex(table, v3 ? [...names, ...PERCALL_V3_COLUMNS] : names);
   /** A schema-3 text column ("" in schema 2 and in rows merged from it). */
@@ -154,7 +198,8 @@ export function loadPercall(dir: string): PercallResults {
     const config = field(r, col("config"));
     const n = (name: string): number => required(table, r, col, name);
     const measuredByText = text(r, "measured_by");
-    if (!["", "wirecost", "harness"].includes(measuredByText)) throw new UserError({ file: table.file, line: r.line, key: "measured_by", problem: `is \`${measuredByText}\`, not wirecost or harness`, fix: FIX });
+    if (!["", "wirecost", "harness"].includes(measuredByText))
+      throw new UserError({ file: table.file, line: r.line, key: "measured_by", problem: `is \`${measuredByText}\`, not wirecost or harness`, fix: FIX });
     const measuredBy = measuredByText === "harness" ? "harness" : "wirecost";
     const status = text(r, "status") || "ok";
     if (status === "failed") {
@@ -164,7 +209,8 @@ export function loadPercall(dir: string): PercallResults {
     if (status !== "ok") throw new UserError({ file: table.file, line: r.line, key: "status", problem: `is \`${status}\`, not ok or failed`, fix: FIX });
     const samplesN = n("setup_samples");
     const loopCells = ["loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms"].map((c) => numberAt(table, r, col, c));
-    if (loopCells.some((x) => x === undefined) && loopCells.some((x) => x !== undefined)) throw new UserError({ file: table.file, line: r.line, key: "loop_sequential_ms", problem: "some loop cells are empty and some are not", fix: FIX });
+    if (loopCells.some((x) => x === undefined) && loopCells.some((x) => x !== undefined))
+      throw new UserError({ file: table.file, line: r.line, key: "loop_sequential_ms", problem: "some loop cells are empty and some are not", fix: FIX });
     rows.push({
       config,
       target: field(r, col("target")),
@@ -180,13 +226,37 @@ export function loadPercall(dir: string): PercallResults {
       p95Us: n("p95_us"),
       spreadUs: n("spread_us"),
       trialP50Us: trialP50.get(config) ?? [],
-      setup: samplesN > 0 ? { samples: samplesN, readyMs: n("setup_ready_ms"), openMs: n("setup_open_ms"), listedMs: n("setup_listed_ms"), firstCallMs: n("setup_first_call_ms") } : null,
+      setup:
+        samplesN > 0
+          ? {
+              samples: samplesN,
+              readyMs: n("setup_ready_ms"),
+              openMs: n("setup_open_ms"),
+              listedMs: n("setup_listed_ms"),
+              firstCallMs: n("setup_first_call_ms"),
+            }
+          : null,
       loops: loopCells[0] === undefined ? null : { sequentialMs: loopCells[0], concurrentMs: loopCells[1]!, batchMs: loopCells[2]! },
       payload: points.get(config) ?? [],
     });
   }
-  if (!rows.some((r) => r.kind === "direct" && r.measuredBy === "wirecost")) throw new UserError({ file: table.file, key: "transport", problem: "has no measured in-process (direct) row of wirecost's own", fix: "keep the direct target in the matrix and re-run it (or add --only direct-in-process)" });
+  if (!rows.some((r) => r.kind === "direct" && r.measuredBy === "wirecost"))
+    throw new UserError({
+      file: table.file,
+      key: "transport",
+      problem: "has no measured in-process (direct) row of wirecost's own",
+      fix: "keep the direct target in the matrix and re-run it (or add --only direct-in-process)",
+    });
   const builds = new Map<string, TargetBuildInfo>();
   for (const r of run.runs) for (const b of readBuilds(r.builds, runFile)) builds.set(b.target, b);
-  return { title: run.title, matrix: run.matrix, settings: run.settings, assumptions: run.assumptions, runs: run.runs, builds: [...builds.values()].sort((a, b) => (a.target < b.target ? -1 : 1)), rows, failed };
+  return {
+    title: run.title,
+    matrix: run.matrix,
+    settings: run.settings,
+    assumptions: run.assumptions,
+    runs: run.runs,
+    builds: [...builds.values()].sort((a, b) => (a.target < b.target ? -1 : 1)),
+    rows,
+    failed,
+  };
 }

@@ -80,8 +80,7 @@ export function readProvenance(file: string, missingFix: string): Provenance {
     }
     return v;
   };
-  const wrong = (key: string, want: string): UserError =>
-    new UserError({ file, key, problem: `expected \`${key}\` to be ${want}`, fix: FIX });
+  const wrong = (key: string, want: string): UserError => new UserError({ file, key, problem: `expected \`${key}\` to be ${want}`, fix: FIX });
   const str = (key: string): string => {
     const v = at(key);
     if (typeof v !== "string") throw wrong(key, "a string");

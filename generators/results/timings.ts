@@ -76,7 +76,6 @@ export interface Timings {
   figure(config: string, metric: string): TimingFigure | undefined;
 }
 
-
 import { readBuilds, type TargetBuildInfo } from "./builds.js";
 import { resultsFile } from "../../format/layout.js";
 
@@ -84,7 +83,12 @@ const FIX = "rerun the timing matrix: npx wirecost run matrices/a2a-layer-cost.y
 
 function numbers(v: unknown, file: string, key: string): number[] {
   if (!Array.isArray(v) || !v.every((x) => typeof x === "number" && Number.isFinite(x) && x > 0)) {
-    throw new UserError({ file, key, problem: "expected a list of positive numbers", fix: `declare it under timing.assumptions in the matrix (e.g. ${key.split(".").pop()}: [10, 100]) and ${FIX}` });
+    throw new UserError({
+      file,
+      key,
+      problem: "expected a list of positive numbers",
+      fix: `declare it under timing.assumptions in the matrix (e.g. ${key.split(".").pop()}: [10, 100]) and ${FIX}`,
+    });
   }
   return v as number[];
 }
@@ -101,24 +105,36 @@ export function loadTimings(dir: string): Timings {
   for (const row of table.rows) {
     const num = (name: string): number => {
       const v = Number(field(row, col(name)));
-      if (field(row, col(name)) === "" || Number.isNaN(v)) throw new UserError({ file: table.file, line: row.line, key: name, problem: `not a number: ${field(row, col(name))}`, fix: FIX });
+      if (field(row, col(name)) === "" || Number.isNaN(v))
+        throw new UserError({ file: table.file, line: row.line, key: name, problem: `not a number: ${field(row, col(name))}`, fix: FIX });
       return v;
     };
-    figures.set(`${field(row, col("config"))}\t${field(row, col("metric"))}`, { trials: num("trials"), median: num("median"), min: num("min"), max: num("max") });
+    figures.set(`${field(row, col("config"))}\t${field(row, col("metric"))}`, {
+      trials: num("trials"),
+      median: num("median"),
+      min: num("min"),
+      max: num("max"),
+    });
   }
   const runFile = resultsFile(dir, "timingsRun");
   let run: Record<string, unknown>;
   try {
     run = JSON.parse(readFileSync(runFile, "utf8")) as Record<string, unknown>;
   } catch (e) {
-    throw new UserError({ file: runFile, problem: (e as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `not JSON: ${(e as Error).message}`, fix: FIX });
+    throw new UserError({
+      file: runFile,
+      problem: (e as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `not JSON: ${(e as Error).message}`,
+      fix: FIX,
+    });
   }
   const timing = (run.timing ?? {}) as Timings["timing"] & { assumptions?: Record<string, unknown> | null };
   const a = timing.assumptions ?? {};
   const rawConfigs = run.configurations as { id: string; values: Record<string, string> }[] | undefined;
-  if (!Array.isArray(rawConfigs)) throw new UserError({ file: runFile, key: "configurations", problem: "missing (written by timing runs since the A2A page exists)", fix: FIX });
+  if (!Array.isArray(rawConfigs))
+    throw new UserError({ file: runFile, key: "configurations", problem: "missing (written by timing runs since the A2A page exists)", fix: FIX });
   const configs = rawConfigs.map((c) => {
-    if (!c.values.target) throw new UserError({ file: runFile, key: `configurations.${c.id}.values.target`, problem: "configuration without a target axis value", fix: FIX });
+    if (!c.values.target)
+      throw new UserError({ file: runFile, key: `configurations.${c.id}.values.target`, problem: "configuration without a target axis value", fix: FIX });
     return { id: c.id, target: c.values.target, layout: c.values.pinning ?? "default" };
   });
   const layouts: Record<string, string> = {};

@@ -16,7 +16,11 @@ export function buildsTable(builds: readonly TargetBuildInfo[]): TableView | und
     [
       { header: "Target", align: "left", cell: (b: TargetBuildInfo) => b.target },
       { header: "Toolchain", align: "left", cell: (b: TargetBuildInfo) => b.toolchain.map((t) => `${t.tool}: ${t.version}`).join("; ") || "—" },
-      { header: "Resolved packages", align: "right", cell: (b: TargetBuildInfo) => `${formatInt(b.packages.length)}${ECOSYSTEM[b.ecosystem] ? ` (${ECOSYSTEM[b.ecosystem]})` : ""}` },
+      {
+        header: "Resolved packages",
+        align: "right",
+        cell: (b: TargetBuildInfo) => `${formatInt(b.packages.length)}${ECOSYSTEM[b.ecosystem] ? ` (${ECOSYSTEM[b.ecosystem]})` : ""}`,
+      },
       { header: "Resolved set", align: "left", cell: (b: TargetBuildInfo) => b.packages.map((p) => `${p.name} ${p.version}`).join(", ") || "—" },
     ],
     builds,

@@ -26,9 +26,7 @@ const med = (r: KeyedRow, metric: string): number | undefined => r.metrics.get(m
  * @returns the table, or undefined when no row has all four medians
  */
 export function framingShareTable(rows: readonly KeyedRow[]): TableView | undefined {
-  const usable = rows.filter((r) =>
-    ["request_head_bytes", "response_head_bytes", "chunk_framing_bytes", "total_bytes"].every((m) => med(r, m) !== undefined),
-  );
+  const usable = rows.filter((r) => ["request_head_bytes", "response_head_bytes", "chunk_framing_bytes", "total_bytes"].every((m) => med(r, m) !== undefined));
   if (usable.length === 0) return undefined;
   return tableView(
     [
@@ -39,9 +37,12 @@ export function framingShareTable(rows: readonly KeyedRow[]): TableView | undefi
       { header: "Framing share [%]", align: "right", cell: (x) => formatFixed(sharePercent(x.framing, x.total), 0) },
     ],
     usable.map((r) => {
-      const [rh, sh, ch, total] = ["request_head_bytes", "response_head_bytes", "chunk_framing_bytes", "total_bytes"].map(
-        (m) => med(r, m) ?? 0,
-      ) as [number, number, number, number];
+      const [rh, sh, ch, total] = ["request_head_bytes", "response_head_bytes", "chunk_framing_bytes", "total_bytes"].map((m) => med(r, m) ?? 0) as [
+        number,
+        number,
+        number,
+        number,
+      ];
       return { r, framing: rh + sh + ch, total, formula: `(${formatInt(rh)} + ${formatInt(sh)} + ${formatInt(ch)}) / ${formatInt(total)}` };
     }),
   );
@@ -65,11 +66,7 @@ export interface CrossoverView {
  * @param calls configuration id → calls counted in its trace (`tools/call` requests), when known
  * @returns undefined when no configuration has both flows
  */
-export function crossoverView(
-  rows: readonly KeyedRow[],
-  axisNames: readonly string[],
-  calls: ReadonlyMap<string, number>,
-): CrossoverView | undefined {
+export function crossoverView(rows: readonly KeyedRow[], axisNames: readonly string[], calls: ReadonlyMap<string, number>): CrossoverView | undefined {
   const groupAxes = axisNames.filter((a) => a !== "flow" && a !== "revision");
   const groups = new Map<string, { tuple: string[]; byRevision: Map<string, { one?: KeyedRow; ten?: KeyedRow }> }>();
   for (const r of rows) {
@@ -106,10 +103,7 @@ export function crossoverView(
         const a = mine[i];
         const b = mine[j];
         if (a === undefined || b === undefined) continue;
-        const at = crossoverCalls(
-          { fixedBytes: a.fixed, marginalBytes: a.marginal },
-          { fixedBytes: b.fixed, marginalBytes: b.marginal },
-        );
+        const at = crossoverCalls({ fixedBytes: a.fixed, marginalBytes: a.marginal }, { fixedBytes: b.fixed, marginalBytes: b.marginal });
         meetRows.push({ group: label, a, b, at });
       }
     }
@@ -137,10 +131,14 @@ export function crossoverView(
         {
           header: "(fixed A − fixed B) / (marginal B − marginal A)",
           align: "left",
-          cell: (x) =>
-            `(${formatFixed(x.a.fixed, 1)} − ${formatFixed(x.b.fixed, 1)}) / (${formatFixed(x.b.marginal, 1)} − ${formatFixed(x.a.marginal, 1)})`,
+          cell: (x) => `(${formatFixed(x.a.fixed, 1)} − ${formatFixed(x.b.fixed, 1)}) / (${formatFixed(x.b.marginal, 1)} − ${formatFixed(x.a.marginal, 1)})`,
         },
-        { header: "Totals meet at [calls]", align: "right", cell: (x) => (x.at === undefined ? "never (parallel)" : x.at < 1 ? `no crossing at 1 call or more (lines meet at ${formatFixed(x.at, 2)})` : formatFixed(x.at, 2)) },
+        {
+          header: "Totals meet at [calls]",
+          align: "right",
+          cell: (x) =>
+            x.at === undefined ? "never (parallel)" : x.at < 1 ? `no crossing at 1 call or more (lines meet at ${formatFixed(x.at, 2)})` : formatFixed(x.at, 2),
+        },
         {
           header: "Ten-call difference B − A [bytes]",
           align: "right",
@@ -167,14 +165,19 @@ export function stateTable(results: Results, allRows: readonly KeyedRow[]): Tabl
   const num = (r: KeyedRow): number => Number(r.summary.axes.get("state") ?? "") || 0;
   const sorted = [...rows].sort(
     (a, b) =>
-      compareTuples(others.map((x) => a.summary.axes.get(x) ?? ""), others.map((x) => b.summary.axes.get(x) ?? "")) ||
+      compareTuples(
+        others.map((x) => a.summary.axes.get(x) ?? ""),
+        others.map((x) => b.summary.axes.get(x) ?? ""),
+      ) ||
       num(a) - num(b) ||
       compareTuples([a.summary.axes.get("revision") ?? ""], [b.summary.axes.get("revision") ?? ""]),
   );
-  const cell = (metric: string) => (r: KeyedRow): string => {
-    const v = med(r, metric);
-    return v === undefined ? "—" : formatInt(v);
-  };
+  const cell =
+    (metric: string) =>
+    (r: KeyedRow): string => {
+      const v = med(r, metric);
+      return v === undefined ? "—" : formatInt(v);
+    };
   return tableView(
     [
       { header: "#", align: "left", cell: (r) => r.key },
@@ -235,7 +238,10 @@ export function serversSideBySide(rows: readonly KeyedRow[], axisNames: readonly
         transport,
         flow,
         table: tableView(
-          [{ header: "Revision", align: "left", cell: (rev: string) => rev }, ...targets.map((t) => ({ header: mdCell(labels.get(t) ?? t), align: "right" as const, cell: (rev: string) => cell(at(rev, t)) }))],
+          [
+            { header: "Revision", align: "left", cell: (rev: string) => rev },
+            ...targets.map((t) => ({ header: mdCell(labels.get(t) ?? t), align: "right" as const, cell: (rev: string) => cell(at(rev, t)) })),
+          ],
           revisions,
         ),
       });

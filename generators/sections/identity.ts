@@ -12,9 +12,6 @@ import type { ConfigSummary } from "../results/load.js";
 export function identityLine(summary: ConfigSummary): string {
   const yesNo = (b: boolean): string => (b ? "yes" : "no");
   const ok = `${formatInt(summary.repeatsOk)} of ${formatInt(summary.repeats)} repeats ok`;
-  const varying =
-    summary.varyingFields.length === 0
-      ? ""
-      : ` (varying: ${summary.varyingFields.map((f) => mdCode(f) || mdCell("(empty)")).join(", ")})`;
+  const varying = summary.varyingFields.length === 0 ? "" : ` (varying: ${summary.varyingFields.map((f) => mdCode(f) || mdCell("(empty)")).join(", ")})`;
   return `${ok}; counts identical: ${yesNo(summary.countIdentical)}; bytes identical: ${yesNo(summary.bytesIdentical)}${varying}`;
 }

@@ -56,7 +56,8 @@ export function buildDigest(target: Target, toolchain: Record<string, string>): 
   const command = b.command.map((a) => (!a.includes("{") && existsSync(resolve(b.cwd, a)) ? relative(repoRoot, resolve(b.cwd, a)) : a));
   const h = createHash("sha256").update(JSON.stringify({ command, toolchain }));
   for (const input of b.inputs) {
-    if (!existsSync(input)) throw new UserError(`${b.at}: build input ${relative(process.cwd(), input)} of target ${target.name} does not exist — fix build.inputs`);
+    if (!existsSync(input))
+      throw new UserError(`${b.at}: build input ${relative(process.cwd(), input)} of target ${target.name} does not exist — fix build.inputs`);
     const files: string[] = [];
     filesUnder(input, files);
     for (const f of files) h.update(relative(repoRoot, f)).update("\0").update(readFileSync(f)).update("\0");
@@ -95,13 +96,18 @@ async function runBuild(target: Target, cwd: string, digest: string, toolchain: 
     out.write(d);
     tail = (tail + d.toString("utf8")).slice(-2000);
   });
-  const tick = setInterval(() => log(`  still building ${target.name} (${Math.round((Date.now() - started) / 1000)} s): ${lastLine(tail).slice(0, 120)}`), 15_000);
+  const tick = setInterval(
+    () => log(`  still building ${target.name} (${Math.round((Date.now() - started) / 1000)} s): ${lastLine(tail).slice(0, 120)}`),
+    15_000,
+  );
   const r = await child.finally(() => clearInterval(tick));
   await new Promise<void>((res) => out.end(res));
   if (r.exitCode !== 0) {
     rmSync(tmp, { recursive: true, force: true });
     const why = r.exitCode === undefined ? (r.signal ?? r.shortMessage) : `exit ${r.exitCode}`;
-    throw new UserError(`${b.at}: the build of target ${target.name} failed (${why}): ${lastLine(tail).slice(0, 200) || "no output"} — full output in ${relative(process.cwd(), logFile)}`);
+    throw new UserError(
+      `${b.at}: the build of target ${target.name} failed (${why}): ${lastLine(tail).slice(0, 200) || "no output"} — full output in ${relative(process.cwd(), logFile)}`,
+    );
   }
   rmSync(b.dir, { recursive: true, force: true });
   mkdirSync(dirname(b.dir), { recursive: true });
@@ -135,7 +141,11 @@ async function runBuild(target: Target, cwd: string, digest: string, toolchain: 
  * @throws UserError naming the missing tool and what to install (without skipMissingToolchains),
  *   a missing input, or a failed build with its last output line and the log file
  */
-export async function ensureBuilt(m: Matrix, targetNames: Iterable<string>, opts: { skipMissingToolchains?: boolean; log?: (line: string) => void } = {}): Promise<BuildOutcome> {
+export async function ensureBuilt(
+  m: Matrix,
+  targetNames: Iterable<string>,
+  opts: { skipMissingToolchains?: boolean; log?: (line: string) => void } = {},
+): Promise<BuildOutcome> {
   const log = opts.log ?? ((l: string) => process.stderr.write(l + "\n"));
   const cwd = dirname(m.file);
   const records = new Map<string, BuildRecord>();
@@ -147,7 +157,8 @@ export async function ensureBuilt(m: Matrix, targetNames: Iterable<string>, opts
     if (!t?.build) continue;
     const missing = missingToolchain(t, cwd);
     if (missing) {
-      if (!opts.skipMissingToolchains) throw new UserError(`${t.build.at}: ${missing} (or leave its configurations out with --only, or pass --skip-missing-toolchains)`);
+      if (!opts.skipMissingToolchains)
+        throw new UserError(`${t.build.at}: ${missing} (or leave its configurations out with --only, or pass --skip-missing-toolchains)`);
       log(`skipping: ${missing}`);
       skipped.set(name, missing);
       continue;

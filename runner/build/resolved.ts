@@ -33,7 +33,13 @@ export function readResolved(src: ResolvedSource): ResolvedSet {
   switch (src.from) {
     case "pip": {
       const r = execaSync(src.path, ["-c", PIP_SCRIPT], { reject: false, timeout: 60_000, stdin: "ignore" });
-      if (r.exitCode !== 0) throw new Error(`${src.path}: cannot list its installed distributions (${String(r.stderr || r.shortMessage).trim().split("\n").pop()})`);
+      if (r.exitCode !== 0)
+        throw new Error(
+          `${src.path}: cannot list its installed distributions (${String(r.stderr || r.shortMessage)
+            .trim()
+            .split("\n")
+            .pop()})`,
+        );
       const got = JSON.parse(String(r.stdout)) as { python: string; distributions: [string, string][] };
       const packages = Object.fromEntries(got.distributions);
       return { ecosystem: "pypi", packages, toolchain: { python: got.python, ...(packages.pip ? { pip: packages.pip } : {}) } };
@@ -49,7 +55,13 @@ export function readResolved(src: ResolvedSource): ResolvedSet {
     }
     case "go": {
       const r = execaSync("go", ["version", "-m", src.path], { reject: false, timeout: 60_000, stdin: "ignore" });
-      if (r.exitCode !== 0) throw new Error(`${src.path}: go version -m failed (${String(r.stderr || r.shortMessage).trim().split("\n").pop()})`);
+      if (r.exitCode !== 0)
+        throw new Error(
+          `${src.path}: go version -m failed (${String(r.stderr || r.shortMessage)
+            .trim()
+            .split("\n")
+            .pop()})`,
+        );
       const packages: Record<string, string> = {};
       const lines = String(r.stdout).split("\n");
       const goLine = /:\s+(go\S+)/.exec(lines[0] ?? "");

@@ -42,7 +42,11 @@ export function missingToolchain(target: Target, cwd: string): string | undefine
     if (tc.probe) {
       const r = execaSync(tc.probe[0]!, tc.probe.slice(1), { cwd, reject: false, timeout: 30_000, stdin: "ignore" });
       if (r.exitCode !== 0) {
-        const why = String(r.stderr || r.stdout || r.shortMessage).trim().split("\n").pop() ?? "";
+        const why =
+          String(r.stderr || r.stdout || r.shortMessage)
+            .trim()
+            .split("\n")
+            .pop() ?? "";
         return `target ${target.name} needs \`${tc.probe.join(" ")}\` to work, which failed${why ? ` (${why.slice(0, 160)})` : ""} — install ${tc.install}`;
       }
     }

@@ -119,5 +119,9 @@ export interface Count {
 
 /** A count of nothing yet. */
 export function newCount(): Count {
-  return { row: emptyCountRow(), breakdown: { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 }, messages: new MessageTable() };
+  return {
+    row: emptyCountRow(),
+    breakdown: { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 },
+    messages: new MessageTable(),
+  };
 }

@@ -89,7 +89,12 @@ export function countHttpConnection(streams: readonly Stream[], acc: Count, fast
   let finals = 0;
   for (const u of responses) {
     if ((headOf(u)?.status ?? 0) < 200) continue;
-    if (++finals > methods.length) throw new WireFormatError(label(s2c!), u.startOffset, `expected no more responses (${methods.length} request${methods.length === 1 ? "" : "s"} sent on this connection), got a response with no request before it`);
+    if (++finals > methods.length)
+      throw new WireFormatError(
+        label(s2c!),
+        u.startOffset,
+        `expected no more responses (${methods.length} request${methods.length === 1 ? "" : "s"} sent on this connection), got a response with no request before it`,
+      );
   }
   row.http_round_trips += finals;
 }
@@ -103,7 +108,11 @@ export function finishHttpCount(acc: Count): CountResult {
   row.total_bytes = row.c2s_bytes + row.s2c_bytes;
   const parts = row.request_head_bytes + row.request_body_bytes + row.response_head_bytes + row.response_body_bytes + row.chunk_framing_bytes;
   if (parts !== row.total_bytes) {
-    throw new WireFormatError("capture", undefined, `heads, bodies and framing add up to ${parts} bytes, the log holds ${row.total_bytes} (a counter bug: please report it with the log)`);
+    throw new WireFormatError(
+      "capture",
+      undefined,
+      `heads, bodies and framing add up to ${parts} bytes, the log holds ${row.total_bytes} (a counter bug: please report it with the log)`,
+    );
   }
   return { row, messages: acc.messages.finish(), breakdown: acc.breakdown };
 }
@@ -146,7 +155,20 @@ function account(stream: Stream, units: Unit[], acc: Count): void {
     if (head) breakdown[c2s ? "http_requests" : "http_responses"]++;
     if (u.complete === false) breakdown.open_http_messages++;
     const flags = u.complete === false ? FLAG_INCOMPLETE : 0;
-    const http = messages.add(messages.streamId(stream.conn, stream.dir), seqAtOffset(stream, u.startOffset), u.startOffset, KIND["http-only"], u.headBytes, u.bodyBytes, u.framingBytes, 0, flags, undefined, undefined, head?.startLine);
+    const http = messages.add(
+      messages.streamId(stream.conn, stream.dir),
+      seqAtOffset(stream, u.startOffset),
+      u.startOffset,
+      KIND["http-only"],
+      u.headBytes,
+      u.bodyBytes,
+      u.framingBytes,
+      0,
+      flags,
+      undefined,
+      undefined,
+      head?.startLine,
+    );
     if (!head || u.bodyBytes === 0) continue;
     const kind = bodyKindOf(framingOf(head), u.startOffset, where);
     if (kind === "none") continue;
@@ -154,11 +176,19 @@ function account(stream: Stream, units: Unit[], acc: Count): void {
     row.sse_events += bodyMessages(body, kind, where, (info, offset, sse) => addMessage(acc, stream, http, info, offset, sse));
   }
   if (covered !== stream.bytes.length) {
-    throw new WireFormatError(where, undefined, `HTTP messages cover ${covered} of its ${stream.bytes.length} bytes (a counter bug: please report it with the log)`);
+    throw new WireFormatError(
+      where,
+      undefined,
+      `HTTP messages cover ${covered} of its ${stream.bytes.length} bytes (a counter bug: please report it with the log)`,
+    );
   }
 }
 
 /** {@link BodyFraming} of a parsed head. */
 function framingOf(head: HttpHead): BodyFraming {
-  return { contentType: headerValue(head, "content-type"), contentEncoding: headerValue(head, "content-encoding"), transferEncoding: headerValue(head, "transfer-encoding") };
+  return {
+    contentType: headerValue(head, "content-type"),
+    contentEncoding: headerValue(head, "content-encoding"),
+    transferEncoding: headerValue(head, "transfer-encoding"),
+  };
 }

@@ -140,13 +140,31 @@ function readStream(stream: Stream, request: boolean, acc: Count): number {
     if (request) breakdown.http_requests++;
     else breakdown.http_responses++;
     const startLine = startLines.decode(b, start, head.lineE);
-    const http = messages.add(streamId, seqAtOffset(stream, start), start, KIND["http-only"], headBytes, bodyBytes, framing, 0, 0, undefined, undefined, startLine);
+    const http = messages.add(
+      streamId,
+      seqAtOffset(stream, start),
+      start,
+      KIND["http-only"],
+      headBytes,
+      bodyBytes,
+      framing,
+      0,
+      0,
+      undefined,
+      undefined,
+      startLine,
+    );
     if (bodyBytes === 0 || head.ctS < 0) continue; // no Content-Type: no JSON-RPC messages to find
     // The usual media types are compared as bytes; others, and a Content-Encoding, as strings.
     let kind: BodyKind;
     if (head.ceS < 0 && mediaIs(b, head.ctS, head.ctE, "application/json")) kind = "json";
     else if (head.ceS < 0 && mediaIs(b, head.ctS, head.ctE, "text/event-stream")) kind = "sse";
-    else kind = bodyKindOf({ contentType: value(b, head.ctS, head.ctE), contentEncoding: value(b, head.ceS, head.ceE), transferEncoding: value(b, head.teS, head.teE) }, start, "");
+    else
+      kind = bodyKindOf(
+        { contentType: value(b, head.ctS, head.ctE), contentEncoding: value(b, head.ceS, head.ceE), transferEncoding: value(b, head.teS, head.teE) },
+        start,
+        "",
+      );
     if (kind === "none") continue;
     if (segments === 1) {
       // One run of bytes in the stream: JSON-RPC offsets within it are stream offsets.
@@ -378,4 +396,3 @@ function decimal(b: Buffer, s: number, e: number): number {
   }
   return v;
 }
-

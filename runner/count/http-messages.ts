@@ -21,7 +21,19 @@ export function addMessage(acc: Count, stream: Stream, http: number, info: JsonR
   const { row, messages } = acc;
   const length = info.end - info.start;
   messages.takeBody(http, length);
-  messages.add(messages.streamOf(http), seqAtOffset(stream, offset), offset, kindCode(info.kind), 0, length, 0, info.metaBytes, sse ? FLAG_SSE : 0, info.method, info.id);
+  messages.add(
+    messages.streamOf(http),
+    seqAtOffset(stream, offset),
+    offset,
+    kindCode(info.kind),
+    0,
+    length,
+    0,
+    info.metaBytes,
+    sse ? FLAG_SSE : 0,
+    info.method,
+    info.id,
+  );
   if (stream.dir === "c2s") {
     row.jsonrpc_c2s++;
     row.meta_bytes += info.metaBytes;
@@ -72,9 +84,17 @@ export function bodyKindOf(head: BodyFraming, startOffset: number, where: string
   const sse = type === "text/event-stream";
   if (!json && !sse) return "none";
   const coding = head.contentEncoding;
-  const te = (head.transferEncoding ?? "").toLowerCase().split(",").map((c) => c.trim()).filter((c) => c !== "" && c !== "chunked");
+  const te = (head.transferEncoding ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((c) => c.trim())
+    .filter((c) => c !== "" && c !== "chunked");
   if ((coding !== undefined && coding.toLowerCase() !== "identity") || te.length > 0) {
-    throw new WireFormatError(where, startOffset, `expected an uncompressed ${type} body to count JSON-RPC messages in, got ${coding ? `Content-Encoding: ${coding}` : `Transfer-Encoding: ${te.join(", ")}`} (have the client send no Accept-Encoding / TE)`);
+    throw new WireFormatError(
+      where,
+      startOffset,
+      `expected an uncompressed ${type} body to count JSON-RPC messages in, got ${coding ? `Content-Encoding: ${coding}` : `Transfer-Encoding: ${te.join(", ")}`} (have the client send no Accept-Encoding / TE)`,
+    );
   }
   return json ? "json" : "sse";
 }
@@ -86,7 +106,12 @@ export function bodyKindOf(head: BodyFraming, startOffset: number, where: string
  * @returns how many SSE events the body dispatched (0 for a JSON body)
  * @throws WireFormatError when a JSON body or an event's JSON data is not JSON
  */
-export function bodyMessages(u: BodyView, kind: "json" | "sse", where: string, found: (info: JsonRpcMessageInfo, streamOffset: number, sse: boolean) => void): number {
+export function bodyMessages(
+  u: BodyView,
+  kind: "json" | "sse",
+  where: string,
+  found: (info: JsonRpcMessageInfo, streamOffset: number, sse: boolean) => void,
+): number {
   const json = kind === "json";
   const fail = (e: unknown, bodyOffset: (k: number) => number, buf: Buffer, what: string): never => {
     if (!(e instanceof JsonScanError)) throw e;

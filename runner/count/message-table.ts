@@ -150,7 +150,20 @@ export class MessageTable {
    * @returns its index (in adding order)
    * @throws Error after {@link finish}
    */
-  add(stream: number, logSeq: number, offset: number, kind: number, head: number, body: number, framing: number, meta: number, flags: number, method?: string, id?: string, startLine?: string): number {
+  add(
+    stream: number,
+    logSeq: number,
+    offset: number,
+    kind: number,
+    head: number,
+    body: number,
+    framing: number,
+    meta: number,
+    flags: number,
+    method?: string,
+    id?: string,
+    startLine?: string,
+  ): number {
     if (this.order) throw new Error("MessageTable: add after finish");
     const k = this.length++;
     const j = k & BLOCK_MASK;

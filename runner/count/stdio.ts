@@ -78,7 +78,19 @@ export function countStdioStream(stream: Stream, acc: Count): void {
     const lineOnly = infos.length !== 1 || inside !== e - s;
     if (lineOnly) messages.add(id, seq(s), s, KIND["line-only"], 0, e - s - inside, 0, 0, FLAG_NEWLINE);
     for (const info of infos) {
-      messages.add(id, seq(info.start), info.start, kindCode(info.kind), 0, info.end - info.start, 0, info.metaBytes, lineOnly ? 0 : FLAG_NEWLINE, info.method, info.id);
+      messages.add(
+        id,
+        seq(info.start),
+        info.start,
+        kindCode(info.kind),
+        0,
+        info.end - info.start,
+        0,
+        info.metaBytes,
+        lineOnly ? 0 : FLAG_NEWLINE,
+        info.method,
+        info.id,
+      );
       row[c2s ? "jsonrpc_c2s" : "jsonrpc_s2c"]++;
       if (c2s) row.meta_bytes += info.metaBytes;
     }
@@ -103,6 +115,10 @@ function lineMessages(stream: Stream, s: number, e: number, lineNo: number, wher
     return scanJsonRpc(bytes, s, e).messages;
   } catch (err) {
     if (!(err instanceof JsonScanError)) throw err;
-    throw new WireFormatError(where, err.offset, `expected ${err.expected} in line ${lineNo} (one JSON-RPC message per line), got ${describeBytes(bytes, err.offset, e, 24, "end of line")}`);
+    throw new WireFormatError(
+      where,
+      err.offset,
+      `expected ${err.expected} in line ${lineNo} (one JSON-RPC message per line), got ${describeBytes(bytes, err.offset, e, 24, "end of line")}`,
+    );
   }
 }

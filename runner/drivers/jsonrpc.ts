@@ -73,7 +73,13 @@ export const jsonRpcDriver: Driver = {
     try {
       for (let id = 1; id <= n; id++) {
         const body = requestBytes(id);
-        const head = [`POST ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, "Content-Type: application/json", "Accept: application/json", `Content-Length: ${body.length}`];
+        const head = [
+          `POST ${path} HTTP/1.1`,
+          `Host: 127.0.0.1:${port}`,
+          "Content-Type: application/json",
+          "Accept: application/json",
+          `Content-Length: ${body.length}`,
+        ];
         const res = await conn.request(Buffer.concat([Buffer.from(head.join("\r\n") + "\r\n\r\n"), body]), "POST", ctx.timeoutMs);
         if (res.status !== 200) throw new ProtocolError(`echo #${id}: HTTP ${res.status ?? "?"} ${res.body.toString().slice(0, 200)}`);
         const m = parse(res.body, `echo #${id}: response body`);

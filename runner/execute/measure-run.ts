@@ -53,7 +53,9 @@ const TIMING_MEASURES = ["latency", "cpu", "throughput"] as const;
 export function timingOptions(matrix: Matrix): TimingOptions | undefined {
   if (matrix.measures?.includes("percall")) return undefined; // runner/percall/ runs it (see percallOptions)
   const measures = (matrix.measures ?? ["bytes"]).filter((m) => m !== "bytes");
-  for (const m of measures) if (!(TIMING_MEASURES as readonly string[]).includes(m)) throw new UserError(`${matrix.file}: measures: unknown measure "${m}" — use bytes, latency, cpu, throughput or percall`);
+  for (const m of measures)
+    if (!(TIMING_MEASURES as readonly string[]).includes(m))
+      throw new UserError(`${matrix.file}: measures: unknown measure "${m}" — use bytes, latency, cpu, throughput or percall`);
   if (measures.length === 0) return undefined;
   const t = matrix.timing ?? {};
   const num = (k: string, d: number) => {
@@ -62,7 +64,8 @@ export function timingOptions(matrix: Matrix): TimingOptions | undefined {
     return v;
   };
   const workloads = (t.workloads ?? {}) as Record<string, string>;
-  for (const [k, w] of Object.entries(workloads)) if (!WORKLOADS[w]) throw new UserError(`${matrix.file}: timing.workloads.${k}: unknown workload "${w}" — use one of: ${Object.keys(WORKLOADS).join(", ")}`);
+  for (const [k, w] of Object.entries(workloads))
+    if (!WORKLOADS[w]) throw new UserError(`${matrix.file}: timing.workloads.${k}: unknown workload "${w}" — use one of: ${Object.keys(WORKLOADS).join(", ")}`);
   return {
     measures: measures as TimingMeasure[],
     trials: num("trials", 3),
@@ -88,7 +91,6 @@ export interface MeasureRunOptions {
   onTrial?(r: TrialResult, done: number, total: number): void;
 }
 
-
 /**
  * Run the timing trials of `matrix` and write the timing files into `opts.results`.
  * @returns every trial result (failed ones included)
@@ -103,13 +105,20 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
     configs = configs.filter((c) => res.some((r) => r.test(c.id)));
     if (!configs.length) throw new UserError(`--only ${opts.only.join(" ")}: matches no configuration — list ids with: wirecost expand`);
   }
-  const builds = await ensureBuilt(matrix, configs.map((c) => c.values.target!));
+  const builds = await ensureBuilt(
+    matrix,
+    configs.map((c) => c.values.target!),
+  );
   preflight(matrix, configs);
   const all = allowedCores();
   const layouts = new Map<string, Layout>();
   for (const c of configs) layouts.set(c.id, resolveLayout(c.values.pinning ?? "default", all, `${matrix.file}: pinning`));
   const trials = opts.trials ?? timing.trials;
-  const slots = trialOrder(configs.map((c) => c.id), trials, timing.order);
+  const slots = trialOrder(
+    configs.map((c) => c.id),
+    trials,
+    timing.order,
+  );
   const byId = new Map(configs.map((c) => [c.id, c]));
   const started = new Date().toISOString();
   const git = await gitState([opts.results, "site"]); // the code that runs: the checkout as it is now
@@ -136,7 +145,20 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
           throughputMs: timing.throughputSeconds * 1000,
           startTimeoutMs: matrix.timeoutMs,
         })
-      : ({ config: c.id, trial: s.trial, seq: s.seq, layout: c.values.pinning ?? "default", layoutDescription: "", workload: "", status: "failed", error: `target ${target.name} has no http command (timing drives HTTP targets)`, load1: 0, busy: false, targetAffinity: [], startedAt: new Date().toISOString() } satisfies TrialResult);
+      : ({
+          config: c.id,
+          trial: s.trial,
+          seq: s.seq,
+          layout: c.values.pinning ?? "default",
+          layoutDescription: "",
+          workload: "",
+          status: "failed",
+          error: `target ${target.name} has no http command (timing drives HTTP targets)`,
+          load1: 0,
+          busy: false,
+          targetAffinity: [],
+          startedAt: new Date().toISOString(),
+        } satisfies TrialResult);
     results.push(r);
     opts.onTrial?.(r, results.length, slots.length);
   }
@@ -157,7 +179,8 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
     ...(builds.records.size ? { builds: buildsProvenance(builds.records) } : {}),
     order: slots.map((s) => `${s.config}#${s.trial}`),
     percentileMethod: "hdrhistogram-js 3 getValueAtPercentile (bucket highest-equivalent value, 3 significant digits)",
-    cpuMethod: "server: sum of /proc/<pid>/task/*/schedstat run time (ns) over the timed window / requests; cross-check utime+stime ticks from /proc/<pid>/stat, quantisation error = 1 tick / ticks counted; client: process.cpuUsage",
+    cpuMethod:
+      "server: sum of /proc/<pid>/task/*/schedstat run time (ns) over the timed window / requests; cross-check utime+stime ticks from /proc/<pid>/stat, quantisation error = 1 tick / ticks counted; client: process.cpuUsage",
   });
   return results;
 }

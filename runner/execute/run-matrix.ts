@@ -26,7 +26,14 @@ import { freePort } from "../targets/process.js";
 import { parseShard, shardOf, type Shard } from "./shard.js";
 
 /** One run, as {@link runOne}; replaceable for benchmarks of the runner itself. */
-export type RunOneFn = (matrix: Matrix, config: Configuration, repeat: number, logPath: string, signal?: AbortSignal, opts?: RunOneOptions) => Promise<RunRecord>;
+export type RunOneFn = (
+  matrix: Matrix,
+  config: Configuration,
+  repeat: number,
+  logPath: string,
+  signal?: AbortSignal,
+  opts?: RunOneOptions,
+) => Promise<RunRecord>;
 
 /** Options of a matrix run. */
 export interface RunOptions {
@@ -81,7 +88,14 @@ export interface RunSummary {
 
 /** Compile a glob on configuration ids (`*` any run of characters, `?` one) into an anchored RegExp. */
 export function glob(p: string): RegExp {
-  return new RegExp("^" + p.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$");
+  return new RegExp(
+    "^" +
+      p
+        .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+        .replace(/\*/g, ".*")
+        .replace(/\?/g, ".") +
+      "$",
+  );
 }
 
 /** Values of the matrix's `client` axis (`raw`, the default driver, when it has none). */
@@ -117,7 +131,8 @@ export function planRun(matrix: Matrix, opts: Pick<RunOptions, "only" | "repeats
     if (configurations.length === 0) throw new UserError(`--only ${opts.only.join(" ")}: matches no configuration — list ids with: wirecost expand`);
   }
   if (opts.repeats !== undefined) configurations = configurations.map((c) => ({ ...c, repeats: opts.repeats! }));
-  if (configurations.every((c) => c.repeats === 0)) throw new UserError(`--repeats ${opts.repeats ?? 0}: leaves nothing to run (0 runs) — pass --repeats 1 or more`);
+  if (configurations.every((c) => c.repeats === 0))
+    throw new UserError(`--repeats ${opts.repeats ?? 0}: leaves nothing to run (0 runs) — pass --repeats 1 or more`);
   configurations = [...configurations].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const shard = typeof opts.shard === "string" ? parseShard(opts.shard) : opts.shard;
   const selected = (shard ? shardOf(configurations, shard) : configurations).map((c) => c.id);
@@ -144,9 +159,18 @@ function resumePlan(dir: string, plan: ResultsPlan): ResultsPlan {
   if (!old) throw new UserError(`${dir}: nothing to resume (no runs/plan.json) — run without --resume`);
   checkProvenanceVersion(dir);
   const sameMatrix = old.matrix.sha256 === plan.matrix.sha256 || (old.matrix.definition !== undefined && old.matrix.definition === plan.matrix.definition);
-  if (!sameMatrix) throw new UserError(`${dir}/runs/plan.json: written for another matrix definition (${old.matrix.file}, sha256 ${old.matrix.sha256.slice(0, 12)}…; this one ${plan.matrix.sha256.slice(0, 12)}…): its runs would not be comparable — run into a new folder (--results NEW_FOLDER), or pass --fresh instead of --resume to drop them`);
-  if (old.tool.version !== plan.tool.version) throw new UserError(`${dir}/runs/plan.json: written by wirecost ${old.tool.version}, this is ${plan.tool.version} — run without --resume to start the folder afresh`);
-  if ((old.shard ?? "") !== (plan.shard ?? "")) throw new UserError(`${dir}/runs/plan.json: holds shard ${old.shard ?? "(whole run)"}, resumed as ${plan.shard ?? "(whole run)"} — resume with the same --shard`);
+  if (!sameMatrix)
+    throw new UserError(
+      `${dir}/runs/plan.json: written for another matrix definition (${old.matrix.file}, sha256 ${old.matrix.sha256.slice(0, 12)}…; this one ${plan.matrix.sha256.slice(0, 12)}…): its runs would not be comparable — run into a new folder (--results NEW_FOLDER), or pass --fresh instead of --resume to drop them`,
+    );
+  if (old.tool.version !== plan.tool.version)
+    throw new UserError(
+      `${dir}/runs/plan.json: written by wirecost ${old.tool.version}, this is ${plan.tool.version} — run without --resume to start the folder afresh`,
+    );
+  if ((old.shard ?? "") !== (plan.shard ?? ""))
+    throw new UserError(
+      `${dir}/runs/plan.json: holds shard ${old.shard ?? "(whole run)"}, resumed as ${plan.shard ?? "(whole run)"} — resume with the same --shard`,
+    );
   const byId = new Map(old.configurations.map((c) => [c.id, c]));
   for (const c of plan.configurations) byId.set(c.id, c);
   const configurations = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -166,7 +190,9 @@ function refuseToDropOthers(opts: RunOptions, plan: ResultsPlan): void {
   const keep = new Set(plan.selected);
   const lost = old.selected.filter((id) => !keep.has(id));
   if (lost.length === 0) return;
-  throw new UserError(`${opts.results}: holds results of ${lost.length} configuration(s) this run does not select (e.g. ${lost[0]}, from ${old.matrix.file}) and would drop them — pass --resume to add these runs to the folder (same matrix), --results NEW_FOLDER, or --fresh to drop them`);
+  throw new UserError(
+    `${opts.results}: holds results of ${lost.length} configuration(s) this run does not select (e.g. ${lost[0]}, from ${old.matrix.file}) and would drop them — pass --resume to add these runs to the folder (same matrix), --results NEW_FOLDER, or --fresh to drop them`,
+  );
 }
 
 /**
@@ -180,7 +206,11 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const fresh = planRun(matrix, opts);
   const wanted = new Set(fresh.selected);
   const selected = fresh.configurations.filter((c) => wanted.has(c.id));
-  const builds = await ensureBuilt(matrix, selected.map((c) => c.values.target!), { skipMissingToolchains: opts.skipMissingToolchains });
+  const builds = await ensureBuilt(
+    matrix,
+    selected.map((c) => c.values.target!),
+    { skipMissingToolchains: opts.skipMissingToolchains },
+  );
   const selection = selected.filter((c) => !builds.skipped.has(c.values.target!));
   if (opts.preflight !== false) {
     preflight(matrix, selection);
@@ -199,7 +229,13 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const queue: { c: Configuration; repeat: number }[] = [];
   let resumed = 0;
   for (const c of selection) {
-    const done = new Set(opts.resume ? readRuns(opts.results, c.id).filter((r) => r.status === "ok").map((r) => r.repeat) : []);
+    const done = new Set(
+      opts.resume
+        ? readRuns(opts.results, c.id)
+            .filter((r) => r.status === "ok")
+            .map((r) => r.repeat)
+        : [],
+    );
     for (let repeat = 1; repeat <= c.repeats; repeat++) {
       if (done.has(repeat)) resumed++;
       else queue.push({ c, repeat });
@@ -255,9 +291,29 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     signal?.removeEventListener("abort", onAbort);
     bar.stop();
   }
-  const prov = await collectProvenance({ matrixFile: plan.matrix.file, matrixSha256: matrix.sha256, report: { title: matrix.title, slug: matrix.slug ?? slugOf(matrix.title) }, clients: clientProtocols(matrix), targets: Object.values(matrix.targets), clientPackages: clientPackages(matrix), builds: builds.records, startedAt, endedAt: new Date(), command: opts.command ?? "wirecost run", git });
+  const prov = await collectProvenance({
+    matrixFile: plan.matrix.file,
+    matrixSha256: matrix.sha256,
+    report: { title: matrix.title, slug: matrix.slug ?? slugOf(matrix.title) },
+    clients: clientProtocols(matrix),
+    targets: Object.values(matrix.targets),
+    clientPackages: clientPackages(matrix),
+    builds: builds.records,
+    startedAt,
+    endedAt: new Date(),
+    command: opts.command ?? "wirecost run",
+    git,
+  });
   store.finish(plan, prov);
   const runs = store.all(plan);
   const left = queue.length - finished;
-  return { runs, failed: runs.filter((r) => r.status !== "ok" && r.status !== "skipped"), skippedTargets: builds.skipped, interrupted: left > 0 && !!signal?.aborted, left, resumed, plan };
+  return {
+    runs,
+    failed: runs.filter((r) => r.status !== "ok" && r.status !== "skipped"),
+    skippedTargets: builds.skipped,
+    interrupted: left > 0 && !!signal?.aborted,
+    left,
+    resumed,
+    plan,
+  };
 }

@@ -60,7 +60,14 @@ function bounded<T>(p: Promise<T>, ms: number, signal: AbortSignal | undefined):
  *   exit code or signal, and a one-line excerpt of the target's stderr); never throws for target faults
  * @throws RunInterrupted when `signal` fired before the run ended
  */
-export async function runOne(matrix: Matrix, config: Configuration, repeat: number, logPath: string, signal?: AbortSignal, opts: RunOneOptions = {}): Promise<RunRecord> {
+export async function runOne(
+  matrix: Matrix,
+  config: Configuration,
+  repeat: number,
+  logPath: string,
+  signal?: AbortSignal,
+  opts: RunOneOptions = {},
+): Promise<RunRecord> {
   const v = config.values;
   const transport = v.transport as "stdio" | "http";
   const target = matrix.targets[v.target!]!;

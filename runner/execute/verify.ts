@@ -75,14 +75,36 @@ export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promis
   const summary = readTsvRecords(resultsFile(opts.results, "summary"), fix);
   const committed = readTsvRecords(resultsFile(opts.results, "medians"), fix);
   const plan = readPlan(opts.results);
-  const patterns = (opts.only ?? []).map((p) => new RegExp("^" + p.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".") + "$"));
+  const patterns = (opts.only ?? []).map(
+    (p) =>
+      new RegExp(
+        "^" +
+          p
+            .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+            .replace(/\*/g, ".*")
+            .replace(/\?/g, ".") +
+          "$",
+      ),
+  );
   const ids = summary.map((r) => r.config!).filter((id) => patterns.length === 0 || patterns.some((re) => re.test(id)));
-  if (ids.length === 0) throw new UserError(`--only ${(opts.only ?? []).join(" ")}: matches no configuration of ${opts.results}/summary.tsv — list them with: cut -f1 ${opts.results}/summary.tsv`);
+  if (ids.length === 0)
+    throw new UserError(
+      `--only ${(opts.only ?? []).join(" ")}: matches no configuration of ${opts.results}/summary.tsv — list them with: cut -f1 ${opts.results}/summary.tsv`,
+    );
   const recorded = new Set(summary.filter((r) => ids.includes(r.config!)).map((r) => r.repeats));
   const repeats = opts.repeats ?? (recorded.size === 1 ? Number([...recorded][0]) : undefined);
   const scratch = opts.scratch ?? mkdtempSync(join(tmpdir(), "wirecost-verify-"));
-  if (plan && plan.matrix.sha256 !== matrix.sha256) process.stderr.write(`note: ${opts.results} was run from another version of the matrix (sha256 ${plan.matrix.sha256.slice(0, 12)}…)\n`);
-  const run = await runMatrix(matrix, { results: scratch, only: ids, repeats, jobs: opts.jobs, signal: opts.signal, progressStream: opts.progressStream, command: "wirecost verify" });
+  if (plan && plan.matrix.sha256 !== matrix.sha256)
+    process.stderr.write(`note: ${opts.results} was run from another version of the matrix (sha256 ${plan.matrix.sha256.slice(0, 12)}…)\n`);
+  const run = await runMatrix(matrix, {
+    results: scratch,
+    only: ids,
+    repeats,
+    jobs: opts.jobs,
+    signal: opts.signal,
+    progressStream: opts.progressStream,
+    command: "wirecost verify",
+  });
   const fresh = new Map(readTsvRecords(resultsFile(scratch, "medians"), fix).map((r) => [`${r.config}\u0000${r.metric}`, r.median!]));
   const status = new Map<string, string>();
   for (const r of run.failed) status.set(r.config, `${r.status}: ${r.error}`);

@@ -175,12 +175,21 @@ export function expand(m: Matrix): Expansion {
   const unsupported = (v: Record<string, string>): [string, Path] | undefined => {
     if (ti < 0) return undefined;
     const t = m.targets[v.target!]!;
-    if (tri >= 0 && t.harness && v.transport !== t.harness.transport) return [`target ${t.name} is a harness that measures the ${t.harness.transport} path only (harness.transport)`, ["targets", t.name, "harness", "transport"]];
-    if (tri >= 0 && t.inProcess && v.transport !== "in-process") return [`target ${t.name} runs in-process only (it declares inProcess)`, ["targets", t.name, "inProcess"]];
-    if (tri >= 0 && !t.inProcess && !t.harness && v.transport === "in-process") return [`target ${t.name} starts a server; only a target declaring inProcess runs in-process`, ["targets", t.name]];
-    if (tri >= 0 && !t.inProcess && !t.harness && !t.commands[v.transport as "stdio" | "http"]) return [`target ${t.name} declares no ${v.transport} command`, ["targets", t.name]];
-    if (ri >= 0 && t.revisions && !t.revisions.includes(v.revision!)) return [`target ${t.name} does not speak revision ${v.revision} (revisions: ${t.revisions.join(", ")})`, ["targets", t.name, "revisions"]];
-    if (fi >= 0 && t.flows && !t.flows.includes(v.flow!)) return [`target ${t.name} does not serve flow ${v.flow} (flows: ${t.flows.join(", ")})`, ["targets", t.name, "flows"]];
+    if (tri >= 0 && t.harness && v.transport !== t.harness.transport)
+      return [
+        `target ${t.name} is a harness that measures the ${t.harness.transport} path only (harness.transport)`,
+        ["targets", t.name, "harness", "transport"],
+      ];
+    if (tri >= 0 && t.inProcess && v.transport !== "in-process")
+      return [`target ${t.name} runs in-process only (it declares inProcess)`, ["targets", t.name, "inProcess"]];
+    if (tri >= 0 && !t.inProcess && !t.harness && v.transport === "in-process")
+      return [`target ${t.name} starts a server; only a target declaring inProcess runs in-process`, ["targets", t.name]];
+    if (tri >= 0 && !t.inProcess && !t.harness && !t.commands[v.transport as "stdio" | "http"])
+      return [`target ${t.name} declares no ${v.transport} command`, ["targets", t.name]];
+    if (ri >= 0 && t.revisions && !t.revisions.includes(v.revision!))
+      return [`target ${t.name} does not speak revision ${v.revision} (revisions: ${t.revisions.join(", ")})`, ["targets", t.name, "revisions"]];
+    if (fi >= 0 && t.flows && !t.flows.includes(v.flow!))
+      return [`target ${t.name} does not serve flow ${v.flow} (flows: ${t.flows.join(", ")})`, ["targets", t.name, "flows"]];
     return undefined;
   };
 

@@ -14,14 +14,26 @@ export function runCount(e: Expansion): number {
  */
 export function expansionTsv(m: Matrix, e: Expansion, all = false): string {
   const axes = m.axes.map((a) => a.name);
-  const rows: (string | number)[][] = e.configurations.map((c) => [c.id, c.repeats, c.warmup ?? 0, ...axes.map((a) => c.values[a]!), ...(all ? ["included", ""] : [])]);
+  const rows: (string | number)[][] = e.configurations.map((c) => [
+    c.id,
+    c.repeats,
+    c.warmup ?? 0,
+    ...axes.map((a) => c.values[a]!),
+    ...(all ? ["included", ""] : []),
+  ]);
   if (all) rows.push(...e.excluded.map((c) => [c.id, 0, 0, ...axes.map((a) => c.values[a]!), "excluded", c.reason]));
   return toTsv(["id", "repeats", "warmup", ...axes, ...(all ? ["status", "reason"] : [])], rows);
 }
 
 /** JSON text `{configurations, excluded?, configurationCount, runs}` (2-space indent, trailing newline). */
 export function expansionJson(e: Expansion, all = false): string {
-  return JSON.stringify({ configurations: e.configurations, ...(all ? { excluded: e.excluded } : {}), configurationCount: e.configurations.length, runs: runCount(e) }, null, 2) + "\n";
+  return (
+    JSON.stringify(
+      { configurations: e.configurations, ...(all ? { excluded: e.excluded } : {}), configurationCount: e.configurations.length, runs: runCount(e) },
+      null,
+      2,
+    ) + "\n"
+  );
 }
 
 /** One summary line: `N configurations, R runs[, W warm-up runs][, X cells excluded]`. */

@@ -45,7 +45,10 @@ export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
  * @returns the slug; "" when the title has no ASCII letter or digit
  */
 export function slugOf(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 }
 
 let validator: ReturnType<Ajv["compile"]> | undefined;
@@ -93,7 +96,8 @@ function schemaMessage(e: ErrorObject, path: YamlPath): string {
     case "minItems":
       return `${at} ${Array.isArray(e.data) && e.data.length > 0 ? `has ${e.data.length} item(s)` : "is empty"} — list at least ${String(e.params.limit)} item(s)${hint}`;
     case "pattern":
-      if (path[path.length - 1] === "slug") return `${at} is ${JSON.stringify(e.data)}, which is not a slug — use lower-case letters and digits joined by single hyphens, e.g. json-rpc-echo-on-the-wire`;
+      if (path[path.length - 1] === "slug")
+        return `${at} is ${JSON.stringify(e.data)}, which is not a slug — use lower-case letters and digits joined by single hyphens, e.g. json-rpc-echo-on-the-wire`;
       return `${at} is ${JSON.stringify(e.data)}, which does not match ${String(e.params.pattern)} — use lower-case letters, digits and _, starting with a letter`;
     default:
       return `${at} ${e.message ?? "is invalid"} — fix it per matrix.schema.json${hint}`;
@@ -165,7 +169,8 @@ export function parseMatrix(text: string, name: string, sha256 = createHash("sha
   }
   const loc = new Locator(name, doc, lc);
   const data = doc.toJS() as unknown;
-  if (data === null || data === undefined) throw new UserError(`${name}:1:1: the matrix file is empty — write version: 1, axes: and targets: (see README "The matrix")`);
+  if (data === null || data === undefined)
+    throw new UserError(`${name}:1:1: the matrix file is empty — write version: 1, axes: and targets: (see README "The matrix")`);
   const errs = validate(data);
   if (errs[0]) {
     const e = errs[0];
@@ -188,11 +193,26 @@ export function parseMatrix(text: string, name: string, sha256 = createHash("sha
 function parseBuild(b: NonNullable<RawMatrix["targets"][string]["build"]>, tname: string, matrixDir: string, loc: Locator): TargetBuild {
   const dir = resolve(buildRoot(), b.name ?? tname);
   b.command.forEach((a, i) => {
-    for (const ph of placeholderNames(a)) if (ph !== "build") fail(loc, ["targets", tname, "build", "command", i], `placeholder {${ph}} in a build command — a build takes only {build} (the folder to build into)`);
+    for (const ph of placeholderNames(a))
+      if (ph !== "build")
+        fail(loc, ["targets", tname, "build", "command", i], `placeholder {${ph}} in a build command — a build takes only {build} (the folder to build into)`);
   });
-  const toolchain = (b.toolchain ?? []).map((tc) => ({ command: tc.command, install: tc.install, ...(tc.probe ? { probe: tc.probe } : {}), ...(tc.version ? { version: tc.version } : {}) }));
+  const toolchain = (b.toolchain ?? []).map((tc) => ({
+    command: tc.command,
+    install: tc.install,
+    ...(tc.probe ? { probe: tc.probe } : {}),
+    ...(tc.version ? { version: tc.version } : {}),
+  }));
   const resolved = b.resolved ? { from: b.resolved.from, path: resolve(matrixDir, substituteKnown(b.resolved.path, { build: dir })) } : undefined;
-  return { command: b.command, inputs: b.inputs.map((p) => resolve(matrixDir, p)), toolchain, ...(resolved ? { resolved } : {}), dir, cwd: matrixDir, at: loc.at(["targets", tname, "build"]) };
+  return {
+    command: b.command,
+    inputs: b.inputs.map((p) => resolve(matrixDir, p)),
+    toolchain,
+    ...(resolved ? { resolved } : {}),
+    dir,
+    cwd: matrixDir,
+    at: loc.at(["targets", tname, "build"]),
+  };
 }
 
 /** Fail at `path` (or at key `key` of the map at `path`). */
@@ -201,7 +221,12 @@ function fail(loc: Locator, path: YamlPath, msg: string, key?: string): never {
 }
 
 function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matrix {
-  const axes: Axis[] = raw.axes.map((a) => ({ name: a.name, values: a.values.map(String), id: a.id ?? "{}", ...(a.default !== undefined ? { default: String(a.default) } : {}) }));
+  const axes: Axis[] = raw.axes.map((a) => ({
+    name: a.name,
+    values: a.values.map(String),
+    id: a.id ?? "{}",
+    ...(a.default !== undefined ? { default: String(a.default) } : {}),
+  }));
   const byName = new Map<string, Axis>();
   axes.forEach((a, i) => {
     if (byName.has(a.name)) fail(loc, ["axes", i, "name"], `axis "${a.name}" is declared twice — merge the two declarations`);
@@ -212,9 +237,15 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       vs.add(v);
     });
     for (const m of a.id.matchAll(/\{([^}]*)\}/g)) {
-      if (m[1] !== "") fail(loc, ["axes", i, "id"], `placeholder {${m[1]}} in the id template of axis "${a.name}" — id templates take only {} (the value), e.g. ${a.name[0]}{}`);
+      if (m[1] !== "")
+        fail(
+          loc,
+          ["axes", i, "id"],
+          `placeholder {${m[1]}} in the id template of axis "${a.name}" — id templates take only {} (the value), e.g. ${a.name[0]}{}`,
+        );
     }
-    if (a.default !== undefined && !vs.has(a.default)) fail(loc, ["axes", i, "default"], `default "${a.default}" is not a value of axis "${a.name}" — use one of: ${a.values.join(", ")}`);
+    if (a.default !== undefined && !vs.has(a.default))
+      fail(loc, ["axes", i, "default"], `default "${a.default}" is not a value of axis "${a.name}" — use one of: ${a.values.join(", ")}`);
   });
   const axisNames = axes.map((a) => a.name);
   const axisList = axisNames.join(", ");
@@ -227,7 +258,12 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       if (!axis) fail(loc, path, `unknown axis "${k}" in ${keyPath(path)} — use one of: ${axisList}`, k);
       const list = (Array.isArray(v) ? v : [v]).map(String);
       list.forEach((x, j) => {
-        if (!axis.values.includes(x)) fail(loc, Array.isArray(v) ? [...path, k, j] : [...path, k], `"${x}" is not a value of axis "${k}" — add it to the axis' values or use one of: ${axis.values.join(", ")}`);
+        if (!axis.values.includes(x))
+          fail(
+            loc,
+            Array.isArray(v) ? [...path, k, j] : [...path, k],
+            `"${x}" is not a value of axis "${k}" — add it to the axis' values or use one of: ${axis.values.join(", ")}`,
+          );
       });
       out[k] = list;
     }
@@ -235,36 +271,59 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
   };
 
   const targetAxis = axes.findIndex((a) => a.name === "target");
-  if (targetAxis < 0) fail(loc, ["axes"], `no "target" axis — add an axis named target whose values name entries of targets: (${Object.keys(raw.targets).join(", ") || "none defined"})`);
+  if (targetAxis < 0)
+    fail(
+      loc,
+      ["axes"],
+      `no "target" axis — add an axis named target whose values name entries of targets: (${Object.keys(raw.targets).join(", ") || "none defined"})`,
+    );
   const clientAxis = axes.findIndex((a) => a.name === "client");
   if (clientAxis >= 0) {
     axes[clientAxis]!.values.forEach((v, j) => {
-      if (!(CLIENTS as readonly string[]).includes(v)) fail(loc, ["axes", clientAxis, "values", j], `unknown client "${v}" — use one of: ${CLIENTS.join(", ")}`);
+      if (!(CLIENTS as readonly string[]).includes(v))
+        fail(loc, ["axes", clientAxis, "values", j], `unknown client "${v}" — use one of: ${CLIENTS.join(", ")}`);
     });
     const revisioned = axes[clientAxis]!.values.some((c) => c === "sdk" || clientDeclaration(c)?.revisions !== undefined); // a protocol without revisions needs no revision axis
     for (const axis of revisioned ? ["flow", "revision"] : ["flow"]) {
-      if (!byName.has(axis)) fail(loc, ["axes", clientAxis, "name"], `a client axis needs a "${axis}" axis (a driver runs one flow in one revision per configuration) — add an axis named ${axis}`);
+      if (!byName.has(axis))
+        fail(
+          loc,
+          ["axes", clientAxis, "name"],
+          `a client axis needs a "${axis}" axis (a driver runs one flow in one revision per configuration) — add an axis named ${axis}`,
+        );
     }
   }
   const transportAxis = axes.findIndex((a) => a.name === "transport");
   if (transportAxis >= 0) {
     axes[transportAxis]!.values.forEach((v, j) => {
-      if (![...TRANSPORTS, IN_PROCESS].includes(v)) fail(loc, ["axes", transportAxis, "values", j], `unknown transport "${v}" — use one of: ${[...TRANSPORTS, IN_PROCESS].join(", ")}`);
+      if (![...TRANSPORTS, IN_PROCESS].includes(v))
+        fail(loc, ["axes", transportAxis, "values", j], `unknown transport "${v}" — use one of: ${[...TRANSPORTS, IN_PROCESS].join(", ")}`);
     });
   }
   const measures = raw.measures ?? ["bytes"];
   const alone = measures.findIndex((x) => ALONE_MEASURES.includes(x));
-  if (alone >= 0 && measures.length > 1) fail(loc, ["measures", alone], `measure "${measures[alone]}" runs alone — write measures: [${measures[alone]}] and put the other measures in a matrix of their own`);
+  if (alone >= 0 && measures.length > 1)
+    fail(
+      loc,
+      ["measures", alone],
+      `measure "${measures[alone]}" runs alone — write measures: [${measures[alone]}] and put the other measures in a matrix of their own`,
+    );
   const inProcessOk = measures.includes("percall");
   if (inProcessOk) {
     for (const axis of ["transport", "revision"]) {
-      if (!byName.has(axis)) fail(loc, ["axes"], `measures: [percall] needs a "${axis}" axis (target × transport × revision names each path) — add an axis named ${axis}`);
+      if (!byName.has(axis))
+        fail(loc, ["axes"], `measures: [percall] needs a "${axis}" axis (target × transport × revision names each path) — add an axis named ${axis}`);
     }
   }
 
   const title = raw.title ?? DEFAULT_TITLE;
   const slug = raw.slug ?? slugOf(title);
-  if (slug === "") fail(loc, ["title"], `title ${JSON.stringify(title)} gives no slug (it has no letter a-z or digit) — add slug: with the file name of the report's pages, e.g. slug: my-report`);
+  if (slug === "")
+    fail(
+      loc,
+      ["title"],
+      `title ${JSON.stringify(title)} gives no slug (it has no letter a-z or digit) — add slug: with the file name of the report's pages, e.g. slug: my-report`,
+    );
 
   const matrixDir = dirname(resolve(name));
   const targets: Record<string, Target> = {};
@@ -274,14 +333,29 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     const atBuild: Record<string, string> = build ? { build: build.dir } : {};
     /** A command of the target (`key`: stdio, http or harness) with {build} substituted and its placeholders checked. */
     const command = (c: RawCommand, key: "stdio" | "http" | "harness"): TargetCommand => {
-      const cmd: TargetCommand = { argv: c.argv.map((a) => substituteKnown(a, atBuild)), env: Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, substituteKnown(v, atBuild)])) };
-      const texts: [string, YamlPath][] = [...cmd.argv.map((s, i): [string, YamlPath] => [s, ["targets", tname, key, "argv", i]]), ...Object.entries(cmd.env).map(([k, s]): [string, YamlPath] => [s, ["targets", tname, key, "env", k]])];
+      const cmd: TargetCommand = {
+        argv: c.argv.map((a) => substituteKnown(a, atBuild)),
+        env: Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, substituteKnown(v, atBuild)])),
+      };
+      const texts: [string, YamlPath][] = [
+        ...cmd.argv.map((s, i): [string, YamlPath] => [s, ["targets", tname, key, "argv", i]]),
+        ...Object.entries(cmd.env).map(([k, s]): [string, YamlPath] => [s, ["targets", tname, key, "env", k]]),
+      ];
       for (const [s, path] of texts) {
         for (const ph of placeholderNames(s)) {
           if (ph === "port" && key === "http") continue;
-          if (ph === "build") fail(loc, path, `placeholder {build} in target ${tname}, which has no build: — add a build: section (command, inputs) or remove {build}`);
-          if (ph === "port") fail(loc, path, key === "harness" ? `placeholder {port} in a harness command — a harness starts what it measures itself; remove it` : `placeholder {port} in a stdio command — only http commands get a port; remove it`);
-          if (!axisNames.includes(ph)) fail(loc, path, `placeholder {${ph}} names no axis — use {port} (http) or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}`);
+          if (ph === "build")
+            fail(loc, path, `placeholder {build} in target ${tname}, which has no build: — add a build: section (command, inputs) or remove {build}`);
+          if (ph === "port")
+            fail(
+              loc,
+              path,
+              key === "harness"
+                ? `placeholder {port} in a harness command — a harness starts what it measures itself; remove it`
+                : `placeholder {port} in a stdio command — only http commands get a port; remove it`,
+            );
+          if (!axisNames.includes(ph))
+            fail(loc, path, `placeholder {${ph}} names no axis — use {port} (http) or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}`);
         }
       }
       return cmd;
@@ -296,10 +370,34 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       if (typeof r === "string") return { command: r, at: loc.at(path) };
       return { command: r.command, at: loc.at(path), ...(r.when ? { when: match(r.when, [...path, "when"]) } : {}) };
     });
-    if (t.inProcess && !inProcessOk) fail(loc, ["targets", tname], `target ${tname} runs in-process, which only measures: [percall] measures — set measures: [percall] or remove inProcess`, "inProcess");
-    if (t.inProcess && (t.stdio || t.http)) fail(loc, ["targets", tname], `target ${tname} declares inProcess and a ${t.stdio ? "stdio" : "http"} command — an in-process target starts no server; remove one of them`, "inProcess");
-    if (t.harness && !inProcessOk) fail(loc, ["targets", tname], `target ${tname} is a per-call harness, which only measures: [percall] runs — set measures: [percall] or remove harness`, "harness");
-    if (t.harness && (t.stdio || t.http || t.inProcess)) fail(loc, ["targets", tname], `target ${tname} declares harness and ${t.inProcess ? "inProcess" : `a ${t.stdio ? "stdio" : "http"} command`} — a harness times its path itself; remove one of them`, "harness");
+    if (t.inProcess && !inProcessOk)
+      fail(
+        loc,
+        ["targets", tname],
+        `target ${tname} runs in-process, which only measures: [percall] measures — set measures: [percall] or remove inProcess`,
+        "inProcess",
+      );
+    if (t.inProcess && (t.stdio || t.http))
+      fail(
+        loc,
+        ["targets", tname],
+        `target ${tname} declares inProcess and a ${t.stdio ? "stdio" : "http"} command — an in-process target starts no server; remove one of them`,
+        "inProcess",
+      );
+    if (t.harness && !inProcessOk)
+      fail(
+        loc,
+        ["targets", tname],
+        `target ${tname} is a per-call harness, which only measures: [percall] runs — set measures: [percall] or remove harness`,
+        "harness",
+      );
+    if (t.harness && (t.stdio || t.http || t.inProcess))
+      fail(
+        loc,
+        ["targets", tname],
+        `target ${tname} declares harness and ${t.inProcess ? "inProcess" : `a ${t.stdio ? "stdio" : "http"} command`} — a harness times its path itself; remove one of them`,
+        "harness",
+      );
     targets[tname] = {
       name: tname,
       label: t.label ?? tname,
@@ -316,11 +414,20 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     };
   }
   axes[targetAxis]!.values.forEach((v, j) => {
-    if (!targets[v]) fail(loc, ["axes", targetAxis, "values", j], `unknown target "${v}" — define it under targets: or use one of: ${Object.keys(targets).join(", ") || "(none defined)"}`);
+    if (!targets[v])
+      fail(
+        loc,
+        ["axes", targetAxis, "values", j],
+        `unknown target "${v}" — define it under targets: or use one of: ${Object.keys(targets).join(", ") || "(none defined)"}`,
+      );
   });
 
   const grid = raw.grid ? match(raw.grid, ["grid"]) : undefined;
-  const exclude: ExcludeRule[] = (raw.exclude ?? []).map((r, i) => ({ match: match(r.match, ["exclude", i, "match"]), ...(r.reason !== undefined ? { reason: r.reason } : {}), label: `exclude[${i}] (${loc.at(["exclude", i])})` }));
+  const exclude: ExcludeRule[] = (raw.exclude ?? []).map((r, i) => ({
+    match: match(r.match, ["exclude", i, "match"]),
+    ...(r.reason !== undefined ? { reason: r.reason } : {}),
+    label: `exclude[${i}] (${loc.at(["exclude", i])})`,
+  }));
   const include: IncludeRule[] = (raw.include ?? []).map((r, i) => ({
     match: match(r.match, ["include", i, "match"]),
     ...(r.repeats !== undefined ? { repeats: r.repeats } : {}),
@@ -334,18 +441,32 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     if (!axis) fail(loc, [...path, "axis"], `sweep ${label} varies unknown axis "${s.axis}" — use one of: ${axisList}`);
     const values = (s.values ?? axis.values).map(String);
     values.forEach((v, j) => {
-      if (!axis.values.includes(v)) fail(loc, [...path, "values", j], `"${v}" is not a value of axis "${axis.name}" — add it to the axis' values or use one of: ${axis.values.join(", ")}`);
+      if (!axis.values.includes(v))
+        fail(loc, [...path, "values", j], `"${v}" is not a value of axis "${axis.name}" — add it to the axis' values or use one of: ${axis.values.join(", ")}`);
     });
     const given = match(s.base, [...path, "base"]);
-    if (given[axis.name]) fail(loc, [...path, "base"], `sweep ${label}'s base names the swept axis "${axis.name}" — remove it from base (the sweep gives its values)`, axis.name);
+    if (given[axis.name])
+      fail(loc, [...path, "base"], `sweep ${label}'s base names the swept axis "${axis.name}" — remove it from base (the sweep gives its values)`, axis.name);
     const base: Match = {};
     for (const a of axes) {
       if (a === axis) continue;
       const v = given[a.name] ?? (a.default !== undefined ? [a.default] : a.values.length === 1 ? a.values : undefined);
-      if (!v) fail(loc, s.base ? [...path, "base"] : path, `sweep ${label}'s base gives no value for axis "${a.name}", which has no default — add ${a.name}: <one of ${a.values.join(", ")}> to base, or default: to the axis`);
+      if (!v)
+        fail(
+          loc,
+          s.base ? [...path, "base"] : path,
+          `sweep ${label}'s base gives no value for axis "${a.name}", which has no default — add ${a.name}: <one of ${a.values.join(", ")}> to base, or default: to the axis`,
+        );
       base[a.name] = v;
     }
-    return { name: label, axis: axis.name, values, base, ...(s.repeats !== undefined ? { repeats: s.repeats } : {}), ...(s.warmup !== undefined ? { warmup: s.warmup } : {}) };
+    return {
+      name: label,
+      axis: axis.name,
+      values,
+      base,
+      ...(s.repeats !== undefined ? { repeats: s.repeats } : {}),
+      ...(s.warmup !== undefined ? { warmup: s.warmup } : {}),
+    };
   });
 
   return {

@@ -50,14 +50,24 @@ export function preflight(m: Matrix, configs: Configuration[]): void {
     if (t.build) {
       checkBuilt(t, at);
     } else if (t.package && t.version) {
-      if (!semver.validRange(t.version)) throw new UserError(`${at("targets", name, "version")}: "${t.version}" is not a semver range — write e.g. 2.4.0, ^2.4.0 or >=2 <3`);
+      if (!semver.validRange(t.version))
+        throw new UserError(`${at("targets", name, "version")}: "${t.version}" is not a semver range — write e.g. 2.4.0, ^2.4.0 or >=2 <3`);
       const got = installedPackageVersion(t.package);
-      if (!got) throw new UserError(`${at("targets", name, "package")}: target ${name} needs npm package ${t.package} (${t.version}), which is not installed — run npm ci, or npm i -E ${t.package}@<version>`);
-      if (!semver.satisfies(got, t.version)) throw new UserError(`${at("targets", name, "version")}: target ${name} needs ${t.package} ${t.version} but ${got} is installed — install a matching version or change targets.${name}.version`);
+      if (!got)
+        throw new UserError(
+          `${at("targets", name, "package")}: target ${name} needs npm package ${t.package} (${t.version}), which is not installed — run npm ci, or npm i -E ${t.package}@<version>`,
+        );
+      if (!semver.satisfies(got, t.version))
+        throw new UserError(
+          `${at("targets", name, "version")}: target ${name} needs ${t.package} ${t.version} but ${got} is installed — install a matching version or change targets.${name}.version`,
+        );
     }
     for (const r of t.requires) {
       const hit = cs.find((c) => matchesValues(r.when, c.values));
-      if (hit && !findProgram(r.command, process.cwd())) throw new UserError(`${r.at}: target ${name} requires the command "${r.command}" (for ${hit.id}), which is not on PATH — install it, or leave those configurations out (--only)`);
+      if (hit && !findProgram(r.command, process.cwd()))
+        throw new UserError(
+          `${r.at}: target ${name} requires the command "${r.command}" (for ${hit.id}), which is not on PATH — install it, or leave those configurations out (--only)`,
+        );
     }
   }
   checkCommands(m, configs);
@@ -73,11 +83,23 @@ function checkBuilt(t: Target, at: (...p: (string | number)[]) => string): void 
   const rec = readBuildRecord(t);
   if (!rec || !t.package || !t.version) return;
   const set = rec.resolved;
-  if (!set) throw new UserError(`${at("targets", t.name, "package")}: target ${t.name} names package ${t.package}, but its build declares no resolved: set to check it against — add build.resolved ({from: pip|cargo|go, path})`);
-  if (!validVersionRange(set.ecosystem, t.version)) throw new UserError(`${at("targets", t.name, "version")}: "${t.version}" is not a ${set.ecosystem === "pypi" ? "PEP 440 specifier" : "semver range"} — write e.g. ${set.ecosystem === "pypi" ? "2.2.0, ==2.2.0 or >=2,<3" : set.ecosystem === "go" ? "v1.8.0 or >=1.8.0 <2" : "0.14.1 or ^0.14"}`);
+  if (!set)
+    throw new UserError(
+      `${at("targets", t.name, "package")}: target ${t.name} names package ${t.package}, but its build declares no resolved: set to check it against — add build.resolved ({from: pip|cargo|go, path})`,
+    );
+  if (!validVersionRange(set.ecosystem, t.version))
+    throw new UserError(
+      `${at("targets", t.name, "version")}: "${t.version}" is not a ${set.ecosystem === "pypi" ? "PEP 440 specifier" : "semver range"} — write e.g. ${set.ecosystem === "pypi" ? "2.2.0, ==2.2.0 or >=2,<3" : set.ecosystem === "go" ? "v1.8.0 or >=1.8.0 <2" : "0.14.1 or ^0.14"}`,
+    );
   const got = resolvedVersion(set, t.package);
-  if (!got) throw new UserError(`${at("targets", t.name, "package")}: target ${t.name} needs ${t.package} (${t.version}), which its build did not resolve (${Object.keys(set.packages).length} packages in ${relative(process.cwd(), t.build!.dir)}) — fix the package name or the target's lock file`);
-  if (!versionSatisfies(set.ecosystem, got, t.version)) throw new UserError(`${at("targets", t.name, "version")}: target ${t.name} needs ${t.package} ${t.version} but its build resolved ${got} — change the target's lock file or targets.${t.name}.version`);
+  if (!got)
+    throw new UserError(
+      `${at("targets", t.name, "package")}: target ${t.name} needs ${t.package} (${t.version}), which its build did not resolve (${Object.keys(set.packages).length} packages in ${relative(process.cwd(), t.build!.dir)}) — fix the package name or the target's lock file`,
+    );
+  if (!versionSatisfies(set.ecosystem, got, t.version))
+    throw new UserError(
+      `${at("targets", t.name, "version")}: target ${t.name} needs ${t.package} ${t.version} but its build resolved ${got} — change the target's lock file or targets.${t.name}.version`,
+    );
 }
 
 /** Is `cmd`'s program inside a target build folder that does not exist yet (built by `wirecost run`)? */
@@ -106,14 +128,19 @@ export function checkCommands(m: Matrix, configs: readonly Configuration[]): voi
     if (!cmd || unbuilt(m.targets[name])) continue;
     const at = (i: number) => (m.locate ? m.locate("targets", name, transport, "argv", i) : `${m.file}: targets.${key}.argv[${i}]`);
     const program = cmd.argv[0] ?? "";
-    if (program === "") throw new UserError(`${at(0)}: target ${name} has an empty ${transport} command — give the program and its arguments, e.g. [node, server.js]`);
+    if (program === "")
+      throw new UserError(`${at(0)}: target ${name} has an empty ${transport} command — give the program and its arguments, e.g. [node, server.js]`);
     if (program.includes("{")) continue;
     if (program !== "node" && !findProgram(program, cwd)) {
-      throw new UserError(`${at(0)}: program "${program}" of target ${name} (${transport}) not found ${program.includes("/") ? `at ${resolve(cwd, program)}` : "on PATH"} — fix the command or install the program`);
+      throw new UserError(
+        `${at(0)}: program "${program}" of target ${name} (${transport}) not found ${program.includes("/") ? `at ${resolve(cwd, program)}` : "on PATH"} — fix the command or install the program`,
+      );
     }
     const script = cmd.argv[1];
     if (program === "node" && script && !script.startsWith("-") && !script.includes("{") && !existsSync(resolve(cwd, script))) {
-      throw new UserError(`${at(1)}: script ${script} of target ${name} (${transport}) not found (looked in ${cwd}) — fix the path${script.startsWith("dist/") ? " or build first: npm run build" : ""}`);
+      throw new UserError(
+        `${at(1)}: script ${script} of target ${name} (${transport}) not found (looked in ${cwd}) — fix the path${script.startsWith("dist/") ? " or build first: npm run build" : ""}`,
+      );
     }
   }
 }

@@ -36,10 +36,11 @@ export function trialOrder(configs: readonly string[], trials: number, order: st
   const out: TrialSlot[] = [];
   for (let t = 1; t <= trials; t++) {
     const round = [...configs];
-    if (rnd) for (let i = round.length - 1; i > 0; i--) {
-      const j = Math.floor(rnd() * (i + 1));
-      [round[i], round[j]] = [round[j]!, round[i]!];
-    }
+    if (rnd)
+      for (let i = round.length - 1; i > 0; i--) {
+        const j = Math.floor(rnd() * (i + 1));
+        [round[i], round[j]] = [round[j]!, round[i]!];
+      }
     for (const c of round) out.push({ config: c, trial: t, seq: out.length + 1 });
   }
   return out;

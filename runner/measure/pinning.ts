@@ -77,7 +77,9 @@ export function pinProcess(pid: number, cores: number[], all: number[] = allowed
 /** The distinct `Cpus_allowed_list` values over the threads of `pid` (one entry when uniform). */
 export function threadAffinities(pid: number): string[] {
   const out = new Set<string>();
-  for (const tid of execFileSync("ls", [`/proc/${pid}/task`], { encoding: "utf8" }).split("\n").filter(Boolean)) {
+  for (const tid of execFileSync("ls", [`/proc/${pid}/task`], { encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean)) {
     try {
       const m = /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8"));
       if (m) out.add(m[1]!);

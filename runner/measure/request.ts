@@ -33,7 +33,15 @@ export class ResponseError extends Error {}
  */
 export function serializePost(port: number, path: string, headers: [string, string][], body: string): Buffer {
   const b = Buffer.from(body, "utf8");
-  const head = [`POST ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, "Content-Type: application/json", ...headers.map(([k, v]) => `${k}: ${v}`), `Content-Length: ${b.length}`, "", ""].join("\r\n");
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    "Content-Type: application/json",
+    ...headers.map(([k, v]) => `${k}: ${v}`),
+    `Content-Length: ${b.length}`,
+    "",
+    "",
+  ].join("\r\n");
   return Buffer.concat([Buffer.from(head, "latin1"), b]);
 }
 
@@ -52,5 +60,6 @@ export function validateJsonRpc(status: number, body: Buffer, expect?: string): 
   }
   if (msg.error !== undefined) throw new ResponseError(`HTTP 200 carrying JSON-RPC error ${String(msg.error?.code)}: ${String(msg.error?.message)}`);
   if (msg.result === undefined) throw new ResponseError(`HTTP 200 JSON-RPC message without result: ${body.toString("utf8").slice(0, 200)}`);
-  if (expect !== undefined && !body.includes(expect)) throw new ResponseError(`response lacks ${JSON.stringify(expect)}: ${body.toString("utf8").slice(0, 200)}`);
+  if (expect !== undefined && !body.includes(expect))
+    throw new ResponseError(`response lacks ${JSON.stringify(expect)}: ${body.toString("utf8").slice(0, 200)}`);
 }

@@ -66,7 +66,16 @@ function readLength(buf: Uint8Array, start: number, end: number): number {
 function readStatusLine(buf: Uint8Array, start: number, end: number): number {
   if (end - start < 12) return -1;
   // "HTTP/1."
-  if (buf[start] !== 0x48 || buf[start + 1] !== 0x54 || buf[start + 2] !== 0x54 || buf[start + 3] !== 0x50 || buf[start + 4] !== 0x2f || buf[start + 5] !== 0x31 || buf[start + 6] !== 0x2e) return -1;
+  if (
+    buf[start] !== 0x48 ||
+    buf[start + 1] !== 0x54 ||
+    buf[start + 2] !== 0x54 ||
+    buf[start + 3] !== 0x50 ||
+    buf[start + 4] !== 0x2f ||
+    buf[start + 5] !== 0x31 ||
+    buf[start + 6] !== 0x2e
+  )
+    return -1;
   const v = buf[start + 7]!;
   if (v < 0x30 || v > 0x39 || buf[start + 8] !== SP) return -1;
   let status = 0;

@@ -28,7 +28,13 @@ export interface ThroughputWindow {
  * `around.before/after` run right before load starts and right after the last response.
  * @throws Error when a connection cannot be opened
  */
-export async function runThroughput(port: number, req: TimedRequest, connections: number, durationMs: number, around: { before(): void; after(): void } = { before() {}, after() {} }): Promise<ThroughputWindow> {
+export async function runThroughput(
+  port: number,
+  req: TimedRequest,
+  connections: number,
+  durationMs: number,
+  around: { before(): void; after(): void } = { before() {}, after() {} },
+): Promise<ThroughputWindow> {
   const clients = await Promise.all(Array.from({ length: connections }, () => KeepAliveClient.connect(port)));
   const hist = newHistogram();
   let requests = 0;

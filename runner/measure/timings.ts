@@ -26,11 +26,26 @@ export function trialMetrics(r: TrialResult): [string, number][] {
   }
   if (r.cpu) {
     const c = r.cpu;
-    out.push(["cpu_per_request_us", c.cpuPerRequestUs], ["ticks_per_request_us", c.ticksPerRequestUs], ["ticks", c.ticks], ["quantisation_error_pct", c.quantisationError * 100], ["client_cpu_per_request_us", c.clientCpuPerRequestUs]);
+    out.push(
+      ["cpu_per_request_us", c.cpuPerRequestUs],
+      ["ticks_per_request_us", c.ticksPerRequestUs],
+      ["ticks", c.ticks],
+      ["quantisation_error_pct", c.quantisationError * 100],
+      ["client_cpu_per_request_us", c.clientCpuPerRequestUs],
+    );
   }
   for (const t of r.throughput ?? []) {
     const p = `tput_c${t.connections}_`;
-    out.push([p + "requests_per_s", t.requestsPerSecond], [p + "requests", t.requests], [p + "errors", t.errors], [p + "p50_us", t.latency.p50Us], [p + "p95_us", t.latency.p95Us], [p + "p99_us", t.latency.p99Us], [p + "cpu_per_request_us", t.cpuPerRequestUs], [p + "client_cpu_per_request_us", t.clientCpuPerRequestUs]);
+    out.push(
+      [p + "requests_per_s", t.requestsPerSecond],
+      [p + "requests", t.requests],
+      [p + "errors", t.errors],
+      [p + "p50_us", t.latency.p50Us],
+      [p + "p95_us", t.latency.p95Us],
+      [p + "p99_us", t.latency.p99Us],
+      [p + "cpu_per_request_us", t.cpuPerRequestUs],
+      [p + "client_cpu_per_request_us", t.clientCpuPerRequestUs],
+    );
   }
   return out;
 }
@@ -61,5 +76,27 @@ export function writeTimings(dir: string, results: TrialResult[], run: Record<st
     return [config, metric, vs.length, fix(median(vs)), fix(Math.min(...vs)), fix(Math.max(...vs))];
   });
   writeAtomic(resultsFile(dir, "timingsSummary"), toTsv(["config", "metric", "trials", "median", "min", "max"], summary));
-  writeAtomic(resultsFile(dir, "timingsRun"), JSON.stringify({ schemaVersion: 1, ...run, trials: sorted.map((r) => ({ config: r.config, trial: r.trial, seq: r.seq, status: r.status, error: r.error, load1: r.load1, busy: r.busy, targetAffinity: r.targetAffinity, startedAt: r.startedAt, ...(r.listeningLine ? { listeningLine: r.listeningLine } : {}) })) }, null, 2) + "\n");
+  writeAtomic(
+    resultsFile(dir, "timingsRun"),
+    JSON.stringify(
+      {
+        schemaVersion: 1,
+        ...run,
+        trials: sorted.map((r) => ({
+          config: r.config,
+          trial: r.trial,
+          seq: r.seq,
+          status: r.status,
+          error: r.error,
+          load1: r.load1,
+          busy: r.busy,
+          targetAffinity: r.targetAffinity,
+          startedAt: r.startedAt,
+          ...(r.listeningLine ? { listeningLine: r.listeningLine } : {}),
+        })),
+      },
+      null,
+      2,
+    ) + "\n",
+  );
 }

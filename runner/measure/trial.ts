@@ -92,7 +92,9 @@ export interface TrialResult {
 function startPinned(spec: TrialSpec, port: number): TargetProcess {
   const argv = [...spec.command.argv];
   if (argv[0] === "node") argv[0] = process.execPath;
-  const cmd: TargetCommand = spec.layout.targetCores.length ? { argv: ["taskset", "-c", spec.layout.targetCores.join(","), ...argv], env: spec.command.env } : { argv, env: spec.command.env };
+  const cmd: TargetCommand = spec.layout.targetCores.length
+    ? { argv: ["taskset", "-c", spec.layout.targetCores.join(","), ...argv], env: spec.command.env }
+    : { argv, env: spec.command.env };
   return startTarget(cmd, { ...spec.values, port: String(port) }, spec.cwd);
 }
 

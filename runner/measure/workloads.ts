@@ -44,7 +44,17 @@ function mcpToolsCall2026(port: number): TimedRequest {
   });
   return {
     workload: "mcp-tools-call-2026-07-28",
-    bytes: serializePost(port, "/mcp", [["Accept", "application/json, text/event-stream"], ["MCP-Protocol-Version", "2026-07-28"], ["Mcp-Method", "tools/call"], ["Mcp-Name", "echo"]], body),
+    bytes: serializePost(
+      port,
+      "/mcp",
+      [
+        ["Accept", "application/json, text/event-stream"],
+        ["MCP-Protocol-Version", "2026-07-28"],
+        ["Mcp-Method", "tools/call"],
+        ["Mcp-Name", "echo"],
+      ],
+      body,
+    ),
     validate: (status, b) => validateJsonRpc(status, b, ECHO_TEXT),
   };
 }

@@ -12,7 +12,9 @@ import { runCommandLine } from "./commands.js";
 
 /** A one-screen summary of failed runs: at most `max` lines, grouped by configuration. */
 export function failureSummary(failed: readonly RunRecord[], max = 12): string[] {
-  const lines = failed.slice(0, max).map((f) => `  ${f.status} ${f.config} #${f.repeat}${f.exit ? ` (exit ${f.exit})` : ""}: ${f.error.length > 160 ? f.error.slice(0, 157) + "…" : f.error}`);
+  const lines = failed
+    .slice(0, max)
+    .map((f) => `  ${f.status} ${f.config} #${f.repeat}${f.exit ? ` (exit ${f.exit})` : ""}: ${f.error.length > 160 ? f.error.slice(0, 157) + "…" : f.error}`);
   if (failed.length > max) lines.push(`  … and ${failed.length - max} more (see runs.tsv)`);
   return lines;
 }
@@ -35,9 +37,13 @@ export const bytesMode: RunMode = {
       return 130;
     }
     const cpu = ownAndChildrenCpuSeconds();
-    const cpuNote = cpu ? ` in ${((Date.now() - started) / 1000).toFixed(1)} s (CPU: wirecost ${cpu.own.toFixed(1)} s, the targets it started ${cpu.children.toFixed(1)} s)` : "";
+    const cpuNote = cpu
+      ? ` in ${((Date.now() - started) / 1000).toFixed(1)} s (CPU: wirecost ${cpu.own.toFixed(1)} s, the targets it started ${cpu.children.toFixed(1)} s)`
+      : "";
     const skipped = runs.filter((r) => r.status === "skipped").length;
-    process.stderr.write(`${runs.length - failed.length - skipped} of ${runs.length} runs ok${skipped ? `, ${skipped} skipped` : ""}${cpuNote}; results in ${o.results}/\n`);
+    process.stderr.write(
+      `${runs.length - failed.length - skipped} of ${runs.length} runs ok${skipped ? `, ${skipped} skipped` : ""}${cpuNote}; results in ${o.results}/\n`,
+    );
     for (const why of skippedTargets.values()) process.stderr.write(`  skipped: ${why}\n`);
     if (!failed.length) return 0;
     for (const line of failureSummary(failed)) process.stderr.write(line + "\n");

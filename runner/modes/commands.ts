@@ -17,6 +17,14 @@ export interface CommandParts {
  * supports them (else the command reruns those configurations whole).
  */
 export function runCommandLine(mode: RunMode, file: string, p: CommandParts): string {
-  const args = [file, ...(p.repeats !== undefined ? ["--repeats", String(p.repeats)] : []), ...(p.shard && mode.supports.shard ? ["--shard", p.shard] : []), ...(p.only ?? []).flatMap((o) => ["--only", o]), "--results", p.results, ...(p.resume && mode.supports.resume ? ["--resume"] : [])];
+  const args = [
+    file,
+    ...(p.repeats !== undefined ? ["--repeats", String(p.repeats)] : []),
+    ...(p.shard && mode.supports.shard ? ["--shard", p.shard] : []),
+    ...(p.only ?? []).flatMap((o) => ["--only", o]),
+    "--results",
+    p.results,
+    ...(p.resume && mode.supports.resume ? ["--resume"] : []),
+  ];
   return `npx wirecost run ${args.map(shellQuote).join(" ")}`;
 }

@@ -46,7 +46,9 @@ export function checkModeOptions(mode: RunMode, file: string, o: Pick<ModeRunOpt
   ];
   for (const [flag, on, supported] of given) {
     if (on && !supported) {
-      throw new UserError(`${flag}: ${file} is a ${mode.name} matrix (it measures ${mode.measures}), which runs its configurations one at a time in one process — drop ${flag}; to run part of it: ${runCommandLine(mode, file, { only: ["<id>"], results: o.results })}`);
+      throw new UserError(
+        `${flag}: ${file} is a ${mode.name} matrix (it measures ${mode.measures}), which runs its configurations one at a time in one process — drop ${flag}; to run part of it: ${runCommandLine(mode, file, { only: ["<id>"], results: o.results })}`,
+      );
     }
   }
 }

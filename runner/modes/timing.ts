@@ -23,7 +23,10 @@ export const timingMode: RunMode = {
       trials: o.repeats,
       command: o.command,
       onTrial: (r, done, total) => {
-        const fig = r.status === "ok" ? `${r.cpu ? `cpu ${r.cpu.cpuPerRequestUs.toFixed(1)} µs/req ` : ""}${r.latency ? `p50 ${r.latency.p50Us.toFixed(1)} µs` : ""}` : `FAILED: ${r.error}`;
+        const fig =
+          r.status === "ok"
+            ? `${r.cpu ? `cpu ${r.cpu.cpuPerRequestUs.toFixed(1)} µs/req ` : ""}${r.latency ? `p50 ${r.latency.p50Us.toFixed(1)} µs` : ""}`
+            : `FAILED: ${r.error}`;
         process.stderr.write(`[${done}/${total}] ${r.config} #${r.trial} (load ${r.load1.toFixed(2)}${r.busy ? ", busy" : ""}) ${fig}\n`);
       },
     });

@@ -54,7 +54,10 @@ export class McpCallClient {
    * the start-up timing.
    * @throws ProtocolError when the target exits, errs or times out during start-up
    */
-  static async start(spec: ClientSpec, firstCall: { name: string; arguments: Record<string, unknown> }): Promise<{ client: McpCallClient; setup: SetupTiming }> {
+  static async start(
+    spec: ClientSpec,
+    firstCall: { name: string; arguments: Record<string, unknown> },
+  ): Promise<{ client: McpCallClient; setup: SetupTiming }> {
     const c = new McpCallClient(spec);
     const port = spec.transport === "http" ? await freePort() : 0;
     const t0 = process.hrtime.bigint();

@@ -17,7 +17,6 @@ import { callResultBytes, runPercall } from "./engine.js";
 import { writePercall } from "./files.js";
 import { percallPath, type PercallOptions } from "./options.js";
 
-
 const round2 = (x: number): number => Number(x.toFixed(2));
 
 /**
@@ -27,12 +26,20 @@ const round2 = (x: number): number => Number(x.toFixed(2));
  *   samples; the results, that path's failure included, are written first)
  * @throws UserError when --only matches nothing or a target package is missing (runner/modes/ refuses --shard, --resume and --jobs); ProtocolError (runner/drivers/types.ts) when a target breaks
  */
-export async function runPercallCommand(matrix: Matrix, opts: PercallOptions, matrixArg: string, o: { results: string; only: string[]; repeats?: number }): Promise<number> {
+export async function runPercallCommand(
+  matrix: Matrix,
+  opts: PercallOptions,
+  matrixArg: string,
+  o: { results: string; only: string[]; repeats?: number },
+): Promise<number> {
   const all = expand(matrix).configurations;
   const res = o.only.map(glob);
   const configs = o.only.length ? all.filter((c) => res.some((r) => r.test(c.id))) : all;
   if (!configs.length) throw new UserError(`--only ${o.only.join(" ")}: matches no configuration — list ids with: wirecost expand ${matrixArg}`);
-  const builds = await ensureBuilt(matrix, configs.map((c) => c.values.target!));
+  const builds = await ensureBuilt(
+    matrix,
+    configs.map((c) => c.values.target!),
+  );
   preflight(matrix, configs);
   const m = o.repeats !== undefined ? { ...opts, trials: o.repeats } : opts;
   if (m.trials < 1) throw new UserError(`--repeats ${m.trials}: a per-call run needs at least one trial — give --repeats 1 or more`);
@@ -70,6 +77,8 @@ export async function runPercallCommand(matrix: Matrix, opts: PercallOptions, ma
   const failed = results.filter((r) => r.status === "failed");
   process.stderr.write(`${results.length - failed.length} of ${results.length} configurations measured; results in ${o.results}/percall.tsv\n`);
   if (!failed.length) return 0;
-  process.stderr.write(`wirecost: ${failed.length} path(s) failed (recorded in percall.tsv with the reason): ${failed.map((r) => `${r.id} (${r.reason})`).join("; ")}\n`);
+  process.stderr.write(
+    `wirecost: ${failed.length} path(s) failed (recorded in percall.tsv with the reason): ${failed.map((r) => `${r.id} (${r.reason})`).join("; ")}\n`,
+  );
   return 1;
 }

@@ -267,7 +267,6 @@ function packageVersion(matrix: Matrix, target: string, pkg: string): string {
   return installedPackageVersion(pkg) ?? "not installed";
 }
 
-
 /**
  * Measure every path of `paths` with the parameters `m` (trials interleaved over paths).
  * @param matrix the matrix the paths come from (its folder is where target commands run; its targets give package versions)
@@ -279,8 +278,27 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
   const cwd = dirname(matrix.file);
   const dbFile = ticketsDbPath();
   const store = openTickets(dbFile);
-  const ctx: TrialContext = { cwd, store, dbFile, ids: store.searchTickets(m.query, m.loopCalls).map((t) => t.id), resultBytes: Buffer.byteLength(ticketsText(store.searchTickets(m.query, m.limit))) };
-  const accs = new Map<string, Acc>(paths.map((p) => [p.id, { trials: [], setup: [], loops: [], payload: [], calls: [], runtime: p.kind === "harness" ? "" : `node ${process.version}`, client: p.kind === "mcp" ? "wirecost" : "" }]));
+  const ctx: TrialContext = {
+    cwd,
+    store,
+    dbFile,
+    ids: store.searchTickets(m.query, m.loopCalls).map((t) => t.id),
+    resultBytes: Buffer.byteLength(ticketsText(store.searchTickets(m.query, m.limit))),
+  };
+  const accs = new Map<string, Acc>(
+    paths.map((p) => [
+      p.id,
+      {
+        trials: [],
+        setup: [],
+        loops: [],
+        payload: [],
+        calls: [],
+        runtime: p.kind === "harness" ? "" : `node ${process.version}`,
+        client: p.kind === "mcp" ? "wirecost" : "",
+      },
+    ]),
+  );
   try {
     for (let trial = 1; trial <= m.trials; trial++) {
       for (const path of paths) {
@@ -293,7 +311,9 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
           continue;
         }
         const last = acc.trials.at(-1)!;
-        log(`trial ${trial}/${m.trials} ${path.id}: p50 ${last.p50Us} µs p95 ${last.p95Us} µs (load ${last.loadavg1}, ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+        log(
+          `trial ${trial}/${m.trials} ${path.id}: p50 ${last.p50Us} µs p95 ${last.p95Us} µs (load ${last.loadavg1}, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+        );
       }
     }
     for (const path of paths) {

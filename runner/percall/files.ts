@@ -63,27 +63,64 @@ function sampleRows(p: PathResults): Row[] {
   const add = (kind: string, n: number, metrics: [string, number][]): void => {
     for (const [metric, value] of metrics) rows.push({ config: p.id, kind, n, metric, value });
   };
-  p.trials.forEach((t, i) => add("trial", i + 1, [["p50_us", t.p50Us], ["p95_us", t.p95Us], ["p99_us", t.p99Us], ["mean_us", t.meanUs], ["calls", t.count], ["load1", t.loadavg1]]));
-  p.setup.forEach((s, i) => add("setup", i + 1, [["ready_ms", s.readyMs], ["open_ms", s.openMs], ["listed_ms", s.listedMs], ["first_call_ms", s.firstCallMs]]));
-  p.loops.forEach((l, i) => add("loop", i + 1, [["sequential_ms", l.sequentialMs], ["concurrent_ms", l.concurrentMs], ["batch_ms", l.batchMs]]));
-  p.calls.forEach((samples, i) => add("call", i + 1, samples.map((us): [string, number] => ["latency_us", us])));
+  p.trials.forEach((t, i) =>
+    add("trial", i + 1, [
+      ["p50_us", t.p50Us],
+      ["p95_us", t.p95Us],
+      ["p99_us", t.p99Us],
+      ["mean_us", t.meanUs],
+      ["calls", t.count],
+      ["load1", t.loadavg1],
+    ]),
+  );
+  p.setup.forEach((s, i) =>
+    add("setup", i + 1, [
+      ["ready_ms", s.readyMs],
+      ["open_ms", s.openMs],
+      ["listed_ms", s.listedMs],
+      ["first_call_ms", s.firstCallMs],
+    ]),
+  );
+  p.loops.forEach((l, i) =>
+    add("loop", i + 1, [
+      ["sequential_ms", l.sequentialMs],
+      ["concurrent_ms", l.concurrentMs],
+      ["batch_ms", l.batchMs],
+    ]),
+  );
+  p.calls.forEach((samples, i) =>
+    add(
+      "call",
+      i + 1,
+      samples.map((us): [string, number] => ["latency_us", us]),
+    ),
+  );
   return rows;
 }
 
 /** Rows of `file` whose config is not in `replaced` (none when the file does not exist). */
 function keptRows(file: string, replaced: ReadonlySet<string>): Row[] {
   if (!existsSync(file)) return [];
-  return readTsvRecords(file, "remove the file to start the per-call results afresh, or re-run with `--results` naming a new folder").filter((r) => r.config !== undefined && !replaced.has(r.config));
+  return readTsvRecords(file, "remove the file to start the per-call results afresh, or re-run with `--results` naming a new folder").filter(
+    (r) => r.config !== undefined && !replaced.has(r.config),
+  );
 }
 
 /** Sort rows by `order` of their config (unknown configs last, by id), keeping each config's rows in order. */
 function ordered(rows: Row[], order: readonly string[]): Row[] {
   const rank = new Map(order.map((id, i) => [id, i]));
   const key = (r: Row): number => rank.get(String(r.config)) ?? order.length;
-  return rows.map((r, i) => ({ r, i })).sort((a, b) => key(a.r) - key(b.r) || (key(a.r) === order.length ? String(a.r.config).localeCompare(String(b.r.config)) : 0) || a.i - b.i).map((x) => x.r);
+  return rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => key(a.r) - key(b.r) || (key(a.r) === order.length ? String(a.r.config).localeCompare(String(b.r.config)) : 0) || a.i - b.i)
+    .map((x) => x.r);
 }
 
-const tsv = (cols: readonly string[], rows: Row[]): string => toTsv(cols, rows.map((r) => cols.map((c) => r[c] ?? "")));
+const tsv = (cols: readonly string[], rows: Row[]): string =>
+  toTsv(
+    cols,
+    rows.map((r) => cols.map((c) => r[c] ?? "")),
+  );
 
 /**
  * Write (merge) the per-call results of one run into `dir`.
@@ -92,10 +129,23 @@ const tsv = (cols: readonly string[], rows: Row[]): string => toTsv(cols, rows.m
  * @param run the run-level facts; `configurations` are the ids measured now
  * @param head title, parameters and assumptions of the matrix (they replace those on file)
  */
-export function writePercall(dir: string, matrix: string, order: readonly string[], results: readonly PathResults[], head: Omit<PercallRunFile, "schemaVersion" | "runs" | "matrix">, run: PercallRunRecord): void {
+export function writePercall(
+  dir: string,
+  matrix: string,
+  order: readonly string[],
+  results: readonly PathResults[],
+  head: Omit<PercallRunFile, "schemaVersion" | "runs" | "matrix">,
+  run: PercallRunRecord,
+): void {
   const now = new Set(results.map((r) => r.id));
   const summary = ordered([...keptRows(resultsFile(dir, "percall"), now), ...results.map((p) => summaryRow(p))], order);
-  const payload = ordered([...keptRows(resultsFile(dir, "percallPayload"), now), ...results.flatMap((p) => p.payload.map((x): Row => ({ config: p.id, limit: x.limit, result_bytes: x.resultBytes, p50_us: x.p50Us, p95_us: x.p95Us })))], order);
+  const payload = ordered(
+    [
+      ...keptRows(resultsFile(dir, "percallPayload"), now),
+      ...results.flatMap((p) => p.payload.map((x): Row => ({ config: p.id, limit: x.limit, result_bytes: x.resultBytes, p50_us: x.p50Us, p95_us: x.p95Us }))),
+    ],
+    order,
+  );
   const samples = ordered([...keptRows(resultsFile(dir, "percallSamples"), now), ...results.flatMap(sampleRows)], order);
   const runFile = resultsFile(dir, "percallRun");
   const kept = new Set(summary.map((r) => String(r.config)));
@@ -107,6 +157,13 @@ export function writePercall(dir: string, matrix: string, order: readonly string
   writeAtomic(resultsFile(dir, "percall"), tsv(PERCALL_COLUMNS, summary));
   writeAtomic(resultsFile(dir, "percallPayload"), tsv(PAYLOAD_COLUMNS, payload));
   writeAtomic(resultsFile(dir, "percallSamples"), tsv(SAMPLE_COLUMNS, samples));
-  const file: PercallRunFile = { schemaVersion: PERCALL_SCHEMA_VERSION, title: head.title, matrix, settings: head.settings, assumptions: head.assumptions, runs };
+  const file: PercallRunFile = {
+    schemaVersion: PERCALL_SCHEMA_VERSION,
+    title: head.title,
+    matrix,
+    settings: head.settings,
+    assumptions: head.assumptions,
+    runs,
+  };
   writeAtomic(runFile, JSON.stringify(file, null, 2) + "\n");
 }

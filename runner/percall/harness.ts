@@ -68,7 +68,12 @@ export const HARNESS_OUTPUT_SCHEMA = {
     wirecostHarness: { const: HARNESS_PROTOCOL },
     samplesUs: { type: "array", items: { type: "number", exclusiveMinimum: 0, maximum: 60e6 } },
     resultBytes: { type: "integer", minimum: 1 },
-    setup: { type: "object", additionalProperties: false, required: ["readyMs", "openMs", "listedMs", "firstCallMs"], properties: { readyMs: ms, openMs: ms, listedMs: ms, firstCallMs: ms } },
+    setup: {
+      type: "object",
+      additionalProperties: false,
+      required: ["readyMs", "openMs", "listedMs", "firstCallMs"],
+      properties: { readyMs: ms, openMs: ms, listedMs: ms, firstCallMs: ms },
+    },
     runtime: nameVersion,
     sdk: nameVersion,
     protocolVersion: { type: "string", minLength: 1 },
@@ -111,20 +116,32 @@ export interface HarnessExpect {
  */
 export function parseHarnessOutput(stdout: string, expect: HarnessExpect): HarnessOutput {
   const text = stdout.trim();
-  if (text === "") throw new HarnessFailure("printed nothing on stdout — it must print one JSON object (README \"Per-call harnesses in other languages\")");
+  if (text === "") throw new HarnessFailure('printed nothing on stdout — it must print one JSON object (README "Per-call harnesses in other languages")');
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
     const why = text.startsWith("{") ? `: ${oneLine((e as Error).message, 120)}` : "";
-    throw new HarnessFailure(`printed no JSON object on stdout (it begins ${JSON.stringify(oneLine(text, 40))}${why}) — print exactly one JSON object, logs to stderr`);
+    throw new HarnessFailure(
+      `printed no JSON object on stdout (it begins ${JSON.stringify(oneLine(text, 40))}${why}) — print exactly one JSON object, logs to stderr`,
+    );
   }
   validator ??= new Ajv({ allErrors: false, strict: true }).compile(HARNESS_OUTPUT_SCHEMA);
-  if (!validator(data)) throw new HarnessFailure(`printed an object that is not harness output: ${schemaError(validator.errors![0]!)} (see HARNESS_OUTPUT_SCHEMA in runner/percall/harness.ts)`);
+  if (!validator(data))
+    throw new HarnessFailure(
+      `printed an object that is not harness output: ${schemaError(validator.errors![0]!)} (see HARNESS_OUTPUT_SCHEMA in runner/percall/harness.ts)`,
+    );
   const out = data as HarnessOutput; // Ajv's "number" is finite: 1e999 (JSON.parse: Infinity) fails it
-  if (out.samplesUs.length !== expect.calls) throw new HarnessFailure(`printed ${out.samplesUs.length} samples for WIRECOST_CALLS=${expect.calls} — time exactly WIRECOST_CALLS calls`);
-  if (out.resultBytes !== expect.resultBytes) throw new HarnessFailure(`its result is ${out.resultBytes} bytes, the workload's is ${expect.resultBytes} bytes for this query and limit — the harness did other work than the other paths (check WIRECOST_TICKETS_DB, WIRECOST_QUERY, WIRECOST_LIMIT)`);
-  if (out.protocolVersion !== undefined && expect.revision !== "none" && out.protocolVersion !== expect.revision) throw new HarnessFailure(`its session negotiated ${out.protocolVersion}, the configuration's revision is ${expect.revision} — open the session at WIRECOST_REVISION`);
+  if (out.samplesUs.length !== expect.calls)
+    throw new HarnessFailure(`printed ${out.samplesUs.length} samples for WIRECOST_CALLS=${expect.calls} — time exactly WIRECOST_CALLS calls`);
+  if (out.resultBytes !== expect.resultBytes)
+    throw new HarnessFailure(
+      `its result is ${out.resultBytes} bytes, the workload's is ${expect.resultBytes} bytes for this query and limit — the harness did other work than the other paths (check WIRECOST_TICKETS_DB, WIRECOST_QUERY, WIRECOST_LIMIT)`,
+    );
+  if (out.protocolVersion !== undefined && expect.revision !== "none" && out.protocolVersion !== expect.revision)
+    throw new HarnessFailure(
+      `its session negotiated ${out.protocolVersion}, the configuration's revision is ${expect.revision} — open the session at WIRECOST_REVISION`,
+    );
   return out;
 }
 

@@ -54,8 +54,28 @@ export interface PercallOptions {
  */
 export type PercallPath =
   | { id: string; kind: "direct"; label: string; target: string; values: Record<string, string> }
-  | { id: string; kind: "mcp"; label: string; target: string; transport: "stdio" | "http"; revision: string; command: TargetCommand; package: string; values: Record<string, string> }
-  | { id: string; kind: "harness"; label: string; target: string; transport: string; revision: string; command: TargetCommand; package: string; values: Record<string, string> };
+  | {
+      id: string;
+      kind: "mcp";
+      label: string;
+      target: string;
+      transport: "stdio" | "http";
+      revision: string;
+      command: TargetCommand;
+      package: string;
+      values: Record<string, string>;
+    }
+  | {
+      id: string;
+      kind: "harness";
+      label: string;
+      target: string;
+      transport: string;
+      revision: string;
+      command: TargetCommand;
+      package: string;
+      values: Record<string, string>;
+    };
 
 interface RawTiming {
   trials: number;
@@ -87,7 +107,11 @@ export function percallOptions(matrix: Matrix): PercallOptions | undefined {
     payloadLimits: t.payload.limits,
     payloadCalls: t.payload.calls,
     timeoutMs: matrix.timeoutMs,
-    assumptions: { agentTurnSeconds: t.assumptions.agentTurnSeconds, note: t.assumptions.note, turnShareRows: t.assumptions.turnShareRows.map((r) => ({ label: r.label, calls: r.calls, turns: r.turns })) },
+    assumptions: {
+      agentTurnSeconds: t.assumptions.agentTurnSeconds,
+      note: t.assumptions.note,
+      turnShareRows: t.assumptions.turnShareRows.map((r) => ({ label: r.label, calls: r.calls, turns: r.turns })),
+    },
   };
 }
 
@@ -102,8 +126,28 @@ export function percallPath(matrix: Matrix, c: Configuration): PercallPath {
   if (t.inProcess) return { id: c.id, kind: "direct", label: t.label, target: t.name, values: v };
   if (t.harness) {
     const tr = t.harness.transport;
-    return { id: c.id, kind: "harness", label: tr === "in-process" ? t.label : `${t.label}, ${tr}, ${v.revision}`, target: t.name, transport: tr, revision: v.revision!, command: t.harness.command, package: t.package ?? "", values: v };
+    return {
+      id: c.id,
+      kind: "harness",
+      label: tr === "in-process" ? t.label : `${t.label}, ${tr}, ${v.revision}`,
+      target: t.name,
+      transport: tr,
+      revision: v.revision!,
+      command: t.harness.command,
+      package: t.package ?? "",
+      values: v,
+    };
   }
   const transport = v.transport as "stdio" | "http";
-  return { id: c.id, kind: "mcp", label: `${t.label}, ${transport}, ${v.revision}`, target: t.name, transport, revision: v.revision!, command: t.commands[transport]!, package: t.package ?? "", values: v };
+  return {
+    id: c.id,
+    kind: "mcp",
+    label: `${t.label}, ${transport}, ${v.revision}`,
+    target: t.name,
+    transport,
+    revision: v.revision!,
+    command: t.commands[transport]!,
+    package: t.package ?? "",
+    values: v,
+  };
 }

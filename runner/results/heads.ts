@@ -40,7 +40,11 @@ export function headSummaries(streams: readonly Stream[]): Map<string, HeadSumma
     }
     const open = parser.partial?.head;
     if (open !== undefined) heads.push(open);
-    if (s.dir === "c2s") methods.set(s.conn, heads.map((h) => h.method ?? "GET"));
+    if (s.dir === "c2s")
+      methods.set(
+        s.conn,
+        heads.map((h) => h.method ?? "GET"),
+      );
     out.set(`${s.conn}:${s.dir}`, heads.map(summarise));
   }
   return out;

@@ -302,7 +302,12 @@ function bodyNode(m: HttpMessage): Node {
       text += m.body.toString("latin1", q, ev.end);
       framing.push(text.replace(/^(id|event|retry)(:[^\r\n]*)?/gm, "$1"));
       p = ev.end;
-      return group([leaf("sse id", ev.id ?? "\u0000none"), leaf("sse event", ev.type), leaf("sse retry", String(ev.retry ?? "")), ...jsonTextNodes(ev.data, "sse data")]);
+      return group([
+        leaf("sse id", ev.id ?? "\u0000none"),
+        leaf("sse event", ev.type),
+        leaf("sse retry", String(ev.retry ?? "")),
+        ...jsonTextNodes(ev.data, "sse data"),
+      ]);
     });
     framing.push(m.body.toString("latin1", p));
     return group([list("sse events", items), leaf("sse framing", framing.join("\u0000"))]);
@@ -386,7 +391,11 @@ function httpView(records: readonly CaptureRecord[]): Node {
       rests.push(leaf("unparsable stream", pair.c2s!.bytes.toString("latin1")));
     }
     try {
-      if (pair.s2c) responses = parse(pair.s2c, requests.map((m) => m.method!));
+      if (pair.s2c)
+        responses = parse(
+          pair.s2c,
+          requests.map((m) => m.method!),
+        );
     } catch {
       rests.push(leaf("unparsable stream", pair.s2c!.bytes.toString("latin1")));
     }
@@ -403,7 +412,14 @@ function httpView(records: readonly CaptureRecord[]): Node {
     });
     if (r < responses.length) {
       const nodes = responses.slice(r).map((m) => httpMessageNode(m, "s2c", pair.s2c!.bytes));
-      items.push({ key: "(responses without a request)", id: "", conn, place: requests.length, order: seqAtOffset(pair.s2c!, responses[r]!.startOffset), nodes: list("http messages", nodes) });
+      items.push({
+        key: "(responses without a request)",
+        id: "",
+        conn,
+        place: requests.length,
+        order: seqAtOffset(pair.s2c!, responses[r]!.startOffset),
+        nodes: list("http messages", nodes),
+      });
     }
   });
   return group([{ kind: "exchanges", conns: conns.length, items }, list("unfinished http message", rests)]);
@@ -420,7 +436,10 @@ function stdioView(records: readonly CaptureRecord[]): Node {
       const s = byDir.get(k)!;
       const { lines, partialStart } = splitStdioLines(s.bytes);
       return group([
-        list("stdio lines", lines.map(([a, b]) => group(jsonTextNodes(s.bytes.subarray(a, b), "stdio line")))),
+        list(
+          "stdio lines",
+          lines.map(([a, b]) => group(jsonTextNodes(s.bytes.subarray(a, b), "stdio line"))),
+        ),
         leaf("stdio partial line", s.bytes.toString("latin1", partialStart)),
       ]);
     }),

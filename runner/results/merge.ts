@@ -26,9 +26,13 @@ export interface MergeReport {
 /** Read a shard's plan and provenance. @throws UserError naming the folder when it is not a finished results folder. */
 function readShard(dir: string): { plan: ResultsPlan; provenance: Provenance } {
   const plan = readPlan(dir);
-  if (!plan) throw new UserError(`${dir}: not a wirecost results folder (no runs/plan.json) — pass folders written by: npx wirecost run --shard K/N --results DIR`);
+  if (!plan)
+    throw new UserError(`${dir}: not a wirecost results folder (no runs/plan.json) — pass folders written by: npx wirecost run --shard K/N --results DIR`);
   const pfile = resultsFile(dir, "provenance");
-  if (!existsSync(pfile)) throw new UserError(`${pfile}: missing (the shard did not finish) — finish it first: npx wirecost run ${plan.matrix.file}${plan.shard ? ` --shard ${plan.shard}` : ""} --results ${dir} --resume`);
+  if (!existsSync(pfile))
+    throw new UserError(
+      `${pfile}: missing (the shard did not finish) — finish it first: npx wirecost run ${plan.matrix.file}${plan.shard ? ` --shard ${plan.shard}` : ""} --results ${dir} --resume`,
+    );
   return { plan, provenance: JSON.parse(readFileSync(pfile, "utf8")) as Provenance };
 }
 
@@ -48,8 +52,14 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
   const shards = dirs.map((dir) => ({ dir, ...readShard(dir) }));
   const first = shards[0]!;
   for (const s of shards.slice(1)) {
-    if (s.plan.matrix.sha256 !== first.plan.matrix.sha256) throw new UserError(`${s.dir}: ran another matrix than ${first.dir} (sha256 ${s.plan.matrix.sha256.slice(0, 12)}… vs ${first.plan.matrix.sha256.slice(0, 12)}…) — merge only shards of one matrix file`);
-    if (s.plan.tool.version !== first.plan.tool.version) throw new UserError(`${s.dir}: written by wirecost ${s.plan.tool.version}, ${first.dir} by ${first.plan.tool.version} — rerun the shards with one wirecost version`);
+    if (s.plan.matrix.sha256 !== first.plan.matrix.sha256)
+      throw new UserError(
+        `${s.dir}: ran another matrix than ${first.dir} (sha256 ${s.plan.matrix.sha256.slice(0, 12)}… vs ${first.plan.matrix.sha256.slice(0, 12)}…) — merge only shards of one matrix file`,
+      );
+    if (s.plan.tool.version !== first.plan.tool.version)
+      throw new UserError(
+        `${s.dir}: written by wirecost ${s.plan.tool.version}, ${first.dir} by ${first.plan.tool.version} — rerun the shards with one wirecost version`,
+      );
   }
   const owner = new Map<string, string>();
   const duplicated: string[] = [];
@@ -60,14 +70,20 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
       else owner.set(id, s.dir);
     }
   }
-  if (duplicated.length) throw new UserError(`merge: ${duplicated.length} configuration(s) in more than one folder: ${duplicated.slice(0, 3).join(", ")}${duplicated.length > 3 ? ", …" : ""} — pass each shard once (--shard K/N with one N)`);
+  if (duplicated.length)
+    throw new UserError(
+      `merge: ${duplicated.length} configuration(s) in more than one folder: ${duplicated.slice(0, 3).join(", ")}${duplicated.length > 3 ? ", …" : ""} — pass each shard once (--shard K/N with one N)`,
+    );
   const byId = new Map(shards.flatMap((s) => s.plan.configurations.map((c) => [c.id, c] as const)));
   const configurations = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const missing = configurations.map((c) => c.id).filter((id) => !owner.has(id));
   for (const s of shards) for (const id of s.plan.selected) readRuns(s.dir, id); // throws naming the shard's file
   const old = fresh ? undefined : readPlan(out);
   const lost = (old?.selected ?? []).filter((id) => !byId.has(id));
-  if (lost.length) throw new UserError(`--results ${out}: holds results of ${lost.length} configuration(s) the merged folders do not have (e.g. ${lost[0]}, from ${old!.matrix.file}) and would drop them — merge into a new folder, or pass --fresh to drop them`);
+  if (lost.length)
+    throw new UserError(
+      `--results ${out}: holds results of ${lost.length} configuration(s) the merged folders do not have (e.g. ${lost[0]}, from ${old!.matrix.file}) and would drop them — merge into a new folder, or pass --fresh to drop them`,
+    );
   clearRuns(out);
   for (const s of shards) {
     for (const id of s.plan.selected) {
@@ -83,7 +99,10 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
   const provenance: Provenance = {
     ...first.provenance,
     startedAt: times.map((p) => p.startedAt).sort()[0]!,
-    endedAt: times.map((p) => p.endedAt).sort().at(-1)!,
+    endedAt: times
+      .map((p) => p.endedAt)
+      .sort()
+      .at(-1)!,
     command,
   };
   writePlan(out, plan);

@@ -15,13 +15,21 @@ import type { BuildRecord } from "../build/build.js";
 import { resolvedVersion } from "../build/resolved.js";
 import { SCHEMA_VERSION, type BuildProvenance, type Provenance } from "../../format/schema.js";
 
-
 /** The provenance part of build records: target name → {@link BuildProvenance}, sorted by name. */
 export function buildsProvenance(records: ReadonlyMap<string, BuildRecord>): Record<string, BuildProvenance> {
   return Object.fromEntries(
     [...records.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([name, r]) => [name, { ...(r.resolved ? { ecosystem: r.resolved.ecosystem } : {}), toolchain: r.toolchain, packages: r.resolved?.packages ?? {}, digest: r.digest, builtAt: r.builtAt }]),
+      .map(([name, r]) => [
+        name,
+        {
+          ...(r.resolved ? { ecosystem: r.resolved.ecosystem } : {}),
+          toolchain: r.toolchain,
+          packages: r.resolved?.packages ?? {},
+          digest: r.digest,
+          builtAt: r.builtAt,
+        },
+      ]),
   );
 }
 
@@ -55,14 +63,29 @@ export function toolInfo(): { name: string; version: string } {
  * Build the provenance record: every target's package and every `clientPackages` name with its
  * installed version; `report` and `clients` are recorded as given (left out when not given).
  */
-export async function collectProvenance(args: { matrixFile: string; matrixSha256: string; report?: Provenance["report"]; clients?: Provenance["clients"]; targets: Target[]; clientPackages?: readonly string[]; builds?: ReadonlyMap<string, BuildRecord>; startedAt: Date; endedAt: Date; command: string; git: Provenance["git"] }): Promise<Provenance> {
+export async function collectProvenance(args: {
+  matrixFile: string;
+  matrixSha256: string;
+  report?: Provenance["report"];
+  clients?: Provenance["clients"];
+  targets: Target[];
+  clientPackages?: readonly string[];
+  builds?: ReadonlyMap<string, BuildRecord>;
+  startedAt: Date;
+  endedAt: Date;
+  command: string;
+  git: Provenance["git"];
+}): Promise<Provenance> {
   const tool = toolInfo();
   const packages: Record<string, string> = {};
   const targets: Provenance["targets"] = {};
   for (const t of [...args.targets].sort((a, b) => (a.name < b.name ? -1 : 1))) {
     targets[t.name] = t.package ? { label: t.label, package: t.package } : { label: t.label };
     const built = args.builds?.get(t.name);
-    if (t.package) packages[t.package] = (t.build ? built?.resolved && resolvedVersion(built.resolved, t.package) : installedPackageVersion(t.package)) ?? (t.build && !built ? "not built" : "not installed");
+    if (t.package)
+      packages[t.package] =
+        (t.build ? built?.resolved && resolvedVersion(built.resolved, t.package) : installedPackageVersion(t.package)) ??
+        (t.build && !built ? "not built" : "not installed");
   }
   for (const p of args.clientPackages ?? []) packages[p] = installedPackageVersion(p) ?? "not installed";
   const cpu = cpus();

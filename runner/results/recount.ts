@@ -31,7 +31,11 @@ export interface RecountSummary {
 export function recountResults(dir: string, progress?: (done: number, total: number) => void): RecountSummary {
   const plan = readPlan(dir);
   if (plan === undefined) {
-    throw new UserError({ file: planPath(dir), problem: "not found: this is not a bytes results folder", fix: "name the folder a bytes matrix was run into, e.g. `--results results`" });
+    throw new UserError({
+      file: planPath(dir),
+      problem: "not found: this is not a bytes results folder",
+      fix: "name the folder a bytes matrix was run into, e.g. `--results results`",
+    });
   }
   const summary: RecountSummary = { recounted: 0, withoutLog: 0, differences: [] };
   const configs = plan.configurations.filter((c) => plan.selected.includes(c.id));
@@ -50,7 +54,9 @@ export function recountResults(dir: string, progress?: (done: number, total: num
         const { row, messages } = countStreams(streams, { transport });
         writeMessages(messagesPathOf(log), messages, streams);
         summary.recounted++;
-        const changed = COUNT_COLUMNS.filter((c) => run.counts !== undefined && run.counts[c] !== row[c]).map((c) => `${c} ${String(run.counts?.[c])} → ${row[c]}`);
+        const changed = COUNT_COLUMNS.filter((c) => run.counts !== undefined && run.counts[c] !== row[c]).map(
+          (c) => `${c} ${String(run.counts?.[c])} → ${row[c]}`,
+        );
         const digest = streamsDigest(streams);
         if (run.digest !== undefined && run.digest !== digest) changed.push("stream digest");
         if (changed.length) summary.differences.push(`${where}: ${changed.join(", ")}`);

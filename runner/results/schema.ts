@@ -5,7 +5,6 @@
 import type { CountRow } from "../count/index.js";
 import type { Configuration, ExcludedCell } from "../matrix/types.js";
 
-
 /** How a run ended: measured, failed (crash, bad bytes), timed out, or skipped. */
 export type RunStatus = "ok" | "failed" | "timeout" | "skipped";
 

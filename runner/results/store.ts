@@ -89,7 +89,12 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
     const first = ok[0];
     const countIdentical = ok.length > 0 && ok.every((r) => COUNT_COLUMNS.every((col) => r.counts![col] === first!.counts![col]));
     const bytesIdentical = ok.length > 0 && ok.every((r) => r.digest === first!.digest);
-    const varying = bytesIdentical ? "" : varyingFieldsOf(ok.map((r) => captureLogPath(dir, id, r.repeat)), c.values.transport === "stdio" ? "stdio" : "http");
+    const varying = bytesIdentical
+      ? ""
+      : varyingFieldsOf(
+          ok.map((r) => captureLogPath(dir, id, r.repeat)),
+          c.values.transport === "stdio" ? "stdio" : "http",
+        );
     summary.push([c.id, ...axisNames.map((a) => c.values[a]!), c.repeats, ok.length, countIdentical, bytesIdentical, varying]);
     if (ok.length > 0) {
       for (const col of COUNT_COLUMNS) {
@@ -105,7 +110,10 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
   coverage.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
   writeAtomic(resultsFile(dir, "runs"), runsText);
   writeAtomic(resultsFile(dir, "coverage"), toTsv(["config", ...axisNames, "outcome", "reason"], coverage));
-  writeAtomic(resultsFile(dir, "summary"), toTsv(["config", ...axisNames, "repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields"], summary));
+  writeAtomic(
+    resultsFile(dir, "summary"),
+    toTsv(["config", ...axisNames, "repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields"], summary),
+  );
   writeAtomic(resultsFile(dir, "medians"), toTsv(["config", "metric", "min", "median", "max"], medians));
   writeAtomic(resultsFile(dir, "provenance"), JSON.stringify(provenance, null, 2) + "\n");
 }

@@ -123,7 +123,7 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
   const done = child.then((r) => {
     exited = r.signal ?? String(r.exitCode ?? "");
     if (r.failed && r.exitCode === undefined && r.signal === undefined) {
-      spawnError = (r as { cause?: unknown }).cause instanceof Error ? ((r as { cause?: Error }).cause!.message) : r.shortMessage;
+      spawnError = (r as { cause?: unknown }).cause instanceof Error ? (r as { cause?: Error }).cause!.message : r.shortMessage;
       exited ||= "not started";
     }
   });

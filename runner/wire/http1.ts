@@ -218,10 +218,7 @@ export class Http1StreamParser {
       }
       case "head":
         if (at === this.msgStart) return [];
-        throw this.fail(
-          at,
-          this.startLineSeen ? "more header lines and a blank line to end the head" : `a complete ${this.startLineName()}`,
-        );
+        throw this.fail(at, this.startLineSeen ? "more header lines and a blank line to end the head" : `a complete ${this.startLineName()}`);
       case "length":
         throw this.fail(at, `${this.remaining} more body bytes (Content-Length)`);
       case "chunk-size":
@@ -419,28 +416,38 @@ export class Http1StreamParser {
     let method = "";
     if (this.kind === "response") {
       const status = head.status!;
-      if (status === 101) throw new WireFormatError(this.label, this.msgStart, "101 Switching Protocols: the bytes after it are not HTTP/1.1, which wirecost does not count");
+      if (status === 101)
+        throw new WireFormatError(this.label, this.msgStart, "101 Switching Protocols: the bytes after it are not HTTP/1.1, which wirecost does not count");
       if (status < 200) return this.noBody(); // interim: the final response is still to come
       method = this.methods.shift() ?? "";
       if (method === "HEAD" || status === 204 || status === 304) return this.noBody();
-      if (method === "CONNECT" && status < 300) throw new WireFormatError(this.label, this.msgStart, "2xx answer to CONNECT: the bytes after it are a tunnel, which wirecost does not count");
+      if (method === "CONNECT" && status < 300)
+        throw new WireFormatError(this.label, this.msgStart, "2xx answer to CONNECT: the bytes after it are a tunnel, which wirecost does not count");
     }
     const te = values("transfer-encoding");
     if (te.length > 0) {
-      const codings = te.join(",").split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "");
+      const codings = te
+        .join(",")
+        .split(",")
+        .map((c) => c.trim().toLowerCase())
+        .filter((c) => c !== "");
       if (codings[codings.length - 1] === "chunked") {
         this.chunked = true;
         this.state = "chunk-size";
         return;
       }
-      if (this.kind === "request") throw new WireFormatError(this.label, blankAt, `expected Transfer-Encoding ending in chunked on a request, got "${te.join(", ")}"`);
+      if (this.kind === "request")
+        throw new WireFormatError(this.label, blankAt, `expected Transfer-Encoding ending in chunked on a request, got "${te.join(", ")}"`);
       this.closeDelimited = true;
       this.state = "close";
       return;
     }
     const cl = values("content-length");
     if (cl.length > 0) {
-      const all = cl.join(",").split(",").map((v) => v.trim());
+      const all = cl
+        .join(",")
+        .split(",")
+        .map((v) => v.trim());
       const first = all[0]!;
       if (!/^[0-9]{1,15}$/.test(first) || all.some((v) => v !== first)) {
         throw new WireFormatError(this.label, this.msgStart, `expected one decimal Content-Length, got "${cl.join(", ")}"`);

@@ -39,9 +39,7 @@ export function createTargetServer(config: TargetConfig): McpServer {
   const tools: Array<() => void> = [
     () => server.registerTool("echo", { description: "Echo the text back.", inputSchema: { text: z.string() } }, async ({ text: v }) => text(v)),
     () =>
-      server.registerTool("add", { description: "Add two numbers.", inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) =>
-        text(String(a + b)),
-      ),
+      server.registerTool("add", { description: "Add two numbers.", inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => text(String(a + b))),
     () =>
       server.registerTool("confirm", { description: "Ask the user a yes/no question.", inputSchema: {} }, async (_args, extra) => {
         // relatedRequestId: over Streamable HTTP the request goes on the call's own SSE response
@@ -59,9 +57,7 @@ export function createTargetServer(config: TargetConfig): McpServer {
       }),
   ];
   for (let k = tools.length + 1; k <= config.catalogSize; k++) {
-    tools.push(() =>
-      server.registerTool(`tool_${k}`, { description: FILLER_DESCRIPTION, inputSchema: { text: z.string() } }, async ({ text: v }) => text(v)),
-    );
+    tools.push(() => server.registerTool(`tool_${k}`, { description: FILLER_DESCRIPTION, inputSchema: { text: z.string() } }, async ({ text: v }) => text(v)));
   }
   for (const register of tools.slice(0, config.catalogSize)) register();
   if (process.env.WIRECOST_WORKLOAD === "tickets") registerTicketTools(server);
@@ -75,10 +71,14 @@ export function createTargetServer(config: TargetConfig): McpServer {
 function registerTicketTools(server: McpServer): void {
   // Loaded on first call (then cached), so targets without the workload never load SQLite.
   const workload = () => import("../workload/tickets.js");
-  server.registerTool("search_tickets", { description: "Search support tickets.", inputSchema: { query: z.string(), limit: z.number().int() } }, async ({ query, limit }) => {
-    const { ticketStore, ticketsText } = await workload();
-    return text(ticketsText(ticketStore().searchTickets(query, limit)));
-  });
+  server.registerTool(
+    "search_tickets",
+    { description: "Search support tickets.", inputSchema: { query: z.string(), limit: z.number().int() } },
+    async ({ query, limit }) => {
+      const { ticketStore, ticketsText } = await workload();
+      return text(ticketsText(ticketStore().searchTickets(query, limit)));
+    },
+  );
   server.registerTool("get_tickets", { description: "Get support tickets by id.", inputSchema: { ids: z.array(z.number().int()) } }, async ({ ids }) => {
     const { ticketStore, ticketsText } = await workload();
     return text(ticketsText(ticketStore().getTickets(ids)));

@@ -15,13 +15,17 @@ const ROOMS = ["format", "runner", "generators", "bin"];
 
 /** Every .ts file under `dir` (repo-relative). */
 function sources(dir: string): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
 }
 
 /** The repo-relative .ts files a source imports (static `import … from`, `export … from` and `import("…")` of relative paths). */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(root, file), "utf8");
-  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"/g), ...text.matchAll(/import\(\s*"(\.[^"]+)"\s*\)/g)].map((m) => m[1]!);
+  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"/g), ...text.matchAll(/import\(\s*"(\.[^"]+)"\s*\)/g)].map(
+    (m) => m[1]!,
+  );
   return specs.map((s) => relative(root, resolve(root, dirname(file), s)).replace(/\.js$/, ".ts"));
 }
 
@@ -57,6 +61,9 @@ test("no import cycle", () => {
 });
 
 test("the rule reader sees imports (a sample it must find)", () => {
-  assert.ok(graph.get("generators/render.ts")?.some((d) => roomOf(d) === "generators"), "render.ts imports its own room");
+  assert.ok(
+    graph.get("generators/render.ts")?.some((d) => roomOf(d) === "generators"),
+    "render.ts imports its own room",
+  );
   assert.ok(graph.get("runner/results/store.ts")?.includes("format/tsv.ts"), "store.ts imports format/tsv.ts");
 });

@@ -21,7 +21,15 @@ const WIRE = join(REPO_ROOT, "test", "fixtures", "results-wire");
 const EXTRA_SITE = process.env["WIRECOST_BROWSE_SITE"];
 
 const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 const skip = process.env["WIRECOST_NO_BROWSER"] === "1" ? "WIRECOST_NO_BROWSER=1: browser test skipped on request" : false;
 
 /**
@@ -34,9 +42,13 @@ async function checkSite(site: string, screenshot: string): Promise<void> {
   try {
     const page = await browser.newPage();
     const errors: string[] = [];
-    page.on("console", (m) => { if (m.type() === "error") errors.push(`${page.url()}: ${m.text()}`); });
+    page.on("console", (m) => {
+      if (m.type() === "error") errors.push(`${page.url()}: ${m.text()}`);
+    });
     page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
-    const htmlPages = readdirSync(site).filter((f) => f.endsWith(".html")).sort();
+    const htmlPages = readdirSync(site)
+      .filter((f) => f.endsWith(".html"))
+      .sort();
     assert.ok(htmlPages.includes("index.html") && htmlPages.includes("mcp-on-the-wire.html"));
     for (const name of htmlPages) {
       const url = pathToFileURL(join(site, name)).href;
@@ -53,7 +65,10 @@ async function checkSite(site: string, screenshot: string): Promise<void> {
     }
     await page.goto(pathToFileURL(join(site, "mcp-on-the-wire.html")).href);
     assert.ok((await page.$$("table")).length >= 3, "report page shows its tables");
-    const svgs = await page.$$eval("img", (imgs) => imgs.filter((i) => (i as HTMLImageElement).src.endsWith(".svg") && (i as HTMLImageElement).naturalWidth > 0).length);
+    const svgs = await page.$$eval(
+      "img",
+      (imgs) => imgs.filter((i) => (i as HTMLImageElement).src.endsWith(".svg") && (i as HTMLImageElement).naturalWidth > 0).length,
+    );
     assert.ok(svgs >= 1, "report page shows an SVG chart");
     const out = join(REPO_ROOT, "test-output");
     mkdirSync(out, { recursive: true });
@@ -77,7 +92,10 @@ describe("site in a browser", { skip }, () => {
     await checkSite(site, "mcp-on-the-wire-wire.png");
   });
 
-  it("a built site named by WIRECOST_BROWSE_SITE (e.g. from `npm start`)", { timeout: 300_000, skip: EXTRA_SITE === undefined ? "WIRECOST_BROWSE_SITE not set" : false }, async () => {
+  it("a built site named by WIRECOST_BROWSE_SITE (e.g. from `npm start`)", {
+    timeout: 300_000,
+    skip: EXTRA_SITE === undefined ? "WIRECOST_BROWSE_SITE not set" : false,
+  }, async () => {
     await checkSite(EXTRA_SITE ?? "", "mcp-on-the-wire-extra.png");
   });
 });

@@ -60,14 +60,20 @@ const builds = (dir: string): number => readFileSync(join(dir, "builds.log"), "u
 
 test("a built target builds once, rebuilds when an input changes, and its runs measure", { timeout: 120_000 }, async () => {
   const { dir, matrix, env } = scratch();
-  const run = (results: string) => execa(process.execPath, [cli, "run", matrix, "--only", "ok-*", "--results", join(dir, results)], { cwd: dir, env, reject: false });
+  const run = (results: string) =>
+    execa(process.execPath, [cli, "run", matrix, "--only", "ok-*", "--results", join(dir, results)], { cwd: dir, env, reject: false });
   const first = await run("r1");
   assert.equal(first.exitCode, 0, first.stderr);
   assert.match(first.stderr, /building target ok \(not built yet\)/);
   assert.equal(builds(dir), 1);
   assert.ok(existsSync(join(dir, ".wirecost", "build", "ok", "wirecost-build.json")));
-  assert.deepEqual(tsv(join(dir, "r1", "runs.tsv")).map((r) => r.status), ["ok", "ok"]);
-  const prov = JSON.parse(readFileSync(join(dir, "r1", "provenance.json"), "utf8")) as { builds?: Record<string, { toolchain: Record<string, string>; digest: string }> };
+  assert.deepEqual(
+    tsv(join(dir, "r1", "runs.tsv")).map((r) => r.status),
+    ["ok", "ok"],
+  );
+  const prov = JSON.parse(readFileSync(join(dir, "r1", "provenance.json"), "utf8")) as {
+    builds?: Record<string, { toolchain: Record<string, string>; digest: string }>;
+  };
   assert.match(prov.builds?.ok?.toolchain.bash ?? "", /GNU bash/);
 
   const second = await run("r2");
@@ -84,7 +90,10 @@ test("a built target builds once, rebuilds when an input changes, and its runs m
   writeFileSync(join(dir, "input.txt"), "fail\n");
   const failed = await run("r4");
   assert.equal(failed.exitCode, 1);
-  const lines = failed.stderr.trim().split("\n").filter((l) => l.startsWith("wirecost:"));
+  const lines = failed.stderr
+    .trim()
+    .split("\n")
+    .filter((l) => l.startsWith("wirecost:"));
   assert.equal(lines.length, 1, failed.stderr);
   assert.match(lines[0]!, /matrix\.yaml:\d+:\d+: the build of target ok failed \(exit 3\): compiler says no — full output in .*ok\.log/);
   assert.ok(existsSync(join(dir, ".wirecost", "build", "ok", "run.sh")), "a failed rebuild leaves the previous build in place");
@@ -95,10 +104,17 @@ test("a missing toolchain refuses the run in one line, or is skipped with --skip
   const refused = await execa(process.execPath, [cli, "run", matrix, "--results", join(dir, "r1")], { cwd: dir, env, reject: false });
   assert.equal(refused.exitCode, 1);
   assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);
-  assert.match(refused.stderr, /^wirecost: .*matrix\.yaml:\d+:\d+: target needs-tool needs wirecost-no-such-tool, which is not on PATH — install the wirecost-no-such-tool toolkit/);
+  assert.match(
+    refused.stderr,
+    /^wirecost: .*matrix\.yaml:\d+:\d+: target needs-tool needs wirecost-no-such-tool, which is not on PATH — install the wirecost-no-such-tool toolkit/,
+  );
   assert.equal(existsSync(join(dir, "r1", "runs.tsv")), false, "nothing written");
 
-  const skipped = await execa(process.execPath, [cli, "run", matrix, "--skip-missing-toolchains", "--results", join(dir, "r2")], { cwd: dir, env, reject: false });
+  const skipped = await execa(process.execPath, [cli, "run", matrix, "--skip-missing-toolchains", "--results", join(dir, "r2")], {
+    cwd: dir,
+    env,
+    reject: false,
+  });
   assert.equal(skipped.exitCode, 0, skipped.stderr);
   assert.match(skipped.stderr, /2 of 4 runs ok, 2 skipped/);
   assert.equal(skipped.stderr.match(/  skipped: target needs-tool needs .*install the wirecost-no-such-tool toolkit/g)?.length, 1);

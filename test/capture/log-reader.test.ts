@@ -113,8 +113,14 @@ test("log reader: a record that would lose bytes or mix streams up is refused, n
 test("log reader: a repeated seq, or bytes after a direction's eof, are refused by every reader", () => {
   const cases: [string[], RegExp][] = [
     [[`{"conn":1,"seq":1,"dir":"c2s","b64":"${b64("a")}"}`, `{"conn":2,"seq":1,"dir":"c2s","b64":"${b64("b")}"}`], /seq 1 appears twice/],
-    [[`{"conn":1,"seq":1,"dir":"c2s","eof":true}`, `{"conn":1,"seq":2,"dir":"c2s","b64":"${b64("late")}"}`], /conn 1 c2s: bytes at seq 2 after that direction ended/],
-    [[`{"conn":1,"seq":1,"dir":"c2s","eof":true}`, `{"conn":1,"seq":2,"dir":"s2c","eof":true}`, `{"conn":1,"seq":3,"dir":"c2s","b64":"${b64("late")}"}`], /conn 1 c2s: bytes at seq 3 after/],
+    [
+      [`{"conn":1,"seq":1,"dir":"c2s","eof":true}`, `{"conn":1,"seq":2,"dir":"c2s","b64":"${b64("late")}"}`],
+      /conn 1 c2s: bytes at seq 2 after that direction ended/,
+    ],
+    [
+      [`{"conn":1,"seq":1,"dir":"c2s","eof":true}`, `{"conn":1,"seq":2,"dir":"s2c","eof":true}`, `{"conn":1,"seq":3,"dir":"c2s","b64":"${b64("late")}"}`],
+      /conn 1 c2s: bytes at seq 3 after/,
+    ],
   ];
   for (const [lines, expected] of cases) {
     const path = file(lines.join("\n") + "\n");
@@ -125,9 +131,7 @@ test("log reader: a repeated seq, or bytes after a direction's eof, are refused 
 });
 
 test("log reader: a seq that goes back is reassembled in seq order", () => {
-  const path = file(
-    [`{"conn":1,"seq":2,"dir":"c2s","b64":"${b64("world")}"}`, `{"conn":1,"seq":1,"dir":"c2s","b64":"${b64("hello ")}"}`].join("\n") + "\n",
-  );
+  const path = file([`{"conn":1,"seq":2,"dir":"c2s","b64":"${b64("world")}"}`, `{"conn":1,"seq":1,"dir":"c2s","b64":"${b64("hello ")}"}`].join("\n") + "\n");
   agree(path);
   assert.equal(readCaptureStreams(path)[0]!.bytes.toString(), "hello world");
 });
@@ -138,7 +142,13 @@ test("log reader: lines longer than the read chunk, and many lines across chunk 
   for (let k = 2; k < 40000; k++) lines.push(`{"conn":${k % 5},"seq":${k},"dir":"${k % 2 ? "c2s" : "s2c"}","b64":"${b64(`chunk ${k};`)}"}`);
   const path = file(lines.join("\n") + "\n");
   agree(path);
-  assert.equal(readCaptureStreams(path).find((s) => s.conn === 1 && s.dir === "s2c")!.bytes.subarray(0, big.length).equals(big), true);
+  assert.equal(
+    readCaptureStreams(path)
+      .find((s) => s.conn === 1 && s.dir === "s2c")!
+      .bytes.subarray(0, big.length)
+      .equals(big),
+    true,
+  );
   assert.equal(streamsDigest(readCaptureStreams(path)), streamDigest(readCaptureLog(path)));
 });
 
@@ -146,19 +156,31 @@ test("log reader: a bad line is the same CaptureLogError, naming the file and li
   for (const bad of ["{not json", '{"conn":1,"seq":1,"dir":"up","b64":""}', '{"conn":1,"seq":1,"dir":"c2s"}', "[1,2]"]) {
     const path = file(`{"conn":1,"seq":1,"dir":"c2s","b64":"${b64("ok")}"}\n\n${bad}\n`);
     let expected = "";
-    assert.throws(() => reference(path), (e: unknown) => {
-      expected = (e as Error).message;
-      return e instanceof CaptureLogError;
-    });
+    assert.throws(
+      () => reference(path),
+      (e: unknown) => {
+        expected = (e as Error).message;
+        return e instanceof CaptureLogError;
+      },
+    );
     assert.match(expected, new RegExp(`:3: `));
-    assert.throws(() => readCaptureLog(path), (e: unknown) => e instanceof CaptureLogError && e.message === expected);
-    assert.throws(() => readCaptureStreams(path), (e: unknown) => e instanceof CaptureLogError && e.message === expected);
+    assert.throws(
+      () => readCaptureLog(path),
+      (e: unknown) => e instanceof CaptureLogError && e.message === expected,
+    );
+    assert.throws(
+      () => readCaptureStreams(path),
+      (e: unknown) => e instanceof CaptureLogError && e.message === expected,
+    );
   }
 });
 
 test("log reader: countLogFile equals countLog(readCaptureLog) on the Python-relay and tap fixtures", () => {
   const fixtures = join(root, "test", "capture", "fixtures");
-  for (const [name, transport] of [["python-relay-http.jsonl", "http"], ["python-tap-stdio.jsonl", "stdio"]] as const) {
+  for (const [name, transport] of [
+    ["python-relay-http.jsonl", "http"],
+    ["python-tap-stdio.jsonl", "stdio"],
+  ] as const) {
     const path = join(fixtures, name);
     agree(path);
     assert.deepEqual(countLogFile(path, { transport }), countLog(reference(path), { transport }));

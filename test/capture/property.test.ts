@@ -189,7 +189,13 @@ test("tap property: random lines in random chunkings through `cat` come back lin
       await exited;
       await tap.close();
       const streams = reassemble(readCaptureLog(log));
-      assert.deepEqual(streams.map((x) => [x.conn, x.dir, x.ended]), [[0, "c2s", true], [0, "s2c", true]]);
+      assert.deepEqual(
+        streams.map((x) => [x.conn, x.dir, x.ended]),
+        [
+          [0, "c2s", true],
+          [0, "s2c", true],
+        ],
+      );
       assert.ok(streams[0]!.bytes.equals(wire) && streams[1]!.bytes.equals(wire));
     }),
     { numRuns: 15 },

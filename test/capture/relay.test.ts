@@ -37,7 +37,10 @@ test("relay: 1 MiB each way over two connections, bytes out equal bytes in, log 
   payloads.forEach((p, i) => assert.ok(answers[i]!.equals(Buffer.from(p).reverse()), `answer ${i}`));
   const streams = reassemble(readCaptureLog(log));
   assert.equal(streams.length, 4);
-  const c2s = streams.filter((s) => s.dir === "c2s").map((s) => s.bytes.length).sort((a, b) => a - b);
+  const c2s = streams
+    .filter((s) => s.dir === "c2s")
+    .map((s) => s.bytes.length)
+    .sort((a, b) => a - b);
   assert.deepEqual(c2s, [777, 1 << 20]);
   for (const s of streams) assert.ok(s.ended, `conn ${s.conn} ${s.dir} eof logged`);
   const big = streams.find((s) => s.dir === "c2s" && s.bytes.length === 1 << 20)!;

@@ -40,22 +40,29 @@ const contentType = fc.constantFrom(
   "",
 );
 
-const sseBody = fc.array(
-  fc.record({
-    // One JSON text, sometimes cut into two data lines (the event's data joins them with "\n").
-    data: fc.tuple(jsonRpc, rarely(fc.nat(200)), fc.boolean()).map(([d, cut, none]) => (none && cut !== null ? [] : cut === null ? [d] : [d.slice(0, cut % (d.length + 1)), d.slice(cut % (d.length + 1))])),
-    extra: fc.constantFrom("", "event: message\n", ": comment\n", "id: 4\nretry: 10\n"),
-    nl: fc.constantFrom("\n", "\r\n", "\r"),
-  }),
-  { maxLength: 3 },
-).map((events) => events.map((e) => e.extra + e.data.map((d) => `data: ${d}${e.nl}`).join("") + e.nl).join(""));
+const sseBody = fc
+  .array(
+    fc.record({
+      // One JSON text, sometimes cut into two data lines (the event's data joins them with "\n").
+      data: fc
+        .tuple(jsonRpc, rarely(fc.nat(200)), fc.boolean())
+        .map(([d, cut, none]) => (none && cut !== null ? [] : cut === null ? [d] : [d.slice(0, cut % (d.length + 1)), d.slice(cut % (d.length + 1))])),
+      extra: fc.constantFrom("", "event: message\n", ": comment\n", "id: 4\nretry: 10\n"),
+      nl: fc.constantFrom("\n", "\r\n", "\r"),
+    }),
+    { maxLength: 3 },
+  )
+  .map((events) => events.map((e) => e.extra + e.data.map((d) => `data: ${d}${e.nl}`).join("") + e.nl).join(""));
 
 /** How a body is framed: its head lines and its bytes on the wire. */
 function frame(body: string, how: "length" | "chunked" | "chunked-ext" | "trailers" | "none", cuts: number[]): { headers: string[]; wire: string } {
   if (how === "length") return { headers: [`Content-Length: ${Buffer.byteLength(body)}`], wire: body };
   if (how === "none") return { headers: [], wire: body };
   const bytes = Buffer.from(body);
-  const pieces = chop(bytes, [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b)).filter((p) => p.length > 0);
+  const pieces = chop(
+    bytes,
+    [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b),
+  ).filter((p) => p.length > 0);
   let wire = "";
   for (const p of pieces) wire += `${p.length.toString(16)}${how === "chunked-ext" ? ";x=1" : ""}\r\n${p.toString("latin1")}\r\n`;
   wire += how === "trailers" ? "0\r\nX-T: 1\r\n\r\n" : "0\r\n\r\n";
@@ -80,7 +87,10 @@ const response = fc.record({
   sse: sseBody,
   framing,
   cuts: fc.array(fc.nat(400), { maxLength: 3 }),
-  extra: fc.oneof(fc.constantFrom("", "Date: Mon, 30 Nov 2026 16:52:16 GMT", "Connection: keep-alive", "Content-Encoding: identity"), rarely(fc.constant("Content-Encoding: gzip")).map((e) => e ?? "")),
+  extra: fc.oneof(
+    fc.constantFrom("", "Date: Mon, 30 Nov 2026 16:52:16 GMT", "Connection: keep-alive", "Content-Encoding: identity"),
+    rarely(fc.constant("Content-Encoding: gzip")).map((e) => e ?? ""),
+  ),
 });
 
 const connection = fc.record({
@@ -139,7 +149,10 @@ function logOf(conns: Conn[]): LogBuilder {
   const log = new LogBuilder();
   conns.forEach((c, k) => {
     const { c2s, s2c } = wire(c);
-    for (const [dir, bytes] of [["c2s", c2s], ["s2c", s2c]] as const) {
+    for (const [dir, bytes] of [
+      ["c2s", c2s],
+      ["s2c", s2c],
+    ] as const) {
       if (bytes.length === 0) continue;
       const cuts = [...new Set(c.pieces.map((p) => p % bytes.length))].filter((p) => p > 0).sort((a, b) => a - b);
       log.send(k + 1, dir, ...chop(bytes, cuts));
@@ -156,7 +169,10 @@ describe("count fast path", () => {
       fc.property(fc.array(connection, { minLength: 1, maxLength: 3 }), (conns) => {
         const streams = reassemble(logOf(conns).records);
         const general = attempt(() => countHttpStreams(streams, false));
-        assert.deepEqual(attempt(() => countHttpStreams(streams, true)), general);
+        assert.deepEqual(
+          attempt(() => countHttpStreams(streams, true)),
+          general,
+        );
         if ("result" in general) fast++;
       }),
       { numRuns: 600 },
@@ -171,7 +187,10 @@ describe("count fast path", () => {
         const log = logOf(conns);
         const path = join(dir, "log.jsonl");
         writeFileSync(path, log.records.map(formatRecord).join(""));
-        assert.deepEqual(attempt(() => countLogFile(path, { transport: "http" })), attempt(() => countHttpStreams(reassemble(log.records), false)));
+        assert.deepEqual(
+          attempt(() => countLogFile(path, { transport: "http" })),
+          attempt(() => countHttpStreams(reassemble(log.records), false)),
+        );
       }),
       { numRuns: 200 },
     );

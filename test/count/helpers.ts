@@ -78,8 +78,13 @@ export class LogBuilder {
 /** An HTTP/1.1 POST of a JSON body with the given extra header lines. */
 export function post(body: string, headers: string[] = [], target = "/mcp"): { wire: string; head: string } {
   const head =
-    [`POST ${target} HTTP/1.1`, "Host: 127.0.0.1:3000", "Content-Type: application/json", "Accept: application/json, text/event-stream", ...headers, `Content-Length: ${len(body)}`].join(
-      "\r\n",
-    ) + "\r\n\r\n";
+    [
+      `POST ${target} HTTP/1.1`,
+      "Host: 127.0.0.1:3000",
+      "Content-Type: application/json",
+      "Accept: application/json, text/event-stream",
+      ...headers,
+      `Content-Length: ${len(body)}`,
+    ].join("\r\n") + "\r\n\r\n";
   return { wire: head + body, head };
 }

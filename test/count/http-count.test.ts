@@ -2,7 +2,18 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { CaptureRecord } from "../../runner/capture/log.js";
 import { reassemble } from "../../runner/capture/log.js";
-import { COUNT_COLUMNS, COUNT_COLUMN_DOCS, WireFormatError, countHttp, countHttpStreams, countLog, emptyCountRow, streamDigest, type CountResult, type CountRow } from "../../runner/count/index.js";
+import {
+  COUNT_COLUMNS,
+  COUNT_COLUMN_DOCS,
+  WireFormatError,
+  countHttp,
+  countHttpStreams,
+  countLog,
+  emptyCountRow,
+  streamDigest,
+  type CountResult,
+  type CountRow,
+} from "../../runner/count/index.js";
 import { LogBuilder, b, chop, chunked, len, post, sseEvent } from "./helpers.js";
 
 /** Every row adds up: per direction, the message rows' bytes are the columns. */
@@ -10,12 +21,27 @@ function checkRows(result: CountResult): void {
   const { row } = result;
   const messages = result.messages.toRows();
   const sum = (dir: "c2s" | "s2c", f: (r: (typeof messages)[number]) => number) => messages.filter((m) => m.dir === dir).reduce((s, m) => s + f(m), 0);
-  assert.equal(sum("c2s", (m) => m.headBytes), row.request_head_bytes);
-  assert.equal(sum("c2s", (m) => m.bodyBytes), row.request_body_bytes);
-  assert.equal(sum("s2c", (m) => m.headBytes), row.response_head_bytes);
-  assert.equal(sum("s2c", (m) => m.bodyBytes), row.response_body_bytes);
+  assert.equal(
+    sum("c2s", (m) => m.headBytes),
+    row.request_head_bytes,
+  );
+  assert.equal(
+    sum("c2s", (m) => m.bodyBytes),
+    row.request_body_bytes,
+  );
+  assert.equal(
+    sum("s2c", (m) => m.headBytes),
+    row.response_head_bytes,
+  );
+  assert.equal(
+    sum("s2c", (m) => m.bodyBytes),
+    row.response_body_bytes,
+  );
   assert.equal(sum("c2s", (m) => m.framingBytes) + sum("s2c", (m) => m.framingBytes), row.chunk_framing_bytes);
-  assert.equal(sum("c2s", (m) => m.metaBytes), row.meta_bytes);
+  assert.equal(
+    sum("c2s", (m) => m.metaBytes),
+    row.meta_bytes,
+  );
   assert.equal(messages.filter((m) => m.dir === "c2s" && m.kind !== "http-only").length, row.jsonrpc_c2s);
   assert.equal(messages.filter((m) => m.dir === "s2c" && m.kind !== "http-only").length, row.jsonrpc_s2c);
   assert.deepEqual(
@@ -33,7 +59,8 @@ function expectRow(values: Partial<CountRow>): CountRow {
 // A 2025-11-25 Streamable HTTP session as the Python SDK server answers it, written by hand.
 const DATE = "date: Mon, 30 Nov 2026 12:00:00 GMT\r\nserver: uvicorn\r\n";
 const SID = "mcp-session-id: 3f1e0a9b6c2d4e8f9a0b1c2d3e4f5a6b";
-const INIT = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wirecost-raw","version":"0.1.0"}}}';
+const INIT =
+  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"wirecost-raw","version":"0.1.0"}}}';
 const INIT_RESULT =
   '{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{},"tools":{"listChanged":false}},"serverInfo":{"name":"demo","version":"2.2.0"}}}';
 const INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
@@ -135,9 +162,11 @@ describe("HTTP counting", () => {
     const at = log.records.findIndex((r) => r.b64 === wire.toString("base64"));
     for (let cut = 1; cut < len(reqs[2]!.head) + 2; cut++) {
       const pieces = chop(wire, [cut]);
-      const records: CaptureRecord[] = [...log.records.slice(0, at), ...pieces.map((p, k) => ({ conn: 1, seq: 0, dir: "c2s" as const, b64: p.toString("base64") })), ...log.records.slice(at + 1)].map(
-        (r, seq) => ({ ...r, seq: seq + 1 }),
-      );
+      const records: CaptureRecord[] = [
+        ...log.records.slice(0, at),
+        ...pieces.map((p, k) => ({ conn: 1, seq: 0, dir: "c2s" as const, b64: p.toString("base64") })),
+        ...log.records.slice(at + 1),
+      ].map((r, seq) => ({ ...r, seq: seq + 1 }));
       const result = countHttp(records);
       assert.deepEqual(result.row, expected, `cut at ${cut}`);
       assert.equal(streamDigest(records), streamDigest(log.records));
@@ -207,7 +236,11 @@ describe("HTTP counting", () => {
   });
 
   it("counts a JSON-RPC batch and its batch answer in application/json bodies", () => {
-    const members = ['{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"a":"b"}}}', '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}', '{"jsonrpc":"2.0","id":2,"method":"ping"}'];
+    const members = [
+      '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"a":"b"}}}',
+      '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0}}',
+      '{"jsonrpc":"2.0","id":2,"method":"ping"}',
+    ];
     const req = post(`[${members.join(",")}]`);
     const results = ['{"jsonrpc":"2.0","id":1,"result":{}}', '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"no"}}'];
     const body = `[${results.join(", ")}]\n`;
@@ -317,8 +350,12 @@ describe("HTTP counting", () => {
   });
 
   it("counts a 2026-07-28 exchange: plain JSON answers, _meta in every POST, no SSE", () => {
-    const meta = '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}';
-    const list = post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":${meta}}}`, ["MCP-Protocol-Version: 2026-07-28", "Mcp-Method: tools/list"]);
+    const meta =
+      '{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}';
+    const list = post(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":${meta}}}`, [
+      "MCP-Protocol-Version: 2026-07-28",
+      "Mcp-Method: tools/list",
+    ]);
     const call = post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"_meta":${meta}}}`, [
       "MCP-Protocol-Version: 2026-07-28",
       "Mcp-Method: tools/call",
@@ -354,7 +391,10 @@ describe("HTTP counting", () => {
     const head = "HEAD /mcp HTTP/1.1\r\nHost: h\r\n\r\n";
     const p = post(LIST);
     const rHead = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 400\r\n\r\n";
-    const log = new LogBuilder().send(1, "c2s", head + p.wire + p.wire).send(1, "s2c", rHead).eof(1, "c2s");
+    const log = new LogBuilder()
+      .send(1, "c2s", head + p.wire + p.wire)
+      .send(1, "s2c", rHead)
+      .eof(1, "c2s");
     const result = countHttp(log.records);
     assert.equal(result.row.http_round_trips, 1);
     assert.equal(result.row.jsonrpc_c2s, 2);
@@ -367,13 +407,20 @@ describe("HTTP counting", () => {
   it("names connection, direction, offset and expectation for a malformed stream", () => {
     const req = post(LIST);
     const bad = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
-    const log = new LogBuilder().send(1, "c2s", req.wire).send(2, "c2s", req.wire).send(1, "s2c", sseResponse(LIST_RESULT).pieces.join("")).send(2, "s2c", bad + "zz\r\n");
+    const log = new LogBuilder()
+      .send(1, "c2s", req.wire)
+      .send(2, "c2s", req.wire)
+      .send(1, "s2c", sseResponse(LIST_RESULT).pieces.join(""))
+      .send(2, "s2c", bad + "zz\r\n");
     assert.throws(
       () => countHttp(log.records),
-      (e: unknown) => e instanceof WireFormatError && e.message === `conn 2 s2c at byte ${len(bad)}: expected chunk-size line (hex digits then CRLF), got "zz\\r\\n"`,
+      (e: unknown) =>
+        e instanceof WireFormatError && e.message === `conn 2 s2c at byte ${len(bad)}: expected chunk-size line (hex digits then CRLF), got "zz\\r\\n"`,
     );
     const ended = new LogBuilder().send(4, "c2s", req.wire.slice(0, -3)).eof(4, "c2s");
-    assert.throws(() => countHttp(ended.records), { message: `conn 4 c2s at byte ${len(req.wire) - 3}: expected 3 more body bytes (Content-Length), got end of stream` });
+    assert.throws(() => countHttp(ended.records), {
+      message: `conn 4 c2s at byte ${len(req.wire) - 3}: expected 3 more body bytes (Content-Length), got end of stream`,
+    });
   });
 
   it("names the stream offset of a JSON body that is not JSON", () => {
@@ -393,16 +440,22 @@ describe("HTTP counting", () => {
   it("refuses to look for messages in a compressed body", () => {
     const res = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 3\r\n\r\nabc";
     assert.throws(() => countHttp(new LogBuilder().send(7, "s2c", res).records), {
-      message: "conn 7 s2c at byte 0: expected an uncompressed application/json body to count JSON-RPC messages in, got Content-Encoding: gzip (have the client send no Accept-Encoding / TE)",
+      message:
+        "conn 7 s2c at byte 0: expected an uncompressed application/json body to count JSON-RPC messages in, got Content-Encoding: gzip (have the client send no Accept-Encoding / TE)",
     });
   });
 
   it("refuses a response with no request before it", () => {
     const req = "GET / HTTP/1.1\r\nHost: h\r\n\r\n";
     const res = "HTTP/1.1 204 No Content\r\n\r\n";
-    const log = new LogBuilder().send(3, "c2s", req).send(3, "s2c", res + res).close(3);
+    const log = new LogBuilder()
+      .send(3, "c2s", req)
+      .send(3, "s2c", res + res)
+      .close(3);
     for (const count of [() => countHttp(log.records), () => countHttpStreams(reassemble(log.records), false)]) {
-      assert.throws(count, { message: `conn 3 s2c at byte ${len(res)}: expected no more responses (1 request sent on this connection), got a response with no request before it` });
+      assert.throws(count, {
+        message: `conn 3 s2c at byte ${len(res)}: expected no more responses (1 request sent on this connection), got a response with no request before it`,
+      });
     }
   });
 

@@ -82,7 +82,10 @@ describe("JSON-RPC scanning", () => {
 
   it("rejects text that is not exactly one JSON value, naming the offset", () => {
     assert.deepEqual((({ offset, expected }) => ({ offset, expected }))(scanError('{"a":1,}')), { offset: 7, expected: "a string" });
-    assert.deepEqual((({ offset, expected }) => ({ offset, expected }))(scanError('{"a":1} x')), { offset: 8, expected: "the end of the JSON text after one value" });
+    assert.deepEqual((({ offset, expected }) => ({ offset, expected }))(scanError('{"a":1} x')), {
+      offset: 8,
+      expected: "the end of the JSON text after one value",
+    });
     assert.equal(scanError('{"a":"\\x"}').offset, 7);
     assert.equal(scanError('{"a":01}').offset, 6);
     assert.equal(scanError('{"a":tru}').offset, 8);

@@ -18,7 +18,10 @@ function table(n: number, seqOf: (k: number) => number): { t: MessageTable; expe
   const added = [...rows.filter((r) => r.stream === a), ...rows.filter((r) => r.stream === b)];
   for (const r of added) t.add(r.stream, r.seq, r.offset, KIND["http-only"], 1, 2, 3, 0, 0);
   // Log order: by seq, then adding order.
-  const expected = added.map((r, k) => ({ r, k })).sort((x, y) => x.r.seq - y.r.seq || x.k - y.k).map((x) => x.r.offset);
+  const expected = added
+    .map((r, k) => ({ r, k }))
+    .sort((x, y) => x.r.seq - y.r.seq || x.k - y.k)
+    .map((x) => x.r.offset);
   return { t: t.finish(), expected };
 }
 
@@ -26,13 +29,22 @@ describe("message table", () => {
   it("puts 40,000 rows (three blocks) in log order by counting sort", () => {
     const { t, expected } = table(40_000, (k) => 2 * k + 1);
     assert.equal(t.length, 40_000);
-    assert.deepEqual(t.toRows().map((r) => r.offset), expected);
-    assert.deepEqual(t.toRows().map((r) => r.seq), expected.map((_, i) => i + 1));
+    assert.deepEqual(
+      t.toRows().map((r) => r.offset),
+      expected,
+    );
+    assert.deepEqual(
+      t.toRows().map((r) => r.seq),
+      expected.map((_, i) => i + 1),
+    );
   });
 
   it("gives the same order by comparison sort when log seqs are too large to count", () => {
     const { t, expected } = table(5_000, (k) => 1e12 + 7 * (k % 977) + k);
-    assert.deepEqual(t.toRows().map((r) => r.offset), expected);
+    assert.deepEqual(
+      t.toRows().map((r) => r.offset),
+      expected,
+    );
   });
 
   it("keeps every column and gives a result the method of the request it answers", () => {
@@ -47,9 +59,51 @@ describe("message table", () => {
     assert.equal(t.streamOf(k), c2s);
     t.finish();
     assert.deepEqual(t.toRows(), [
-      { conn: 3, dir: "c2s", seq: 1, logSeq: 1, offset: 0, kind: "request", headBytes: 0, bodyBytes: 60, framingBytes: 0, newlineBytes: 1, metaBytes: 9, method: "tools/call", id: "7" },
-      { conn: 3, dir: "c2s", seq: 2, logSeq: 1, offset: 60, kind: "http-only", headBytes: 100, bodyBytes: 10, framingBytes: 12, newlineBytes: 0, metaBytes: 0, startLine: "POST /mcp HTTP/1.1" },
-      { conn: 3, dir: "s2c", seq: 3, logSeq: 2, offset: 0, kind: "result", headBytes: 0, bodyBytes: 40, framingBytes: 0, newlineBytes: 0, metaBytes: 5, method: "tools/call", id: "7", sse: true },
+      {
+        conn: 3,
+        dir: "c2s",
+        seq: 1,
+        logSeq: 1,
+        offset: 0,
+        kind: "request",
+        headBytes: 0,
+        bodyBytes: 60,
+        framingBytes: 0,
+        newlineBytes: 1,
+        metaBytes: 9,
+        method: "tools/call",
+        id: "7",
+      },
+      {
+        conn: 3,
+        dir: "c2s",
+        seq: 2,
+        logSeq: 1,
+        offset: 60,
+        kind: "http-only",
+        headBytes: 100,
+        bodyBytes: 10,
+        framingBytes: 12,
+        newlineBytes: 0,
+        metaBytes: 0,
+        startLine: "POST /mcp HTTP/1.1",
+      },
+      {
+        conn: 3,
+        dir: "s2c",
+        seq: 3,
+        logSeq: 2,
+        offset: 0,
+        kind: "result",
+        headBytes: 0,
+        bodyBytes: 40,
+        framingBytes: 0,
+        newlineBytes: 0,
+        metaBytes: 5,
+        method: "tools/call",
+        id: "7",
+        sse: true,
+      },
     ]);
   });
 
@@ -61,7 +115,10 @@ describe("message table", () => {
     assert.equal(t.length, 3);
     assert.throws(() => t.row(0), /before finish/);
     t.finish();
-    assert.deepEqual(t.toRows().map((r) => r.logSeq), [1, 2, 3]);
+    assert.deepEqual(
+      t.toRows().map((r) => r.logSeq),
+      [1, 2, 3],
+    );
     assert.throws(() => t.add(s, 9, 9, KIND["line-only"], 0, 1, 0, 0, 0), /after finish/);
     assert.throws(() => t.row(3), RangeError);
   });

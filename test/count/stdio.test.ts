@@ -48,7 +48,10 @@ describe("stdio counting", () => {
         [3, "s2c", "result", "tools/list", len(RES), 1, len('{"k":1}'), 5],
       ],
     );
-    assert.equal(sumRows(messages, (r) => r.bodyBytes + r.newlineBytes), row.total_bytes);
+    assert.equal(
+      sumRows(messages, (r) => r.bodyBytes + r.newlineBytes),
+      row.total_bytes,
+    );
     assert.deepEqual(Object.keys(row), [...COUNT_COLUMNS]);
   });
 
@@ -98,7 +101,10 @@ describe("stdio counting", () => {
         ["request", len(REQ), 0],
       ],
     );
-    assert.equal(sumRows(messages, (r) => r.bodyBytes + r.newlineBytes), len(text));
+    assert.equal(
+      sumRows(messages, (r) => r.bodyBytes + r.newlineBytes),
+      len(text),
+    );
   });
 
   it("counts _meta only client to server in the column", () => {
@@ -111,10 +117,14 @@ describe("stdio counting", () => {
     const log = new LogBuilder().send(undefined, "s2c", `${RES}\nServer started on stdio\n`);
     assert.throws(
       () => countStdio(log.records),
-      (e: unknown) => e instanceof WireFormatError && e.message === `stdio s2c at byte ${len(RES) + 1}: expected a JSON value in line 2 (one JSON-RPC message per line), got "Server started on stdio"`,
+      (e: unknown) =>
+        e instanceof WireFormatError &&
+        e.message === `stdio s2c at byte ${len(RES) + 1}: expected a JSON value in line 2 (one JSON-RPC message per line), got "Server started on stdio"`,
     );
     const cut = new LogBuilder().send(3, "c2s", '{"jsonrpc":"2.0","id":1,\n');
-    assert.throws(() => countStdio(cut.records), { message: 'conn 3 c2s at byte 24: expected a string in line 1 (one JSON-RPC message per line), got end of line' });
+    assert.throws(() => countStdio(cut.records), {
+      message: "conn 3 c2s at byte 24: expected a string in line 1 (one JSON-RPC message per line), got end of line",
+    });
   });
 
   it("digests the same bytes identically however they were chunked", () => {

@@ -21,7 +21,12 @@ test("run --only into a folder with other configurations' results is refused; --
   assert.equal(first.exitCode, 0, first.stderr);
   const refused = await wc(["run", "--only", B, "--repeats", "1", "--results", results]);
   assert.equal(refused.exitCode, 1);
-  assert.match(refused.stderr, new RegExp(`^wirecost: ${results}: holds results of 1 configuration\\(s\\) this run does not select \\(e\\.g\\. ${A}, from matrix\\.yaml\\) and would drop them — pass --resume .*--results NEW_FOLDER, or --fresh to drop them$`));
+  assert.match(
+    refused.stderr,
+    new RegExp(
+      `^wirecost: ${results}: holds results of 1 configuration\\(s\\) this run does not select \\(e\\.g\\. ${A}, from matrix\\.yaml\\) and would drop them — pass --resume .*--results NEW_FOLDER, or --fresh to drop them$`,
+    ),
+  );
   assert.match(readFileSync(join(results, "runs.tsv"), "utf8"), new RegExp(`^${A}\\t1\\tok`, "m"), "the first run's results are kept");
   const added = await wc(["run", "--only", B, "--repeats", "1", "--results", results, "--resume"]);
   assert.equal(added.exitCode, 0, added.stderr);
@@ -41,7 +46,10 @@ test("--repeats 0 and --jobs 0 are refused with one line", async () => {
 
 test("verify on every committed report prints a command that names that report's matrix", async () => {
   // The timing and per-call folders are compared by eye: verify names the matrix they were run from.
-  for (const [results, matrix] of [["results/a2a-layer-cost", "matrices/a2a-layer-cost.yaml"], ["results/mcp-per-call-overhead", "matrices/mcp-per-call-overhead.yaml"]] as const) {
+  for (const [results, matrix] of [
+    ["results/a2a-layer-cost", "matrices/a2a-layer-cost.yaml"],
+    ["results/mcp-per-call-overhead", "matrices/mcp-per-call-overhead.yaml"],
+  ] as const) {
     const r = await wc(["verify", "--results", results]);
     assert.equal(r.exitCode, 1);
     assert.match(r.stderr, new RegExp(`which verify does not compare .* npx wirecost run ${matrix} --results /tmp/wirecost-remeasure$`), r.stderr);
@@ -49,5 +57,8 @@ test("verify on every committed report prints a command that names that report's
   // A bytes folder run from another matrix: verify names that matrix instead of re-running the wrong one.
   const wrong = await wc(["verify", "matrices/a2a-layer-cost.yaml", "--results", "results"]);
   assert.equal(wrong.exitCode, 1);
-  assert.match(wrong.stderr, /^wirecost: results: was run from matrix\.yaml, not matrices\/a2a-layer-cost\.yaml — verify it with its own matrix: npx wirecost verify matrix\.yaml --results results$/);
+  assert.match(
+    wrong.stderr,
+    /^wirecost: results: was run from matrix\.yaml, not matrices\/a2a-layer-cost\.yaml — verify it with its own matrix: npx wirecost verify matrix\.yaml --results results$/,
+  );
 });

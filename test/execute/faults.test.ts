@@ -70,7 +70,8 @@ test("each fault target ends as a recorded failed/timeout run with its reason; t
 
 test("a matrix whose target command does not exist gets one clear line, not a stack trace", async () => {
   const dir = mkdtempSync(join(tmpdir(), "wirecost-badcmd-"));
-  const matrix = (argv: string) => `version: 1\naxes:\n  - name: target\n    values: [t]\n  - name: transport\n    values: [stdio]\ntargets:\n  t:\n    stdio:\n      argv: ${argv}\n`;
+  const matrix = (argv: string) =>
+    `version: 1\naxes:\n  - name: target\n    values: [t]\n  - name: transport\n    values: [stdio]\ntargets:\n  t:\n    stdio:\n      argv: ${argv}\n`;
   writeFileSync(join(dir, "nocmd.yaml"), matrix("[no-such-server-binary, --stdio]"));
   writeFileSync(join(dir, "noscript.yaml"), matrix("[node, dist/missing-server.js]"));
   const a = await execa(process.execPath, [cli, "run", join(dir, "nocmd.yaml"), "--results", join(dir, "r")], { reject: false });

@@ -18,8 +18,19 @@ import { Writable } from "node:stream";
 
 const quiet = Object.assign(new Writable({ write: (_c, _e, cb) => cb() }), { isTTY: false }) as unknown as NodeJS.WriteStream;
 const matrix = (extra = "") =>
-  parseMatrix(`version: 1\nrepeats: 2\naxes:\n  - name: target\n    values: [t]\n  - name: transport\n    values: [stdio]\n  - name: n\n    values: [0, 1, 2, 3, 4, 5, 6]\n    id: "n{}"\ntargets:\n  t:\n    stdio:\n      argv: [node, -e, ""]\n${extra}`, join(tmpdir(), "fake.yaml"));
-const fake: RunOneFn = async (_m, c, repeat) => ({ config: c.id, repeat, status: "ok", exit: "0", error: "", counts: Object.fromEntries(COUNT_COLUMNS.map((k) => [k, Number(c.values.n)])) as unknown as CountRow, digest: "x" });
+  parseMatrix(
+    `version: 1\nrepeats: 2\naxes:\n  - name: target\n    values: [t]\n  - name: transport\n    values: [stdio]\n  - name: n\n    values: [0, 1, 2, 3, 4, 5, 6]\n    id: "n{}"\ntargets:\n  t:\n    stdio:\n      argv: [node, -e, ""]\n${extra}`,
+    join(tmpdir(), "fake.yaml"),
+  );
+const fake: RunOneFn = async (_m, c, repeat) => ({
+  config: c.id,
+  repeat,
+  status: "ok",
+  exit: "0",
+  error: "",
+  counts: Object.fromEntries(COUNT_COLUMNS.map((k) => [k, Number(c.values.n)])) as unknown as CountRow,
+  digest: "x",
+});
 const tmp = () => mkdtempSync(join(tmpdir(), "wirecost-journal-"));
 
 /** Run matrix() into `dir` one run at a time with the fake run, aborting (as ^C) during run number `n`. */
@@ -36,10 +47,19 @@ async function interruptedRun(dir: string, n: number) {
 test("shards K/N partition the configurations: each in exactly one shard, sizes within one", () => {
   const configs = Array.from({ length: 11 }, (_, i) => ({ id: `c${String(i).padStart(2, "0")}`, values: {}, repeats: 1 }));
   const parts = [1, 2, 3].map((k) => shardOf(configs.slice().reverse(), { k, n: 3 }).map((c) => c.id));
-  assert.deepEqual(parts.flat().sort(), configs.map((c) => c.id));
-  assert.deepEqual(parts.map((p) => p.length), [4, 4, 3]);
+  assert.deepEqual(
+    parts.flat().sort(),
+    configs.map((c) => c.id),
+  );
+  assert.deepEqual(
+    parts.map((p) => p.length),
+    [4, 4, 3],
+  );
   assert.deepEqual(parts[0], ["c09", "c06", "c03", "c00"]);
-  assert.throws(() => parseShard("4/3"), (e: Error) => e instanceof UserError && /--shard 4\/3: expected K\/N with 1 ≤ K ≤ N/.test(e.message));
+  assert.throws(
+    () => parseShard("4/3"),
+    (e: Error) => e instanceof UserError && /--shard 4\/3: expected K\/N with 1 ≤ K ≤ N/.test(e.message),
+  );
 });
 
 test("a results folder of another schemaVersion is refused with the command that migrates it", async () => {
@@ -47,7 +67,12 @@ test("a results folder of another schemaVersion is refused with the command that
   await runMatrix(matrix(), { results: dir, runOne: fake, preflight: false, progressStream: quiet });
   const plan = join(dir, "runs", "plan.json");
   writeFileSync(plan, readFileSync(plan, "utf8").replace('"schemaVersion": 1', '"schemaVersion": 0'));
-  assert.throws(() => readPlan(dir), (e: Error) => e instanceof UserError && e.message === `${plan}: results schemaVersion 0, this wirecost reads 1 — migrate it by re-running the matrix into it: npx wirecost run --results ${dir}`);
+  assert.throws(
+    () => readPlan(dir),
+    (e: Error) =>
+      e instanceof UserError &&
+      e.message === `${plan}: results schemaVersion 0, this wirecost reads 1 — migrate it by re-running the matrix into it: npx wirecost run --results ${dir}`,
+  );
   writeFileSync(plan, readFileSync(plan, "utf8").replace('"schemaVersion": 0', '"schemaVersion": 2'));
   assert.throws(() => readPlan(dir), /schemaVersion 2, this wirecost reads 1 — upgrade wirecost/);
 });
@@ -57,7 +82,10 @@ test("resume refuses a folder whose provenance.json is of another schemaVersion"
   await runMatrix(matrix(), { results: dir, runOne: fake, preflight: false, progressStream: quiet });
   const prov = join(dir, "provenance.json");
   writeFileSync(prov, readFileSync(prov, "utf8").replace(/"schemaVersion": 1/, '"schemaVersion": 0'));
-  await assert.rejects(runMatrix(matrix(), { results: dir, resume: true, runOne: fake, preflight: false, progressStream: quiet }), (e: Error) => e instanceof UserError && e.message.startsWith(`${prov}: results schemaVersion 0, this wirecost reads 1`));
+  await assert.rejects(
+    runMatrix(matrix(), { results: dir, resume: true, runOne: fake, preflight: false, progressStream: quiet }),
+    (e: Error) => e instanceof UserError && e.message.startsWith(`${prov}: results schemaVersion 0, this wirecost reads 1`),
+  );
 });
 
 test("abort keeps finished runs; resume runs only the rest; another matrix cannot resume the folder", async () => {
@@ -66,18 +94,30 @@ test("abort keeps finished runs; resume runs only the rest; another matrix canno
   assert.equal(first.interrupted, true);
   assert.equal(first.runs.length, 5);
   let again = 0;
-  const second = await runMatrix(matrix(), { results: dir, resume: true, runOne: async (...a) => (again++, fake(...a)), preflight: false, progressStream: quiet });
+  const second = await runMatrix(matrix(), {
+    results: dir,
+    resume: true,
+    runOne: async (...a) => (again++, fake(...a)),
+    preflight: false,
+    progressStream: quiet,
+  });
   assert.equal(again, 14 - 5);
   assert.equal(second.resumed, 5);
   assert.equal(second.runs.length, 14);
-  await assert.rejects(runMatrix(matrix("title: changed\n"), { results: dir, resume: true, runOne: fake, preflight: false, progressStream: quiet }), /written for another matrix definition .* \(--results NEW_FOLDER\), or pass --fresh instead of --resume/);
+  await assert.rejects(
+    runMatrix(matrix("title: changed\n"), { results: dir, resume: true, runOne: fake, preflight: false, progressStream: quiet }),
+    /written for another matrix definition .* \(--results NEW_FOLDER\), or pass --fresh instead of --resume/,
+  );
 });
 
 test("resume accepts the matrix edited in form only (comments, blank lines, quoting)", async () => {
   const dir = tmp();
   await interruptedRun(dir, 3);
   const edited = matrix("# a comment added after the first run\n\n").file;
-  const reworded = parseMatrix(`# fixed the target, reran the failures\nversion: 1\nrepeats: 2\naxes:\n  - name: target\n    values: ["t"]\n  - name: transport\n    values: [stdio]\n  - name: n\n    values: [0, 1, 2, 3, 4, 5, 6]\n    id: 'n{}'\ntargets:\n  t:\n    stdio:\n      argv: [node, -e, ""]\n`, edited);
+  const reworded = parseMatrix(
+    `# fixed the target, reran the failures\nversion: 1\nrepeats: 2\naxes:\n  - name: target\n    values: ["t"]\n  - name: transport\n    values: [stdio]\n  - name: n\n    values: [0, 1, 2, 3, 4, 5, 6]\n    id: 'n{}'\ntargets:\n  t:\n    stdio:\n      argv: [node, -e, ""]\n`,
+    edited,
+  );
   const second = await runMatrix(reworded, { results: dir, resume: true, runOne: fake, preflight: false, progressStream: quiet });
   assert.equal(second.resumed, 3);
   assert.equal(second.runs.length, 14);
@@ -86,8 +126,14 @@ test("resume accepts the matrix edited in form only (comments, blank lines, quot
 test("a run or a merge that would drop another matrix's results is refused unless --fresh", async () => {
   const [dir, a] = [tmp(), tmp()];
   await runMatrix(matrix(), { results: dir, runOne: fake, preflight: false, progressStream: quiet });
-  const other = parseMatrix(`version: 1\naxes:\n  - name: target\n    values: [t]\n  - name: transport\n    values: [stdio]\ntargets:\n  t:\n    stdio:\n      argv: [node, -e, ""]\n`, join(tmpdir(), "other.yaml"));
-  await assert.rejects(runMatrix(other, { results: dir, runOne: fake, preflight: false, progressStream: quiet }), /holds results of 7 configuration\(s\) this run does not select \(e\.g\. t-stdio-n0, from .*fake\.yaml\) .* or --fresh to drop them/);
+  const other = parseMatrix(
+    `version: 1\naxes:\n  - name: target\n    values: [t]\n  - name: transport\n    values: [stdio]\ntargets:\n  t:\n    stdio:\n      argv: [node, -e, ""]\n`,
+    join(tmpdir(), "other.yaml"),
+  );
+  await assert.rejects(
+    runMatrix(other, { results: dir, runOne: fake, preflight: false, progressStream: quiet }),
+    /holds results of 7 configuration\(s\) this run does not select \(e\.g\. t-stdio-n0, from .*fake\.yaml\) .* or --fresh to drop them/,
+  );
   assert.equal(readFileSync(join(dir, "runs.tsv"), "utf8").trim().split("\n").length, 1 + 14, "the first matrix's runs are kept");
   const again = await runMatrix(matrix(), { results: dir, runOne: fake, preflight: false, progressStream: quiet });
   assert.equal(again.runs.length, 14, "the same matrix again replaces its own runs without --fresh");
@@ -106,7 +152,10 @@ test("merge reads every input run file first: a bad one is named in its own fold
   const bad = join(a, "runs", "t-stdio-n2", "1.json");
   writeFileSync(bad, "not json{");
   const out = join(c, "out");
-  assert.throws(() => mergeResults([a], out), (e: Error) => e.message.startsWith(`${bad}: not valid JSON`));
+  assert.throws(
+    () => mergeResults([a], out),
+    (e: Error) => e.message.startsWith(`${bad}: not valid JSON`),
+  );
   assert.equal(existsSync(out), false);
 });
 

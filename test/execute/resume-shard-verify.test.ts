@@ -66,7 +66,10 @@ test("SIGINT + --resume, shards merged, and verify all reproduce an uninterrupte
       const r = await wc(["run", ...SELECT, "--shard", `${i + 1}/3`, "--results", dir]);
       assert.equal(r.exitCode, 0, r.stderr);
     }
-    assert.deepEqual(shards.map((d) => tsv(join(d, "summary.tsv")).length), [2, 1, 1]);
+    assert.deepEqual(
+      shards.map((d) => tsv(join(d, "summary.tsv")).length),
+      [2, 1, 1],
+    );
     const merged = tmp("merged");
     const m = await wc(["merge", ...shards, "--results", merged]);
     assert.equal(m.exitCode, 0, m.stderr);

@@ -34,7 +34,10 @@ describe("render errors", () => {
     rmSync(join(dir, "medians.tsv"));
     const err = await userError(dir);
     assert.equal(err.file, join(dir, "medians.tsv"));
-    assert.match(err.message, /medians\.tsv: file not found; fix: the results folder is incomplete; produce a results folder with `npx wirecost run --results /);
+    assert.match(
+      err.message,
+      /medians\.tsv: file not found; fix: the results folder is incomplete; produce a results folder with `npx wirecost run --results /,
+    );
   });
 
   it("names file:line of a row with too few fields, and leaves the site untouched", async () => {

@@ -43,13 +43,26 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
     const prov = JSON.parse(readFileSync(join(results, "echo", "provenance.json"), "utf8")) as Record<string, unknown>;
     assert.deepEqual(prov["report"], { title: TITLE, slug: SLUG });
     assert.deepEqual(prov["clients"], { jsonrpc: { protocol: "jsonrpc" } });
-    const runs = readFileSync(join(results, "echo", "runs.tsv"), "utf8").trim().split("\n").slice(1);
+    const runs = readFileSync(join(results, "echo", "runs.tsv"), "utf8")
+      .trim()
+      .split("\n")
+      .slice(1);
     assert.equal(runs.length, 8);
-    assert.ok(runs.every((line) => line.split("\t")[2] === "ok"), "every echo run is ok");
+    assert.ok(
+      runs.every((line) => line.split("\t")[2] === "ok"),
+      "every echo run is ok",
+    );
   });
 
   it("renders the JSON-RPC report under its title and slug, and the index lists both reports", () => {
-    for (const f of [`${SLUG}.md`, `${SLUG}.html`, `${SLUG}-http-layers.svg`, "mcp-on-the-wire.md", "mcp-on-the-wire.html", "mcp-on-the-wire-http-layers.svg"]) {
+    for (const f of [
+      `${SLUG}.md`,
+      `${SLUG}.html`,
+      `${SLUG}-http-layers.svg`,
+      "mcp-on-the-wire.md",
+      "mcp-on-the-wire.html",
+      "mcp-on-the-wire-http-layers.svg",
+    ]) {
       assert.ok(files.includes(f), `${f} written`);
     }
     assert.ok(read(`${SLUG}.md`).startsWith(`# ${TITLE}\n`));
@@ -57,7 +70,10 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
     assert.match(read(`${SLUG}.md`), new RegExp(`!\\[[^\\]]*\\]\\(${SLUG}-http-layers\\.svg\\)`));
     const index = read("index.md");
     assert.match(index, /\| \[MCP on the wire\]\(mcp-on-the-wire\.md\) \| [^|]* MCP flow[^|]* \| \. \|/);
-    assert.match(index, /\| \[JSON-RPC echo on the wire\]\(json-rpc-echo-on-the-wire\.md\) \| Median bytes, JSON-RPC messages and HTTP round trips of each flow, per target and client, over HTTP and stdio\. \| echo \|/);
+    assert.match(
+      index,
+      /\| \[JSON-RPC echo on the wire\]\(json-rpc-echo-on-the-wire\.md\) \| Median bytes, JSON-RPC messages and HTTP round trips of each flow, per target and client, over HTTP and stdio\. \| echo \|/,
+    );
   });
 
   it("the JSON-RPC report and its configuration pages carry no MCP wording or MCP sections", () => {
@@ -71,9 +87,29 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
     const tables = htmlTables(read(`${SLUG}.html`));
     const http = tables.find((t) => t.headers.includes("Response head"));
     const stdio = tables.find((t) => t.headers.includes("Newline bytes") && t.headers.includes("#"));
-    assert.deepEqual(http?.headers, ["#", "Flow", "Target", "Client", "JSON-RPC C→S / S→C", "HTTP round trips", "Request head", "Request body", "Response head", "Response body", "Chunk bytes", "SSE events", "Total bytes"]);
+    assert.deepEqual(http?.headers, [
+      "#",
+      "Flow",
+      "Target",
+      "Client",
+      "JSON-RPC C→S / S→C",
+      "HTTP round trips",
+      "Request head",
+      "Request body",
+      "Response head",
+      "Response body",
+      "Chunk bytes",
+      "SSE events",
+      "Total bytes",
+    ]);
     assert.deepEqual(stdio?.headers, ["#", "Flow", "Target", "Client", "JSON-RPC C→S / S→C", "Newline bytes", "Total bytes"]);
-    assert.deepEqual(http?.rows.map((r) => r.slice(1, 5)), [["plain", "JSON-RPC echo (test fixture)", "jsonrpc", "1 / 1"], ["ten", "JSON-RPC echo (test fixture)", "jsonrpc", "10 / 10"]]);
+    assert.deepEqual(
+      http?.rows.map((r) => r.slice(1, 5)),
+      [
+        ["plain", "JSON-RPC echo (test fixture)", "jsonrpc", "1 / 1"],
+        ["ten", "JSON-RPC echo (test fixture)", "jsonrpc", "10 / 10"],
+      ],
+    );
     assert.match(read(`${SLUG}.md`), /```text\nclient → POST echo\nserver → HTTP 200 OK, application\/json: echo result\n```/);
     assert.match(read(`${SLUG}.md`), /```text\nclient → echo\nserver → echo result\n```/);
   });
@@ -90,7 +126,12 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
   });
 
   it("leaves the MCP report beside it as its golden copies (results without a recorded identity)", () => {
-    for (const name of ["mcp-on-the-wire.md", "mcp-on-the-wire.html", "config-raw-mcp-ts-v2-http-2026-07-28-plain.md", "config-raw-mcp-ts-v2-http-2026-07-28-plain.html"]) {
+    for (const name of [
+      "mcp-on-the-wire.md",
+      "mcp-on-the-wire.html",
+      "config-raw-mcp-ts-v2-http-2026-07-28-plain.md",
+      "config-raw-mcp-ts-v2-http-2026-07-28-plain.html",
+    ]) {
       assert.equal(read(name), readFileSync(join(GOLDEN_WIRE, name), "utf8"), `${name} differs from its golden copy`);
     }
   });

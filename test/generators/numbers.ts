@@ -33,7 +33,10 @@ function tsv(file: string): Array<Map<string, string>> {
 
 /** Raw rows (arrays) of a TSV file, header included. */
 function tsvArrays(file: string): string[][] {
-  return readFileSync(file, "utf8").replace(/\n$/, "").split("\n").map((l) => l.split("\t"));
+  return readFileSync(file, "utf8")
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((l) => l.split("\t"));
 }
 
 const INT = /^-?[0-9]+$/;
@@ -79,7 +82,11 @@ export function tracedRepeat(results: string, config: string): number | undefine
     .sort((a, b) => a - b);
   const runsFile = join(results, "runs.tsv");
   const ok = existsSync(runsFile)
-    ? new Set(tsv(runsFile).filter((r) => r.get("config") === config && r.get("status") === "ok").map((r) => Number(r.get("repeat"))))
+    ? new Set(
+        tsv(runsFile)
+          .filter((r) => r.get("config") === config && r.get("status") === "ok")
+          .map((r) => Number(r.get("repeat"))),
+      )
     : new Set<number>();
   return logged.find((n) => ok.has(n)) ?? logged[0];
 }
@@ -179,7 +186,10 @@ export function tracedFigures(results: string): TracedFigures {
     const get = (a: string): string => row[axes.indexOf(a) + 1] ?? "";
     const flow = get("flow");
     if ((flow !== "plain" && flow !== "ten") || medians.get(row[0] ?? "")?.get("total_bytes") === undefined) continue;
-    const key = axes.filter((a) => a !== "flow" && a !== "revision").map(get).join("\u0000");
+    const key = axes
+      .filter((a) => a !== "flow" && a !== "revision")
+      .map(get)
+      .join("\u0000");
     const g = groups.get(key) ?? new Map<string, { one?: string; ten?: string }>();
     const pair = g.get(get("revision")) ?? {};
     if (flow === "plain") pair.one = row[0];

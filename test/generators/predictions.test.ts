@@ -9,7 +9,9 @@ import { FIXTURE, tempDir } from "./support.js";
 
 async function commitAt(dir: string, files: string[], date: string): Promise<void> {
   const env = { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", GIT_COMMITTER_DATE: date, GIT_AUTHOR_DATE: date };
-  const git = simpleGit({ baseDir: dir, allowEnvironment: ["GIT_COMMITTER_DATE", "GIT_AUTHOR_DATE", "HOME", "PATH"] } as Parameters<typeof simpleGit>[0]).env(env);
+  const git = simpleGit({ baseDir: dir, allowEnvironment: ["GIT_COMMITTER_DATE", "GIT_AUTHOR_DATE", "HOME", "PATH"] } as Parameters<typeof simpleGit>[0]).env(
+    env,
+  );
   await git.add(files);
   await git.raw(["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", `at ${date}`]);
 }

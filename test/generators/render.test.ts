@@ -4,17 +4,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { render } from "../../generators/render.js";
-import {
-  FIXTURE,
-  GOLDEN,
-  fixtureCopy,
-  htmlTables,
-  parseFormatted,
-  readMedianCells,
-  rowKeys,
-  tempDir,
-  type HtmlTable,
-} from "./support.js";
+import { FIXTURE, GOLDEN, fixtureCopy, htmlTables, parseFormatted, readMedianCells, rowKeys, tempDir, type HtmlTable } from "./support.js";
 
 /** Table header → metric in medians.tsv, written out here independently of the page code. */
 const HEADER_METRIC: Record<string, string> = {
@@ -97,12 +87,23 @@ describe("render", () => {
     const [httpTable, stdioTable] = [http[0], stdio[0]];
     assert.ok(httpTable && stdioTable);
     assert.deepEqual(httpTable.headers, [
-      "#", "Flow", "Revision", "Target", "Client", "JSON-RPC C→S / S→C", "HTTP round trips", "Request head",
-      "Request body", "Response head", "Response body", "Chunk bytes", "SSE events", "_meta bytes", "Total bytes",
+      "#",
+      "Flow",
+      "Revision",
+      "Target",
+      "Client",
+      "JSON-RPC C→S / S→C",
+      "HTTP round trips",
+      "Request head",
+      "Request body",
+      "Response head",
+      "Response body",
+      "Chunk bytes",
+      "SSE events",
+      "_meta bytes",
+      "Total bytes",
     ]);
-    assert.deepEqual(stdioTable.headers, [
-      "#", "Flow", "Revision", "Target", "Client", "JSON-RPC C→S / S→C", "Newline bytes", "_meta bytes", "Total bytes",
-    ]);
+    assert.deepEqual(stdioTable.headers, ["#", "Flow", "Revision", "Target", "Client", "JSON-RPC C→S / S→C", "Newline bytes", "_meta bytes", "Total bytes"]);
     const httpConfigs = checkTable(httpTable, keys, medians);
     const stdioConfigs = checkTable(stdioTable, keys, medians);
     // Rows sorted by flow, then revision (target and client are equal in the fixture).
@@ -112,9 +113,15 @@ describe("render", () => {
       "raw-python-sdk-http-2025-11-25-plain",
       "raw-python-sdk-http-2026-07-28-plain",
     ]);
-    assert.deepEqual(stdioConfigs, httpConfigs.map((c) => c.replace("-http-", "-stdio-")));
+    assert.deepEqual(
+      stdioConfigs,
+      httpConfigs.map((c) => c.replace("-http-", "-stdio-")),
+    );
     // The seed's published totals, as the reader sees them.
-    assert.deepEqual(httpTable.rows.map((r) => r.at(-1)), ["2,741", "1,950", "3,064", "2,065"]);
+    assert.deepEqual(
+      httpTable.rows.map((r) => r.at(-1)),
+      ["2,741", "1,950", "3,064", "2,065"],
+    );
   });
 
   it("prints, per row, the reproduce command and its expected median total", async () => {
@@ -122,8 +129,7 @@ describe("render", () => {
     const medians = readMedianCells(FIXTURE);
     for (const [config, metrics] of medians) {
       const command =
-        `npx wirecost run --only ${config} --results /tmp/wirecost-${config} && ` +
-        `grep -P '^${config}\\ttotal_bytes\\t' /tmp/wirecost-${config}/medians.tsv`;
+        `npx wirecost run --only ${config} --results /tmp/wirecost-${config} && ` + `grep -P '^${config}\\ttotal_bytes\\t' /tmp/wirecost-${config}/medians.tsv`;
       assert.ok(md.includes(`\`${command}\` — expect median \`${metrics.get("total_bytes")}\``), `command for ${config}`);
     }
     assert.match(
@@ -184,11 +190,7 @@ describe("render", () => {
         continue;
       }
       assert.ok(existsSync(golden), `${golden} is missing; run \`npm run test:update\` to create it`);
-      assert.equal(
-        actual,
-        readFileSync(golden, "utf8"),
-        `${name} differs from ${golden}; if the change is intended, run \`npm run test:update\``,
-      );
+      assert.equal(actual, readFileSync(golden, "utf8"), `${name} differs from ${golden}; if the change is intended, run \`npm run test:update\``);
     }
   });
 });

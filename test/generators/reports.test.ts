@@ -22,7 +22,11 @@ test("render finds the wire report at the root and the timing and per-call repor
     assert.ok(files.includes(`${page}.html`) && files.includes(`${page}.md`), `${page} rendered`);
   }
   const index = readFileSync(join(site, "index.md"), "utf8");
-  const expected: [string, string][] = [["mcp-on-the-wire", "."], ["a2a-layer-cost", "a2a-layer-cost"], ["mcp-per-call-overhead", "mcp-per-call-overhead"]];
+  const expected: [string, string][] = [
+    ["mcp-on-the-wire", "."],
+    ["a2a-layer-cost", "a2a-layer-cost"],
+    ["mcp-per-call-overhead", "mcp-per-call-overhead"],
+  ];
   for (const [page, folder] of expected) {
     assert.match(index, new RegExp(`\\(${page}\\.md\\) \\|[^\\n]*\\| ${folder.replace(".", "\\.")} \\|`), `index links ${page} with its folder`);
   }

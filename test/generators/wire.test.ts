@@ -60,7 +60,10 @@ describe("report from real runner results", () => {
   it("shows decoded exchanges, the trace and coverage drawn from the logs", async () => {
     const md = await read("mcp-on-the-wire.md");
     assert.match(md, /client → POST initialize\nserver → HTTP 200 OK, text\/event-stream: initialize result\n/);
-    assert.match(md, /client → POST tools\/call \[MCP-Protocol-Version, Mcp-Method, Mcp-Name, _meta\]\nserver → HTTP 200 OK, application\/json: tools\/call result/);
+    assert.match(
+      md,
+      /client → POST tools\/call \[MCP-Protocol-Version, Mcp-Method, Mcp-Name, _meta\]\nserver → HTTP 200 OK, application\/json: tools\/call result/,
+    );
     assert.match(md, /client → tools\/list \[_meta\]\nserver → tools\/list result/);
     assert.match(md, /## Coverage\n\nEvery expanded cell of the matrix: \d+ measured, 0 failed, \d+ excluded, 0 not run\./);
     const page = await read(`${CONFIG_PAGE}.md`);
@@ -97,12 +100,18 @@ describe("report from real runner results", () => {
     assert.ok(h1?.[1]);
     const total = parseFormatted(h1[1]);
     const corruptTotal = md.replace(h1[0], h1[0].replace(`| ${h1[1]} |`, `| ${(total + 1).toLocaleString("en-US")} |`));
-    assert.deepEqual(untracedNumbers(corruptTotal, figures).map((s) => s.split(" ")[0]), [String(total + 1)]);
+    assert.deepEqual(
+      untracedNumbers(corruptTotal, figures).map((s) => s.split(" ")[0]),
+      [String(total + 1)],
+    );
     // The crossover point, one hundredth off.
     const meet = /\| ([0-9]+\.[0-9]{2}) \| -?[0-9,]+ \|$/m.exec(md);
     assert.ok(meet?.[1], "the page prints a crossover point");
     const bumped = (Number(meet[1]) + 0.01).toFixed(2);
-    assert.deepEqual(untracedNumbers(md.replace(meet[0], meet[0].replace(meet[1], bumped)), figures).map((s) => s.split(" ")[0]), [bumped]);
+    assert.deepEqual(
+      untracedNumbers(md.replace(meet[0], meet[0].replace(meet[1], bumped)), figures).map((s) => s.split(" ")[0]),
+      [bumped],
+    );
     // A number typed into prose, and a status code no response carried.
     assert.equal(untracedNumbers(`${md}\nAbout 4,321 bytes were saved.\n`, figures).length, 1);
     assert.equal(untracedNumbers(`${md}\nserver → HTTP 418 I'm a teapot\n`, figures).length, 1);

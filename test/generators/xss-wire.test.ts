@@ -76,7 +76,12 @@ describe("escaping of wire content", () => {
       assert.ok(messages.includes(s), `messages.tsv holds ${s}`);
     }
     const log = readFileSync(join(XSS, "logs", "raw-evil-http-2026-07-28-plain", "1.jsonl"), "utf8");
-    const bytes = log.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { b64?: string }).map((r) => Buffer.from(r.b64 ?? "", "base64").toString()).join("");
+    const bytes = log
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { b64?: string })
+      .map((r) => Buffer.from(r.b64 ?? "", "base64").toString())
+      .join("");
     assert.ok(bytes.includes("Mcp-</table><script>alert(1)</script>:"), "a header name holds markup");
     assert.ok(bytes.includes('Content-Type: text/html"><img src=x onerror=alert(3)>'), "a header value holds markup");
   });
@@ -122,7 +127,7 @@ describe("escaping of wire content", () => {
     const trace = htmlTables(html).find((t) => t.headers.includes("All bytes"));
     assert.ok(trace, "trace table");
     assert.equal(trace.rows[1]?.[4], method, "method cell");
-    assert.equal(trace.rows[0]?.[3], "POST /mcp?<script>alert(1)</script>|`x`\"[a](javascript:alert(1)) HTTP/1.1", "start line cell");
+    assert.equal(trace.rows[0]?.[3], 'POST /mcp?<script>alert(1)</script>|`x`"[a](javascript:alert(1)) HTTP/1.1', "start line cell");
     const exchange = textOf(/<pre><code class="language-text">([\s\S]*?)<\/code><\/pre>/.exec(html)?.[1] ?? "");
     assert.equal(
       exchange.split("\n")[0],

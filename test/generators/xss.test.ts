@@ -38,12 +38,13 @@ describe("escaping of results values", () => {
     // HTML: text only, no tag, and the row keeps one cell per header.
     assert.ok(!/<script/i.test(html), "no <script in HTML");
     assert.ok(!/<img[^>]*onerror/i.test(html), "no injected <img in HTML");
-    assert.deepEqual([...html.matchAll(/<img src="([^"]*)"/g)].map((m) => m[1]), ["mcp-on-the-wire-http-layers.svg"], "only the chart image");
-    assert.ok(html.includes("<td>&lt;script&gt;alert(1)&lt;/script&gt;|x</td>"), "escaped cell in HTML");
-    assert.ok(
-      html.includes("(varying: <code>x`y</code>, <code>`date`</code>, <code>&lt;img src=x onerror=alert(2)&gt;</code>)"),
-      "fields as code in HTML",
+    assert.deepEqual(
+      [...html.matchAll(/<img src="([^"]*)"/g)].map((m) => m[1]),
+      ["mcp-on-the-wire-http-layers.svg"],
+      "only the chart image",
     );
+    assert.ok(html.includes("<td>&lt;script&gt;alert(1)&lt;/script&gt;|x</td>"), "escaped cell in HTML");
+    assert.ok(html.includes("(varying: <code>x`y</code>, <code>`date`</code>, <code>&lt;img src=x onerror=alert(2)&gt;</code>)"), "fields as code in HTML");
     const http = htmlTables(html).find((t) => t.headers.includes("Response head"));
     assert.ok(http);
     const row = http.rows.find((r) => r.includes(EVIL_TARGET));

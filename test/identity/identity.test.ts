@@ -10,7 +10,14 @@ import { LogBuilder, chunked, len, sseEvent } from "../count/helpers.js";
 const REQ = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","_meta":{"io.x/clientInfo":{"name":"c"}}}}';
 
 /** One POST + response exchange on conn 1; `o` varies the pieces. */
-function exchange(o: { date?: string; session?: string; host?: string; body?: string; framing?: "cl" | "chunked" | "chunked2"; sse?: { id?: string; data: string } }): LogBuilder {
+function exchange(o: {
+  date?: string;
+  session?: string;
+  host?: string;
+  body?: string;
+  framing?: "cl" | "chunked" | "chunked2";
+  sse?: { id?: string; data: string };
+}): LogBuilder {
   const reqBody = REQ;
   const req = `POST /mcp HTTP/1.1\r\nHost: ${o.host ?? "127.0.0.1:4000"}\r\nContent-Type: application/json\r\nContent-Length: ${len(reqBody)}\r\n\r\n${reqBody}`;
   const body = o.body ?? '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hi"}],"_meta":{"t":1}}}';
@@ -58,7 +65,11 @@ test("identity: the same bytes chunked differently in the log are identical", ()
 
 test("identity: date, session id and host headers are named by lower-case name", () => {
   const r = compareRepeats(
-    [exchange({ session: "aaa" }).records, exchange({ date: "Mon, 01 Jan 2026 00:00:01 GMT", session: "bbb" }).records, exchange({ session: "ccc", host: "127.0.0.1:4001" }).records],
+    [
+      exchange({ session: "aaa" }).records,
+      exchange({ date: "Mon, 01 Jan 2026 00:00:01 GMT", session: "bbb" }).records,
+      exchange({ session: "ccc", host: "127.0.0.1:4001" }).records,
+    ],
     "http",
   );
   assert.equal(r.bytesIdentical, false);
@@ -86,7 +97,10 @@ test("identity: JSON paths inside bodies are named; key order alone is json form
 
 test("identity: a key that is not an identifier is quoted; a longer body also names content-length", () => {
   const r = compareRepeats(
-    [exchange({ body: '{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.x/state":"a"}}}' }).records, exchange({ body: '{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.x/state":"abc"}}}' }).records],
+    [
+      exchange({ body: '{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.x/state":"a"}}}' }).records,
+      exchange({ body: '{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.x/state":"abc"}}}' }).records,
+    ],
     "http",
   );
   assert.deepEqual(r.varyingFields, ["content-length", 'result._meta["io.x/state"]']);
@@ -148,25 +162,104 @@ function exchanges(list: [conn: number, id: number, method?: string, ok?: number
     const req = `{"jsonrpc":"2.0","id":${id},"method":"${method}"}`;
     const res = `{"jsonrpc":"2.0","id":${id},"result":{"ok":${ok}}}`;
     log.send(conn, "c2s", `POST /mcp HTTP/1.1\r\nHost: h\r\n${o.typeHeader ?? "Content-Type"}: application/json\r\nContent-Length: ${len(req)}\r\n\r\n${req}`);
-    log.send(conn, "s2c", `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nDate: ${o.date ?? "Mon, 01 Jan 2026 00:00:00 GMT"}\r\nContent-Length: ${len(res)}\r\n\r\n${res}`);
+    log.send(
+      conn,
+      "s2c",
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nDate: ${o.date ?? "Mon, 01 Jan 2026 00:00:00 GMT"}\r\nContent-Length: ${len(res)}\r\n\r\n${res}`,
+    );
   }
   return log;
 }
 
 test("identity: each difference between aligned exchanges is named once, by what differs", () => {
   const names = (a: LogBuilder, b: LogBuilder) => compareRepeats([a.records, b.records], "http").varyingFields;
-  const base = exchanges([[1, 1], [1, 2]]);
+  const base = exchanges([
+    [1, 1],
+    [1, 2],
+  ]);
   // The same JSON path differing in two messages names that path only (no "json formatting").
-  assert.deepEqual(names(base, exchanges([[1, 1, undefined, 2], [1, 2, undefined, 2]])), ["result.ok"]);
+  assert.deepEqual(
+    names(
+      base,
+      exchanges([
+        [1, 1, undefined, 2],
+        [1, 2, undefined, 2],
+      ]),
+    ),
+    ["result.ok"],
+  );
   // Another id, or another method, names that member, not the alignment.
-  assert.deepEqual(names(base, exchanges([[1, 1], [1, 3]])), ["id"]);
-  assert.deepEqual(names(base, exchanges([[1, 1, "tools/list"], [1, 2]])), ["method"]);
+  assert.deepEqual(
+    names(
+      base,
+      exchanges([
+        [1, 1],
+        [1, 3],
+      ]),
+    ),
+    ["id"],
+  );
+  assert.deepEqual(
+    names(
+      base,
+      exchanges([
+        [1, 1, "tools/list"],
+        [1, 2],
+      ]),
+    ),
+    ["method"],
+  );
   // Head bytes that differ only in a header name's case.
-  assert.deepEqual(names(base, exchanges([[1, 1], [1, 2]], { typeHeader: "content-type" })), ["header formatting"]);
+  assert.deepEqual(
+    names(
+      base,
+      exchanges(
+        [
+          [1, 1],
+          [1, 2],
+        ],
+        { typeHeader: "content-type" },
+      ),
+    ),
+    ["header formatting"],
+  );
   // The same exchanges in another order on one connection, or spread over connections otherwise.
-  assert.deepEqual(names(base, exchanges([[1, 2], [1, 1]])), ["exchange order"]);
-  assert.deepEqual(names(exchanges([[1, 1], [1, 2], [2, 3], [2, 4]]), exchanges([[1, 1], [1, 3], [2, 2], [2, 4]])), ["connections"]);
+  assert.deepEqual(
+    names(
+      base,
+      exchanges([
+        [1, 2],
+        [1, 1],
+      ]),
+    ),
+    ["exchange order"],
+  );
+  assert.deepEqual(
+    names(
+      exchanges([
+        [1, 1],
+        [1, 2],
+        [2, 3],
+        [2, 4],
+      ]),
+      exchanges([
+        [1, 1],
+        [1, 3],
+        [2, 2],
+        [2, 4],
+      ]),
+    ),
+    ["connections"],
+  );
   // A connection that carried no bytes is left out, as the stream digest leaves it out.
-  const unused = exchanges([[1, 1], [1, 2]], { date: "Tue, 02 Jan 2026 00:00:00 GMT" }).eof(2, "c2s").eof(2, "s2c");
+  const unused = exchanges(
+    [
+      [1, 1],
+      [1, 2],
+    ],
+    { date: "Tue, 02 Jan 2026 00:00:00 GMT" },
+  )
+    .eof(2, "c2s")
+    .eof(2, "s2c");
   assert.deepEqual(names(base, unused), ["date"]);
 });

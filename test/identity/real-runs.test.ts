@@ -14,7 +14,23 @@ import { cli, root } from "../paths.js";
 
 test("real runs: varying_fields names date and mcp-session-id (2025-11-25) and date (2026-07-28), nothing unexpected", () => {
   const results = join(mkdtempSync(join(tmpdir(), "identity-")), "results");
-  execFileSync(process.execPath, [cli, "run", join(root, "matrix.yaml"), "--only", "raw-mcp-ts-v2-http-2025-11-25-plain", "--only", "raw-mcp-ts-v2-http-2026-07-28-plain", "--repeats", "3", "--results", results], { stdio: "pipe" });
+  execFileSync(
+    process.execPath,
+    [
+      cli,
+      "run",
+      join(root, "matrix.yaml"),
+      "--only",
+      "raw-mcp-ts-v2-http-2025-11-25-plain",
+      "--only",
+      "raw-mcp-ts-v2-http-2026-07-28-plain",
+      "--repeats",
+      "3",
+      "--results",
+      results,
+    ],
+    { stdio: "pipe" },
+  );
   const [head, ...lines] = readFileSync(join(results, "summary.tsv"), "utf8").trimEnd().split("\n");
   const cols = head!.split("\t");
   const rows = lines.map((l) => Object.fromEntries(l.split("\t").map((v, i) => [cols[i]!, v])));

@@ -21,7 +21,10 @@ function tsv(text: string): Record<string, string>[] {
 /** Run the committed matrix restricted to `only` globs, once each; returns runs.tsv rows by config. */
 async function run(only: string[]): Promise<Map<string, Record<string, string>>> {
   const out = mkdtempSync(join(tmpdir(), "wirecost-flows-"));
-  const r = await execa(process.execPath, [cli, "run", "matrix.yaml", "--repeats", "1", "--results", out, ...only.flatMap((o) => ["--only", o])], { cwd: root, reject: false });
+  const r = await execa(process.execPath, [cli, "run", "matrix.yaml", "--repeats", "1", "--results", out, ...only.flatMap((o) => ["--only", o])], {
+    cwd: root,
+    reject: false,
+  });
   assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
   const rows = tsv(readFileSync(join(out, "runs.tsv"), "utf8"));
   for (const row of rows) assert.equal(row.status, "ok", `${row.config}: ${row.error}`);
@@ -37,7 +40,10 @@ const COUNTS: Record<string, Record<string, [number, number]>> = {
 test("raw driver: message counts of every flow × revision × transport, SDK v2 and v1 targets", { timeout: 120_000 }, async () => {
   const rows = await run(["raw-mcp-ts-v2-*-plain", "raw-mcp-ts-v2-*-input", "raw-mcp-ts-v2-*-state", "raw-mcp-ts-v2-*-ten", "raw-mcp-ts-v1-*-2025-11-25-*"]);
   let checked = 0;
-  for (const [target, revisions] of [["mcp-ts-v2", ["2025-06-18", "2025-11-25", "2026-07-28"]], ["mcp-ts-v1", ["2025-11-25"]]] as const) {
+  for (const [target, revisions] of [
+    ["mcp-ts-v2", ["2025-06-18", "2025-11-25", "2026-07-28"]],
+    ["mcp-ts-v1", ["2025-11-25"]],
+  ] as const) {
     for (const revision of revisions) {
       for (const transport of ["stdio", "http"]) {
         for (const flow of ["plain", "input", "state", "ten"]) {
@@ -78,13 +84,22 @@ test("requestState grows the input_required result and its retry by exactly its 
     const old = rows.get(`raw-mcp-ts-v2-${transport}-2025-11-25-state`)!;
     const oldBig = rows.get(`raw-mcp-ts-v2-${transport}-2025-11-25-state-s${n}`)!;
     assert.equal(oldBig.jsonrpc_c2s, old.jsonrpc_c2s);
-    assert.equal(Number(oldBig.c2s_bytes) + Number(oldBig.s2c_bytes) - Number(old.c2s_bytes) - Number(old.s2c_bytes), transport === "http" ? Number(oldBig.total_bytes) - Number(old.total_bytes) : 0);
+    assert.equal(
+      Number(oldBig.c2s_bytes) + Number(oldBig.s2c_bytes) - Number(old.c2s_bytes) - Number(old.s2c_bytes),
+      transport === "http" ? Number(oldBig.total_bytes) - Number(old.total_bytes) : 0,
+    );
   }
 });
 
 test("SDK clients drive the input flow on both generations", { timeout: 60_000 }, async () => {
   const rows = await run(["sdk-mcp-ts-v2-*-2026-07-28-input", "sdk-mcp-ts-v2-http-2025-11-25-input", "sdk-mcp-ts-v1-*-2025-11-25-input"]);
-  for (const id of ["sdk-mcp-ts-v2-stdio-2026-07-28-input", "sdk-mcp-ts-v2-http-2026-07-28-input", "sdk-mcp-ts-v2-http-2025-11-25-input", "sdk-mcp-ts-v1-stdio-2025-11-25-input", "sdk-mcp-ts-v1-http-2025-11-25-input"]) {
+  for (const id of [
+    "sdk-mcp-ts-v2-stdio-2026-07-28-input",
+    "sdk-mcp-ts-v2-http-2026-07-28-input",
+    "sdk-mcp-ts-v2-http-2025-11-25-input",
+    "sdk-mcp-ts-v1-stdio-2025-11-25-input",
+    "sdk-mcp-ts-v1-http-2025-11-25-input",
+  ]) {
     const row = rows.get(id);
     assert.ok(row, `${id} ran`);
     // The answered question: at least the call and its retry (2026) or the call and the answer (2025).
@@ -101,5 +116,8 @@ test("expand --all: v1 × 2026-07-28 cells are excluded with the reason", async 
   const modern = lines.filter((l) => l.includes("2026-07-28"));
   assert.ok(modern.length >= 12, `${modern.length} v1 × 2026-07-28 cells listed`);
   for (const l of modern) assert.match(l, /\texcluded\t.*does not speak revision 2026-07-28/, l);
-  assert.ok(lines.some((l) => l.includes("2025-11-25") && !l.includes("excluded")), "v1 × 2025-11-25 cells run");
+  assert.ok(
+    lines.some((l) => l.includes("2025-11-25") && !l.includes("excluded")),
+    "v1 × 2025-11-25 cells run",
+  );
 });

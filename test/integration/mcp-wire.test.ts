@@ -19,7 +19,20 @@ function tsv(path: string): Record<string, string>[] {
 
 test("npx wirecost run on the committed matrix: message counts per flow and revision, on both transports", { timeout: 180_000 }, async () => {
   const out = mkdtempSync(join(tmpdir(), "wirecost-it-"));
-  const r = await execa(process.execPath, [cli, "run", "matrix.yaml", "--repeats", "2", "--results", out, ...["2025-11-25", "2026-07-28"].flatMap((r) => ["--only", `raw-mcp-ts-v2-*-${r}-plain`, "--only", `raw-mcp-ts-v2-*-${r}-ten`])], { cwd: root, reject: false });
+  const r = await execa(
+    process.execPath,
+    [
+      cli,
+      "run",
+      "matrix.yaml",
+      "--repeats",
+      "2",
+      "--results",
+      out,
+      ...["2025-11-25", "2026-07-28"].flatMap((r) => ["--only", `raw-mcp-ts-v2-*-${r}-plain`, "--only", `raw-mcp-ts-v2-*-${r}-ten`]),
+    ],
+    { cwd: root, reject: false },
+  );
   assert.equal(r.exitCode, 0, r.stderr);
   const med = tsv(join(out, "medians.tsv"));
   const get = (config: string, metric: string) => med.find((m) => m.config === config && m.metric === metric)?.median;

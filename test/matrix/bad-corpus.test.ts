@@ -11,7 +11,9 @@ import { test } from "node:test";
 import { fixtures, wirecost, type CliResult } from "./support.js";
 
 const dir = join(fixtures, "bad");
-const files = readdirSync(dir).filter((f) => f.endsWith(".yaml")).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".yaml"))
+  .sort();
 
 test("the corpus holds at least 25 bad matrices", () => {
   assert.ok(files.length >= 25, `only ${files.length} files`);

@@ -62,13 +62,22 @@ test("a flow the client does not run is refused at expand, at the flow value, na
 });
 
 test("a revision the client does not speak is refused at the revision value", () => {
-  assert.throws(() => run(matrix({ clients: "raw", revisions: '"2025-11-25", "2024-11-05"' })), /^UserError: m\.yaml:11:28: client raw does not speak revision "2024-11-05" \(configuration raw-ts-stdio-2024-11-05-plain; it speaks: 2025-06-18, 2025-11-25, 2026-07-28\) — use one of those revisions, or leave the cells out/);
+  assert.throws(
+    () => run(matrix({ clients: "raw", revisions: '"2025-11-25", "2024-11-05"' })),
+    /^UserError: m\.yaml:11:28: client raw does not speak revision "2024-11-05" \(configuration raw-ts-stdio-2024-11-05-plain; it speaks: 2025-06-18, 2025-11-25, 2026-07-28\) — use one of those revisions, or leave the cells out/,
+  );
 });
 
 test("client sdk: the target's sdkClient decides what it speaks", () => {
-  assert.throws(() => run(matrix({ clients: "sdk", targets: "v1", revisions: '"2025-06-18", "2025-11-25"' })), /^UserError: m\.yaml:11:14: client sdk \(the v1 SDK client, sdkClient of target v1\) does not speak revision "2025-06-18" \(configuration sdk-v1-stdio-2025-06-18-plain; it speaks: 2025-11-25\) — .*- match: \{ client: sdk, target: v1, revision: "2025-06-18" \}$/);
+  assert.throws(
+    () => run(matrix({ clients: "sdk", targets: "v1", revisions: '"2025-06-18", "2025-11-25"' })),
+    /^UserError: m\.yaml:11:14: client sdk \(the v1 SDK client, sdkClient of target v1\) does not speak revision "2025-06-18" \(configuration sdk-v1-stdio-2025-06-18-plain; it speaks: 2025-11-25\) — .*- match: \{ client: sdk, target: v1, revision: "2025-06-18" \}$/,
+  );
   // the v2 client speaks it
-  assert.deepEqual(ids(matrix({ clients: "sdk", targets: "ts", revisions: '"2025-06-18", "2026-07-28"' })), ["sdk-ts-stdio-2025-06-18-plain", "sdk-ts-stdio-2026-07-28-plain"]);
+  assert.deepEqual(ids(matrix({ clients: "sdk", targets: "ts", revisions: '"2025-06-18", "2026-07-28"' })), [
+    "sdk-ts-stdio-2025-06-18-plain",
+    "sdk-ts-stdio-2026-07-28-plain",
+  ]);
 });
 
 test("client sdk with a target naming no sdkClient is refused at the target value, naming the fix", () => {
@@ -80,15 +89,30 @@ test("client sdk with a target naming no sdkClient is refused at the target valu
 
 test("cells the matrix leaves out are not errors: exclude rules, what a target cannot serve, 0 repeats", () => {
   // an exclude rule: listed as excluded with its reason
-  const e = run(matrix({ targets: "ts, py", flows: "plain, elicit", rules: "exclude:\n  - match: { client: sdk, target: py }\n    reason: no TypeScript SDK of its own\n  - match: { flow: elicit }\n" }));
-  assert.deepEqual(e.configurations.map((c) => c.id), ["raw-ts-stdio-2025-11-25-plain", "raw-py-stdio-2025-11-25-plain", "sdk-ts-stdio-2025-11-25-plain"]);
+  const e = run(
+    matrix({
+      targets: "ts, py",
+      flows: "plain, elicit",
+      rules: "exclude:\n  - match: { client: sdk, target: py }\n    reason: no TypeScript SDK of its own\n  - match: { flow: elicit }\n",
+    }),
+  );
+  assert.deepEqual(
+    e.configurations.map((c) => c.id),
+    ["raw-ts-stdio-2025-11-25-plain", "raw-py-stdio-2025-11-25-plain", "sdk-ts-stdio-2025-11-25-plain"],
+  );
   assert.equal(e.excluded.find((c) => c.id === "sdk-py-stdio-2025-11-25-plain")?.reason, "no TypeScript SDK of its own");
   // the target's revisions exclude the v1 × 2026-07-28 cells before the client is asked
   const t = run(matrix({ clients: "sdk", targets: "v1", revisions: '"2025-11-25", "2026-07-28"' }));
-  assert.deepEqual(t.configurations.map((c) => c.id), ["sdk-v1-stdio-2025-11-25-plain"]);
+  assert.deepEqual(
+    t.configurations.map((c) => c.id),
+    ["sdk-v1-stdio-2025-11-25-plain"],
+  );
   assert.match(t.excluded[0]!.reason, /^target v1 does not speak revision 2026-07-28/);
   // a cell left with 0 repeats is not run, so not checked
-  assert.deepEqual(ids(matrix({ flows: "plain, elicit", rules: "include:\n  - match: { flow: elicit }\n    repeats: 0\n" })), ["raw-ts-stdio-2025-11-25-plain", "sdk-ts-stdio-2025-11-25-plain"]);
+  assert.deepEqual(ids(matrix({ flows: "plain, elicit", rules: "include:\n  - match: { flow: elicit }\n    repeats: 0\n" })), [
+    "raw-ts-stdio-2025-11-25-plain",
+    "sdk-ts-stdio-2025-11-25-plain",
+  ]);
 });
 
 test("an include rule that runs an undrivable cell again is an error", () => {
@@ -102,15 +126,24 @@ test("a matrix without a client axis names no driver: its flows and revisions ar
 });
 
 test("an unknown sdkClient is refused when the matrix is parsed, at the value, listing the known ones", () => {
-  assert.throws(() => parseMatrix(matrix().replace("sdkClient: v2", "sdkClient: v3"), "m.yaml"), (e: Error) => {
-    assert.equal(e.message, 'm.yaml:16:16: targets.ts.sdkClient is "v3" — use one of: v1, v2');
-    return true;
-  });
+  assert.throws(
+    () => parseMatrix(matrix().replace("sdkClient: v2", "sdkClient: v3"), "m.yaml"),
+    (e: Error) => {
+      assert.equal(e.message, 'm.yaml:16:16: targets.ts.sdkClient is "v3" — use one of: v1, v2');
+      return true;
+    },
+  );
 });
 
 test("a client axis without a flow or revision axis is refused at the client axis", () => {
-  assert.throws(() => parseMatrix(matrix().replace(/  - name: flow\n.*\n/, ""), "m.yaml"), /^UserError: m\.yaml:4:11: a client axis needs a "flow" axis .* — add an axis named flow$/);
-  assert.throws(() => parseMatrix(matrix().replace(/  - name: revision\n.*\n/, ""), "m.yaml"), /^UserError: m\.yaml:4:11: a client axis needs a "revision" axis /);
+  assert.throws(
+    () => parseMatrix(matrix().replace(/  - name: flow\n.*\n/, ""), "m.yaml"),
+    /^UserError: m\.yaml:4:11: a client axis needs a "flow" axis .* — add an axis named flow$/,
+  );
+  assert.throws(
+    () => parseMatrix(matrix().replace(/  - name: revision\n.*\n/, ""), "m.yaml"),
+    /^UserError: m\.yaml:4:11: a client axis needs a "revision" axis /,
+  );
 });
 
 test("matrix.schema.json's sdkClient values are the declared SDK clients", () => {

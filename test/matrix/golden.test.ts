@@ -23,7 +23,9 @@ function render(name: string): string {
   return expansionTsv(m, e, true) + `# ${expansionSummary(e)}\n`;
 }
 
-for (const name of readdirSync(join(fixtures, "good")).filter((f) => f.endsWith(".yaml")).sort()) {
+for (const name of readdirSync(join(fixtures, "good"))
+  .filter((f) => f.endsWith(".yaml"))
+  .sort()) {
   test(`golden expansion of ${name}`, () => {
     const golden = join(fixtures, "golden", name.replace(/\.yaml$/, ".tsv"));
     const got = render(name);
@@ -43,7 +45,10 @@ test("the published shape: main grid × 20 + sweeps × 5 = 90 configurations, 99
   assert.equal(e.configurations.filter((c) => c.repeats === 5).length, 54);
   // A cell in both the grid and the state sweep runs once, with the grid's 20 repeats.
   const shared = e.configurations.filter((c) => c.id === "raw-floor-http-2025-11-25-plain");
-  assert.deepEqual(shared.map((c) => c.repeats), [20]);
+  assert.deepEqual(
+    shared.map((c) => c.repeats),
+    [20],
+  );
 });
 
 test("the committed 8-configuration matrix keeps its ids in the grown matrix.yaml", () => {

@@ -18,7 +18,13 @@ test("expand --format json lists the new axis' values under stable ids", async (
   const r = await wirecost(["expand", "--format", "json", "test/fixtures/matrices/good/pass-through.yaml"]);
   assert.equal(r.code, 0, r.stderr);
   const j = JSON.parse(r.stdout) as { configurations: { id: string; values: Record<string, string> }[]; runs: number };
-  assert.deepEqual(j.configurations.map((c) => [c.id, c.values.payload]), [["env-echo-stdio", "1k"], ["env-echo-stdio-p64k", "64k"]]);
+  assert.deepEqual(
+    j.configurations.map((c) => [c.id, c.values.payload]),
+    [
+      ["env-echo-stdio", "1k"],
+      ["env-echo-stdio-p64k", "64k"],
+    ],
+  );
   assert.equal(j.runs, 2);
 });
 

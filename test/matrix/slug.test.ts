@@ -22,7 +22,11 @@ test("slugOf lower-cases the title and turns every run of other characters into 
 
 test("the slug comes from slug: when given, else from the title, else from the default title", () => {
   assert.deepEqual(
-    [parseMatrix(`version: 1\ntitle: JSON-RPC echo on the wire\n${body}`, "m.yaml"), parseMatrix(`version: 1\ntitle: JSON-RPC echo on the wire\nslug: echo\n${body}`, "m.yaml"), parseMatrix(`version: 1\n${body}`, "m.yaml")].map((m) => [m.title, m.slug]),
+    [
+      parseMatrix(`version: 1\ntitle: JSON-RPC echo on the wire\n${body}`, "m.yaml"),
+      parseMatrix(`version: 1\ntitle: JSON-RPC echo on the wire\nslug: echo\n${body}`, "m.yaml"),
+      parseMatrix(`version: 1\n${body}`, "m.yaml"),
+    ].map((m) => [m.title, m.slug]),
     [
       ["JSON-RPC echo on the wire", "json-rpc-echo-on-the-wire"],
       ["JSON-RPC echo on the wire", "echo"],

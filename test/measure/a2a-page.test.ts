@@ -9,28 +9,86 @@ import { UserError } from "../../format/errors.js";
 
 /** Hand-made timing results with known figures (µs): a2a-js and floor, pinned and default. */
 const FIGURES: Record<string, Record<string, number>> = {
-  "a2a-js-pinned": { cpu_per_request_us: 2357.26, ticks_per_request_us: 2360, quantisation_error_pct: 0.34, calls: 5000, p50_us: 2304.7, p95_us: 2600, p99_us: 3100.2, client_cpu_per_request_us: 150, tput_c1_requests_per_s: 410, tput_c50_requests_per_s: 166.4 },
-  "floor-pinned": { cpu_per_request_us: 73.4, ticks_per_request_us: 70, quantisation_error_pct: 4, calls: 5000, p50_us: 43.4, p95_us: 60, p99_us: 90.1, client_cpu_per_request_us: 30, tput_c1_requests_per_s: 9000, tput_c50_requests_per_s: 20000 },
-  "a2a-js-default": { cpu_per_request_us: 2421.5, ticks_per_request_us: 2400, quantisation_error_pct: 0.35, calls: 5000, p50_us: 2218.6, p95_us: 2500, p99_us: 3000, client_cpu_per_request_us: 140, tput_c1_requests_per_s: 420, tput_c50_requests_per_s: 170 },
-  "floor-default": { cpu_per_request_us: 80, ticks_per_request_us: 80, quantisation_error_pct: 5, calls: 5000, p50_us: 50, p95_us: 70, p99_us: 100, client_cpu_per_request_us: 31, tput_c1_requests_per_s: 8000, tput_c50_requests_per_s: 19000 },
+  "a2a-js-pinned": {
+    cpu_per_request_us: 2357.26,
+    ticks_per_request_us: 2360,
+    quantisation_error_pct: 0.34,
+    calls: 5000,
+    p50_us: 2304.7,
+    p95_us: 2600,
+    p99_us: 3100.2,
+    client_cpu_per_request_us: 150,
+    tput_c1_requests_per_s: 410,
+    tput_c50_requests_per_s: 166.4,
+  },
+  "floor-pinned": {
+    cpu_per_request_us: 73.4,
+    ticks_per_request_us: 70,
+    quantisation_error_pct: 4,
+    calls: 5000,
+    p50_us: 43.4,
+    p95_us: 60,
+    p99_us: 90.1,
+    client_cpu_per_request_us: 30,
+    tput_c1_requests_per_s: 9000,
+    tput_c50_requests_per_s: 20000,
+  },
+  "a2a-js-default": {
+    cpu_per_request_us: 2421.5,
+    ticks_per_request_us: 2400,
+    quantisation_error_pct: 0.35,
+    calls: 5000,
+    p50_us: 2218.6,
+    p95_us: 2500,
+    p99_us: 3000,
+    client_cpu_per_request_us: 140,
+    tput_c1_requests_per_s: 420,
+    tput_c50_requests_per_s: 170,
+  },
+  "floor-default": {
+    cpu_per_request_us: 80,
+    ticks_per_request_us: 80,
+    quantisation_error_pct: 5,
+    calls: 5000,
+    p50_us: 50,
+    p95_us: 70,
+    p99_us: 100,
+    client_cpu_per_request_us: 31,
+    tput_c1_requests_per_s: 8000,
+    tput_c50_requests_per_s: 19000,
+  },
 };
 
 function writeResults(dir: string, assumptions: unknown): void {
   mkdirSync(dir, { recursive: true });
   const rows = ["config\tmetric\ttrials\tmedian\tmin\tmax"];
-  for (const [config, metrics] of Object.entries(FIGURES)) for (const [m, v] of Object.entries(metrics)) rows.push(`${config}\t${m}\t3\t${v}\t${v * 0.9}\t${v * 1.1}`);
+  for (const [config, metrics] of Object.entries(FIGURES))
+    for (const [m, v] of Object.entries(metrics)) rows.push(`${config}\t${m}\t3\t${v}\t${v * 0.9}\t${v * 1.1}`);
   writeFileSync(join(dir, "timings-summary.tsv"), rows.join("\n") + "\n");
-  const configs = Object.keys(FIGURES).map((id) => ({ id, values: { target: id.split("-").slice(0, -1).join("-"), transport: "http", pinning: id.split("-").pop() } }));
+  const configs = Object.keys(FIGURES).map((id) => ({
+    id,
+    values: { target: id.split("-").slice(0, -1).join("-"), transport: "http", pinning: id.split("-").pop() },
+  }));
   writeFileSync(
     join(dir, "timings-run.json"),
     JSON.stringify({
-      schemaVersion: 1, matrix: "matrices/a2a-layer-cost.yaml", command: "wirecost run matrices/a2a-layer-cost.yaml --results results/a2a-layer-cost", startedAt: "2026-01-01T00:00:00Z",
-      machine: { cores: 4, allowedCores: [0, 1, 2, 3], cpuModel: "Test CPU", governor: "unreadable" }, node: "v20.0.0", tool: { name: "wirecost", version: "0.1.0" },
+      schemaVersion: 1,
+      matrix: "matrices/a2a-layer-cost.yaml",
+      command: "wirecost run matrices/a2a-layer-cost.yaml --results results/a2a-layer-cost",
+      startedAt: "2026-01-01T00:00:00Z",
+      machine: { cores: 4, allowedCores: [0, 1, 2, 3], cpuModel: "Test CPU", governor: "unreadable" },
+      node: "v20.0.0",
+      tool: { name: "wirecost", version: "0.1.0" },
       timing: { trials: 3, warmupCalls: 2000, calls: 5000, connections: [1, 50], throughputSeconds: 3, order: "interleaved", assumptions },
       layouts: { "a2a-js-pinned": "target='taskset -c 0' client='taskset -c 1,2,3'", "a2a-js-default": "no CPU pinning" },
-      configurations: configs, targets: { "a2a-js": "A2A JS SDK", floor: "floor server" },
-      percentileMethod: "hdr", cpuMethod: "schedstat",
-      trials: [{ config: "a2a-js-pinned", trial: 1, seq: 1, status: "ok", load1: 6.5, busy: true }, { config: "floor-pinned", trial: 1, seq: 2, status: "ok", load1: 1.25, busy: false }],
+      configurations: configs,
+      targets: { "a2a-js": "A2A JS SDK", floor: "floor server" },
+      percentileMethod: "hdr",
+      cpuMethod: "schedstat",
+      trials: [
+        { config: "a2a-js-pinned", trial: 1, seq: 1, status: "ok", load1: 6.5, busy: true },
+        { config: "floor-pinned", trial: 1, seq: 2, status: "ok", load1: 1.25, busy: false },
+      ],
     }),
   );
 }
@@ -43,7 +101,10 @@ test("the A2A page prints ratio, floor-subtracted latency and cores at a declare
   assert.ok(report.files.includes("a2a-layer-cost.md") && report.files.includes("a2a-layer-cost.html"), report.files.join(" "));
   const md = readFileSync(join(site, "a2a-layer-cost.md"), "utf8");
   // Headline: 2357.26 / 73.4 = 32.115… → 32.1×; 2357.26 − 73.4 = 2283.86 → 2,283.9 µs; 5000 calls × 3 trials.
-  assert.match(md, /\*\*pinned\*\*: A2A JS SDK spends \*\*2,357\.3 µs\*\* of server CPU per request \(15,000 requests; tick cross-check 2,360\.0 µs, 0\.34 % quantisation error\): \*\*32\.1×\*\* the floor's 73\.4 µs, or 2,283\.9 µs more\./);
+  assert.match(
+    md,
+    /\*\*pinned\*\*: A2A JS SDK spends \*\*2,357\.3 µs\*\* of server CPU per request \(15,000 requests; tick cross-check 2,360\.0 µs, 0\.34 % quantisation error\): \*\*32\.1×\*\* the floor's 73\.4 µs, or 2,283\.9 µs more\./,
+  );
   // default: 2421.5 / 80 = 30.27 → 30.3×
   assert.match(md, /\*\*default\*\*: A2A JS SDK spends \*\*2,421\.5 µs\*\*.*\*\*30\.3×\*\* the floor's 80\.0 µs, or 2,341\.5 µs more\./);
   // Floor-subtracted: p50 2304.7 − 43.4 = 2261.3; p99 3100.2 − 90.1 = 3010.1; CPU 2283.9.
@@ -67,5 +128,8 @@ test("the A2A page prints ratio, floor-subtracted latency and cores at a declare
 test("timing results without the declared capacity rates are refused, naming the key", async () => {
   const results = mkdtempSync(join(tmpdir(), "wirecost-a2a-page-"));
   writeResults(results, { agentTurnSeconds: [1, 30] });
-  await assert.rejects(render({ results, site: join(results, "site") }), (e: unknown) => e instanceof UserError && e.key === "timing.assumptions.capacityRequestsPerSecond" && /timings-run\.json/.test(e.message));
+  await assert.rejects(
+    render({ results, site: join(results, "site") }),
+    (e: unknown) => e instanceof UserError && e.key === "timing.assumptions.capacityRequestsPerSecond" && /timings-run\.json/.test(e.message),
+  );
 });

@@ -74,9 +74,7 @@ test("a response written in pieces (head split mid-field, body split) and two re
     const client = await KeepAliveClient.connect(port);
     const req = countedRequest(port);
     await client.send(req);
-    await new Promise<void>((resolve, reject) =>
-      client.exchange(req, (err) => (err ? reject(err) : client.exchange(req, (e) => (e ? reject(e) : resolve())))),
-    );
+    await new Promise<void>((resolve, reject) => client.exchange(req, (err) => (err ? reject(err) : client.exchange(req, (e) => (e ? reject(e) : resolve())))));
     client.close();
   } finally {
     server.close();

@@ -18,10 +18,19 @@ test("quantisation error is one tick over the ticks counted", () => {
 });
 
 test("a layout needing more cores than allowed is refused, naming the cores", () => {
-  assert.throws(() => resolveLayout("pinned-3", [0, 1]), (e: unknown) => e instanceof UserError && /layout "pinned-3" needs 4 cores \(target on cores 0,1,2, client on core 3\) but this machine allows 2 \(0,1\)/.test(e.message));
+  assert.throws(
+    () => resolveLayout("pinned-3", [0, 1]),
+    (e: unknown) =>
+      e instanceof UserError && /layout "pinned-3" needs 4 cores \(target on cores 0,1,2, client on core 3\) but this machine allows 2 \(0,1\)/.test(e.message),
+  );
   assert.throws(() => resolveLayout("pinned", [0]), /needs 2 cores/);
   assert.throws(() => resolveLayout("spread", [0, 1]), /unknown layout "spread"/);
-  assert.deepEqual(resolveLayout("pinned", [0, 1]), { name: "pinned", targetCores: [0], clientCores: [1], description: "target='taskset -c 0' client='taskset -c 1'" });
+  assert.deepEqual(resolveLayout("pinned", [0, 1]), {
+    name: "pinned",
+    targetCores: [0],
+    clientCores: [1],
+    description: "target='taskset -c 0' client='taskset -c 1'",
+  });
 });
 
 // The floor target's --burn-us U spins until its own process CPU clock (process.cpuUsage, i.e.
@@ -33,10 +42,21 @@ test("server CPU per request of a target burning a known 20 ms of CPU per reques
   const burnUs = 20_000;
   const all = allowedCores();
   const r = await runTrial({
-    config: "burn", trial: 1, seq: 1, cwd: root, values: {}, workload: "a2a-send-message",
+    config: "burn",
+    trial: 1,
+    seq: 1,
+    cwd: root,
+    values: {},
+    workload: "a2a-send-message",
     command: { argv: ["node", "dist/targets/floor/server.js", "--port", "{port}", "--burn-us", String(burnUs)], env: {} },
-    layout: resolveLayout("default", all), allCores: all, measures: ["cpu", "latency"],
-    warmupCalls: 20, calls: 100, connections: [], throughputMs: 0, startTimeoutMs: 20_000,
+    layout: resolveLayout("default", all),
+    allCores: all,
+    measures: ["cpu", "latency"],
+    warmupCalls: 20,
+    calls: 100,
+    connections: [],
+    throughputMs: 0,
+    startTimeoutMs: 20_000,
   });
   assert.equal(r.status, "ok", r.error);
   const cpu = r.cpu!;
@@ -44,6 +64,9 @@ test("server CPU per request of a target burning a known 20 ms of CPU per reques
   assert.ok(cpu.cpuPerRequestUs >= burnUs * 0.99, `cpu per request ${cpu.cpuPerRequestUs.toFixed(1)} µs is below the ${burnUs} µs the target burned`);
   assert.ok(Math.abs(cpu.cpuPerRequestUs - burnUs) / burnUs < 0.1, `cpu per request ${cpu.cpuPerRequestUs.toFixed(1)} µs, want ${burnUs} ± 10%`);
   // The tick cross-check agrees within its quantisation error (plus 5% for the window's tick boundaries).
-  assert.ok(Math.abs(cpu.ticksPerRequestUs - cpu.cpuPerRequestUs) / cpu.cpuPerRequestUs < cpu.quantisationError + 0.05, `ticks ${cpu.ticksPerRequestUs} vs schedstat ${cpu.cpuPerRequestUs}`);
+  assert.ok(
+    Math.abs(cpu.ticksPerRequestUs - cpu.cpuPerRequestUs) / cpu.cpuPerRequestUs < cpu.quantisationError + 0.05,
+    `ticks ${cpu.ticksPerRequestUs} vs schedstat ${cpu.cpuPerRequestUs}`,
+  );
   assert.ok(r.latency!.p50Us >= burnUs, `p50 ${r.latency!.p50Us} µs cannot be below the ${burnUs} µs burn`);
 });

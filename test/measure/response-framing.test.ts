@@ -46,7 +46,8 @@ function splits(stream: Buffer): Buffer[][] {
   return all;
 }
 
-const ok = (body: string, name = "Content-Length", extra = "") => `HTTP/1.1 200 OK\r\n${name}: ${Buffer.byteLength(body)}\r\n${extra}Content-Type: application/json\r\n\r\n${body}`;
+const ok = (body: string, name = "Content-Length", extra = "") =>
+  `HTTP/1.1 200 OK\r\n${name}: ${Buffer.byteLength(body)}\r\n${extra}Content-Type: application/json\r\n\r\n${body}`;
 
 test("scanResponseHead reads status, Content-Length and the body offset of a plain head", () => {
   const b = Buffer.from(`xx${ok('{"result":1}')}`, "latin1");
@@ -81,7 +82,13 @@ test("scanResponseHead reads status, Content-Length and the body offset of a pla
 });
 
 test("Content-Length responses split at every byte, and several in one read, frame as the full parser does, on the hot path", () => {
-  const stream = Buffer.from(ok('{"jsonrpc":"2.0","id":1,"result":{"text":"Echo: hello"}}') + ok("", "content-length") + ok("\r\n\r\nHTTP/1.1 200 OK\r\n", "CONTENT-LENGTH", "X-A: b\r\n") + ok("é€", "Content-Length"), "utf8");
+  const stream = Buffer.from(
+    ok('{"jsonrpc":"2.0","id":1,"result":{"text":"Echo: hello"}}') +
+      ok("", "content-length") +
+      ok("\r\n\r\nHTTP/1.1 200 OK\r\n", "CONTENT-LENGTH", "X-A: b\r\n") +
+      ok("é€", "Content-Length"),
+    "utf8",
+  );
   const want = reference(stream);
   assert.equal(want.length, 4);
   for (const pieces of splits(stream)) {
@@ -94,7 +101,11 @@ test("Content-Length responses split at every byte, and several in one read, fra
 test("a chunked response hands the connection to the full parser, split at every byte, and later responses still frame", () => {
   const chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n7;ext=1\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n";
   const stream = Buffer.from(ok("first") + "HTTP/1.1 100 Continue\r\n\r\n" + chunked + ok("last"), "latin1");
-  const want: Framed[] = [[200, "first"], [200, "hello, world"], [200, "last"]];
+  const want: Framed[] = [
+    [200, "first"],
+    [200, "hello, world"],
+    [200, "last"],
+  ];
   assert.deepEqual(reference(stream), want);
   for (const pieces of splits(stream)) {
     const got = frame(pieces);
@@ -109,7 +120,9 @@ test("a malformed response is a wire format error from the full parser, not a ha
 });
 
 const tokenChar = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-");
-const fieldArb = fc.tuple(fc.string({ unit: tokenChar, minLength: 1, maxLength: 12 }), fc.string({ unit: fc.constantFrom(..."abc 123;=/"), maxLength: 20 })).filter(([n]) => !/^(content-length|transfer-encoding)$/i.test(n));
+const fieldArb = fc
+  .tuple(fc.string({ unit: tokenChar, minLength: 1, maxLength: 12 }), fc.string({ unit: fc.constantFrom(..."abc 123;=/"), maxLength: 20 }))
+  .filter(([n]) => !/^(content-length|transfer-encoding)$/i.test(n));
 const responseArb = fc.record({
   status: fc.constantFrom(200, 201, 204, 400, 500, 103),
   fields: fc.array(fieldArb, { maxLength: 4 }),

@@ -24,7 +24,14 @@ import { formatFixed } from "../../generators/format.js";
 
 const MATRIX = "test/fixtures/matrices/percall-harness.yaml";
 const expect = { calls: 3, resultBytes: 6314, revision: "2025-11-25" };
-const good = { wirecostHarness: 1, samplesUs: [10.5, 12, 9.25], resultBytes: 6314, runtime: { name: "python", version: "3.11.7" }, sdk: { name: "mcp", version: "2.2.0" }, protocolVersion: "2025-11-25" };
+const good = {
+  wirecostHarness: 1,
+  samplesUs: [10.5, 12, 9.25],
+  resultBytes: 6314,
+  runtime: { name: "python", version: "3.11.7" },
+  sdk: { name: "mcp", version: "2.2.0" },
+  protocolVersion: "2025-11-25",
+};
 
 /** The HarnessFailure message parseHarnessOutput throws for `stdout`. */
 function failure(stdout: string, e: typeof expect = expect): string {
@@ -73,13 +80,27 @@ describe("running a harness", () => {
     const script = `const e = process.env; const ok = e.WIRECOST_TICKETS_DB === "/tmp/db {x}.sqlite" && e.WIRECOST_QUERY === "re{fund}" && e.WIRECOST_LIMIT === "10" && e.WIRECOST_WARMUP_CALLS === "2" && e.WIRECOST_TRANSPORT === "stdio" && e.WIRECOST_REVISION === "2025-11-25";
       if (!ok) { console.error("env: " + JSON.stringify(e)); process.exit(4); }
       console.log(JSON.stringify({ wirecostHarness: 1, samplesUs: Array(Number(e.WIRECOST_CALLS)).fill(7), resultBytes: 6314, runtime: { name: "node", version: process.version } }));`;
-    const r = await runHarness({ command: { argv: ["node", "-e", script], env: {} }, values: { transport: "stdio", revision: "2025-11-25" }, cwd: root, timeoutMs: 20000, call, expect });
+    const r = await runHarness({
+      command: { argv: ["node", "-e", script], env: {} },
+      values: { transport: "stdio", revision: "2025-11-25" },
+      cwd: root,
+      timeoutMs: 20000,
+      call,
+      expect,
+    });
     assert.ok("output" in r, "reason" in r ? r.reason : "");
     assert.deepEqual(r.output.samplesUs, [7, 7, 7]);
   });
 
   it("stops a harness that runs past the limit, with its stderr", async () => {
-    const r = await runHarness({ command: { argv: ["node", "-e", "console.error('still timing'); setTimeout(() => {}, 60000)"], env: {} }, values: {}, cwd: root, timeoutMs: 1500, call, expect });
+    const r = await runHarness({
+      command: { argv: ["node", "-e", "console.error('still timing'); setTimeout(() => {}, 60000)"], env: {} },
+      values: {},
+      cwd: root,
+      timeoutMs: 1500,
+      call,
+      expect,
+    });
     assert.deepEqual(r, { reason: "did not finish within 1.5 s (timeoutSeconds): still timing" });
   });
 
@@ -122,7 +143,9 @@ function tsvRows(file: string): Row[] {
 }
 
 // Skipped with the reason where the venv module is missing, except under CI=true (as .ci/run runs), where it is required.
-describe("harnesses through the CLI", { skip: venvOk || process.env.CI === "true" ? false : "python3 -m venv is not available (install python3-venv; CI=true requires it)" }, () => {
+describe("harnesses through the CLI", {
+  skip: venvOk || process.env.CI === "true" ? false : "python3 -m venv is not available (install python3-venv; CI=true requires it)",
+}, () => {
   let dir: string;
   let dbDir: string;
   let run: { exitCode?: number; stderr: string };
@@ -141,8 +164,14 @@ describe("harnesses through the CLI", { skip: venvOk || process.env.CI === "true
 
   it("exits 1 naming the failed paths, after writing every row", () => {
     assert.equal(run.exitCode, 1, run.stderr);
-    assert.match(run.stderr, /wirecost: 2 path\(s\) failed \(recorded in percall\.tsv with the reason\): garbage-stdio-2025-11-25 \(.+\); exit3-stdio-2025-11-25 \(/);
-    assert.deepEqual([...rows.keys()], ["direct-in-process", "py-direct-in-process", "py-sdk-stdio-2025-11-25", "garbage-stdio-2025-11-25", "exit3-stdio-2025-11-25"]);
+    assert.match(
+      run.stderr,
+      /wirecost: 2 path\(s\) failed \(recorded in percall\.tsv with the reason\): garbage-stdio-2025-11-25 \(.+\); exit3-stdio-2025-11-25 \(/,
+    );
+    assert.deepEqual(
+      [...rows.keys()],
+      ["direct-in-process", "py-direct-in-process", "py-sdk-stdio-2025-11-25", "garbage-stdio-2025-11-25", "exit3-stdio-2025-11-25"],
+    );
   });
 
   it("the Python harness gives samples for the direct call and the SDK's stdio client", () => {
@@ -170,7 +199,11 @@ describe("harnesses through the CLI", { skip: venvOk || process.env.CI === "true
     assert.match(r.runtime!, /^node v\d+/);
     assert.ok(Number(r.loop_sequential_ms) > 0);
     const payload = tsvRows(join(dir, "percall-payload.tsv"));
-    assert.deepEqual(payload.map((p) => p.config), ["direct-in-process", "direct-in-process"], "harness paths have no payload rows");
+    assert.deepEqual(
+      payload.map((p) => p.config),
+      ["direct-in-process", "direct-in-process"],
+      "harness paths have no payload rows",
+    );
   });
 
   it("a harness that prints garbage and one that exits 3 are failures with their reasons", () => {
@@ -201,7 +234,10 @@ describe("harnesses through the CLI", { skip: venvOk || process.env.CI === "true
       const d = rows.get("py-direct-in-process")!;
       const s = rows.get("py-sdk-stdio-2025-11-25")!;
       const ms = (us: string | number): string => formatFixed(Number(us) / 1000, 3); // as the page formats
-      assert.ok(md.includes(`| Python direct | \`py-direct-in-process\` | harness in ${d.runtime} | — | ${ms(d.p50_us!)} |`), "the harness row with its runtime");
+      assert.ok(
+        md.includes(`| Python direct | \`py-direct-in-process\` | harness in ${d.runtime} | — | ${ms(d.p50_us!)} |`),
+        "the harness row with its runtime",
+      );
       assert.ok(md.includes(`| harness in ${s.runtime}, client mcp 2.2.0 | 2.2.0 | ${ms(s.p50_us!)} |`), "the SDK row with runtime and client");
       assert.ok(md.includes(`## Timed in the server's language: ${d.runtime}`));
       const diff = md.split("\n").find((l) => l.startsWith("| difference: Python SDK client → mcp-py, stdio, 2025-11-25 − Python direct |"));
@@ -209,7 +245,11 @@ describe("harnesses through the CLI", { skip: venvOk || process.env.CI === "true
       assert.ok(diff.includes(`| ${ms(Number(s.p50_us) - Number(d.p50_us))} | ${ms(Number(s.p95_us) - Number(d.p95_us))} |`), diff);
       assert.ok(md.includes("| Python direct | not measured | not measured |"), "loops not measured, not zero");
       assert.ok(md.includes("## Paths that failed"));
-      assert.ok(md.includes("- `exit3-stdio-2025-11-25` (harness exiting 3, stdio, 2025-11-25): trial 1: harness exited 3: fault harness: cannot open the ticket database (on purpose)"));
+      assert.ok(
+        md.includes(
+          "- `exit3-stdio-2025-11-25` (harness exiting 3, stdio, 2025-11-25): trial 1: harness exited 3: fault harness: cannot open the ticket database (on purpose)",
+        ),
+      );
     } finally {
       rmSync(site, { recursive: true, force: true });
     }

@@ -49,7 +49,10 @@ describe("workload", () => {
   });
 
   it("get_tickets keeps the order of the ids and leaves unknown ids out", () => {
-    assert.deepEqual(store.getTickets([7, 3, 999999]).map((t) => t.id), [7, 3]);
+    assert.deepEqual(
+      store.getTickets([7, 3, 999999]).map((t) => t.id),
+      [7, 3],
+    );
     assert.throws(() => store.searchTickets("refund", 0), RangeError);
   });
 });
@@ -57,9 +60,18 @@ describe("workload", () => {
 describe("one implementation behind every path", () => {
   for (const p of PATHS) {
     it(`${p.target} ${p.transport} ${p.revision} returns the direct path's rows`, async () => {
-      const argv = ["node", join(root, "dist/targets", p.target, "server.js"), "--transport", p.transport, ...(p.transport === "http" ? ["--port", "{port}"] : [])];
+      const argv = [
+        "node",
+        join(root, "dist/targets", p.target, "server.js"),
+        "--transport",
+        p.transport,
+        ...(p.transport === "http" ? ["--port", "{port}"] : []),
+      ];
       const command = { argv, env };
-      const { client } = await McpCallClient.start({ command, values: { ...p }, transport: p.transport, revision: p.revision, cwd: root, timeoutMs: 20000 }, { name: "search_tickets", arguments: { query: "refund", limit: 10 } });
+      const { client } = await McpCallClient.start(
+        { command, values: { ...p }, transport: p.transport, revision: p.revision, cwd: root, timeoutMs: 20000 },
+        { name: "search_tickets", arguments: { query: "refund", limit: 10 } },
+      );
       try {
         const direct = store.searchTickets("refund", 10);
         assert.equal(direct.length, 10);
@@ -68,7 +80,10 @@ describe("one implementation behind every path", () => {
         assert.deepEqual(JSON.parse(textOf(await client.callTool("get_tickets", { ids }))), store.getTickets(ids));
         // pipelined: 10 requests in flight at once, each answer matched to its own request by id
         const answers = await Promise.all(ids.map((id) => client.callTool("get_tickets", { ids: [id] })));
-        assert.deepEqual(answers.map((a) => (JSON.parse(textOf(a)) as Array<{ id: number }>)[0]!.id), ids);
+        assert.deepEqual(
+          answers.map((a) => (JSON.parse(textOf(a)) as Array<{ id: number }>)[0]!.id),
+          ids,
+        );
       } finally {
         await client.close();
       }
@@ -77,10 +92,16 @@ describe("one implementation behind every path", () => {
 
   it("without WIRECOST_WORKLOAD the catalog is the default three tools", async () => {
     const command = { argv: ["node", join(root, "dist/targets/mcp-ts-v2/server.js"), "--transport", "stdio"], env: { WIRECOST_WORKLOAD: "" } };
-    const { client } = await McpCallClient.start({ command, values: {}, transport: "stdio", revision: "2025-11-25", cwd: root, timeoutMs: 20000 }, { name: "add", arguments: { a: 1, b: 2 } });
+    const { client } = await McpCallClient.start(
+      { command, values: {}, transport: "stdio", revision: "2025-11-25", cwd: root, timeoutMs: 20000 },
+      { name: "add", arguments: { a: 1, b: 2 } },
+    );
     try {
       const list = await client.rpc("tools/list", {});
-      assert.deepEqual((list.tools as Array<{ name: string }>).map((t) => t.name), ["echo", "add", "confirm"]);
+      assert.deepEqual(
+        (list.tools as Array<{ name: string }>).map((t) => t.name),
+        ["echo", "add", "confirm"],
+      );
     } finally {
       await client.close();
     }
@@ -114,7 +135,22 @@ describe("per-call matrix", () => {
   it("expands the committed matrix into fourteen paths with stable ids, the direct ones in-process", () => {
     const m = loadMatrix(join(root, "matrices/mcp-per-call-overhead.yaml"));
     const ids = expand(m).configurations.map((c) => c.id);
-    assert.deepEqual(ids, ["direct-in-process", "mcp-ts-v1-stdio-2025-11-25", "mcp-ts-v1-http-2025-11-25", "mcp-ts-v2-stdio-2025-11-25", "mcp-ts-v2-stdio-2026-07-28", "mcp-ts-v2-http-2025-11-25", "mcp-ts-v2-http-2026-07-28", "mcp-go-stdio-2025-11-25", "mcp-go-stdio-2026-07-28", "mcp-go-http-2025-11-25", "mcp-go-http-2026-07-28", "py-direct-in-process", "mcp-py-harness-stdio-2025-11-25", "mcp-py-harness-stdio-2026-07-28"]);
+    assert.deepEqual(ids, [
+      "direct-in-process",
+      "mcp-ts-v1-stdio-2025-11-25",
+      "mcp-ts-v1-http-2025-11-25",
+      "mcp-ts-v2-stdio-2025-11-25",
+      "mcp-ts-v2-stdio-2026-07-28",
+      "mcp-ts-v2-http-2025-11-25",
+      "mcp-ts-v2-http-2026-07-28",
+      "mcp-go-stdio-2025-11-25",
+      "mcp-go-stdio-2026-07-28",
+      "mcp-go-http-2025-11-25",
+      "mcp-go-http-2026-07-28",
+      "py-direct-in-process",
+      "mcp-py-harness-stdio-2025-11-25",
+      "mcp-py-harness-stdio-2026-07-28",
+    ]);
     const o = percallOptions(m)!;
     assert.equal(o.calls, 1000);
     assert.ok(o.assumptions.agentTurnSeconds > 0);
@@ -146,13 +182,18 @@ describe("run and page", () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("--only measures one row with its reproduce command; a second --only adds its row and keeps the first", () => {
-    const run = (id: string): void => void execFileSync("node", [cli, "run", small, "--only", id, "--results", dir], { cwd: root, stdio: "pipe", env: { ...process.env, ...env } });
+    const run = (id: string): void =>
+      void execFileSync("node", [cli, "run", small, "--only", id, "--results", dir], { cwd: root, stdio: "pipe", env: { ...process.env, ...env } });
     run("mcp-ts-v2-stdio-2026-07-28");
     run("direct-in-process");
     const lines = readFileSync(join(dir, "percall.tsv"), "utf8").trimEnd().split("\n");
     const head = lines[0]!.split("\t");
     const rows = lines.slice(1).map((l) => Object.fromEntries(l.split("\t").map((v, i) => [head[i]!, v])));
-    assert.deepEqual(rows.map((r) => r.config), ["direct-in-process", "mcp-ts-v2-stdio-2026-07-28"], "rows in matrix order");
+    assert.deepEqual(
+      rows.map((r) => r.config),
+      ["direct-in-process", "mcp-ts-v2-stdio-2026-07-28"],
+      "rows in matrix order",
+    );
     const mcp = rows[1]!;
     assert.equal(mcp.transport, "stdio");
     assert.equal(mcp.revision, "2026-07-28");
@@ -162,21 +203,37 @@ describe("run and page", () => {
     assert.equal(rows[0]!.setup_samples, "0");
     const payload = readFileSync(join(dir, "percall-payload.tsv"), "utf8").trimEnd().split("\n");
     assert.equal(payload.length, 1 + 2 * 2, "two limits per configuration");
-    const runFile = JSON.parse(readFileSync(join(dir, "percall-run.json"), "utf8")) as { runs: Array<{ configurations: string[] }>; settings: { calls: number } };
-    assert.deepEqual(runFile.runs.map((r) => r.configurations), [["mcp-ts-v2-stdio-2026-07-28"], ["direct-in-process"]]);
+    const runFile = JSON.parse(readFileSync(join(dir, "percall-run.json"), "utf8")) as {
+      runs: Array<{ configurations: string[] }>;
+      settings: { calls: number };
+    };
+    assert.deepEqual(
+      runFile.runs.map((r) => r.configurations),
+      [["mcp-ts-v2-stdio-2026-07-28"], ["direct-in-process"]],
+    );
     assert.equal(runFile.settings.calls, 20);
   });
 
   it("--only that matches nothing names the expand command", () => {
-    assert.throws(() => execFileSync("node", [cli, "run", small, "--only", "nope", "--results", dir], { cwd: root, stdio: "pipe" }), (e: { stderr: Buffer }) => e.stderr.toString().includes(`matches no configuration — list ids with: wirecost expand ${small}`));
+    assert.throws(
+      () => execFileSync("node", [cli, "run", small, "--only", "nope", "--results", dir], { cwd: root, stdio: "pipe" }),
+      (e: { stderr: Buffer }) => e.stderr.toString().includes(`matches no configuration — list ids with: wirecost expand ${small}`),
+    );
   });
 
   it("run refuses --jobs, --shard and --resume for a per-call matrix, naming the flag", () => {
-    assert.throws(() => execFileSync("node", [cli, "run", small, "--shard", "1/2", "--results", dir], { cwd: root, stdio: "pipe" }), (e: { stderr: Buffer }) => e.stderr.toString().startsWith(`wirecost: --shard: ${small} is a percall matrix`));
+    assert.throws(
+      () => execFileSync("node", [cli, "run", small, "--shard", "1/2", "--results", dir], { cwd: root, stdio: "pipe" }),
+      (e: { stderr: Buffer }) => e.stderr.toString().startsWith(`wirecost: --shard: ${small} is a percall matrix`),
+    );
   });
 
   it("verify refuses a per-call matrix and prints the command that re-measures it", () => {
-    assert.throws(() => execFileSync("node", [cli, "verify", small, "--results", dir], { cwd: root, stdio: "pipe" }), (e: { stderr: Buffer; status: number }) => e.status === 1 && e.stderr.toString().includes("which verify does not compare") && e.stderr.toString().includes(`npx wirecost run ${small} --results`));
+    assert.throws(
+      () => execFileSync("node", [cli, "verify", small, "--results", dir], { cwd: root, stdio: "pipe" }),
+      (e: { stderr: Buffer; status: number }) =>
+        e.status === 1 && e.stderr.toString().includes("which verify does not compare") && e.stderr.toString().includes(`npx wirecost run ${small} --results`),
+    );
   });
 
   it("renders a per-call results folder through the CLI, every figure taken from percall.tsv", () => {

@@ -68,6 +68,9 @@ for (const mod of ["uvloop", "httptools"]) {
     assert.equal(r.stdout, "");
     const lines = r.stderr.trim().split("\n");
     assert.equal(lines.length, 1, r.stderr);
-    assert.match(lines[0]!, new RegExp(`^${mod} is not installed \\(${mod} hidden by the test\\): the A2A Python target runs only on uvicorn's fast path — rebuild the target`));
+    assert.match(
+      lines[0]!,
+      new RegExp(`^${mod} is not installed \\(${mod} hidden by the test\\): the A2A Python target runs only on uvicorn's fast path — rebuild the target`),
+    );
   });
 }

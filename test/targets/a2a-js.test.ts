@@ -14,10 +14,18 @@ for (const target of ["a2a-js", "floor"]) {
       const client = await KeepAliveClient.connect(port);
       const w = WORKLOADS["a2a-send-message"]!(port);
       let body: Buffer | undefined;
-      const req = { ...w, validate: (s: number, b: Buffer) => { w.validate(s, b); body = Buffer.from(b); } };
+      const req = {
+        ...w,
+        validate: (s: number, b: Buffer) => {
+          w.validate(s, b);
+          body = Buffer.from(b);
+        },
+      };
       for (let i = 0; i < 3; i++) await client.send(req); // keep-alive: three on one connection
       client.close();
-      const msg = JSON.parse(body!.toString("utf8")) as { result: { task: { status: { state: string }; artifacts: { parts: { text: string }[] }[]; history?: unknown } } };
+      const msg = JSON.parse(body!.toString("utf8")) as {
+        result: { task: { status: { state: string }; artifacts: { parts: { text: string }[] }[]; history?: unknown } };
+      };
       assert.equal(msg.result.task.status.state, "TASK_STATE_COMPLETED");
       assert.equal(msg.result.task.artifacts[0]!.parts[0]!.text, "Echo: hello");
       assert.equal(msg.result.task.history, undefined);

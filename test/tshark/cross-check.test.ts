@@ -55,14 +55,20 @@ function ourBodies(logPath: string): { c2s: number[]; s2c: number[]; bytes: { c2
       if (dir === "s2c") for (const m of methods.get(s.conn) ?? []) p.expectResponseTo(m);
       const msgs: HttpMessage[] = p.push(s.bytes);
       if (s.ended) msgs.push(...p.end());
-      if (dir === "c2s") methods.set(s.conn, msgs.map((m) => m.method!));
+      if (dir === "c2s")
+        methods.set(
+          s.conn,
+          msgs.map((m) => m.method!),
+        );
       out[dir].push(...msgs.map((m) => m.bodyBytes));
     }
   }
   return out;
 }
 
-test("tshark agrees with the relay log on TCP payload bytes and HTTP body lengths for every HTTP configuration of matrix.yaml", { skip: skip && "WIRECOST_NO_TSHARK=1" }, async () => {
+test("tshark agrees with the relay log on TCP payload bytes and HTTP body lengths for every HTTP configuration of matrix.yaml", {
+  skip: skip && "WIRECOST_NO_TSHARK=1",
+}, async () => {
   const which = spawnSync("tshark", ["--version"], { encoding: "utf8" });
   assert.ok(
     which.status === 0,
@@ -101,7 +107,13 @@ test("tshark agrees with the relay log on TCP payload bytes and HTTP body length
         proc = startTarget(cmd, { ...v, port: String(port) }, dirname(matrix.file));
         const p = proc;
         await waitForPort(port, matrix.timeoutMs, () => p.exit() === undefined);
-        await driver.http(relay.port, { values: v, revision: v.revision ?? "", flow: v.flow ?? "", timeoutMs: matrix.timeoutMs, sdkClient: matrix.targets[v.target!]!.sdkClient });
+        await driver.http(relay.port, {
+          values: v,
+          revision: v.revision ?? "",
+          flow: v.flow ?? "",
+          timeoutMs: matrix.timeoutMs,
+          sdkClient: matrix.targets[v.target!]!.sdkClient,
+        });
       } finally {
         await proc?.stop();
         await relay.close();
@@ -117,7 +129,11 @@ test("tshark agrees with the relay log on TCP payload bytes and HTTP body length
   // Retransmitted segments carry bytes already counted once (on a loaded machine even loopback
   // drops a segment now and then); two-pass analysis (-2) marks them, and they are left out.
   const fresh = "!(tcp.analysis.retransmission || tcp.analysis.fast_retransmission || tcp.analysis.spurious_retransmission)";
-  const tcp = execFileSync("tshark", ["-r", pcap, "-2", "-Y", fresh, "-T", "fields", "-e", "frame.time_epoch", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len"], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const tcp = execFileSync(
+    "tshark",
+    ["-r", pcap, "-2", "-Y", fresh, "-T", "fields", "-e", "frame.time_epoch", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "tcp.len"],
+    { encoding: "utf8", maxBuffer: 1 << 28 },
+  );
   /** The run whose relay port is `port` and that was running at `time` (epoch seconds). */
   const runAt = (port: number, time: number) => runs.find((r) => r.port === port && time >= r.from && time <= r.to);
   const payload = new Map<number, { c2s: number; s2c: number }>(runs.map((r) => [r.port, { c2s: 0, s2c: 0 }]));
@@ -131,7 +147,30 @@ test("tshark agrees with the relay log on TCP payload bytes and HTTP body length
   }
   const http = execFileSync(
     "tshark",
-    ["-r", pcap, "-o", `http.tcp.port:${runs.map((r) => r.port).join(",")}`, "-Y", "http", "-T", "fields", "-e", "frame.time_epoch", "-e", "tcp.srcport", "-e", "tcp.dstport", "-e", "http.request.method", "-e", "http.response.code", "-e", "http.content_length", "-e", "http.chunk_size"],
+    [
+      "-r",
+      pcap,
+      "-o",
+      `http.tcp.port:${runs.map((r) => r.port).join(",")}`,
+      "-Y",
+      "http",
+      "-T",
+      "fields",
+      "-e",
+      "frame.time_epoch",
+      "-e",
+      "tcp.srcport",
+      "-e",
+      "tcp.dstport",
+      "-e",
+      "http.request.method",
+      "-e",
+      "http.response.code",
+      "-e",
+      "http.content_length",
+      "-e",
+      "http.chunk_size",
+    ],
     { encoding: "utf8", maxBuffer: 1 << 28 },
   );
   const bodies = new Map<number, { c2s: number[]; s2c: number[] }>(runs.map((r) => [r.port, { c2s: [], s2c: [] }]));

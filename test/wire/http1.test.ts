@@ -89,7 +89,13 @@ describe("Http1StreamParser: requests", () => {
   });
 
   it("parses a chunked request body with extensions and trailers", () => {
-    const c = chunked([{ data: '{"jsonrpc":"2.0",', ext: ";a=1" }, { data: '"method":"x"}', ext: ' ; name="q"' }], "X-Sum: 9\r\n");
+    const c = chunked(
+      [
+        { data: '{"jsonrpc":"2.0",', ext: ";a=1" },
+        { data: '"method":"x"}', ext: ' ; name="q"' },
+      ],
+      "X-Sum: 9\r\n",
+    );
     const head = "POST /mcp HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n";
     const [m] = parseAll("request", [b(head + c.wire)]);
     assert.ok(m);
@@ -193,10 +199,12 @@ describe("Http1StreamParser: responses", () => {
     const p = new Http1StreamParser("response");
     assert.equal(p.partial, undefined);
     p.push(b(head.slice(0, 20)));
-    assert.deepEqual(
-      (({ head, headBytes, bodyBytes, framingBytes }) => ({ head, headBytes, bodyBytes, framingBytes }))(p.partial!),
-      { head: undefined, headBytes: 20, bodyBytes: 0, framingBytes: 0 },
-    );
+    assert.deepEqual((({ head, headBytes, bodyBytes, framingBytes }) => ({ head, headBytes, bodyBytes, framingBytes }))(p.partial!), {
+      head: undefined,
+      headBytes: 20,
+      bodyBytes: 0,
+      framingBytes: 0,
+    });
     p.push(b(head.slice(20) + `${len(ev).toString(16)}\r\n${ev}\r\n`));
     let part = p.partial!;
     assert.equal(part.head?.status, 200);
@@ -210,7 +218,11 @@ describe("Http1StreamParser: responses", () => {
   });
 
   it("does not let an interim response use up a queued HEAD", () => {
-    const msgs = parseAll("response", [b("HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n" + ok("{}"))], ["HEAD", "GET"]);
+    const msgs = parseAll(
+      "response",
+      [b("HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n" + ok("{}"))],
+      ["HEAD", "GET"],
+    );
     assert.deepEqual(
       msgs.map((m) => [m.status, m.bodyBytes]),
       [
@@ -267,7 +279,10 @@ describe("Http1StreamParser: malformed streams", () => {
       errorOf(() => new Http1StreamParser("request", "c").push(b("GET / HTTP/1.1\r\nHost h\r\n\r\n"))).message,
       'c at byte 16: expected header line (name: value), got "Host h\\r\\n\\r\\n"',
     );
-    assert.match(errorOf(() => new Http1StreamParser("request", "c").push(b("GET / HTTP/1.1\r\nA: 1\r\n  2\r\n\r\n"))).message, /^c at byte 22: expected header line \(name: value\); obsolete line folding/);
+    assert.match(
+      errorOf(() => new Http1StreamParser("request", "c").push(b("GET / HTTP/1.1\r\nA: 1\r\n  2\r\n\r\n"))).message,
+      /^c at byte 22: expected header line \(name: value\); obsolete line folding/,
+    );
   });
 
   it("rejects conflicting Content-Length values", () => {
@@ -286,7 +301,10 @@ describe("Http1StreamParser: malformed streams", () => {
     assert.equal(errorOf(() => p2.end()).message, `conn 5 c2s at byte ${REQUEST.length - 4}: expected 4 more body bytes (Content-Length), got end of stream`);
     const p3 = new Http1StreamParser("response", "conn 5 s2c");
     p3.push(b(head + "a\r\n12345"));
-    assert.equal(errorOf(() => p3.end()).message, `conn 5 s2c at byte ${len(head) + 8}: expected 5 more bytes of the 10-byte chunk that starts at byte ${len(head)}, got end of stream`);
+    assert.equal(
+      errorOf(() => p3.end()).message,
+      `conn 5 s2c at byte ${len(head) + 8}: expected 5 more bytes of the 10-byte chunk that starts at byte ${len(head)}, got end of stream`,
+    );
   });
 
   it("refuses 101 Switching Protocols", () => {

@@ -3,7 +3,8 @@ import { describe, it } from "node:test";
 import { SseParser, dataToBodyOffset, parseSseEvents, type SseEvent } from "../../runner/wire/sse.js";
 import { b, chop, len } from "../count/helpers.js";
 
-const summary = (evs: SseEvent[]) => evs.map((e) => ({ type: e.type, data: e.data.toString(), id: e.id, last: e.lastEventId, retry: e.retry, start: e.start, end: e.end }));
+const summary = (evs: SseEvent[]) =>
+  evs.map((e) => ({ type: e.type, data: e.data.toString(), id: e.id, last: e.lastEventId, retry: e.retry, start: e.start, end: e.end }));
 
 describe("SSE parsing (WHATWG event stream)", () => {
   it("joins multi-line data with \\n and reports the block's byte span", () => {
@@ -26,7 +27,15 @@ describe("SSE parsing (WHATWG event stream)", () => {
     const text = ": keep-alive\n\nevent: message\nid: 7\nretry: 1500\ndata: x\n\n: c\ndata: y\n\nretry: 1.5\ndata:z\n\n";
     assert.deepEqual(summary(parseSseEvents(b(text))), [
       { type: "message", data: "x", id: "7", last: "7", retry: 1500, start: 14, end: 14 + len("event: message\nid: 7\nretry: 1500\ndata: x\n\n") },
-      { type: "", data: "y", id: undefined, last: "7", retry: undefined, start: len(text) - len(": c\ndata: y\n\nretry: 1.5\ndata:z\n\n"), end: len(text) - len("retry: 1.5\ndata:z\n\n") },
+      {
+        type: "",
+        data: "y",
+        id: undefined,
+        last: "7",
+        retry: undefined,
+        start: len(text) - len(": c\ndata: y\n\nretry: 1.5\ndata:z\n\n"),
+        end: len(text) - len("retry: 1.5\ndata:z\n\n"),
+      },
       { type: "", data: "z", id: undefined, last: "7", retry: undefined, start: len(text) - len("retry: 1.5\ndata:z\n\n"), end: len(text) },
     ]);
   });
@@ -64,7 +73,7 @@ describe("SSE parsing (WHATWG event stream)", () => {
   });
 
   it("gives the same events when pushed split at every byte, CR LF split across pushes included", () => {
-    const text = b("\ufeffevent: e\r\ndata: {\"x\": 1}\r\n\r\n:c\r\ndata: 2\r\rdata: 3\n\n");
+    const text = b('\ufeffevent: e\r\ndata: {"x": 1}\r\n\r\n:c\r\ndata: 2\r\rdata: 3\n\n');
     const whole = summary(parseSseEvents(text));
     assert.equal(whole.length, 3);
     assert.equal(whole[0]!.start, 3, "a leading BOM is skipped");

@@ -64,7 +64,8 @@ async function calls(s: McpSession, ctx: DriverContext, n: number): Promise<void
   const text = echoText(ctx);
   for (let i = 0; i < n; i++) {
     const res = await s.request("tools/call", { name: "echo", arguments: { text } });
-    if (resultText(res) !== text) throw new ProtocolError(`echo answered ${JSON.stringify(resultText(res))?.slice(0, 80)}, not the ${text.length}-byte text sent`);
+    if (resultText(res) !== text)
+      throw new ProtocolError(`echo answered ${JSON.stringify(resultText(res))?.slice(0, 80)}, not the ${text.length}-byte text sent`);
   }
 }
 
@@ -79,7 +80,9 @@ async function confirm(s: McpSession): Promise<number | undefined> {
   if (!hasHandshake(s.revision)) {
     const r = res.result as { resultType?: string; inputRequests?: Record<string, unknown>; requestState?: unknown };
     if (r.resultType !== "input_required" || !r.inputRequests?.[CONFIRM_INPUT_KEY]) {
-      throw new ProtocolError(`confirm (${s.revision}) answered resultType ${String(r.resultType)}, expected input_required with inputRequests.${CONFIRM_INPUT_KEY}`);
+      throw new ProtocolError(
+        `confirm (${s.revision}) answered resultType ${String(r.resultType)}, expected input_required with inputRequests.${CONFIRM_INPUT_KEY}`,
+      );
     }
     const retry: Record<string, unknown> = { ...params, inputResponses: { [CONFIRM_INPUT_KEY]: { ...CONFIRM_ANSWER } } };
     if (r.requestState !== undefined) {

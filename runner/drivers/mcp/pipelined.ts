@@ -108,15 +108,23 @@ export class PipelinedHttpWire implements Wire {
     for (const [k, v] of mcpHeaders(msg, this.sessionId, this.initialized)) headers[k] = v;
     headers["Content-Length"] = String(msg.body.length);
     return new Promise((resolve, reject) => {
-      const r = httpRequest({ host: "127.0.0.1", port: this.port, path: this.path, method: "POST", headers, agent: this.agent, timeout: this.timeoutMs }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
-          const sid = res.headers["mcp-session-id"];
-          resolve({ status: res.statusCode ?? 0, type: res.headers["content-type"] ?? "", body: Buffer.concat(chunks), sessionId: typeof sid === "string" ? sid : undefined });
-        });
-        res.on("error", reject);
-      });
+      const r = httpRequest(
+        { host: "127.0.0.1", port: this.port, path: this.path, method: "POST", headers, agent: this.agent, timeout: this.timeoutMs },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const sid = res.headers["mcp-session-id"];
+            resolve({
+              status: res.statusCode ?? 0,
+              type: res.headers["content-type"] ?? "",
+              body: Buffer.concat(chunks),
+              sessionId: typeof sid === "string" ? sid : undefined,
+            });
+          });
+          res.on("error", reject);
+        },
+      );
       r.on("timeout", () => r.destroy(new ResponseTimeout(`${msg.method || "response"}: no answer within ${this.timeoutMs} ms`)));
       r.on("error", reject);
       r.end(msg.body);
@@ -139,14 +147,16 @@ export class PipelinedHttpWire implements Wire {
         throw new ProtocolError(`${msg.method}: response: not JSON: ${text.slice(0, 120)}`);
       }
       if (m.method === undefined && m.id === msg.id) return m;
-      if (m.method !== undefined && m.id !== undefined) await this.notify({ body: Buffer.from(JSON.stringify(onServerRequest(m))), method: "", revision: msg.revision });
+      if (m.method !== undefined && m.id !== undefined)
+        await this.notify({ body: Buffer.from(JSON.stringify(onServerRequest(m))), method: "", revision: msg.revision });
     }
     throw new ProtocolError(`${msg.method}: the HTTP response carried no JSON-RPC response with id ${msg.id}`);
   }
 
   async notify(msg: Outgoing): Promise<void> {
     const res = await this.post(msg);
-    if (res.status !== 202 && res.status !== 200) throw new ProtocolError(`${msg.method || "response"}: HTTP ${res.status} ${res.body.toString().slice(0, 200)}`);
+    if (res.status !== 202 && res.status !== 200)
+      throw new ProtocolError(`${msg.method || "response"}: HTTP ${res.status} ${res.body.toString().slice(0, 200)}`);
   }
 
   /** Close the pooled sockets. */

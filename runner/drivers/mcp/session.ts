@@ -45,7 +45,11 @@ export class McpSession {
     private readonly wire: Wire,
     readonly revision: string,
     /** Answers server→client requests; default: error -32601. */
-    private readonly answer: (req: JsonRpcMessage) => JsonRpcMessage = (req) => ({ jsonrpc: "2.0", id: req.id, error: { code: -32601, message: "Method not found" } }),
+    private readonly answer: (req: JsonRpcMessage) => JsonRpcMessage = (req) => ({
+      jsonrpc: "2.0",
+      id: req.id,
+      error: { code: -32601, message: "Method not found" },
+    }),
   ) {}
 
   /** Open the session: initialize + notifications/initialized for 2025-era revisions, nothing for 2026-07-28. */
@@ -66,10 +70,14 @@ export class McpSession {
     const p = this.withMeta(params);
     const msg: Record<string, unknown> = { jsonrpc: "2.0", id, method };
     if (p) msg.params = p;
-    const res = await this.wire.exchange({ body: Buffer.from(JSON.stringify(msg)), method, name: typeof params?.name === "string" ? params.name : undefined, id, revision: this.revision }, this.answer);
+    const res = await this.wire.exchange(
+      { body: Buffer.from(JSON.stringify(msg)), method, name: typeof params?.name === "string" ? params.name : undefined, id, revision: this.revision },
+      this.answer,
+    );
     if (res.error) throw new ProtocolError(`${method} (id ${id}) answered JSON-RPC error ${res.error.code}: ${res.error.message}`);
     if (!res.result) throw new ProtocolError(`${method} (id ${id}) answered without a result`);
-    if ((res.result as { isError?: boolean }).isError) throw new ProtocolError(`${method} (id ${id}) answered a tool error: ${JSON.stringify(res.result).slice(0, 200)}`);
+    if ((res.result as { isError?: boolean }).isError)
+      throw new ProtocolError(`${method} (id ${id}) answered a tool error: ${JSON.stringify(res.result).slice(0, 200)}`);
     return res;
   }
 

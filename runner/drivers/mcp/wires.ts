@@ -129,7 +129,8 @@ export class HttpWire implements Wire {
 
   private async post(conn: HttpConnection, msg: Outgoing): Promise<void> {
     const res = await conn.request(this.bytes(msg), "POST", this.timeoutMs);
-    if (res.status !== 202 && res.status !== 200) throw new ProtocolError(`${msg.method || "response"}: HTTP ${res.status ?? "?"} ${res.body.toString().slice(0, 200)}`);
+    if (res.status !== 202 && res.status !== 200)
+      throw new ProtocolError(`${msg.method || "response"}: HTTP ${res.status ?? "?"} ${res.body.toString().slice(0, 200)}`);
   }
 
   async notify(msg: Outgoing): Promise<void> {

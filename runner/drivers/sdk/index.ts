@@ -21,7 +21,10 @@ export const SDK_CLIENT_DRIVERS: Record<SdkClientName, Driver> = {
  */
 function pick(ctx: DriverContext): Driver {
   const d = ctx.sdkClient !== undefined && Object.hasOwn(SDK_CLIENT_DRIVERS, ctx.sdkClient) ? SDK_CLIENT_DRIVERS[ctx.sdkClient as SdkClientName] : undefined;
-  if (!d) throw new Error(`client sdk: target "${ctx.values.target ?? ""}" names no SDK client (sdkClient: ${ctx.sdkClient ?? "absent"}) — give it sdkClient: ${Object.keys(SDK_CLIENT_DRIVERS).join(" or ")} in the matrix`);
+  if (!d)
+    throw new Error(
+      `client sdk: target "${ctx.values.target ?? ""}" names no SDK client (sdkClient: ${ctx.sdkClient ?? "absent"}) — give it sdkClient: ${Object.keys(SDK_CLIENT_DRIVERS).join(" or ")} in the matrix`,
+    );
   return d;
 }
 
