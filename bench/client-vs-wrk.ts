@@ -12,7 +12,7 @@
  * client's from process.cpuUsage, wrk's from the cutime+cstime ticks of the shell that reaped it
  * (with the tick quantisation error). Exit status 1 when a window fails or wrk cannot be installed.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";

@@ -34,7 +34,10 @@ async function startupSeconds(target: string, transport: string): Promise<number
   try {
     await new Promise<void>((res, rej) => {
       const timer = setTimeout(() => rej(new Error(`${target} ${transport}: not ready within 20 s`)), 20_000);
-      const done = () => (clearTimeout(timer), res());
+      const done = () => {
+        clearTimeout(timer);
+        res();
+      };
       child.once("exit", (c) => rej(new Error(`${target} ${transport} exited ${c}`)));
       if (transport === "http") child.stderr.on("data", (d: Buffer) => d.toString().includes("listening on") && done());
       else {

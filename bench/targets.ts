@@ -48,7 +48,10 @@ async function startupMs(m: Matrix, t: Target, transport: "stdio" | "http"): Pro
       const p = proc;
       await new Promise<void>((res, rej) => {
         const timer = setTimeout(() => rej(new Error(`${t.name} stdio: no answer to initialize within 30 s`)), 30_000);
-        p.child.stdout!.once("data", () => (clearTimeout(timer), res()));
+        p.child.stdout!.once("data", () => {
+          clearTimeout(timer);
+          res();
+        });
         p.child.stdin!.write(INITIALIZE);
       });
     }

@@ -17,8 +17,8 @@ import { UserError } from "../../format/errors.js";
  *   transport when a stream does not start in the assumed wire format)
  */
 export function countCommand(log: string, o: { stdio?: boolean; perMessage?: boolean }): void {
-  let result;
-  let streams;
+  let result: ReturnType<typeof countStreams>;
+  let streams: ReturnType<typeof readCaptureStreams>;
   try {
     streams = readCaptureStreams(log);
     result = countStreams(streams, { transport: o.stdio ? "stdio" : "http" });

@@ -56,7 +56,11 @@ export async function verifyCommand(file: string, o: VerifyCommandOptions): Prom
       `${file}: a ${mode.name} matrix (it measures ${mode.measures}), which verify does not compare — re-measure one row into a scratch folder: ${runCommandLine(mode, file, { only: ["<id>"], results: "/tmp/wirecost-<id>" })}`,
     );
   const ac = new AbortController();
-  const onSignal = () => (ac.signal.aborted ? (killAllTargets(), process.exit(130)) : ac.abort());
+  const onSignal = (): void => {
+    if (!ac.signal.aborted) return ac.abort();
+    killAllTargets();
+    process.exit(130);
+  };
   process.on("SIGINT", onSignal);
   process.on("exit", killAllTargets);
   const r = await verifyResults(m, { ...o, signal: ac.signal });

@@ -3,7 +3,7 @@
  * the commit that added it is older than the first commit of the results files it is judged on.
  */
 import { existsSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { simpleGit } from "simple-git";
 import { resultsFile } from "../../format/layout.js";
 

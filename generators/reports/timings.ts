@@ -1,6 +1,5 @@
 /** Report kind `timings`: a timing results folder (`timings-summary.tsv`) renders the A2A layer-cost page. */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { A2A_LAYER_COST_DESCRIPTION, A2A_LAYER_COST_ID, A2A_LAYER_COST_TITLE, a2aLayerCostMarkdown } from "../pages/a2a-layer-cost.js";
 import { loadTimings } from "../results/timings.js";
 import { addPage } from "./page-files.js";

@@ -3,7 +3,6 @@
  * `logs/`. Older or hand-made results folders may lack them; pages then say so instead of failing.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { captureLogRepeat, logDir, messagesPath, resultsFile } from "../../format/layout.js";
 import { readMessagesFile, type MessageRow } from "../../format/messages.js";

@@ -1,6 +1,5 @@
 /** Load a results folder into one in-memory model, the only input of every page. */
 import { statSync } from "node:fs";
-import { join } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { readMedians, type Medians } from "./medians.js";
 import { readProvenance, type Provenance } from "./provenance.js";

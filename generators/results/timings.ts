@@ -7,7 +7,6 @@
  * A results folder holds them itself or in one direct sub-folder (e.g. `results/a2a-layer-cost/`).
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { columnIndex, field, readTsv } from "../../format/tsv.js";
 

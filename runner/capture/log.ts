@@ -365,7 +365,7 @@ export function scanCaptureStreams(path: string, each: (streams: Stream[]) => vo
       return;
     }
     lastSeq = line.seq;
-    const conn = line.conn < 0 ? 0 : line.conn;
+    const conn = Math.max(line.conn, 0);
     const key = conn * 2 + (line.dir === "c2s" ? 0 : 1);
     let o = open.get(key);
     if (!o && done.has(conn)) {

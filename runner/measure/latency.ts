@@ -2,7 +2,7 @@
  * Sequential timed calls on one warm keep-alive connection: warm-up calls (discarded), then N
  * timed calls whose round-trip times (nanoseconds, process.hrtime.bigint) go into a histogram.
  */
-import { KeepAliveClient } from "./client.js";
+import type { KeepAliveClient } from "./client.js";
 import { newHistogram, type LatencyHistogram } from "./histogram.js";
 import type { TimedRequest } from "./request.js";
 

@@ -1,12 +1,3 @@
-/**
- * Timing results files, readable by a page generator from files alone:
- * - `timings.tsv`: one row per (trial, metric): `config  trial  seq  layout  workload  status  metric  value`;
- *   metric names carry units (`cpu_per_request_us`, `p50_us`, `tput_c50_requests_per_s`, …).
- * - `timings-summary.tsv`: per (config, metric): `config  metric  trials  median  min  max` over ok trials.
- * - `timings/<config>/trial-<n>.json`: the whole TrialResult, raw HdrHistograms included (compressed base64, ns).
- * - `timings-run.json`: machine info, the interleaved order, the timing parameters, assumptions, failures.
- */
-import { join } from "node:path";
 import { median } from "simple-statistics";
 import { toTsv } from "../../format/tsv.js";
 import { writeAtomic } from "../../format/files.js";

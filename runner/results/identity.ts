@@ -262,7 +262,7 @@ function diffJson(a: unknown, b: unknown, path: string, out: Set<string>): boole
 function jsonTextNodes(text: Buffer, outsideName: string): Node[] {
   const i = skipWs(text, 0, text.length);
   if (i === text.length || (text[i] !== 0x7b && text[i] !== 0x5b)) return [leaf(outsideName, text.toString("latin1"))];
-  let scan;
+  let scan: ReturnType<typeof scanJsonRpc>;
   try {
     scan = scanJsonRpc(text);
   } catch {

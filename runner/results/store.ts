@@ -6,7 +6,6 @@
  * written atomically, so a kill at any instant leaves a consistent folder that `--resume` continues.
  */
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { median } from "simple-statistics";
 import { COUNT_COLUMNS, type CountRow } from "../count/index.js";
 import { varyingFieldsOf } from "./identity.js";

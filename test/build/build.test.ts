@@ -117,7 +117,7 @@ test("a missing toolchain refuses the run in one line, or is skipped with --skip
   });
   assert.equal(skipped.exitCode, 0, skipped.stderr);
   assert.match(skipped.stderr, /2 of 4 runs ok, 2 skipped/);
-  assert.equal(skipped.stderr.match(/  skipped: target needs-tool needs .*install the wirecost-no-such-tool toolkit/g)?.length, 1);
+  assert.equal(skipped.stderr.match(/ {2}skipped: target needs-tool needs .*install the wirecost-no-such-tool toolkit/g)?.length, 1);
   const coverage = new Map(tsv(join(dir, "r2", "coverage.tsv")).map((r) => [r.target, r]));
   assert.equal(coverage.get("ok")?.outcome, "measured");
   assert.equal(coverage.get("needs-tool")?.outcome, "skipped");

@@ -163,7 +163,7 @@ test("log reader: a bad line is the same CaptureLogError, naming the file and li
         return e instanceof CaptureLogError;
       },
     );
-    assert.match(expected, new RegExp(`:3: `));
+    assert.match(expected, /:3: /);
     assert.throws(
       () => readCaptureLog(path),
       (e: unknown) => e instanceof CaptureLogError && e.message === expected,

@@ -164,7 +164,7 @@ describe("HTTP counting", () => {
       const pieces = chop(wire, [cut]);
       const records: CaptureRecord[] = [
         ...log.records.slice(0, at),
-        ...pieces.map((p, k) => ({ conn: 1, seq: 0, dir: "c2s" as const, b64: p.toString("base64") })),
+        ...pieces.map((p, _k) => ({ conn: 1, seq: 0, dir: "c2s" as const, b64: p.toString("base64") })),
         ...log.records.slice(at + 1),
       ].map((r, seq) => ({ ...r, seq: seq + 1 }));
       const result = countHttp(records);

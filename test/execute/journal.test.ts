@@ -97,7 +97,10 @@ test("abort keeps finished runs; resume runs only the rest; another matrix canno
   const second = await runMatrix(matrix(), {
     results: dir,
     resume: true,
-    runOne: async (...a) => (again++, fake(...a)),
+    runOne: async (...a) => {
+      again++;
+      return fake(...a);
+    },
     preflight: false,
     progressStream: quiet,
   });

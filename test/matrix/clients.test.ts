@@ -137,11 +137,11 @@ test("an unknown sdkClient is refused when the matrix is parsed, at the value, l
 
 test("a client axis without a flow or revision axis is refused at the client axis", () => {
   assert.throws(
-    () => parseMatrix(matrix().replace(/  - name: flow\n.*\n/, ""), "m.yaml"),
+    () => parseMatrix(matrix().replace(/ {2}- name: flow\n.*\n/, ""), "m.yaml"),
     /^UserError: m\.yaml:4:11: a client axis needs a "flow" axis .* — add an axis named flow$/,
   );
   assert.throws(
-    () => parseMatrix(matrix().replace(/  - name: revision\n.*\n/, ""), "m.yaml"),
+    () => parseMatrix(matrix().replace(/ {2}- name: revision\n.*\n/, ""), "m.yaml"),
     /^UserError: m\.yaml:4:11: a client axis needs a "revision" axis /,
   );
 });
