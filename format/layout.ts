@@ -23,7 +23,7 @@ export const RESULTS_FILES = {
   medians: "medians.tsv",
   /** Bytes: every expanded cell and what became of it. */
   coverage: "coverage.tsv",
-  /** Bytes: what produced the folder (format/provenance.ts). */
+  /** Bytes: what produced the folder (format/schema.ts). */
   provenance: "provenance.json",
   /** Timing: one row per (trial, metric). */
   timings: "timings.tsv",
@@ -41,7 +41,7 @@ export const RESULTS_FILES = {
   percallRun: "percall-run.json",
 } as const;
 
-/** Folders directly in a bytes results folder: the run journal and the capture logs. */
+/** Folders directly in a results folder: the run journal and the capture logs (bytes), the trials (timing). */
 export const RESULTS_FOLDERS = { journal: "runs", logs: "logs", trials: "timings" } as const;
 
 /** The files a bytes folder's journal rebuilds (removed when a folder is started afresh). */

@@ -12,6 +12,7 @@ import type { TimingConfiguration, Timings } from "../results/timings.js";
 import { tableView, type Column, type TableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
 import { buildsTable } from "../sections/builds.js";
+import { RESULTS_FILES } from "../../format/layout.js";
 
 /** Page id, file stem of `a2a-layer-cost.md` / `.html`. */
 export const A2A_LAYER_COST_ID = "a2a-layer-cost";
@@ -374,7 +375,7 @@ export function a2aLayerCostMarkdown(t: Timings): string {
       const f = t.figure(c.id, metric);
       return {
         config: mdCode(c.id),
-        command: mdCode(reproduceCommand(c.id, t.matrix, "timings-summary.tsv", metric)),
+        command: mdCode(reproduceCommand(c.id, t.matrix, RESULTS_FILES.timingsSummary, metric)),
         expected: f === undefined ? "no figure in these results (no ok trial)" : `median ${mdCode(String(f.median))} (${mdCode(metric)}) here`,
       };
     }),

@@ -14,6 +14,7 @@ import { speaksMcp } from "../sections/protocol.js";
 import { traceView } from "../sections/trace.js";
 import { tableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
+import { RESULTS_FILES } from "../../format/layout.js";
 
 /**
  * File stem of a configuration's page. The id part is the id itself when it is `[A-Za-z0-9_-]`
@@ -79,6 +80,6 @@ export function configPageMarkdown(results: Results, summary: ConfigSummary): st
         )
       : undefined,
     trace: trace && { repeat: formatInt(trace.repeat), table: trace.table, exchange: mdFence(trace.exchange) },
-    command: mdCode(reproduceCommand(summary.config, results.provenance.matrix.file, "medians.tsv", "total_bytes")),
+    command: mdCode(reproduceCommand(summary.config, results.provenance.matrix.file, RESULTS_FILES.medians, "total_bytes")),
   });
 }

@@ -28,6 +28,7 @@ import { traceView } from "../sections/trace.js";
 import { speaksMcp } from "../sections/protocol.js";
 import { mdFence } from "../escape.js";
 import type { Page, PageOutput, SiteContext } from "./types.js";
+import { RESULTS_FILES } from "../../format/layout.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
@@ -117,7 +118,7 @@ function section(
       return {
         key: row.key,
         config: mdCode(row.summary.config),
-        command: mdCode(reproduceCommand(row.summary.config, matrix, "medians.tsv", CHECK_METRIC)),
+        command: mdCode(reproduceCommand(row.summary.config, matrix, RESULTS_FILES.medians, CHECK_METRIC)),
         expected: stats === undefined ? "no median (no ok repeat)" : `median ${mdCode(String(stats.median))}`,
         identity: identityLine(row.summary),
       };

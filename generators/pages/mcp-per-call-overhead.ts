@@ -16,6 +16,7 @@ import { shellQuote } from "../../format/shell.js";
 import { renderMarkdownTemplate } from "../templates.js";
 import { buildsTable } from "../sections/builds.js";
 import type { PercallResults, PercallRow, TurnShareInput } from "../results/percall.js";
+import { RESULTS_FILES } from "../../format/layout.js";
 
 export type { TurnShareInput } from "../results/percall.js";
 
@@ -214,7 +215,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
   const reproduce = table(
     ["configuration", "command that re-measures the row and prints it"],
     ["l", "l"],
-    [...r.rows, ...r.failed].map((p) => [mdCode(p.config), mdCode(reproduceCommand(p.config, r.matrix, "percall.tsv"))]),
+    [...r.rows, ...r.failed].map((p) => [mdCode(p.config), mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall))]),
   );
   const failed = r.failed.map((f) => ({ config: mdCode(f.config), label: mdCell(f.label), reason: mdCell(f.reason) }));
   const command = `npx wirecost run ${shellQuote(r.matrix)} --results ${shellQuote(resultsDir)}`;

@@ -18,6 +18,7 @@ import { columnIndex, field, readTsv, type TsvRow, type TsvTable } from "../../f
 
 import {
   PAYLOAD_COLUMNS,
+  PERCALL_V2_COLUMNS,
   PERCALL_V3_COLUMNS,
   SAMPLE_COLUMNS,
   type PercallAssumptions,
@@ -169,27 +170,8 @@ export function loadPercall(dir: string): PercallResults {
   }
 
   const table = readTsv(resultsFile(dir, "percall"), FIX);
-  const names = [
-    "config",
-    "target",
-    "transport",
-    "revision",
-    "label",
-    "package_version",
-    "p50_us",
-    "p95_us",
-    "spread_us",
-    "setup_samples",
-    "setup_ready_ms",
-    "setup_open_ms",
-    "setup_listed_ms",
-    "setup_first_call_ms",
-    "loop_sequential_ms",
-    "loop_concurrent_ms",
-    "loop_batch_ms",
-  ];
   const v3 = run.schemaVersion >= 3;
-  const col = columnIndex(table, v3 ? [...names, ...PERCALL_V3_COLUMNS] : names);
+  const col = columnIndex(table, v3 ? [...PERCALL_V2_COLUMNS, ...PERCALL_V3_COLUMNS] : PERCALL_V2_COLUMNS);
   /** A schema-3 text column ("" in schema 2 and in rows merged from it). */
   const text = (r: TsvRow, name: string): string => (v3 ? field(r, col(name)) : "");
   const rows: PercallRow[] = [];

@@ -7,21 +7,9 @@
  * that declares `harness:`, runner/percall/harness.ts) timing its path in another language.
  */
 import type { Configuration, Matrix, TargetCommand } from "../matrix/types.js";
+import type { PercallAssumptions } from "../../format/percall.js";
 
-/** One row of the turn-share table: `calls` tool calls spread over `turns` agent turns (0 = no turn around them). */
-export interface TurnShareRow {
-  label: string;
-  calls: number;
-  turns: number;
-}
-
-/** Declared assumptions (not measurements), carried into the results unchanged. */
-export interface PercallAssumptions {
-  /** Assumed length of one agent turn, seconds. */
-  agentTurnSeconds: number;
-  note: string;
-  turnShareRows: TurnShareRow[];
-}
+export type { PercallAssumptions, TurnShareRow } from "../../format/percall.js";
 
 /** The per-call parameters of a matrix. */
 export interface PercallOptions {
