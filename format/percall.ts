@@ -32,29 +32,11 @@ export const PERCALL_COLUMNS = [
   "reason",
 ] as const;
 
-/** The columns of `percall.tsv` a schema-2 file has and a reader requires (schema 3 adds {@link PERCALL_V3_COLUMNS}). */
-export const PERCALL_V2_COLUMNS: readonly string[] = [
-  "config",
-  "target",
-  "transport",
-  "revision",
-  "label",
-  "package_version",
-  "p50_us",
-  "p95_us",
-  "spread_us",
-  "setup_samples",
-  "setup_ready_ms",
-  "setup_open_ms",
-  "setup_listed_ms",
-  "setup_first_call_ms",
-  "loop_sequential_ms",
-  "loop_concurrent_ms",
-  "loop_batch_ms",
-];
-
 /** Columns schema 3 added to `percall.tsv` (a schema-2 file lacks them). */
 export const PERCALL_V3_COLUMNS: readonly string[] = ["measured_by", "runtime", "client", "status", "reason"];
+
+/** The columns of `percall.tsv` a reader requires of a schema-2 file: all but schema 3's and `trials` (written, not read). */
+export const PERCALL_V2_COLUMNS: readonly string[] = PERCALL_COLUMNS.filter((c) => c !== "trials" && !PERCALL_V3_COLUMNS.includes(c));
 
 /** Columns of `percall-payload.tsv`, in order. */
 export const PAYLOAD_COLUMNS = ["config", "limit", "result_bytes", "p50_us", "p95_us"] as const;
