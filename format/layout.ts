@@ -88,6 +88,16 @@ export function messagesPath(dir: string, config: string, repeat: number): strin
   return join(logDir(dir, config), `${repeat}.messages.tsv`);
 }
 
+/** `logs/<config>/<repeat>.anomalies.tsv`: one run's anomalies (format/anomalies.ts); absent when it had none. */
+export function anomaliesPath(dir: string, config: string, repeat: number): string {
+  return join(logDir(dir, config), `${repeat}.anomalies.tsv`);
+}
+
+/** The anomalies.tsv beside any capture log `<name>.jsonl`. */
+export function anomaliesPathOf(captureLog: string): string {
+  return captureLog.replace(/\.jsonl$/, "") + ".anomalies.tsv";
+}
+
 /** The messages.tsv beside any capture log `<name>.jsonl` (warm-up logs outside a results folder too). */
 export function messagesPathOf(captureLog: string): string {
   return captureLog.replace(/\.jsonl$/, "") + ".messages.tsv";

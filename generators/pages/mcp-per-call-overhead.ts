@@ -219,7 +219,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
   );
   const failed = r.failed.map((f) => ({ config: mdCode(f.config), label: mdCell(f.label), reason: mdCell(f.reason) }));
   const command = `npx wirecost run ${shellQuote(r.matrix)} --results ${shellQuote(resultsDir)}`;
-  const renderCommand = `npx wirecost render --results ${shellQuote(resultsDir)}`;
+  const renderCommand = `npx wirecost render --results ${shellQuote(resultsDir)} --site /tmp/wirecost-site`;
   const runs = r.runs.map((env) => ({
     command: mdCode(env.command),
     configurations: env.configurations.length === r.rows.length + r.failed.length ? "every configuration" : env.configurations.map((c) => mdCode(c)).join(", "),

@@ -79,6 +79,23 @@ function lastLine(text: string): string {
   return text.trim().split("\n").pop()?.trim() ?? "";
 }
 
+/**
+ * The line of a failed build's output that says why: the last line naming an error (`error`,
+ * `failed`, `cannot`, `not found`, `no matching`, `denied`), skipping tool epilogues that only
+ * point elsewhere (`see above`, `go: downloading …`, `exit status 1`, cargo's "To learn more…"),
+ * else the last non-empty line.
+ */
+export function failureLine(text: string): string {
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const epilogue = /see above|^exit status \d+$|^go: downloading |for more information about this error|to learn more, run the command again/i;
+  const cause = /\berror\b|failed|cannot|can't|not found|no matching|denied|undefined:/i;
+  for (let i = lines.length - 1; i >= 0; i--) if (cause.test(lines[i]!) && !epilogue.test(lines[i]!)) return lines[i]!;
+  return lines[lines.length - 1] ?? "";
+}
+
 async function runBuild(target: Target, cwd: string, digest: string, toolchain: Record<string, string>, log: (line: string) => void): Promise<BuildRecord> {
   const b = target.build!;
   const tmp = `${b.dir}.tmp-${process.pid}`;
@@ -96,17 +113,24 @@ async function runBuild(target: Target, cwd: string, digest: string, toolchain: 
     out.write(d);
     tail = (tail + d.toString("utf8")).slice(-2000);
   });
-  const tick = setInterval(
-    () => log(`  still building ${target.name} (${Math.round((Date.now() - started) / 1000)} s): ${lastLine(tail).slice(0, 120)}`),
-    15_000,
-  );
+  // A line every 15 s while the build's output moves on; while it repeats its last line (a long
+  // compile step), only every minute.
+  let said = "";
+  let saidAt = started;
+  const tick = setInterval(() => {
+    const now = lastLine(tail).slice(0, 120);
+    if (now === said && Date.now() - saidAt < 60_000) return;
+    said = now;
+    saidAt = Date.now();
+    log(`  still building ${target.name} (${Math.round((Date.now() - started) / 1000)} s): ${now}`);
+  }, 15_000);
   const r = await child.finally(() => clearInterval(tick));
   await new Promise<void>((res) => out.end(res));
   if (r.exitCode !== 0) {
     rmSync(tmp, { recursive: true, force: true });
     const why = r.exitCode === undefined ? (r.signal ?? r.shortMessage) : `exit ${r.exitCode}`;
     throw new UserError(
-      `${b.at}: the build of target ${target.name} failed (${why}): ${lastLine(tail).slice(0, 200) || "no output"} — full output in ${relative(process.cwd(), logFile)}`,
+      `${b.at}: the build of target ${target.name} failed (${why}): ${failureLine(tail).slice(0, 200) || "no output"} — full output in ${relative(process.cwd(), logFile)}`,
     );
   }
   rmSync(b.dir, { recursive: true, force: true });

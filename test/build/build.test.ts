@@ -129,3 +129,14 @@ test("a missing toolchain refuses the run in one line, or is skipped with --skip
   assert.equal(expand.exitCode, 0, expand.stderr);
   assert.match(expand.stderr, /note: target needs-tool needs wirecost-no-such-tool/);
 });
+
+test("a failed build's line names the cause, not the tool's epilogue", async () => {
+  const { failureLine } = await import("../../runner/build/build.js");
+  const go = "go: downloading modernc.org/sqlite v1.40.0\n./main.go:12:2: undefined: mcp.NewServerX\nnote: module requires Go 1.27\ngo: see above\n";
+  assert.equal(failureLine(go), "./main.go:12:2: undefined: mcp.NewServerX");
+  const cargo =
+    "   Compiling a2a v0.15.0\nerror[E0432]: unresolved import `a2a::x`\nFor more information about this error, try `rustc --explain E0432`.\nerror: could not compile `a2a` (bin) due to 1 previous error\n";
+  assert.equal(failureLine(cargo), "error: could not compile `a2a` (bin) due to 1 previous error");
+  assert.equal(failureLine("just one line\n"), "just one line");
+  assert.equal(failureLine(""), "");
+});

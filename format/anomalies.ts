@@ -1,0 +1,92 @@
+/**
+ * Anomalies as results: what the counter found odd on the wire of one run, kept beside its
+ * capture log as `logs/<config>/<repeat>.anomalies.tsv` (format/layout.ts), one row per anomaly:
+ * `code conn dir offset bytes detail` — the anomaly's code (README, "Anomalies"), the connection
+ * (0 on stdio) and direction, the stream byte offset where it starts, the bytes it covers, and a
+ * one-line detail (e.g. the content type of a JSON-RPC body that was not declared JSON). A run
+ * without anomalies has no such file. `runs.tsv` and `summary.tsv` carry the codes with their
+ * counts in an `anomalies` column (see {@link anomalySummary}).
+ */
+import { existsSync } from "node:fs";
+import { UserError } from "./errors.js";
+import { columnIndex, field, readTsv, toTsv } from "./tsv.js";
+
+/** One anomaly of one run, as the file holds it. */
+export interface AnomalyRow {
+  /** Kebab-case code, e.g. `stdio-non-jsonrpc-line`. */
+  code: string;
+  /** Connection number (0 on stdio). */
+  conn: number;
+  /** `c2s` or `s2c`. */
+  dir: string;
+  /** Stream byte offset where the anomaly starts, bytes. */
+  offset: number;
+  /** Bytes the anomaly covers (0 for one that covers none, e.g. an id of the wrong type). */
+  bytes: number;
+  /** One line of detail, "" when none. */
+  detail: string;
+}
+
+/** Columns of an anomalies.tsv file, in order. */
+export const ANOMALY_COLUMNS = ["code", "conn", "dir", "offset", "bytes", "detail"] as const;
+
+const REGEN = "regenerate it with `npx wirecost recount --results DIR`";
+
+/** The anomalies.tsv text of a run: header and one row per anomaly, in the order given. */
+export function anomaliesTsv(rows: readonly AnomalyRow[]): string {
+  return toTsv(
+    ANOMALY_COLUMNS,
+    rows.map((a) => [a.code, a.conn, a.dir, a.offset, a.bytes, a.detail]),
+  );
+}
+
+/**
+ * Read one anomalies.tsv file.
+ * @returns [] when the file does not exist (a run without anomalies)
+ * @throws UserError (file:line) when a column is missing or a number is not an integer
+ */
+export function readAnomaliesFile(file: string): AnomalyRow[] {
+  if (!existsSync(file)) return [];
+  const table = readTsv(file, REGEN);
+  const col = columnIndex(table, ANOMALY_COLUMNS);
+  return table.rows.map((row) => {
+    const n = (name: string): number => {
+      const text = field(row, col(name));
+      if (!/^[0-9]+$/.test(text)) throw new UserError({ file, line: row.line, key: name, problem: `expected a whole number, found \`${text}\``, fix: REGEN });
+      return Number(text);
+    };
+    return {
+      code: field(row, col("code")),
+      conn: n("conn"),
+      dir: field(row, col("dir")),
+      offset: n("offset"),
+      bytes: n("bytes"),
+      detail: field(row, col("detail")),
+    };
+  });
+}
+
+/** The `anomalies` cell of runs.tsv and summary.tsv: `code:count` pairs sorted by code, joined by `,`; "" for none. */
+export function anomalySummary(counts: ReadonlyMap<string, number> | Readonly<Record<string, number>>): string {
+  const entries = counts instanceof Map ? [...counts.entries()] : Object.entries(counts);
+  return entries
+    .filter(([, n]) => n > 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([code, n]) => `${code}:${n}`)
+    .join(",");
+}
+
+/**
+ * Parse an `anomalies` cell back into code → count.
+ * @throws Error naming the cell when a pair is not `code:count`
+ */
+export function parseAnomalySummary(cell: string): Map<string, number> {
+  const out = new Map<string, number>();
+  if (cell === "") return out;
+  for (const pair of cell.split(",")) {
+    const m = /^([a-z0-9-]+):([0-9]+)$/.exec(pair);
+    if (!m) throw new Error(`anomalies cell \`${cell}\`: \`${pair}\` is not code:count`);
+    out.set(m[1]!, (out.get(m[1]!) ?? 0) + Number(m[2]));
+  }
+  return out;
+}
