@@ -40,7 +40,7 @@ export interface TargetProcess {
   child: ResultPromise<{ buffer: false; encoding: "buffer"; detached: true; reject: false }>;
   /** One-line excerpt of the child's stderr for failure reasons ({@link stderrExcerpt}); "" when it wrote none. */
   stderrExcerpt(): string;
-  /** The target's first stderr line starting `listening on ` (e.g. `listening on 127.0.0.1:4100 loop=uvloop http=httptools`), once written; else undefined. */
+  /** The target's first whole stderr line starting `listening on ` (e.g. `listening on 127.0.0.1:4100 loop=uvloop http=httptools`), once its line end is written; else undefined. */
   listeningLine(): string | undefined;
   /** Exit code or signal name once exited, else undefined. */
   exit(): string | undefined;
@@ -113,7 +113,8 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
     stderr = (stderr + d.toString("utf8")).slice(-8192);
     if (listening === undefined && head.length < 65536) {
       head += d.toString("utf8");
-      listening = /^listening on [^\n]*/m.exec(head)?.[0]?.trim();
+      // Only a whole line: a chunk may end inside it (seen: `listening on 127.0.0.1:` before the port).
+      listening = /^(listening on [^\n]*)\r?\n/m.exec(head)?.[1]?.trim();
     }
   });
   let exited: string | undefined;
