@@ -1,14 +1,41 @@
 /**
  * A raw HTTP/1.1 client connection on node:net: the driver writes hand-built bytes and reads
  * responses, each ended at its framing (Content-Length or the last chunk) by the same parser the
- * counter uses — an SSE response may keep the socket open after its last chunk.
+ * counter uses — or, for an event stream, once the caller has its JSON-RPC response and the
+ * stream has not ended within {@link STREAM_END_GRACE_MS} (see {@link HttpConnection.request}).
  */
 import { connect, type Socket } from "node:net";
-import { Http1StreamParser, type HttpMessage, type HttpPartialMessage } from "../wire/http1.js";
+import { Http1StreamParser, type HttpHead, type HttpMessage, type HttpPartialMessage } from "../wire/http1.js";
 import { ProtocolError } from "./types.js";
 import { ResponseTimeout } from "../errors.js";
 
-/** One keep-alive connection to 127.0.0.1:port; reconnects when the server closed it. */
+/**
+ * How long a response stream may stay open after the caller has its answer, milliseconds. MCP
+ * 2025-11-25, Streamable HTTP, "Sending Messages to the Server": after the JSON-RPC response the
+ * server SHOULD close the SSE stream — SHOULD, not MUST, so a server may keep it open (pings, a
+ * late close). A server that does close it ends its last chunk within a millisecond of the event on
+ * 127.0.0.1; waiting this long for that end keeps such a server's capture log whole and its
+ * keep-alive connection reused (repeats stay byte-identical), and bounds what a server that keeps
+ * the stream open costs a run: this much per exchange, not the stream's lifetime.
+ */
+export const STREAM_END_GRACE_MS = 500;
+
+/**
+ * A response as the client read it: the head and the body received. `complete` is false when the
+ * response was still open (or cut by the server) after the caller had its answer, and the client
+ * closed the connection instead of reading on; the bytes that did arrive are in the capture log.
+ */
+export type HttpResponse = (HttpMessage & { complete: true }) | (HttpHead & { body: Buffer; complete: false });
+
+/**
+ * Called (and awaited) each time more bytes of a still-incomplete response have arrived, with the
+ * response so far. Returns true once the caller has what it waited for (e.g. the JSON-RPC response
+ * with its request's id came as an SSE event): from then on the response is read for at most
+ * {@link STREAM_END_GRACE_MS} more.
+ */
+export type OnPartial = (partial: HttpPartialMessage) => Promise<boolean> | boolean;
+
+/** One keep-alive connection to 127.0.0.1:port; reconnects when the server (or {@link HttpConnection.request}, on a stream left open) closed it. */
 export class HttpConnection {
   private socket?: Socket;
   private parser?: Http1StreamParser;
@@ -27,7 +54,10 @@ export class HttpConnection {
     this.parser = parser;
     this.closed = false;
     this.failure = undefined;
+    this.queue = [];
+    // Events of a socket this connection has since closed (a stream left open) are ignored.
     socket.on("data", (d: Buffer) => {
+      if (this.socket !== socket) return;
       try {
         this.queue.push(...parser.push(d));
       } catch (e) {
@@ -36,7 +66,7 @@ export class HttpConnection {
       this.wake?.();
     });
     const ended = () => {
-      if (this.closed) return;
+      if (this.closed || this.socket !== socket) return;
       this.closed = true;
       try {
         this.queue.push(...parser.end());
@@ -48,6 +78,7 @@ export class HttpConnection {
     socket.on("end", ended);
     socket.on("close", ended);
     socket.on("error", (e) => {
+      if (this.socket !== socket) return;
       this.failure ??= e;
       ended();
     });
@@ -55,28 +86,46 @@ export class HttpConnection {
 
   /**
    * Send one request (head and body bytes as they go on the wire) and wait for its response.
+   *
+   * A response ends at its framing, as the counter frames it. An event stream may instead stay
+   * open after the server has sent everything the request needs (MCP 2025-11-25, Streamable HTTP,
+   * "Sending Messages to the Server": the server SHOULD close the SSE stream after all responses
+   * are sent; it may not). So once `onPartial` says the caller has its answer, the response is
+   * read for at most {@link STREAM_END_GRACE_MS} more: if it ends, it is returned complete and the
+   * connection stays for the next request; if it does not (or the server cuts it), this connection
+   * is closed — an open stream occupies it, so the next request goes on a new one — and the
+   * response so far is returned with `complete: false`.
    * @param method the request method (a response to HEAD has no body)
-   * @param onPartial called (and awaited) each time more bytes of a still-incomplete response have
-   *   arrived, with the response so far — e.g. to answer a server→client request that came as an
-   *   SSE event while the stream stays open; its own time counts against `timeoutMs`
-   * @throws ResponseTimeout when no complete response came within `timeoutMs`; ProtocolError on a
-   *   closed connection or malformed response bytes; whatever `onPartial` throws
+   * @param onPartial see {@link OnPartial}; its own time counts against `timeoutMs`
+   * @throws ResponseTimeout when no complete (or answered) response came within `timeoutMs`;
+   *   ProtocolError on a closed connection or malformed response bytes before an answer;
+   *   whatever `onPartial` throws
    */
-  async request(bytes: Buffer, method: string, timeoutMs: number, onPartial?: (partial: HttpPartialMessage) => Promise<void> | void): Promise<HttpMessage> {
+  async request(bytes: Buffer, method: string, timeoutMs: number, onPartial?: OnPartial): Promise<HttpResponse> {
     if (this.closed) await this.open();
-    this.parser!.expectResponseTo(method);
+    const parser = this.parser!;
+    parser.expectResponseTo(method);
     this.socket!.write(bytes);
-    const deadline = Date.now() + timeoutMs;
+    let deadline = Date.now() + timeoutMs;
     let seen = -1;
+    let answered: HttpPartialMessage | undefined;
     for (;;) {
       const m = this.queue.shift();
-      if (m) return m;
-      if (onPartial && !this.failure) {
-        const p = this.parser!.partial;
-        const received = this.parser!.receivedBytes;
+      if (m) return { ...m, complete: true };
+      if (answered && (this.failure || this.closed || Date.now() >= deadline)) {
+        this.close();
+        return { ...answered.head!, body: answered.body, complete: false };
+      }
+      if (onPartial && !answered && !this.failure) {
+        const p = parser.partial;
+        const received = parser.receivedBytes;
         if (p && received !== seen) {
           seen = received;
-          await onPartial(p);
+          if (await onPartial(p)) {
+            if (!p.head) throw new Error("onPartial answered a response whose head has not arrived");
+            answered = p;
+            deadline = Math.min(deadline, Date.now() + STREAM_END_GRACE_MS);
+          }
           continue;
         }
       }

@@ -1,7 +1,7 @@
 /**
  * The shared raw measuring client: one keep-alive TCP connection (node:net) to 127.0.0.1 that
- * writes a pre-serialized request and ends each response at its HTTP/1.1 framing
- * (response-framing.ts). Reads land in one static buffer through net's `onread` option (no Buffer
+ * writes a pre-serialized request and ends each exchange at its answer: the response's HTTP/1.1
+ * framing, or on an event stream the JSON-RPC response's event (response-framing.ts). Reads land in one static buffer through net's `onread` option (no Buffer
  * per read, no stream events), and a request's callback is a field, not a closure per exchange.
  * Every response is validated by the request's own check; since that check is a pure function of
  * status and body (TimedRequest.validate), a response byte-identical to the last one it accepted on
@@ -20,41 +20,74 @@ const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 /** Callback of one exchange: undefined when the response was valid, else the error that ended it. */
 export type ExchangeDone = (err: Error | undefined) => void;
 
-/** One keep-alive HTTP/1.1 connection that carries one request at a time. */
+/**
+ * One keep-alive HTTP/1.1 connection that carries one request at a time. An exchange ends at its
+ * answer: a response's framing, or on an event stream the event carrying the JSON-RPC response
+ * (response-framing.ts). MCP 2025-11-25, Streamable HTTP, "Sending Messages to the Server": the
+ * server SHOULD close the SSE stream after all responses are sent; when it keeps it open, the
+ * exchange is done at the event all the same (its time ends there), the connection, which the
+ * open stream occupies, is closed at once, and the next exchange opens a new one (that connect is
+ * part of the next exchange's time, as it is for any client of such a server).
+ */
 export class KeepAliveClient {
   private socket!: Socket;
+  /** The socket whose reads and events count; undefined once its stream was left open. */
+  private live: Socket | undefined;
+  private framer!: ResponseFramer;
   private req: TimedRequest | undefined;
   private done: ExchangeDone | undefined;
   private closedError: Error | undefined;
-  private readonly framer = new ResponseFramer((status, data, bodyStart, bodyEnd) => this.finish(status, data, bodyStart, bodyEnd));
   /** The last response the request `validReq` accepted on this connection: status and a copy of its body. */
   private validReq: TimedRequest | undefined;
   private validStatus = 0;
   private validBody: Buffer = Buffer.alloc(0);
+  private opened = 1;
 
-  private constructor() {}
+  private constructor(private readonly port: number) {}
 
-  /** Bytes of the body of the last response accepted on this connection (0 before the first): the workload's response size. */
+  /** Bytes of the answer last accepted (0 before the first): the workload's response size (an event stream's: the JSON-RPC message's). */
   get lastBodyBytes(): number {
     return this.validBody.length;
+  }
+
+  /** TCP connections opened so far (more than 1 when a server left event streams open). */
+  get connections(): number {
+    return this.opened;
   }
 
   /**
    * Open a connection to 127.0.0.1:`port`.
    * @throws Error when the connection is refused
    */
-  static connect(port: number): Promise<KeepAliveClient> {
-    const client = new KeepAliveClient();
+  static async connect(port: number): Promise<KeepAliveClient> {
+    const client = new KeepAliveClient(port);
+    await client.open();
+    return client;
+  }
+
+  /** Open the next TCP connection; resolves once connected. @throws the connect error */
+  private open(): Promise<void> {
+    const s: Socket = connect({
+      host: "127.0.0.1",
+      port: this.port,
+      noDelay: true,
+      onread: { buffer: READ_BUFFER, callback: (n: number): boolean => this.onRead(s, n) },
+    });
+    this.socket = s;
+    this.live = s;
+    this.framer = new ResponseFramer((status, data, bodyStart, bodyEnd, open) => this.finish(status, data, bodyStart, bodyEnd, open));
     return new Promise((resolve, reject) => {
-      const s = connect({ host: "127.0.0.1", port, noDelay: true, onread: { buffer: READ_BUFFER, callback: (n: number) => client.onRead(n) } });
-      client.socket = s;
+      let connected = false;
       s.once("connect", () => {
-        s.off("error", reject);
-        s.on("error", (e) => client.fail(e));
-        s.on("close", () => client.fail(new Error("server closed the connection")));
-        resolve(client);
+        connected = true;
+        resolve();
       });
-      s.once("error", reject);
+      s.on("error", (e: Error) => (connected ? this.live === s && this.fail(e) : reject(e)));
+      s.on("close", () =>
+        connected
+          ? this.live === s && this.fail(new Error("server closed the connection"))
+          : reject(this.closedError ?? new Error("connection closed before it opened")),
+      );
     });
   }
 
@@ -66,7 +99,20 @@ export class KeepAliveClient {
     if (this.closedError) return done(this.closedError);
     this.req = req;
     this.done = done;
-    this.socket.write(req.bytes);
+    if (this.live) {
+      this.framer.expectId = req.rpcId;
+      this.socket.write(req.bytes);
+      return;
+    }
+    this.opened++;
+    this.open().then(
+      () => {
+        if (this.req !== req || this.closedError) return;
+        this.framer.expectId = req.rpcId;
+        this.socket.write(req.bytes);
+      },
+      (e: Error) => this.fail(e),
+    );
   }
 
   /** Send and await one exchange. @throws the exchange's error */
@@ -80,16 +126,16 @@ export class KeepAliveClient {
     this.socket.destroy();
   }
 
-  /** net's onread callback: frame the `nread` bytes now in READ_BUFFER. @returns whether to keep reading (not after a failure) */
-  private onRead(nread: number): boolean {
-    if (this.closedError) return false;
+  /** net's onread callback: frame the `nread` bytes now in READ_BUFFER. @returns whether to keep reading (not after a failure or a stream left open) */
+  private onRead(s: Socket, nread: number): boolean {
+    if (this.closedError || this.live !== s) return false;
     try {
       this.framer.push(READ_BUFFER, nread);
     } catch (e) {
       this.fail(e as Error);
       return false;
     }
-    return true;
+    return this.live === s;
   }
 
   private fail(e: Error): void {
@@ -100,12 +146,17 @@ export class KeepAliveClient {
     d?.(e);
   }
 
-  private finish(status: number, data: Buffer, bodyStart: number, bodyEnd: number): void {
+  private finish(status: number, data: Buffer, bodyStart: number, bodyEnd: number, open: boolean): void {
     const req = this.req;
     const done = this.done;
     if (!req || !done) return this.fail(new Error("response bytes arrived with no request outstanding"));
     this.req = undefined;
     this.done = undefined;
+    if (open) {
+      // The answer came on an event stream still open: stop reading it; the next exchange reconnects.
+      this.live = undefined;
+      this.socket.destroy();
+    }
     const length = bodyEnd - bodyStart;
     if (req !== this.validReq || status !== this.validStatus || length !== this.validBody.length || this.validBody.compare(data, bodyStart, bodyEnd) !== 0) {
       const body = data.subarray(bodyStart, bodyEnd);

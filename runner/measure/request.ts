@@ -12,7 +12,13 @@ export interface TimedRequest {
   /** The request, byte-exact: request line, headers, body. */
   bytes: Buffer;
   /**
-   * Throws ResponseError when a response does not answer the request correctly. Must be a pure
+   * The JSON-RPC id the request carries. On an event-stream response, the event carrying a
+   * response with this id answers the exchange (undefined: the first JSON-RPC response event does).
+   */
+  rpcId?: number | string;
+  /**
+   * Throws ResponseError when a response does not answer the request correctly (`body`: the
+   * response body, or on an event stream the data of the JSON-RPC response's event). Must be a pure
    * function of `status` and the body bytes (it may not keep `body`, whose memory is reused): the
    * raw client accepts a response byte-identical to the last one this check passed on the same
    * connection without calling it again.

@@ -2,10 +2,19 @@
  * Response framing for the raw measuring client: where each HTTP/1.1 response on one keep-alive
  * connection ends. The hot path reads `Content-Length` responses straight from the bytes (no string,
  * no regular expression, no copy when a response lies whole in one read); any response it does not
- * fully understand (chunked, no or repeated Content-Length, 1xx/204/304, a malformed head) hands
- * the connection, from that response on, to the full Http1StreamParser from runner/count.
+ * fully understand (chunked, no or repeated Content-Length, 1xx/204/304, an event stream, a
+ * malformed head) hands the connection, from that response on, to the full Http1StreamParser from
+ * runner/wire.
+ *
+ * An event stream (`Content-Type: text/event-stream`) answers at its JSON-RPC response, not at the
+ * end of the HTTP response: MCP 2025-11-25, Streamable HTTP, "Sending Messages to the Server" says
+ * the server SHOULD close the SSE stream after all responses are sent, so it may keep it open
+ * (pings, a late close). The event carrying the response is the exchange's answer; when the HTTP
+ * response has not ended by the end of the read that brought it, the connection is spent (see
+ * {@link OnResponse}).
  */
-import { Http1StreamParser } from "../wire/http1.js";
+import { Http1StreamParser, headerValue, type HttpHead } from "../wire/http1.js";
+import { SseParser, type SseEvent } from "../wire/sse.js";
 
 /** What scanResponseHead read from a plain head (offsets index the scanned buffer). */
 export interface ResponseHeadScan {
@@ -39,6 +48,20 @@ function fieldName(name: string): { bytes: Uint8Array; fold: Uint8Array } {
 }
 const CONTENT_LENGTH = fieldName("content-length:");
 const TRANSFER_ENCODING = fieldName("transfer-encoding:");
+const CONTENT_TYPE = fieldName("content-type:");
+const EVENT_STREAM = Uint8Array.from("text/event-stream", (c) => c.charCodeAt(0));
+
+/** Whether the Content-Type value in buf[start, end) (after its name) is `text/event-stream…` (ASCII case-insensitive). */
+function isEventStreamValue(buf: Uint8Array, start: number, end: number): boolean {
+  let i = start;
+  while (i < end && (buf[i] === SP || buf[i] === HT)) i++;
+  if (end - i < EVENT_STREAM.length) return false;
+  for (let k = 0; k < EVENT_STREAM.length; k++) {
+    const b = buf[i + k]!;
+    if ((b >= 0x41 && b <= 0x5a ? b | 0x20 : b) !== EVENT_STREAM[k]) return false;
+  }
+  return true;
+}
 
 /** Whether the line at `start` (ending before `end`) begins with `name` (ASCII case-insensitive). */
 function startsWithName(buf: Uint8Array, start: number, end: number, name: { bytes: Uint8Array; fold: Uint8Array }): boolean {
@@ -90,7 +113,7 @@ function readStatusLine(buf: Uint8Array, start: number, end: number): number {
 /**
  * Scan the response head that starts at `buf[start]`, looking only at `buf[start, end)`.
  * Lines must end in CRLF (a bare LF, a folded line, a second Content-Length, Transfer-Encoding, a
- * status below 200 or 204/304 are all `unusual`). Fills `out` only when it returns `plain`.
+ * status below 200 or 204/304, a `text/event-stream` Content-Type are all `unusual`). Fills `out` only when it returns `plain`.
  * @param buf the received bytes
  * @param start offset of the response's first byte
  * @param end offset just past the last received byte
@@ -122,6 +145,8 @@ export function scanResponseHead(buf: Uint8Array, start: number, end: number, ou
         length = readLength(buf, lineStart + CONTENT_LENGTH.bytes.length, lineEnd);
         if (length < 0) return "unusual";
       } else if (startsWithName(buf, lineStart, lineEnd, TRANSFER_ENCODING)) return "unusual";
+      else if (startsWithName(buf, lineStart, lineEnd, CONTENT_TYPE) && isEventStreamValue(buf, lineStart + CONTENT_TYPE.bytes.length, lineEnd))
+        return "unusual";
     }
     lineStart = i + 1;
   }
@@ -129,16 +154,25 @@ export function scanResponseHead(buf: Uint8Array, start: number, end: number, ou
 }
 
 /**
- * Called once per complete final response with its status and its body as `data[bodyStart, bodyEnd)`.
+ * Called once per final response with its status and its answer as `data[bodyStart, bodyEnd)`: the
+ * body, or for an event stream the data of the event carrying the JSON-RPC response (the whole body
+ * when no event does). `open` is true when that event arrived while the HTTP response was still
+ * open (not ended by the end of that read): the framer then reads nothing more of this connection,
+ * whose stream is left open, and the caller must close it and send its next request on a new one.
  * `data` may be a buffer that is overwritten by the next read: copy what you keep.
  */
-export type OnResponse = (status: number, data: Buffer, bodyStart: number, bodyEnd: number) => void;
+export type OnResponse = (status: number, data: Buffer, bodyStart: number, bodyEnd: number, open: boolean) => void;
+
+/** Whether a response head says `Content-Type: text/event-stream`. */
+function isEventStream(head: Pick<HttpHead, "headers">): boolean {
+  return /^[ \t]*text\/event-stream/i.test(headerValue(head, "content-type") ?? "");
+}
 
 /**
  * Splits the byte stream of one connection's responses into responses, in order. Feed it every
- * received chunk with push(); it calls `onResponse` for each complete final response (interim 1xx
- * responses are skipped). Holds copies of the bytes of a response that spans chunks, so callers may
- * reuse the chunk's memory after push() returns.
+ * received chunk with push(); it calls `onResponse` for each final response (interim 1xx responses
+ * are skipped). Holds copies of the bytes of a response that spans chunks, so callers may reuse the
+ * chunk's memory after push() returns.
  */
 export class ResponseFramer {
   private held: Buffer[] = [];
@@ -147,9 +181,18 @@ export class ResponseFramer {
   private need = 0;
   private parser: Http1StreamParser | undefined;
   private readonly scan: ResponseHeadScan = { bodyStart: 0, status: 0, contentLength: 0 };
+  /** The event stream in progress (full parser only): its events so far, fed from its de-chunked body. */
+  private stream: { events: SseParser; fed: number } | undefined;
+  /** An event stream was answered while still open: the rest of the connection is not read. */
+  private spent = false;
+  /**
+   * JSON-RPC id of the request now outstanding: an SSE event answers it when it carries a response
+   * (no `method`, a `result` or an `error`) with this id; undefined: any response answers.
+   */
+  expectId: number | string | undefined;
 
   /**
-   * @param onResponse receives each complete final response
+   * @param onResponse receives each final response
    * @param label names the connection in the full parser's error messages
    */
   constructor(
@@ -162,11 +205,17 @@ export class ResponseFramer {
     return this.parser !== undefined;
   }
 
+  /** Whether an event stream was answered while still open, so that nothing more is read (for tests). */
+  get leftOpen(): boolean {
+    return this.spent;
+  }
+
   /**
-   * Feed the received bytes `chunk[0, length)`.
+   * Feed the received bytes `chunk[0, length)`. After a response left open, bytes are ignored.
    * @throws WireFormatError (from the full parser) naming the stream offset and what was expected
    */
   push(chunk: Buffer, length = chunk.length): void {
+    if (this.spent) return;
     if (this.parser) return this.pushFull(Buffer.from(chunk.subarray(0, length)));
     if (this.heldBytes === 0) return this.frame(chunk, 0, length);
     this.held.push(Buffer.from(chunk.subarray(0, length)));
@@ -195,15 +244,45 @@ export class ResponseFramer {
         return;
       }
       p = bodyEnd;
-      this.onResponse(this.scan.status, data, this.scan.bodyStart, bodyEnd);
+      this.onResponse(this.scan.status, data, this.scan.bodyStart, bodyEnd, false);
     }
   }
 
+  /** The first event of `events` whose data is a JSON-RPC response answering {@link expectId}. */
+  private answer(events: SseEvent[]): SseEvent | undefined {
+    for (const ev of events) {
+      let m: unknown;
+      try {
+        m = JSON.parse(ev.data.toString("utf8"));
+      } catch {
+        continue; // not JSON: not the answer
+      }
+      if (typeof m !== "object" || m === null || Array.isArray(m)) continue;
+      const o = m as Record<string, unknown>;
+      if (o.method === undefined && ("result" in o || "error" in o) && (this.expectId === undefined || o.id === this.expectId)) return ev;
+    }
+    return undefined;
+  }
+
   private pushFull(chunk: Buffer): void {
-    for (const m of this.parser!.push(chunk)) {
+    const parser = this.parser!;
+    for (const m of parser.push(chunk)) {
       const status = m.status ?? 0;
       if (status >= 100 && status < 200) continue; // interim: the final response is still to come
-      this.onResponse(status, m.body, 0, m.body.length);
+      this.stream = undefined;
+      const ev = status === 200 && isEventStream(m) ? this.answer(new SseParser().push(m.body)) : undefined;
+      if (ev) this.onResponse(status, ev.data, 0, ev.data.length, false);
+      else this.onResponse(status, m.body, 0, m.body.length, false);
     }
+    // The response in progress: an event stream whose answer has arrived leaves the connection spent.
+    const p = parser.partial;
+    if (p?.head?.status !== 200 || !isEventStream(p.head)) return;
+    this.stream ??= { events: new SseParser(), fed: 0 };
+    const ev = this.answer(this.stream.events.push(p.body.subarray(this.stream.fed)));
+    this.stream.fed = p.body.length;
+    if (!ev) return;
+    this.spent = true;
+    this.stream = undefined;
+    this.onResponse(200, ev.data, 0, ev.data.length, true);
   }
 }

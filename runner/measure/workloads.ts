@@ -18,6 +18,7 @@ function a2aSendMessage(port: number): TimedRequest {
   });
   return {
     workload: "a2a-send-message",
+    rpcId: 1,
     bytes: serializePost(port, "/", [["A2A-Version", "1.0"]], body),
     validate: (status, b) => validateJsonRpc(status, b, `Echo: ${ECHO_TEXT}`),
   };
@@ -44,6 +45,7 @@ function mcpToolsCall2026(port: number): TimedRequest {
   });
   return {
     workload: "mcp-tools-call-2026-07-28",
+    rpcId: 1,
     bytes: serializePost(
       port,
       "/mcp",

@@ -157,3 +157,40 @@ test("property: any stream of responses, cut anywhere, frames as the full parser
     { numRuns: 300 },
   );
 });
+
+test("an event stream answers at its JSON-RPC response event, split at every byte; left open, the connection is spent", () => {
+  const event = (json: string) => `event: message\ndata: ${json}\n\n`;
+  const chunk = (text: string) => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+  const head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+  const answer = '{"jsonrpc":"2.0","id":7,"result":{"ok":true}}';
+  // A notification and a response to another id come first; they do not answer id 7.
+  const before = chunk(": hi\n\n") + chunk(event('{"jsonrpc":"2.0","method":"notifications/progress"}') + event('{"jsonrpc":"2.0","id":6,"result":{}}'));
+  const open = Buffer.from(head + before + chunk(event(answer)), "latin1");
+  const ended = Buffer.from(head + before + chunk(event(answer)) + "0\r\n\r\n" + ok("next"), "latin1");
+  for (const pieces of splits(open)) {
+    const got: [string, boolean][] = [];
+    const framer = new ResponseFramer((_status, data, s, e, left) => got.push([data.toString("latin1", s, e), left]));
+    framer.expectId = 7;
+    for (const p of pieces) framer.push(p);
+    assert.deepEqual(got, [[answer, true]], `pieces ${pieces.map((p) => p.length).join("+")}`);
+    assert.equal(framer.leftOpen, true);
+    framer.push(Buffer.from(chunk(": ping\n\n") + "garbage that is not a chunk"));
+    assert.equal(got.length, 1, "nothing more is read once the stream is left open");
+  }
+  // The whole stream in one read, ended: the answer is not left open and the next response frames.
+  const got: [string, boolean][] = [];
+  const framer = new ResponseFramer((_status, data, s, e, left) => got.push([data.toString("latin1", s, e), left]));
+  framer.expectId = 7;
+  framer.push(ended);
+  assert.deepEqual(got, [
+    [answer, false],
+    ["next", false],
+  ]);
+  assert.equal(framer.leftOpen, false);
+  // A Content-Length event stream also goes to the full parser and answers with the event's data.
+  const sized = event(answer);
+  const plain = new ResponseFramer((_status, data, s, e, left) => got.push([data.toString("latin1", s, e), left]));
+  plain.push(Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: Text/Event-Stream; charset=utf-8\r\nContent-Length: ${sized.length}\r\n\r\n${sized}`));
+  assert.deepEqual(got[2], [answer, false]);
+  assert.equal(plain.usesFullParser, true);
+});

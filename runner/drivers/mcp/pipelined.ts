@@ -5,9 +5,10 @@
  * keeps the strictly sequential wires of wires.ts. Server→client requests are not expected on
  * these wires (the per-call workload sends none) and are answered with `onServerRequest` anyway.
  */
-import { Agent, request as httpRequest } from "node:http";
+import { Agent, request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import type { Readable, Writable } from "node:stream";
-import { parseSseEvents } from "../../wire/sse.js";
+import { SseParser } from "../../wire/sse.js";
+import { STREAM_END_GRACE_MS } from "../http-connection.js";
 import { ProtocolError } from "../types.js";
 import { mcpHeaders } from "./wires.js";
 import type { JsonRpcMessage, Outgoing, Wire } from "./session.js";
@@ -90,9 +91,34 @@ export class PipelinedStdioWire implements Wire {
   }
 }
 
-/** Streamable HTTP: one POST per message from a keep-alive pool (up to 64 sockets), so POSTs overlap. */
+/** What one POST brought back. */
+interface PostResult {
+  status: number;
+  /** Content-Type, "" when none. */
+  type: string;
+  /** The whole body (a JSON body, or an event stream that ended before its answer); empty when `response` is set. */
+  body: Buffer;
+  sessionId: string | undefined;
+  /** The JSON-RPC response with the request's id, when it came as an SSE event. */
+  response?: JsonRpcMessage;
+}
+
+/**
+ * Streamable HTTP: one POST per message from a keep-alive pool (up to 64 sockets), so POSTs overlap.
+ *
+ * An exchange ends at its JSON-RPC response, not at the end of the HTTP response. MCP 2025-11-25,
+ * Streamable HTTP, "Sending Messages to the Server": the server SHOULD close the SSE stream after
+ * all responses are sent — it may keep it open (pings, a late close). So an event stream is parsed
+ * as it arrives; the event carrying the response with the request's id resolves the exchange at
+ * once (the call's time ends there), server→client requests before it are answered at once by a
+ * POST of their own, and the stream is read on for at most {@link STREAM_END_GRACE_MS}: if it ends,
+ * its socket goes back to the pool; if not, the request is aborted (its socket closed). A stream
+ * left open occupies its socket, so calls meanwhile go on other pooled sockets.
+ */
 export class PipelinedHttpWire implements Wire {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  /** Requests answered whose event stream is still open (aborted after the grace, or at close). */
+  private readonly lingering = new Set<ClientRequest>();
   private sessionId?: string;
   private initialized = false;
 
@@ -103,7 +129,13 @@ export class PipelinedHttpWire implements Wire {
     private readonly timeoutMs: number,
   ) {}
 
-  private post(msg: Outgoing): Promise<{ status: number; type: string; body: Buffer; sessionId: string | undefined }> {
+  /**
+   * POST one message. A 200 event stream answering a request (`msg.id` set) resolves at the event
+   * carrying the response with that id; anything else resolves at the end of the body.
+   * @throws ResponseTimeout when the socket is idle for `timeoutMs`; ProtocolError on an SSE event
+   *   that is not JSON, or when answering a server→client request fails
+   */
+  private post(msg: Outgoing, onServerRequest?: (r: JsonRpcMessage) => JsonRpcMessage): Promise<PostResult> {
     const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     for (const [k, v] of mcpHeaders(msg, this.sessionId, this.initialized)) headers[k] = v;
     headers["Content-Length"] = String(msg.body.length);
@@ -111,18 +143,50 @@ export class PipelinedHttpWire implements Wire {
       const r = httpRequest(
         { host: "127.0.0.1", port: this.port, path: this.path, method: "POST", headers, agent: this.agent, timeout: this.timeoutMs },
         (res) => {
+          const sid = res.headers["mcp-session-id"];
+          const head = {
+            status: res.statusCode ?? 0,
+            type: res.headers["content-type"] ?? "",
+            sessionId: typeof sid === "string" ? sid : undefined,
+          };
           const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => {
-            const sid = res.headers["mcp-session-id"];
-            resolve({
-              status: res.statusCode ?? 0,
-              type: res.headers["content-type"] ?? "",
-              body: Buffer.concat(chunks),
-              sessionId: typeof sid === "string" ? sid : undefined,
-            });
-          });
           res.on("error", reject);
+          if (head.status !== 200 || !head.type.startsWith("text/event-stream") || msg.id === undefined) {
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () => resolve({ ...head, body: Buffer.concat(chunks) }));
+            return;
+          }
+          const events = new SseParser();
+          let settled = false;
+          const fail = (e: Error): void => {
+            settled = true;
+            reject(e);
+            r.destroy();
+          };
+          res.on("data", (c: Buffer) => {
+            if (settled) return; // read past what follows the answer, so that the socket can be reused
+            chunks.push(c);
+            for (const ev of events.push(c)) {
+              let m: JsonRpcMessage;
+              try {
+                m = JSON.parse(ev.data.toString()) as JsonRpcMessage;
+              } catch {
+                return fail(new ProtocolError(`${msg.method}: SSE event: not JSON: ${ev.data.toString().slice(0, 120)}`));
+              }
+              if (m.method !== undefined && m.id !== undefined && onServerRequest) {
+                this.notify({ body: Buffer.from(JSON.stringify(onServerRequest(m))), method: "", revision: msg.revision }).catch(fail);
+              } else if (m.method === undefined && m.id === msg.id) {
+                settled = true;
+                resolve({ ...head, body: Buffer.alloc(0), response: m });
+                this.linger(r, res);
+                return;
+              }
+            }
+          });
+          res.on("end", () => {
+            if (!settled) resolve({ ...head, body: Buffer.concat(chunks) });
+            settled = true;
+          });
         },
       );
       r.on("timeout", () => r.destroy(new ResponseTimeout(`${msg.method || "response"}: no answer within ${this.timeoutMs} ms`)));
@@ -131,24 +195,36 @@ export class PipelinedHttpWire implements Wire {
     });
   }
 
+  /** Let an answered request's stream end within {@link STREAM_END_GRACE_MS}, else abort it. */
+  private linger(r: ClientRequest, res: IncomingMessage): void {
+    if (res.complete) return;
+    this.lingering.add(r);
+    const timer = setTimeout(() => r.destroy(), STREAM_END_GRACE_MS);
+    timer.unref();
+    const done = (): void => {
+      clearTimeout(timer);
+      this.lingering.delete(r);
+    };
+    res.once("end", done);
+    r.once("close", done);
+  }
+
   async exchange(msg: Outgoing, onServerRequest: (r: JsonRpcMessage) => JsonRpcMessage): Promise<JsonRpcMessage> {
-    const res = await this.post(msg);
+    const res = await this.post(msg, onServerRequest);
     if (res.status !== 200) throw new ProtocolError(`${msg.method}: HTTP ${res.status} ${res.body.toString().slice(0, 200)}`);
     if (msg.method === "initialize") {
       this.sessionId = res.sessionId;
       this.initialized = true;
     }
-    const messages = res.type.startsWith("text/event-stream") ? parseSseEvents(res.body).map((e) => e.data.toString()) : [res.body.toString()];
-    for (const text of messages) {
+    if (res.response) return res.response;
+    if (!res.type.startsWith("text/event-stream")) {
       let m: JsonRpcMessage;
       try {
-        m = JSON.parse(text) as JsonRpcMessage;
+        m = JSON.parse(res.body.toString()) as JsonRpcMessage;
       } catch {
-        throw new ProtocolError(`${msg.method}: response: not JSON: ${text.slice(0, 120)}`);
+        throw new ProtocolError(`${msg.method}: response: not JSON: ${res.body.toString().slice(0, 120)}`);
       }
       if (m.method === undefined && m.id === msg.id) return m;
-      if (m.method !== undefined && m.id !== undefined)
-        await this.notify({ body: Buffer.from(JSON.stringify(onServerRequest(m))), method: "", revision: msg.revision });
     }
     throw new ProtocolError(`${msg.method}: the HTTP response carried no JSON-RPC response with id ${msg.id}`);
   }
@@ -159,8 +235,10 @@ export class PipelinedHttpWire implements Wire {
       throw new ProtocolError(`${msg.method || "response"}: HTTP ${res.status} ${res.body.toString().slice(0, 200)}`);
   }
 
-  /** Close the pooled sockets. */
+  /** Abort streams left open and close the pooled sockets. */
   close(): void {
+    for (const r of this.lingering) r.destroy();
+    this.lingering.clear();
     this.agent.destroy();
   }
 }

@@ -4,7 +4,8 @@
  */
 import type { StdioChannel } from "../../capture/tap.js";
 import { parseSseEvents } from "../../wire/sse.js";
-import { HttpConnection, header } from "../http-connection.js";
+import { HttpConnection, STREAM_END_GRACE_MS, header } from "../http-connection.js";
+import type { HttpHead } from "../../wire/http1.js";
 import { ProtocolError } from "../types.js";
 import { hasHandshake } from "./revision.js";
 import type { JsonRpcMessage, Outgoing, Wire } from "./session.js";
@@ -60,11 +61,23 @@ export class StdioWire implements Wire {
   }
 }
 
+/** Whether a response head says `Content-Type: text/event-stream`. */
+function isEventStream(head: Pick<HttpHead, "headers">): boolean {
+  return (header(head, "content-type") ?? "").startsWith("text/event-stream");
+}
+
 /**
  * Streamable HTTP: one POST per message on a keep-alive connection to the relay. A server→client
  * request that arrives as an SSE event on a still-open response (2025-era `elicitation/create`) is
  * answered at once by a POST on a second connection, while the first response stays open; its
  * result is then read from the first stream. Waiting for the first response to end would deadlock.
+ *
+ * An exchange ends at its JSON-RPC response, not at the end of the HTTP response: on an event
+ * stream, once the event carrying the response with the request's id has arrived, the stream is
+ * read at most {@link STREAM_END_GRACE_MS} more (MCP 2025-11-25, Streamable HTTP, "Sending Messages
+ * to the Server": the server SHOULD close the SSE stream after all responses are sent, so it may
+ * keep it open); a stream still open then is left (its connection closed, the next POST on a new
+ * one), and its bytes so far stay in the capture log as an incomplete message.
  */
 export class HttpWire implements Wire {
   private readonly conn: HttpConnection;
@@ -112,16 +125,17 @@ export class HttpWire implements Wire {
       }
     };
     const res = await this.conn.request(this.bytes(msg), "POST", this.timeoutMs, async (p) => {
-      if (p.head?.status === 200 && (header(p.head, "content-type") ?? "").startsWith("text/event-stream")) await take(p.body);
+      if (p.head?.status === 200 && isEventStream(p.head)) await take(p.body);
+      return found !== undefined;
     });
     if (res.status !== 200) throw new ProtocolError(`${msg.method}: HTTP ${res.status ?? "?"} ${res.body.toString().slice(0, 200)}`);
     if (msg.method === "initialize") {
       this.sessionId = header(res, "mcp-session-id");
       this.initialized = true;
     }
-    const type = header(res, "content-type") ?? "";
-    if (type.startsWith("text/event-stream")) await take(res.body);
-    else found = parseJson(res.body, `${msg.method}: response body`);
+    if (isEventStream(res)) {
+      if (res.complete) await take(res.body);
+    } else found = parseJson(res.body, `${msg.method}: response body`);
     const got = found as JsonRpcMessage | undefined; // assigned inside `take`
     if (got && got.id === msg.id && got.method === undefined) return got;
     throw new ProtocolError(`${msg.method}: the HTTP response carried no JSON-RPC response with id ${msg.id}`);
