@@ -138,7 +138,7 @@ function wire(c: Conn): { c2s: Buffer; s2c: Buffer } {
 function attempt(f: () => CountResult): { result: unknown } | { error: string } {
   try {
     const r = f();
-    return { result: { row: r.row, breakdown: r.breakdown, messages: r.messages.toRows() } };
+    return { result: { row: r.row, breakdown: r.breakdown, messages: r.messages.toRows(), anomalies: r.anomalies } };
   } catch (e) {
     return { error: String((e as Error).message) };
   }
