@@ -185,12 +185,19 @@ function parseStream(stream: Stream, answer?: (startOffset: number) => string): 
       const end = asItStands(code, (part) => `the connection ended inside ${what(part, kind)}: ${e.detail}`);
       return end ? { units, end } : { units };
     }
-    const code = failure === undefined ? undefined : UNREADABLE[failure];
+    let code = failure === undefined ? undefined : UNREADABLE[failure];
     if (code === undefined) throw e;
     const { message, unreadFrom } = p.stopped();
     if (message) units.push({ ...message, complete: false });
     const at = e.offset !== undefined && e.offset !== unreadFrom ? ` (at byte ${e.offset})` : "";
-    return { units, end: { code, offset: unreadFrom, unattributedFrom: unreadFrom, detail: `not HTTP/1.1 from here${at}: ${e.detail}` } };
+    let detail = `not HTTP/1.1 from here${at}: ${e.detail}`;
+    // No start line right where a Content-Length body ended: that length, most likely, is not the body's.
+    const before = complete[complete.length - 1];
+    if (!message && !p.startLineComplete && before && before.endOffset === unreadFrom && before.bodyBytes > 0 && !before.chunked && !before.closeDelimited) {
+      code = "length-mismatch";
+      detail = `not HTTP/1.1 right after the ${before.bodyBytes}-byte Content-Length body of "${before.startLine}": the declared length disagrees with the bytes (${e.detail})`;
+    }
+    return { units, end: { code, offset: unreadFrom, unattributedFrom: unreadFrom, detail } };
   }
 }
 
