@@ -380,5 +380,10 @@ export class MessageTable {
 
 /** A canonical id's text with JSON types ignored: a string's value (`"1"` gives `1`), anything else as it is. */
 function looseId(text: string): string {
-  return text.startsWith('"') ? (JSON.parse(text) as string) : text;
+  if (!text.startsWith('"')) return text;
+  try {
+    return JSON.parse(text) as string;
+  } catch {
+    return text.slice(1, -1); // a raw control character inside: the characters between the quotes
+  }
 }
