@@ -3,7 +3,7 @@
  * (ARCHITECTURE.md, "What a byte count means"). By default a count holds every byte of the log:
  * what can be attributed to a layer is, what cannot becomes `unattributed_bytes`, and each such
  * place is an {@link Anomaly} with its code, stream, offset and size. With `strict` the first
- * anomaly is thrown instead, as a {@link WireFormatError}.
+ * anomaly is thrown instead, as a WireFormatError (`reportAnomaly` in count-row.ts).
  *
  * The codes, each with what the counter did with the bytes (the one list; README.md, "What a
  * byte count means", repeats it for users):
@@ -30,9 +30,6 @@
  * | `id-type-mismatch` | a JSON-RPC response whose id equals a request's only when JSON types are ignored (`"1"` and `1`): never paired |
  */
 import type { Direction } from "../capture/log.js";
-import { WireFormatError } from "../wire/errors.js";
-import type { Count } from "./count-row.js";
-import type { MessageTable } from "./message-table.js";
 
 /** Each anomaly code with its meaning (the table above, as data: pages and `--help` may show it). */
 export const ANOMALY_CODES = {
@@ -85,68 +82,9 @@ export function streamLabel(conn: number, dir: Direction, stdio = false): string
   return stdio && conn === 0 ? `stdio ${dir}` : `conn ${conn} ${dir}`;
 }
 
-/**
- * Add an anomaly to a count (and mark its per-message rows), or with `acc.strict` throw it.
- * @param rows indexes (adding order) of the message rows it involves
- * @throws WireFormatError `LABEL at byte OFFSET: DETAIL (CODE)` when `acc.strict` (`LABEL: DETAIL (CODE)` for `empty-log`)
- */
-export function reportAnomaly(acc: Count, anomaly: Anomaly, label: string, ...rows: number[]): void {
-  if (acc.strict) {
-    const offset = anomaly.code === "empty-log" ? undefined : anomaly.offset;
-    throw new WireFormatError(label, offset, `${anomaly.detail ?? ANOMALY_CODES[anomaly.code]} (${anomaly.code})`);
-  }
-  acc.anomalies.push(anomaly);
-  for (const k of rows) acc.messages.mark(k, anomaly.code);
-}
-
 /** Sort anomalies by connection, direction (c2s first), offset, then code: one order whatever order connections were counted in. */
 export function sortAnomalies(anomalies: Anomaly[]): Anomaly[] {
   return anomalies.sort(
     (a, b) => a.conn - b.conn || (a.dir === b.dir ? 0 : a.dir === "c2s" ? -1 : 1) || a.offset - b.offset || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
   );
-}
-
-/**
- * The anomalies about the log as a whole, once every stream is counted into `acc`: `empty-log`
- * when it holds no bytes; `log-truncated` (at the end of the stream holding the log's last
- * chunk) when no stream has an eof record and no stream was already found cut.
- * @param stdio name streams as stdio pipes
- * @throws WireFormatError with `acc.strict` (see {@link reportAnomaly})
- */
-export function endOfLogAnomalies(acc: Count, stdio: boolean): void {
-  if (acc.row.total_bytes === 0) {
-    reportAnomaly(
-      acc,
-      { code: "empty-log", conn: 0, dir: "c2s", offset: 0, bytes: 0, detail: "the log holds no bytes (no records, or only eof records)" },
-      "capture",
-    );
-    return;
-  }
-  const last = acc.last;
-  if (acc.endedStreams > 0 || last === undefined || acc.anomalies.some((a) => a.code === "log-truncated")) return;
-  reportAnomaly(
-    acc,
-    {
-      code: "log-truncated",
-      conn: last.conn,
-      dir: last.dir,
-      offset: last.length,
-      bytes: 0,
-      detail: "the log holds no eof record: it may end before its connections did, and the totals may be short",
-    },
-    streamLabel(last.conn, last.dir, stdio),
-  );
-}
-
-/**
- * Finish the message table of `acc` (log order, methods of responses) and report the anomalies
- * of its JSON-RPC messages (`null-id-request`, `unsolicited-response`, `id-type-mismatch`; see
- * MessageTable.finish), each covering the message's bytes.
- * @throws WireFormatError with `acc.strict`
- */
-export function finishMessages(acc: Count, stdio: boolean): MessageTable {
-  return acc.messages.finish((code, k, detail) => {
-    const at = acc.messages.located(k);
-    reportAnomaly(acc, { code, conn: at.conn, dir: at.dir, offset: at.offset, bytes: at.bytes, detail }, streamLabel(at.conn, at.dir, stdio), k);
-  });
 }

@@ -1,10 +1,12 @@
 /**
  * What a count is: the columns of one counted capture log (ARCHITECTURE.md, "What a byte count
  * means"), the counts beside them, and the result that holds them with the per-message table
- * (message-table.ts) that says where the bytes went.
+ * (message-table.ts) that says where the bytes went and the anomalies (anomalies.ts) named on the
+ * way; and how a counter reports an anomaly into a count in progress.
  */
 import type { Direction } from "../capture/log.js";
-import type { Anomaly } from "./anomalies.js";
+import { WireFormatError } from "../wire/errors.js";
+import { ANOMALY_CODES, streamLabel, type Anomaly } from "./anomalies.js";
 import { MessageTable } from "./message-table.js";
 
 /**
@@ -161,4 +163,63 @@ export function noteStream(acc: Count, stream: { conn: number; dir: Direction; b
   if (stream.ended) acc.endedStreams++;
   const seq = stream.chunkSeq[stream.chunkSeq.length - 1];
   if (seq !== undefined && (acc.last === undefined || seq > acc.last.seq)) acc.last = { seq, conn: stream.conn, dir: stream.dir, length: stream.bytes.length };
+}
+
+/**
+ * Add an anomaly to a count (and mark its per-message rows), or with `acc.strict` throw it.
+ * @param rows indexes (adding order) of the message rows it involves
+ * @throws WireFormatError `LABEL at byte OFFSET: DETAIL (CODE)` when `acc.strict` (`LABEL: DETAIL (CODE)` for `empty-log`)
+ */
+export function reportAnomaly(acc: Count, anomaly: Anomaly, label: string, ...rows: number[]): void {
+  if (acc.strict) {
+    const offset = anomaly.code === "empty-log" ? undefined : anomaly.offset;
+    throw new WireFormatError(label, offset, `${anomaly.detail ?? ANOMALY_CODES[anomaly.code]} (${anomaly.code})`);
+  }
+  acc.anomalies.push(anomaly);
+  for (const k of rows) acc.messages.mark(k, anomaly.code);
+}
+
+/**
+ * The anomalies about the log as a whole, once every stream is counted into `acc`: `empty-log`
+ * when it holds no bytes; `log-truncated` (at the end of the stream holding the log's last
+ * chunk) when no stream has an eof record and no stream was already found cut.
+ * @param stdio name streams as stdio pipes
+ * @throws WireFormatError with `acc.strict` (see {@link reportAnomaly})
+ */
+export function endOfLogAnomalies(acc: Count, stdio: boolean): void {
+  if (acc.row.total_bytes === 0) {
+    reportAnomaly(
+      acc,
+      { code: "empty-log", conn: 0, dir: "c2s", offset: 0, bytes: 0, detail: "the log holds no bytes (no records, or only eof records)" },
+      "capture",
+    );
+    return;
+  }
+  const last = acc.last;
+  if (acc.endedStreams > 0 || last === undefined || acc.anomalies.some((a) => a.code === "log-truncated")) return;
+  reportAnomaly(
+    acc,
+    {
+      code: "log-truncated",
+      conn: last.conn,
+      dir: last.dir,
+      offset: last.length,
+      bytes: 0,
+      detail: "the log holds no eof record: it may end before its connections did, and the totals may be short",
+    },
+    streamLabel(last.conn, last.dir, stdio),
+  );
+}
+
+/**
+ * Finish the message table of `acc` (log order, methods of responses) and report the anomalies
+ * of its JSON-RPC messages (`null-id-request`, `unsolicited-response`, `id-type-mismatch`; see
+ * MessageTable.finish), each covering the message's bytes.
+ * @throws WireFormatError with `acc.strict`
+ */
+export function finishMessages(acc: Count, stdio: boolean): MessageTable {
+  return acc.messages.finish((code, k, detail) => {
+    const at = acc.messages.located(k);
+    reportAnomaly(acc, { code, conn: at.conn, dir: at.dir, offset: at.offset, bytes: at.bytes, detail }, streamLabel(at.conn, at.dir, stdio), k);
+  });
 }

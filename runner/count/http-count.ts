@@ -5,8 +5,8 @@
  * data of each text/event-stream event, and a body of any other type that is JSON).
  */
 import { reassemble, seqAtOffset, type CaptureRecord, type Stream } from "../capture/log.js";
-import { endOfLogAnomalies, finishMessages, reportAnomaly, sortAnomalies, streamLabel, type AnomalyCode } from "./anomalies.js";
-import { newCount, noteStream, type Count, type CountResult } from "./count-row.js";
+import { sortAnomalies, streamLabel, type AnomalyCode } from "./anomalies.js";
+import { endOfLogAnomalies, finishMessages, newCount, noteStream, reportAnomaly, type Count, type CountResult } from "./count-row.js";
 import { WireFormatError } from "../wire/errors.js";
 import { Http1StreamParser, headerValue, type HttpFailure, type HttpHead, type HttpMessage, type HttpPartialMessage } from "../wire/http1.js";
 import { countHttpConnectionFast } from "./http-fast.js";

@@ -7,8 +7,8 @@
  * stderr is not in the log (the tap keeps it apart).
  */
 import { reassemble, seqAtOffset, type CaptureRecord, type Stream } from "../capture/log.js";
-import { endOfLogAnomalies, finishMessages, reportAnomaly, sortAnomalies, streamLabel, type AnomalyCode } from "./anomalies.js";
-import { newCount, noteStream, type Count, type CountResult } from "./count-row.js";
+import { sortAnomalies, streamLabel, type AnomalyCode } from "./anomalies.js";
+import { endOfLogAnomalies, finishMessages, newCount, noteStream, reportAnomaly, type Count, type CountResult } from "./count-row.js";
 import { describeBytes } from "../wire/errors.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
