@@ -18,7 +18,7 @@
  * | `truncated-head` | an HTTP head cut by the end of the connection: head bytes once its start line is complete, else unattributed |
  * | `truncated-body` | an HTTP body or event stream cut by the end of the connection: counted as it stands (body, framing, the events dispatched so far; an unfinished JSON body holds no message) |
  * | `http-malformed` | bytes that do not parse as HTTP/1.1 (start line, header line, chunk-size line, Content-Length or Transfer-Encoding value, obsolete line folding, an over-long line): unattributed from there (from the start of a head not yet complete) to the end of the stream |
- * | `length-mismatch` | a declared length that disagrees with the bytes: a chunk's data not followed by CRLF at its declared size, or no start line right after a Content-Length body: unattributed from there to the end of the stream (a Content-Length body cut by the end of the connection is `truncated-body`) |
+ * | `length-mismatch` | a declared length that disagrees with the bytes: a chunk's data not followed by CRLF at its declared size, or no start line right after a Content-Length body: unattributed from there to the end of the stream; or a Content-Length body cut by the end of the connection that is one whole JSON text: counted, its messages too (any other body so cut is `truncated-body`) |
  * | `protocol-switch` | a `101 Switching Protocols` or a 2xx answer to CONNECT: the head is counted, the bytes after it are not HTTP/1.1 and are unattributed |
  * | `compressed-body` | a JSON or event-stream body with a content coding: body bytes, its JSON-RPC messages are not looked for |
  * | `invalid-json` | a JSON body, or the data of an SSE event that starts with `{` or `[`, that is not one JSON text: body bytes, no JSON-RPC message |
@@ -41,7 +41,7 @@ export const ANOMALY_CODES = {
   "truncated-head": "an HTTP head cut by the end of the connection",
   "truncated-body": "an HTTP body or event stream cut by the end of the connection: counted as it stands",
   "http-malformed": "bytes that do not parse as HTTP/1.1: unattributed to the end of the stream",
-  "length-mismatch": "a declared length that disagrees with the bytes: unattributed to the end of the stream",
+  "length-mismatch": "a declared length that disagrees with the bytes",
   "protocol-switch": "101 Switching Protocols or a 2xx answer to CONNECT: the bytes after the head are unattributed",
   "compressed-body": "a content-coded JSON or event-stream body: its JSON-RPC messages are not looked for",
   "invalid-json": "a JSON body or SSE event data that is not JSON: body bytes, no JSON-RPC message",

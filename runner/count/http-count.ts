@@ -11,6 +11,8 @@ import { WireFormatError } from "../wire/errors.js";
 import { Http1StreamParser, headerValue, type HttpFailure, type HttpHead, type HttpMessage, type HttpPartialMessage } from "../wire/http1.js";
 import { countHttpConnectionFast } from "./http-fast.js";
 import { addMessage, bodyMessages, bodyReading, type BodyFraming, type BodyView } from "./http-messages.js";
+import { JsonScanError } from "./json-scan.js";
+import { scanJsonRpc } from "./jsonrpc.js";
 import { FLAG_INCOMPLETE, KIND } from "./message-table.js";
 
 /**
@@ -41,7 +43,8 @@ interface StreamEnd {
  * it (the log `seq` of the chunk holding each message's first byte); a response with none is an
  * anomaly (`unsolicited-response`, `extra-response`) and not a round trip. A stream may stop
  * inside a message: still open at the end of the log (`log-truncated` when it has no eof record),
- * cut by the end of the connection (`truncated-head`, `truncated-body`), or at bytes that are not
+ * cut by the end of the connection (`truncated-head`, `truncated-body`; `length-mismatch` when a
+ * Content-Length body so cut is one whole JSON text: its messages count), or at bytes that are not
  * HTTP/1.1 (`http-malformed`, `length-mismatch`, `protocol-switch`: unattributed from there); the
  * message is then counted as it stands (`incomplete` on its row; SSE events dispatched so far
  * count, an unfinished JSON body holds no message). See runner/count/anomalies.ts for every code.
@@ -261,12 +264,23 @@ function account(stream: Stream, parsed: { units: Unit[]; end?: StreamEnd }, acc
           : `"${head?.startLine}" answers no request: none was logged before it on this connection (${requests} in all)`;
       report(code, u.startOffset, size, detail, http);
     }
+    let complete = u.complete !== false;
     if (u === parsed.units[parsed.units.length - 1] && u.complete === false && parsed.end) {
+      // A Content-Length body cut by the end of the connection that is one whole JSON text: the
+      // length, not the body, is wrong; its messages count.
+      if (parsed.end.code === "truncated-body" && head && !u.chunked && u.bodyBytes > 0 && isJsonText(u.body)) {
+        complete = true;
+        parsed.end = {
+          ...parsed.end,
+          code: "length-mismatch",
+          detail: `"${head.startLine}" declares Content-Length: ${headerValue(head, "content-length")}, the connection ended after ${u.bodyBytes} body bytes that are one whole JSON text`,
+        };
+      }
       const end = parsed.end;
       report(end.code, end.offset, stream.bytes.length - end.offset, end.detail, http);
     }
     if (!head || u.bodyBytes === 0) continue;
-    const body: BodyView = { startLine: head.startLine, body: u.body, segments: u.bodySegments, complete: u.complete !== false };
+    const body: BodyView = { startLine: head.startLine, body: u.body, segments: u.bodySegments, complete };
     let nonJson = false;
     row.sse_events += bodyMessages(
       body,
@@ -297,6 +311,17 @@ function account(stream: Stream, parsed: { units: Unit[]; end?: StreamEnd }, acc
       undefined,
       `HTTP messages and unattributed bytes cover ${covered} of its ${stream.bytes.length} bytes (a counter bug: please report it with the log)`,
     );
+  }
+}
+
+/** True when `body` is one JSON text (whitespace around it allowed). */
+function isJsonText(body: Buffer): boolean {
+  try {
+    scanJsonRpc(body);
+    return true;
+  } catch (e) {
+    if (e instanceof JsonScanError) return false;
+    throw e;
   }
 }
 

@@ -448,6 +448,21 @@ describe("anomalies: counted and named, never a stop", () => {
     );
   });
 
+  it("HTTP: a Content-Length longer than the body, then the end of the connection: length-mismatch when the body is one whole JSON text", () => {
+    const head = lit("POST /mcp HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n", 83); // 20 + 9 + 32 + 20 + 2
+    const whole = http(new LogBuilder().send(1, "c2s", head + PING).close(1).records); // 40 of the 50 bytes, a whole JSON text
+    assert.deepEqual(whole.row, expectRow({ jsonrpc_c2s: 1, request_head_bytes: 83, request_body_bytes: 40, c2s_bytes: 123, total_bytes: 123 }));
+    assert.deepEqual(where(whole), [["length-mismatch", 1, "c2s", 83, 40]]);
+    assert.equal(
+      whole.anomalies[0]!.detail,
+      '"POST /mcp HTTP/1.1" declares Content-Length: 50, the connection ended after 40 body bytes that are one whole JSON text',
+    );
+    // Cut inside the JSON text: truncated, no message.
+    const cut = http(new LogBuilder().send(1, "c2s", head + PING.slice(0, 30)).close(1).records);
+    assert.deepEqual([cut.row.jsonrpc_c2s, cut.row.request_body_bytes], [0, 30]);
+    assert.deepEqual(where(cut), [["truncated-body", 1, "c2s", 83, 30]]);
+  });
+
   it("HTTP: 101 Switching Protocols: the head counted, the bytes after it unattributed (protocol-switch)", () => {
     const up = lit("GET /ws HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", 70); // 18 + 9 + 20 + 21 + 2
     const head = lit("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", 77); // 34 + 20 + 21 + 2
