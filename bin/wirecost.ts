@@ -60,11 +60,12 @@ program
 
 program
   .command("count")
-  .description("count one capture log and print one TSV row")
+  .description("count one capture log and print one TSV row (anomalies, one line each, on stderr)")
   .argument("<log>", "capture log (JSON lines)")
   .option("--stdio", "the log is of a stdio session (default: HTTP)")
   .option("--per-message", "print the per-message breakdown instead")
-  .action(async (log: string, o: { stdio?: boolean; perMessage?: boolean }) => (await import("./commands/count.js")).countCommand(log, o));
+  .option("--strict", "fail on the first anomaly (a byte that is not in the expected shape) instead of counting and naming it")
+  .action(async (log: string, o: { stdio?: boolean; perMessage?: boolean; strict?: boolean }) => (await import("./commands/count.js")).countCommand(log, o));
 
 program
   .command("recount")

@@ -1,14 +1,20 @@
 /**
  * What a count is: the columns of one counted capture log (ARCHITECTURE.md, "What a byte count
  * means"), the counts beside them, and the result that holds them with the per-message table
- * (message-table.ts) that says where the bytes went.
+ * (message-table.ts) that says where the bytes went and the anomalies (anomalies.ts) named on the
+ * way; and how a counter reports an anomaly into a count in progress.
  */
+import type { Direction } from "../capture/log.js";
+import { WireFormatError } from "../wire/errors.js";
+import { ANOMALY_CODES, streamLabel, type Anomaly } from "./anomalies.js";
 import { MessageTable } from "./message-table.js";
 
 /**
  * One counted capture log. Every field is a non-negative integer. For HTTP,
  * `request_head_bytes + request_body_bytes + response_head_bytes + response_body_bytes +
- * chunk_framing_bytes = total_bytes`; for stdio the HTTP columns are 0.
+ * chunk_framing_bytes + unattributed_bytes = total_bytes`; for stdio the HTTP columns are 0 and
+ * `newline_bytes + unattributed_bytes` plus the bytes of the lines (JSON-RPC messages and the
+ * bytes beside them, in the message rows) is `total_bytes`.
  */
 export interface CountRow {
   /** JSON-RPC messages client to server (a batch counts its members), messages. */
@@ -34,8 +40,17 @@ export interface CountRow {
   sse_events: number;
   /** `_meta` values in client-to-server JSON-RPC params (requests, notifications) and results, bytes. */
   meta_bytes: number;
-  /** Stdio: newline bytes ending complete lines, both directions (one per message line); 0 for HTTP. Bytes. */
+  /**
+   * Stdio: newline bytes ending complete lines that are blank or carry JSON-RPC, both directions
+   * (one per such line; a line that is not JSON-RPC is unattributed, newline included); 0 for HTTP. Bytes.
+   */
   newline_bytes: number;
+  /**
+   * Bytes not attributed to any layer: stdio lines without JSON-RPC, partial stdio lines, HTTP
+   * bytes that do not parse as HTTP/1.1. Each run of them is named by an anomaly
+   * (runner/count/anomalies.ts). Bytes.
+   */
+  unattributed_bytes: number;
   /** Every logged byte client to server, bytes. */
   c2s_bytes: number;
   /** Every logged byte server to client, bytes. */
@@ -60,6 +75,7 @@ export const COUNT_COLUMNS = [
   "sse_events",
   "meta_bytes",
   "newline_bytes",
+  "unattributed_bytes",
   "c2s_bytes",
   "s2c_bytes",
   "total_bytes",
@@ -77,7 +93,8 @@ export const COUNT_COLUMN_DOCS: Record<CountColumn, { unit: "messages" | "round 
   chunk_framing_bytes: { unit: "bytes", doc: "chunk-size lines, CRLFs after chunk data, last chunk, trailers, both directions" },
   sse_events: { unit: "events", doc: "server-sent events dispatched (blocks with a data field)" },
   meta_bytes: { unit: "bytes", doc: "_meta values (key excluded) in client-to-server params and results, as sent" },
-  newline_bytes: { unit: "bytes", doc: "stdio: newline bytes ending complete lines, one per message line" },
+  newline_bytes: { unit: "bytes", doc: "stdio: newline bytes ending complete lines, one per blank or JSON-RPC line" },
+  unattributed_bytes: { unit: "bytes", doc: "bytes attributed to no layer (not JSON-RPC on stdio, not HTTP/1.1), each run named by an anomaly" },
   c2s_bytes: { unit: "bytes", doc: "every logged byte client to server" },
   s2c_bytes: { unit: "bytes", doc: "every logged byte server to client" },
   total_bytes: { unit: "bytes", doc: "every logged application byte, both directions" },
@@ -98,7 +115,7 @@ export interface CountBreakdown {
   http_responses: number;
   /** HTTP messages still open at the end of the log, counted as they stand (e.g. an SSE stream not closed), messages. */
   open_http_messages: number;
-  /** Stdio: bytes after the last newline of each direction, not a message, bytes (in the direction's total). */
+  /** Stdio: bytes after the last newline of each direction, not a message, bytes (in unattributed_bytes). */
   partial_line_bytes: number;
 }
 
@@ -108,6 +125,8 @@ export interface CountResult {
   /** The per-message rows, finished (in log order; `toRows()` gives them as {@link MessageRow} objects). */
   messages: MessageTable;
   breakdown: CountBreakdown;
+  /** What the counter counted and named instead of stopping on, by connection, direction and offset (empty with `strict`, which throws the first). */
+  anomalies: Anomaly[];
 }
 
 /** A count in progress: the row, the breakdown and the message table, added to stream by stream. */
@@ -115,13 +134,92 @@ export interface Count {
   row: CountRow;
   breakdown: CountBreakdown;
   messages: MessageTable;
+  anomalies: Anomaly[];
+  /** Throw the first anomaly (a WireFormatError) instead of recording it. */
+  strict: boolean;
+  /** Streams counted, and how many of them ended (an eof record). */
+  streams: number;
+  endedStreams: number;
+  /** The stream holding the log's last chunk so far (greatest seq), for an anomaly about the end of the log. */
+  last?: { seq: number; conn: number; dir: Direction; length: number };
 }
 
-/** A count of nothing yet. */
-export function newCount(): Count {
+/** A count of nothing yet. @param strict throw the first anomaly instead of recording it */
+export function newCount(strict = false): Count {
   return {
     row: emptyCountRow(),
     breakdown: { http_requests: 0, http_responses: 0, open_http_messages: 0, partial_line_bytes: 0 },
     messages: new MessageTable(),
+    anomalies: [],
+    strict,
+    streams: 0,
+    endedStreams: 0,
   };
+}
+
+/** Note a stream about to be counted into `acc` (for the anomalies about the end of the log). */
+export function noteStream(acc: Count, stream: { conn: number; dir: Direction; bytes: Buffer; ended: boolean; chunkSeq: readonly number[] }): void {
+  acc.streams++;
+  if (stream.ended) acc.endedStreams++;
+  const seq = stream.chunkSeq[stream.chunkSeq.length - 1];
+  if (seq !== undefined && (acc.last === undefined || seq > acc.last.seq)) acc.last = { seq, conn: stream.conn, dir: stream.dir, length: stream.bytes.length };
+}
+
+/**
+ * Add an anomaly to a count (and mark its per-message rows), or with `acc.strict` throw it.
+ * @param rows indexes (adding order) of the message rows it involves
+ * @throws WireFormatError `LABEL at byte OFFSET: DETAIL (CODE)` when `acc.strict` (`LABEL: DETAIL (CODE)` for `empty-log`)
+ */
+export function reportAnomaly(acc: Count, anomaly: Anomaly, label: string, ...rows: number[]): void {
+  if (acc.strict) {
+    const offset = anomaly.code === "empty-log" ? undefined : anomaly.offset;
+    throw new WireFormatError(label, offset, `${anomaly.detail ?? ANOMALY_CODES[anomaly.code]} (${anomaly.code})`);
+  }
+  acc.anomalies.push(anomaly);
+  for (const k of rows) acc.messages.mark(k, anomaly.code);
+}
+
+/**
+ * The anomalies about the log as a whole, once every stream is counted into `acc`: `empty-log`
+ * when it holds no bytes; `log-truncated` (at the end of the stream holding the log's last
+ * chunk) when no stream has an eof record and no stream was already found cut.
+ * @param stdio name streams as stdio pipes
+ * @throws WireFormatError with `acc.strict` (see {@link reportAnomaly})
+ */
+export function endOfLogAnomalies(acc: Count, stdio: boolean): void {
+  if (acc.row.total_bytes === 0) {
+    reportAnomaly(
+      acc,
+      { code: "empty-log", conn: 0, dir: "c2s", offset: 0, bytes: 0, detail: "the log holds no bytes (no records, or only eof records)" },
+      "capture",
+    );
+    return;
+  }
+  const last = acc.last;
+  if (acc.endedStreams > 0 || last === undefined || acc.anomalies.some((a) => a.code === "log-truncated")) return;
+  reportAnomaly(
+    acc,
+    {
+      code: "log-truncated",
+      conn: last.conn,
+      dir: last.dir,
+      offset: last.length,
+      bytes: 0,
+      detail: "the log holds no eof record: it may end before its connections did, and the totals may be short",
+    },
+    streamLabel(last.conn, last.dir, stdio),
+  );
+}
+
+/**
+ * Finish the message table of `acc` (log order, methods of responses) and report the anomalies
+ * of its JSON-RPC messages (`null-id-request`, `unsolicited-response`, `id-type-mismatch`; see
+ * MessageTable.finish), each covering the message's bytes.
+ * @throws WireFormatError with `acc.strict`
+ */
+export function finishMessages(acc: Count, stdio: boolean): MessageTable {
+  return acc.messages.finish((code, k, detail) => {
+    const at = acc.messages.located(k);
+    reportAnomaly(acc, { code, conn: at.conn, dir: at.dir, offset: at.offset, bytes: at.bytes, detail }, streamLabel(at.conn, at.dir, stdio), k);
+  });
 }

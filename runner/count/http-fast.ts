@@ -7,15 +7,17 @@
  * builds every header as strings.
  *
  * Anything else (a bare LF, obsolete line folding, an interim 1xx response, a HEAD or CONNECT
- * request, a body delimited by the end of the stream, an unfinished message, a body that is not
- * JSON, any malformed byte) makes it give up on the connection and take back what it added: the
- * caller then counts the connection with the general parser, which counts the unusual case or
- * throws the error that names it. So this path never changes a count or an error; tests check
- * that both paths agree on random connections.
+ * request, a body delimited by the end of the stream, an unfinished message, a JSON body that is
+ * not JSON, a body of another type that may be JSON, a response not logged after its request,
+ * any malformed byte: every anomaly of runner/count/anomalies.ts but those of JSON-RPC ids, which
+ * the message table finds for both paths) makes it give up on the connection and take back what
+ * it added: the caller then counts the connection with the general parser, which counts and
+ * names the unusual case. So this path never changes a count, an anomaly or an error; tests
+ * check that both paths agree on random connections, anomalous ones included.
  */
 import { seqAtOffset, type Stream } from "../capture/log.js";
 import { hexValue, type BodySegment } from "../wire/http1.js";
-import { addMessage, bodyKindOf, bodyMessages, type BodyKind, type BodyView } from "./http-messages.js";
+import { addMessage, bodyMessages, bodyReading, type BodyKind, type BodyView } from "./http-messages.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc } from "./jsonrpc.js";
 import { RecentText } from "./recent-text.js";
@@ -38,6 +40,10 @@ const LF = 0x0a;
 /** Thrown inside this module when the connection is not in the shape this path reads. */
 class GiveUp extends Error {}
 const GIVE_UP = new GiveUp();
+/** An anomaly in a body: this path gives up, the general parser names it. */
+const giveUp = (): never => {
+  throw GIVE_UP;
+};
 
 /** Header values of the message being read, as [start, end) offsets (-1 when absent). */
 const head = { ctS: -1, ctE: -1, ceS: -1, ceE: -1, teS: -1, teE: -1, te: 0, cl: -1, clCount: 0, status: 0, lineE: 0 };
@@ -59,10 +65,13 @@ export function countHttpConnectionFast(streams: readonly Stream[], acc: Count):
   try {
     const c2s = streams.find((s) => s.dir === "c2s");
     const s2c = streams.find((s) => s.dir === "s2c");
-    const requests = c2s ? readStream(c2s, true, acc) : 0;
-    const responses = s2c ? readStream(s2c, false, acc) : 0;
-    if (responses > requests) throw GIVE_UP; // a response with no request: the general parser says so
-    acc.row.http_round_trips += responses;
+    requestSeq.length = responseSeq.length = 0;
+    if (c2s) readStream(c2s, true, acc, requestSeq);
+    if (s2c) readStream(s2c, false, acc, responseSeq);
+    // Response k answers request k when each is logged after its request; else the general parser names what is unpaired.
+    if (responseSeq.length > requestSeq.length) throw GIVE_UP;
+    for (let k = 0; k < responseSeq.length; k++) if (responseSeq[k]! < requestSeq[k]!) throw GIVE_UP;
+    acc.row.http_round_trips += responseSeq.length;
     return true;
   } catch (e) {
     if (!(e instanceof GiveUp) && !(e instanceof WireFormatError) && !(e instanceof JsonScanError)) throw e;
@@ -73,15 +82,18 @@ export function countHttpConnectionFast(streams: readonly Stream[], acc: Count):
   }
 }
 
-/** Read every message of one stream into `acc`. @returns how many. @throws GiveUp, WireFormatError */
-function readStream(stream: Stream, request: boolean, acc: Count): number {
+/** The log seq of each request's and response's first byte on the connection being read (reused). */
+const requestSeq: number[] = [];
+const responseSeq: number[] = [];
+
+/** Read every message of one stream into `acc`, and the log seq of each one's first byte into `seqs`. @throws GiveUp, WireFormatError */
+function readStream(stream: Stream, request: boolean, acc: Count, seqs: number[]): void {
   const b = stream.bytes;
   const n = b.length;
   const { row, breakdown, messages } = acc;
   row[request ? "c2s_bytes" : "s2c_bytes"] += n;
   const streamId = messages.streamId(stream.conn, stream.dir);
   let p = 0;
-  let count = 0;
   while (p < n) {
     const start = p;
     p = readHead(b, p, n, request);
@@ -128,7 +140,6 @@ function readStream(stream: Stream, request: boolean, acc: Count): number {
         p += head.cl;
       }
     } else if (!request && !noBody) throw GIVE_UP; // delimited by the end of the stream
-    count++;
     if (request) {
       row.request_head_bytes += headBytes;
       row.request_body_bytes += bodyBytes;
@@ -140,32 +151,32 @@ function readStream(stream: Stream, request: boolean, acc: Count): number {
     if (request) breakdown.http_requests++;
     else breakdown.http_responses++;
     const startLine = startLines.decode(b, start, head.lineE);
-    const http = messages.add(
-      streamId,
-      seqAtOffset(stream, start),
-      start,
-      KIND["http-only"],
-      headBytes,
-      bodyBytes,
-      framing,
-      0,
-      0,
-      undefined,
-      undefined,
-      startLine,
-    );
-    if (bodyBytes === 0 || head.ctS < 0) continue; // no Content-Type: no JSON-RPC messages to find
+    const seq = seqAtOffset(stream, start);
+    seqs.push(seq);
+    const http = messages.add(streamId, seq, start, KIND["http-only"], headBytes, bodyBytes, framing, 0, 0, undefined, undefined, startLine);
+    if (bodyBytes === 0) continue;
     // The usual media types are compared as bytes; others, and a Content-Encoding, as strings.
     let kind: BodyKind;
     if (head.ceS < 0 && mediaIs(b, head.ctS, head.ctE, "application/json")) kind = "json";
     else if (head.ceS < 0 && mediaIs(b, head.ctS, head.ctE, "text/event-stream")) kind = "sse";
-    else
-      kind = bodyKindOf(
-        { contentType: value(b, head.ctS, head.ctE), contentEncoding: value(b, head.ceS, head.ceE), transferEncoding: value(b, head.teS, head.teE) },
-        start,
-        "",
-      );
-    if (kind === "none") continue;
+    else if (head.ceS < 0 && head.ctS < 0) kind = "other";
+    else {
+      const reading = bodyReading({
+        contentType: value(b, head.ctS, head.ctE),
+        contentEncoding: value(b, head.ceS, head.ceE),
+        transferEncoding: value(b, head.teS, head.teE),
+      });
+      if (reading.coding !== undefined) {
+        if (reading.kind !== "other") throw GIVE_UP; // a coded JSON or event-stream body: compressed-body
+        continue;
+      }
+      kind = reading.kind;
+    }
+    // A body of another type holds JSON-RPC only as a JSON object or batch: the general parser names it.
+    if (kind === "other") {
+      if (startsJson(b, segments)) throw GIVE_UP;
+      continue;
+    }
     if (segments === 1) {
       // One run of bytes in the stream: JSON-RPC offsets within it are stream offsets.
       const bs = segStart[0]!;
@@ -175,6 +186,7 @@ function readStream(stream: Stream, request: boolean, acc: Count): number {
         continue;
       }
       const events = simpleEvents(b, bs, be);
+      if (events === UNTERMINATED) throw GIVE_UP;
       if (events >= 0) {
         row.sse_events += events;
         for (let k = 0; k < dataCount; k++) {
@@ -195,11 +207,24 @@ function readStream(stream: Stream, request: boolean, acc: Count): number {
       body = Buffer.allocUnsafe(bodyBytes);
       for (const s of segs) b.copy(body, s.bodyOffset, s.streamOffset, s.streamOffset + s.length);
     }
-    const view: BodyView = { startOffset: start, startLine, body, segments: segs, complete: true };
-    row.sse_events += bodyMessages(view, kind, "", (info, offset, sse) => addMessage(acc, stream, http, info, offset, sse));
+    const view: BodyView = { startLine, body, segments: segs, complete: true };
+    row.sse_events += bodyMessages(view, { kind, type: "" }, (info, offset, sse) => addMessage(acc, stream, http, info, offset, sse), giveUp);
   }
-  return count;
 }
+
+/** True when the body (the first `segments` of segStart/segLength) starts, after whitespace, with "{" or "[". */
+function startsJson(b: Buffer, segments: number): boolean {
+  for (let k = 0; k < segments; k++) {
+    const s = segStart[k]!;
+    const e = s + segLength[k]!;
+    const i = skipWs(b, s, e);
+    if (i < e) return b[i] === 0x7b || b[i] === 0x5b;
+  }
+  return false;
+}
+
+/** {@link simpleEvents}: the stream ends inside an event (sse-event-unterminated). */
+const UNTERMINATED = -2;
 
 /** The data of the events found by {@link simpleEvents} that hold JSON, as [start, end) stream offsets. */
 const dataStart: number[] = [];
@@ -211,8 +236,9 @@ let dataCount = 0;
  * when it is simple: no CR anywhere, no byte-order mark, at most one `data` field per event.
  * Puts the data of each event whose data starts (after whitespace) with "{" or "[" in
  * dataStart/dataEnd (dataCount of them).
- * @returns how many events were dispatched (a block with a data field, ended by a blank line;
- *   a last block without one is not an event), or -1 when the stream is not simple
+ * @returns how many events were dispatched (a block with a data field, ended by a blank line),
+ *   -1 when the stream is not simple, or {@link UNTERMINATED} when it ends inside a block that
+ *   has a line other than a comment (as `hasField` in http-messages.ts says)
  */
 function simpleEvents(b: Buffer, s: number, e: number): number {
   dataCount = 0;
@@ -221,12 +247,16 @@ function simpleEvents(b: Buffer, s: number, e: number): number {
   if (cr >= 0 && cr < e) return -1;
   let events = 0;
   let fields = 0; // data fields in the block so far
+  let lines = 0; // lines other than comments in the block so far
   let vs = 0;
   let ve = 0;
   let p = s;
   while (p < e) {
     const nl = b.indexOf(LF, p);
-    if (nl < 0 || nl >= e) break; // a last line without its end: its block is not dispatched
+    if (nl < 0 || nl >= e) {
+      if (b[p] !== 0x3a) return UNTERMINATED; // a last line without its end, not a comment
+      break;
+    }
     if (nl === p) {
       if (fields > 0) {
         events++;
@@ -237,7 +267,9 @@ function simpleEvents(b: Buffer, s: number, e: number): number {
         }
       }
       fields = 0;
+      lines = 0;
     } else if (b[p] !== 0x3a) {
+      lines++;
       let colon = p;
       while (colon < nl && b[colon] !== 0x3a) colon++;
       if (colon - p === 4 && b[p] === 0x64 && b[p + 1] === 0x61 && b[p + 2] === 0x74 && b[p + 3] === 0x61) {
@@ -250,7 +282,7 @@ function simpleEvents(b: Buffer, s: number, e: number): number {
     }
     p = nl + 1;
   }
-  return events;
+  return lines > 0 ? UNTERMINATED : events;
 }
 
 /**

@@ -1,27 +1,29 @@
 /**
  * The JSON-RPC messages in HTTP bodies, for both ways of reading a connection (the general
  * parser in http-count.ts and the fast path in http-fast.ts): how a body is read
- * ({@link bodyKindOf}), the messages it holds ({@link bodyMessages}), and the row and columns
- * each adds to a count ({@link addMessage}).
+ * ({@link bodyReading}: every body is looked at, whatever its content type), the messages it
+ * holds ({@link bodyMessages}), and the row and columns each adds to a count ({@link addMessage}).
  */
 import { seqAtOffset, type Stream } from "../capture/log.js";
-import { WireFormatError, describeBytes } from "../wire/errors.js";
+import { describeBytes } from "../wire/errors.js";
 import { bodyToStreamOffset, type BodySegment } from "../wire/http1.js";
 import { SseParser, dataToBodyOffset } from "../wire/sse.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
+import type { AnomalyCode } from "./anomalies.js";
 import type { Count } from "./count-row.js";
 import { FLAG_SSE, kindCode } from "./message-table.js";
 
 /**
  * Add the row of a JSON-RPC message found in the body of the HTTP message whose row is `http`
  * (at stream `offset`), take its bytes out of that row's body bytes, and count it.
+ * @returns the new row's index (adding order)
  */
-export function addMessage(acc: Count, stream: Stream, http: number, info: JsonRpcMessageInfo, offset: number, sse: boolean): void {
+export function addMessage(acc: Count, stream: Stream, http: number, info: JsonRpcMessageInfo, offset: number, sse: boolean): number {
   const { row, messages } = acc;
   const length = info.end - info.start;
   messages.takeBody(http, length);
-  messages.add(
+  const k = messages.add(
     messages.streamOf(http),
     seqAtOffset(stream, offset),
     offset,
@@ -38,6 +40,7 @@ export function addMessage(acc: Count, stream: Stream, http: number, info: JsonR
     row.jsonrpc_c2s++;
     row.meta_bytes += info.metaBytes;
   } else row.jsonrpc_s2c++;
+  return k;
 }
 
 /** The header values of a head that decide how its body is read for JSON-RPC messages. */
@@ -52,9 +55,7 @@ export interface BodyFraming {
 
 /** What {@link bodyMessages} needs of an HTTP message with a body. */
 export interface BodyView {
-  /** Stream offset of the message's first byte (for errors), bytes. */
-  startOffset: number;
-  /** Its start line (for errors). */
+  /** Its start line (for anomaly details). */
   startLine: string;
   /** The de-chunked body. */
   body: Buffer;
@@ -69,78 +70,147 @@ function mediaType(value: string | undefined): string {
   return (value ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-/** How a body is read for JSON-RPC messages: as one JSON text, as an event stream, or not at all. */
-export type BodyKind = "json" | "sse" | "none";
+/**
+ * How a body is read for JSON-RPC messages: `json` (a JSON media type) as one JSON text, `sse`
+ * (`text/event-stream`) as an event stream, `other` as one JSON text when it is one (the
+ * messages then count, named `jsonrpc-in-non-json-body`).
+ */
+export type BodyKind = "json" | "sse" | "other";
+
+/** How one body is read: its kind, its media type, and the content or transfer coding that hides its bytes, if any. */
+export interface BodyReading {
+  kind: BodyKind;
+  /** Lower-cased media type without parameters, "" when there is no Content-Type. */
+  type: string;
+  /** `Content-Encoding: gzip` or `Transfer-Encoding: gzip` when coded (not identity, not chunked alone); undefined when not. */
+  coding?: string;
+}
 
 /**
  * How the body of a message with these header values is read for JSON-RPC messages:
- * `application/json` or `…+json` as JSON, `text/event-stream` as an event stream, others not.
- * @throws WireFormatError (naming `where` and the message's offset) when a JSON or event-stream
- *   body is content-coded: its messages cannot be found without decoding it
+ * `application/json` or `…+json` as JSON, `text/event-stream` as an event stream, any other (or
+ * none) as JSON when it is JSON. A coded body (Content-Encoding other than identity, or a
+ * Transfer-Encoding coding before chunked) is not read: {@link bodyMessages} names it.
  */
-export function bodyKindOf(head: BodyFraming, startOffset: number, where: string): BodyKind {
+export function bodyReading(head: BodyFraming): BodyReading {
   const type = mediaType(head.contentType);
-  const json = type === "application/json" || type.endsWith("+json");
-  const sse = type === "text/event-stream";
-  if (!json && !sse) return "none";
+  const kind: BodyKind = type === "application/json" || type.endsWith("+json") ? "json" : type === "text/event-stream" ? "sse" : "other";
   const coding = head.contentEncoding;
   const te = (head.transferEncoding ?? "")
     .toLowerCase()
     .split(",")
     .map((c) => c.trim())
     .filter((c) => c !== "" && c !== "chunked");
-  if ((coding !== undefined && coding.toLowerCase() !== "identity") || te.length > 0) {
-    throw new WireFormatError(
-      where,
-      startOffset,
-      `expected an uncompressed ${type} body to count JSON-RPC messages in, got ${coding ? `Content-Encoding: ${coding}` : `Transfer-Encoding: ${te.join(", ")}`} (have the client send no Accept-Encoding / TE)`,
-    );
-  }
-  return json ? "json" : "sse";
+  const reading: BodyReading = { kind, type };
+  if (coding !== undefined && coding.toLowerCase() !== "identity") reading.coding = `Content-Encoding: ${coding}`;
+  else if (te.length > 0) reading.coding = `Transfer-Encoding: ${te.join(", ")}`;
+  return reading;
 }
 
 /**
- * Find the JSON-RPC messages of one body (of the kind {@link bodyKindOf} gave) and hand each to
+ * Where {@link bodyMessages} reports an anomaly of a body: its code, the stream offset of its
+ * first byte, the body bytes it covers and what was found. It may throw (strict counts; the fast
+ * path gives up).
+ */
+export type BodyAnomaly = (code: AnomalyCode, offset: number, bytes: number, detail: string) => void;
+
+/**
+ * Find the JSON-RPC messages of one body (read as {@link bodyReading} says) and hand each to
  * `found` (with the stream offset of its first byte, and whether an SSE event carried it), in
- * body order.
+ * body order. What cannot be read goes to `anomaly` (runner/count/anomalies.ts): a coded JSON or
+ * event-stream body (`compressed-body`), a JSON body or JSON-looking event data that is not JSON
+ * (`invalid-json`: no message from it), messages in a body of another type
+ * (`jsonrpc-in-non-json-body`, before the messages), a complete event stream whose last event has
+ * no blank line after it (`sse-event-unterminated`). An incomplete body is read as it stands: an
+ * unfinished JSON text holds no message, an event stream's events so far count.
  * @returns how many SSE events the body dispatched (0 for a JSON body)
- * @throws WireFormatError when a JSON body or an event's JSON data is not JSON
+ * @throws whatever `anomaly` throws
  */
 export function bodyMessages(
   u: BodyView,
-  kind: "json" | "sse",
-  where: string,
+  reading: BodyReading,
   found: (info: JsonRpcMessageInfo, streamOffset: number, sse: boolean) => void,
+  anomaly: BodyAnomaly,
 ): number {
-  const json = kind === "json";
-  const fail = (e: unknown, bodyOffset: (k: number) => number, buf: Buffer, what: string): never => {
-    if (!(e instanceof JsonScanError)) throw e;
-    const at = bodyToStreamOffset(u.segments, bodyOffset(e.offset));
-    throw new WireFormatError(where, at, `expected ${e.expected} in ${what} of "${u.startLine}", got ${describeBytes(buf, e.offset)}`);
-  };
-  if (json) {
+  const at = (k: number) => bodyToStreamOffset(u.segments, k);
+  const length = u.body.length;
+  if (reading.coding !== undefined) {
+    if (reading.kind !== "other")
+      anomaly("compressed-body", at(0), length, `${reading.type} body of "${u.startLine}" with ${reading.coding}: its JSON-RPC messages are not looked for`);
+    return 0;
+  }
+  if (reading.kind !== "sse") {
     if (!u.complete) return 0; // an unfinished JSON text holds no complete message
-    let infos: JsonRpcMessageInfo[] = [];
+    const json = reading.kind === "json";
+    if (!json) {
+      const i = skipWs(u.body, 0, length);
+      if (i === length || (u.body[i] !== 0x7b && u.body[i] !== 0x5b)) return 0; // not an object or a batch: no message
+    }
+    let infos: JsonRpcMessageInfo[];
     try {
       infos = scanJsonRpc(u.body).messages;
     } catch (e) {
-      fail(e, (k) => k, u.body, "the JSON body");
+      if (!(e instanceof JsonScanError)) throw e;
+      if (json)
+        anomaly(
+          "invalid-json",
+          at(0),
+          length,
+          `expected ${e.expected} at byte ${at(e.offset)} in the JSON body of "${u.startLine}", got ${describeBytes(u.body, e.offset)}`,
+        );
+      return 0;
     }
-    for (const info of infos) found(info, bodyToStreamOffset(u.segments, info.start), false);
+    if (!json && infos.length > 0) {
+      const type = reading.type === "" ? "no Content-Type" : `Content-Type ${reading.type}`;
+      anomaly("jsonrpc-in-non-json-body", at(0), length, `${infos.length} JSON-RPC message(s) in the body of "${u.startLine}", which has ${type}`);
+    }
+    for (const info of infos) found(info, at(info.start), false);
     return 0;
   }
-  const events = new SseParser().push(u.body);
+  const parser = new SseParser();
+  const events = parser.push(u.body);
   for (const ev of events) {
     const d = ev.data;
     const i = skipWs(d, 0, d.length);
     if (i === d.length || (d[i] !== 0x7b && d[i] !== 0x5b)) continue; // data that is not JSON carries no message
-    let infos: JsonRpcMessageInfo[] = [];
+    let infos: JsonRpcMessageInfo[];
     try {
       infos = scanJsonRpc(d).messages;
     } catch (e) {
-      fail(e, (k) => dataToBodyOffset(ev, k), d, `the data of the SSE event at body byte ${ev.start}`);
+      if (!(e instanceof JsonScanError)) throw e;
+      anomaly(
+        "invalid-json",
+        at(ev.start),
+        ev.end - ev.start,
+        `expected ${e.expected} at byte ${at(dataToBodyOffset(ev, e.offset))} in the data of the SSE event at body byte ${ev.start} of "${u.startLine}", got ${describeBytes(d, e.offset)}`,
+      );
+      continue;
     }
-    for (const info of infos) found(info, bodyToStreamOffset(u.segments, dataToBodyOffset(ev, info.start)), true);
+    for (const info of infos) found(info, at(dataToBodyOffset(ev, info.start)), true);
+  }
+  const pending = parser.pendingFrom;
+  if (u.complete && pending < length && hasField(u.body, pending, length)) {
+    anomaly(
+      "sse-event-unterminated",
+      at(pending),
+      length - pending,
+      `the event stream of "${u.startLine}" ends inside an event (no blank line after it), which is never dispatched: ${describeBytes(u.body, pending)}`,
+    );
   }
   return events.length;
+}
+
+/** True when the event-stream text b[s, e) holds a line that is not a comment (a field, even one not ended). */
+export function hasField(b: Buffer, s: number, e: number): boolean {
+  let p = s;
+  while (p < e) {
+    const c = b[p]!;
+    if (c === 0x0a || c === 0x0d) {
+      p++;
+      continue;
+    }
+    if (c !== 0x3a) return true;
+    while (p < e && b[p] !== 0x0a && b[p] !== 0x0d) p++;
+  }
+  return false;
 }

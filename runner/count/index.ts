@@ -21,24 +21,32 @@ export {
   type CountRow,
 } from "./count-row.js";
 export { MessageTable, type MessageKind, type MessageRow } from "./message-table.js";
+export { ANOMALY_CODES, anomalyCounts, type Anomaly, type AnomalyCode } from "./anomalies.js";
 export { WireFormatError } from "../wire/errors.js";
 import { WireFormatError } from "../wire/errors.js";
 export { scanJsonRpc, type JsonRpcKind, type JsonRpcMessageInfo, type JsonRpcScan } from "./jsonrpc.js";
 export { connectionsCounted, countHttp, countHttpStreams } from "./http-count.js";
 export { countStdio, countStdioStreams, splitStdioLines, type StdioLines } from "./stdio.js";
 
-/** How the log's bytes travelled: HTTP/1.1 through the TCP relay, or stdio pipes through the tap. */
+/** How to count a log. */
 export interface CountOptions {
+  /** How the log's bytes travelled: HTTP/1.1 through the TCP relay, or stdio pipes through the tap. */
   transport: "http" | "stdio";
+  /**
+   * Throw the first anomaly (runner/count/anomalies.ts) as a WireFormatError instead of counting
+   * and naming it (default false: every byte is counted, anomalies are in `anomalies`).
+   */
+  strict?: boolean;
 }
 
 /**
  * Count one capture log: {@link countHttp} or {@link countStdio}.
- * @returns `{ row, messages, breakdown }`
- * @throws WireFormatError (see those functions)
+ * @returns `{ row, messages, breakdown, anomalies }`
+ * @throws WireFormatError (see those functions): with `strict`, for the first anomaly
  */
 export function countLog(records: readonly CaptureRecord[], options: CountOptions): CountResult {
-  return options.transport === "http" ? countHttp(records) : countStdio(records);
+  const strict = options.strict === true;
+  return options.transport === "http" ? countHttp(records, strict) : countStdio(records, strict);
 }
 
 /**
@@ -53,7 +61,7 @@ export function countLog(records: readonly CaptureRecord[], options: CountOption
  */
 export function countLogFile(path: string, options: CountOptions): CountResult {
   const http = options.transport === "http";
-  const acc = newCount();
+  const acc = newCount(options.strict === true);
   let read = false;
   try {
     read = scanCaptureStreams(path, (streams) => {
@@ -72,7 +80,8 @@ export function countLogFile(path: string, options: CountOptions): CountResult {
  * @throws WireFormatError (see countHttp, countStdio)
  */
 export function countStreams(streams: readonly Stream[], options: CountOptions): CountResult {
-  return options.transport === "http" ? countHttpStreams(streams) : countStdioStreams(streams);
+  const strict = options.strict === true;
+  return options.transport === "http" ? countHttpStreams(streams, true, strict) : countStdioStreams(streams, strict);
 }
 
 /**

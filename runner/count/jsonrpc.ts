@@ -152,7 +152,8 @@ function isVersion(buf: Buffer, vs: number, ve: number): boolean {
  * The JSON value buf[vs, ve) as canonical text, so that equal ids compare equal: an integer is
  * its digits as sent (whatever its size: two large ids that JSON numbers would round to one stay
  * two; "-0" is "0"), a string of printable ASCII without escapes is its own text, and anything
- * else is `JSON.stringify(JSON.parse(text))`.
+ * else is `JSON.stringify(JSON.parse(text))` (or the text as sent, for a string holding a raw
+ * control character, which JSON.parse refuses).
  */
 function canonicalId(buf: Buffer, vs: number, ve: number): string {
   const c0 = buf[vs]!;
@@ -168,7 +169,14 @@ function canonicalId(buf: Buffer, vs: number, ve: number): string {
     plain = d < ve && !(buf[d] === 0x30 && d !== vs);
     for (let k = d; k < ve && plain; k++) plain = buf[k]! >= 0x30 && buf[k]! <= 0x39;
   }
-  if (!plain) return JSON.stringify(JSON.parse(buf.toString("utf8", vs, ve)));
+  if (!plain) {
+    const text = buf.toString("utf8", vs, ve);
+    try {
+      return JSON.stringify(JSON.parse(text));
+    } catch {
+      return text; // a raw control character in a string, which the scanner lets through: the id as sent
+    }
+  }
   if (c0 >= 0x30 && c0 <= 0x39 && ve - vs <= 4) {
     let n = 0;
     for (let k = vs; k < ve; k++) n = n * 10 + buf[k]! - 0x30;

@@ -5,6 +5,7 @@
  * {@link MessageTable.row} give {@link MessageRow} objects where a caller wants them.
  */
 import type { Direction } from "../capture/log.js";
+import type { AnomalyCode } from "./anomalies.js";
 import type { JsonRpcKind } from "./jsonrpc.js";
 
 /**
@@ -12,13 +13,16 @@ import type { JsonRpcKind } from "./jsonrpc.js";
  * `http-only`: one HTTP message's own bytes (head, chunk framing, and body bytes outside the
  * JSON-RPC messages it carries: SSE field names and blank lines, batch brackets, whitespace, or a
  * whole body without JSON-RPC); `line-only`: stdio bytes outside JSON-RPC messages (a batch's
- * brackets, blank or whitespace lines, a trailing partial line, and then the line's newline).
+ * brackets, blank or whitespace lines, a CR before the newline, and then the line's newline);
+ * `unattributed`: bytes attributed to no layer (`unattributedBytes`: a stdio line without
+ * JSON-RPC, a partial stdio line, bytes that do not parse as HTTP/1.1), named by an anomaly.
  */
-export type MessageKind = "request" | "notification" | "result" | "error" | "http-only" | "line-only";
+export type MessageKind = "request" | "notification" | "result" | "error" | "http-only" | "line-only" | "unattributed";
 
 /**
- * One place the bytes went. Summed over all rows, `headBytes`, `bodyBytes`, `framingBytes` and
- * `newlineBytes` add up to `total_bytes`; per direction, to that direction's columns. A JSON-RPC
+ * One place the bytes went. Summed over all rows, `headBytes`, `bodyBytes`, `framingBytes`,
+ * `newlineBytes` and `unattributedBytes` add up to `total_bytes`; per direction, to that
+ * direction's columns. A JSON-RPC
  * row's `bodyBytes` is the object's own text (`{` to `}`); inside a multi-line SSE event that
  * text includes the "\n" joining the data lines.
  */
@@ -51,14 +55,21 @@ export interface MessageRow {
   metaBytes: number;
   /** True for a JSON-RPC message carried in a server-sent event. */
   sse?: boolean;
+  /** `unattributed` rows: bytes attributed to no layer (0 on every other row), bytes. */
+  unattributedBytes: number;
   /** True when the HTTP message was still open at the end of the log (counted as it stands), or a stdio partial line. */
   incomplete?: boolean;
+  /** Codes of the anomalies this row is involved in (runner/count/anomalies.ts), joined by ","; absent when none. */
+  anomaly?: string;
 }
 
 /** The kinds, by their code in {@link MessageTable.kind}. */
-const KINDS: readonly MessageKind[] = ["request", "notification", "result", "error", "http-only", "line-only"];
-/** Code of each kind in {@link MessageTable.kind}. */
-export const KIND = { request: 0, notification: 1, result: 2, error: 3, "http-only": 4, "line-only": 5 } as const satisfies Record<MessageKind, number>;
+const KINDS: readonly MessageKind[] = ["request", "notification", "result", "error", "http-only", "line-only", "unattributed"];
+/** Code of each kind in {@link MessageTable.kind}. An `unattributed` row keeps its bytes in the body column. */
+export const KIND = { request: 0, notification: 1, result: 2, error: 3, "http-only": 4, "line-only": 5, unattributed: 6 } as const satisfies Record<
+  MessageKind,
+  number
+>;
 /** The {@link KIND} code of a JSON-RPC message kind. */
 export function kindCode(kind: JsonRpcKind): number {
   switch (kind) {
@@ -127,6 +138,8 @@ export class MessageTable {
   private readonly streamIds = new Map<number, number>();
   /** Log order: order[i] is the index (in adding order) of the i-th row in the log; set by finish. */
   private order: Uint32Array | undefined;
+  /** Anomaly codes by row (adding order); few rows have any. */
+  private readonly marks = new Map<number, AnomalyCode[]>();
 
   /** The index of a stream (conn, dir) for {@link add}, the same for every call with the same stream. */
   streamId(conn: number, dir: Direction): number {
@@ -203,6 +216,22 @@ export class MessageTable {
   /** Drop the rows from index `length` on (a counter that gave up on a connection takes its rows back). */
   truncate(length: number): void {
     if (length < this.length) this.length = length;
+    for (const k of this.marks.keys()) if (k >= length) this.marks.delete(k);
+  }
+
+  /** Mark row k (adding order) as involved in an anomaly with this code (once per code). */
+  mark(k: number, code: AnomalyCode): void {
+    const codes = this.marks.get(k);
+    if (!codes) this.marks.set(k, [code]);
+    else if (!codes.includes(code)) codes.push(code);
+  }
+
+  /** Where row k (adding order) is: its stream, offset and bytes (head, body, framing), bytes. */
+  located(k: number): { conn: number; dir: Direction; offset: number; bytes: number } {
+    const b = this.blocks[k >>> BLOCK_BITS]!;
+    const j = k & BLOCK_MASK;
+    const { conn, dir } = this.streams[b.stream[j]!]!;
+    return { conn, dir, offset: b.offset[j]!, bytes: b.headBytes[j]! + b.bodyBytes[j]! + b.framingBytes[j]! };
   }
 
   /** The number that stands for `text` in the string columns; each distinct string is kept once. */
@@ -225,8 +254,13 @@ export class MessageTable {
    * of one chunk belong to one stream and keep their adding (offset) order. Then give each result
    * or error without a method the method of the latest request with the same id sent the other
    * way before it. Call once, after the last add.
+   * @param anomaly called, in log order, for each JSON-RPC message that is an anomaly: a request
+   *   with id null (`null-id-request`); a response whose id no request sent the other way before
+   *   it has (`unsolicited-response`; an error with id null is not one: JSON-RPC 2.0 §5 gives it
+   *   to a request whose id could not be read), or has only as another JSON type (`"1"` and `1`:
+   *   `id-type-mismatch`, never paired). `k` is the row (adding order); it may throw.
    */
-  finish(): this {
+  finish(anomaly?: (code: AnomalyCode, k: number, detail: string) => void): this {
     const n = this.length;
     const seq = new Float64Array(n);
     for (let k = 0; k < n; k++) seq[k] = this.blocks[k >>> BLOCK_BITS]!.logSeq[k & BLOCK_MASK]!;
@@ -254,6 +288,9 @@ export class MessageTable {
     this.order = order;
     /** Method of the latest request by id, per direction (c2s, s2c). */
     const requests = [new Map<number, number>(), new Map<number, number>()];
+    /** The ids of those requests with JSON types ignored, per direction; made at the first response that finds no request. */
+    const loose: (Set<string> | undefined)[] = [undefined, undefined];
+    const nullId = this.stringIds.get("null");
     for (let i = 0; i < n; i++) {
       const k = order[i]!;
       const b = this.blocks[k >>> BLOCK_BITS]!;
@@ -263,10 +300,31 @@ export class MessageTable {
       const kind = b.kind[j]!;
       const c2s = this.streams[b.stream[j]!]!.dir === "c2s";
       if (kind === KIND.request) {
-        if (b.method[j] !== 0) requests[c2s ? 0 : 1]!.set(id, b.method[j]!);
+        const d = c2s ? 0 : 1;
+        if (b.method[j] !== 0) requests[d]!.set(id, b.method[j]!);
+        loose[d]?.add(looseId(this.text(id)!));
+        if (id === nullId)
+          anomaly?.(
+            "null-id-request",
+            k,
+            `request ${this.text(b.method[j]!) ?? ""} has "id": null: its response cannot be told from an error about an unreadable id`,
+          );
       } else if ((kind === KIND.result || kind === KIND.error) && b.method[j] === 0) {
-        const m = requests[c2s ? 1 : 0]!.get(id);
+        const d = c2s ? 1 : 0;
+        const m = requests[d]!.get(id);
         if (m !== undefined) b.method[j] = m;
+        else if (anomaly && !(id === nullId && kind === KIND.error)) {
+          let seen = loose[d];
+          if (!seen) {
+            seen = new Set<string>();
+            for (const r of requests[d]!.keys()) seen.add(looseId(this.text(r)!));
+            loose[d] = seen;
+          }
+          const text = this.text(id)!;
+          const what = kind === KIND.result ? "result" : "error";
+          if (seen.has(looseId(text))) anomaly("id-type-mismatch", k, `${what} id ${text} has another JSON type than the id of the request it would answer`);
+          else anomaly("unsolicited-response", k, `${what} id ${text} answers no request sent the other way before it`);
+        }
       }
     }
     return this;
@@ -284,6 +342,7 @@ export class MessageTable {
     const j = k & BLOCK_MASK;
     const { conn, dir } = this.streams[b.stream[j]!]!;
     const flags = b.flags[j]!;
+    const unattributed = b.kind[j] === KIND.unattributed;
     const r: MessageRow = {
       conn,
       dir,
@@ -292,10 +351,11 @@ export class MessageTable {
       offset: b.offset[j]!,
       kind: KINDS[b.kind[j]!]!,
       headBytes: b.headBytes[j]!,
-      bodyBytes: b.bodyBytes[j]!,
+      bodyBytes: unattributed ? 0 : b.bodyBytes[j]!,
       framingBytes: b.framingBytes[j]!,
       newlineBytes: flags & FLAG_NEWLINE ? 1 : 0,
       metaBytes: b.metaBytes[j]!,
+      unattributedBytes: unattributed ? b.bodyBytes[j]! : 0,
     };
     const method = this.text(b.method[j]!);
     const id = this.text(b.id[j]!);
@@ -305,6 +365,8 @@ export class MessageTable {
     if (startLine !== undefined) r.startLine = startLine;
     if (flags & FLAG_SSE) r.sse = true;
     if (flags & FLAG_INCOMPLETE) r.incomplete = true;
+    const codes = this.marks.get(k);
+    if (codes) r.anomaly = codes.join(",");
     return r;
   }
 
@@ -313,5 +375,15 @@ export class MessageTable {
     const out: MessageRow[] = new Array<MessageRow>(this.length);
     for (let i = 0; i < this.length; i++) out[i] = this.row(i);
     return out;
+  }
+}
+
+/** A canonical id's text with JSON types ignored: a string's value (`"1"` gives `1`), anything else as it is. */
+function looseId(text: string): string {
+  if (!text.startsWith('"')) return text;
+  try {
+    return JSON.parse(text) as string;
+  } catch {
+    return text.slice(1, -1); // a raw control character inside: the characters between the quotes
   }
 }

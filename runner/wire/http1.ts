@@ -105,6 +105,14 @@ const CHUNK_SIZE_EXPECTED = "chunk-size line (hex digits then CRLF)";
 
 type State = "head" | "length" | "chunk-size" | "chunk-data" | "chunk-data-end" | "trailer" | "close" | "done";
 
+/**
+ * Why a parser stopped ({@link Http1StreamParser.failure}): `malformed` bytes that are not
+ * HTTP/1.1; `chunk-length` chunk data not followed by CRLF at its declared size; `switch` a 101
+ * or a 2xx answer to CONNECT (what follows is not HTTP/1.1); `ended-in-head` / `ended-in-body`
+ * the stream ended inside a message.
+ */
+export type HttpFailure = "malformed" | "chunk-length" | "switch" | "ended-in-head" | "ended-in-body";
+
 interface Line {
   /** Stream offset of the line's first byte. */
   start: number;
@@ -134,11 +142,15 @@ export class Http1StreamParser {
   private pos = 0;
   private state: State = "head";
   private readonly methods: string[] = [];
+  private answer?: (startOffset: number) => string;
   private ended = false;
+  private failed?: HttpFailure;
 
   // The message in progress.
   private msgStart = 0;
   private startLineSeen = false;
+  /** True once the blank line ending the head has been read (the head may still be refused). */
+  private headEnded = false;
   private head?: HttpHead;
   private headers: HeaderField[] = [];
   private headBytes = 0;
@@ -174,6 +186,50 @@ export class Http1StreamParser {
     this.methods.push(method);
   }
 
+  /**
+   * Decide the request each final response answers with `answer(startOffset)` (the stream offset
+   * of the response's first byte), which returns that request's method ("" for one that answers
+   * no request: it is read as an answer to a non-HEAD request), instead of the queue of
+   * {@link expectResponseTo}. Called once per final response, in stream order, when its head is complete.
+   * @throws Error when called on a request parser
+   */
+  answerWith(answer: (startOffset: number) => string): void {
+    if (this.kind !== "response") throw new Error("answerWith applies to a response parser");
+    this.answer = answer;
+  }
+
+  /** Why push() or end() threw its WireFormatError; undefined while the stream parses. */
+  get failure(): HttpFailure | undefined {
+    return this.failed;
+  }
+
+  /** True once the message in progress has a complete, valid start line (its head may still be arriving). */
+  get startLineComplete(): boolean {
+    return this.startLineSeen;
+  }
+
+  /**
+   * After push() threw for bytes that are not HTTP/1.1 (failure `malformed`, `chunk-length`,
+   * `switch`): the message in progress as far as it was read, when its head was complete (its
+   * head, the body and framing read before the fault), and the stream offset from which the
+   * bytes cannot be read as HTTP/1.1 (the start of that message when its head was not complete).
+   */
+  stopped(): { message?: HttpPartialMessage; unreadFrom: number } {
+    if (!this.headEnded || this.head === undefined) return { unreadFrom: this.msgStart };
+    if (this.parts.length > 1) this.parts = [Buffer.concat(this.parts)];
+    const message: HttpPartialMessage = {
+      startOffset: this.msgStart,
+      head: this.head,
+      headBytes: this.headBytes,
+      body: Buffer.from(this.parts[0] ?? EMPTY),
+      bodyBytes: this.bodyBytes,
+      framingBytes: this.framingBytes,
+      chunked: this.chunked,
+      bodySegments: this.segments.map((x) => ({ ...x })),
+    };
+    return { message, unreadFrom: this.pos };
+  }
+
   /** Stream offset just past the last byte pushed (bytes received so far). */
   get receivedBytes(): number {
     return this.base + this.buf.length;
@@ -181,11 +237,13 @@ export class Http1StreamParser {
 
   /**
    * Feed the next bytes of the stream.
-   * @returns the messages this chunk completed, in order (often none or one)
+   * @param out where the messages completed go, as each completes (so that those before a fault
+   *   are kept when push throws)
+   * @returns `out`: the messages this chunk completed, in order (often none or one)
    * @throws WireFormatError naming the label, the stream offset and what was expected
    * @throws Error when called after end() or after a close-delimited body
    */
-  push(chunk: Buffer): HttpMessage[] {
+  push(chunk: Buffer, out: HttpMessage[] = []): HttpMessage[] {
     if (this.ended) throw new Error(`${this.label}: push after end()`);
     if (this.state === "done") {
       if (chunk.length === 0) return [];
@@ -195,7 +253,6 @@ export class Http1StreamParser {
     if (used >= this.buf.length) this.buf = chunk;
     else this.buf = Buffer.concat([used === 0 ? this.buf : this.buf.subarray(used), chunk]);
     this.base = this.pos;
-    const out: HttpMessage[] = [];
     this.run(out);
     return out;
   }
@@ -203,12 +260,17 @@ export class Http1StreamParser {
   /**
    * The stream ended (EOF). Completes a close-delimited response body.
    * @returns the messages completed by the end of stream (zero or one)
-   * @throws WireFormatError when the stream ends inside a head, a chunk, or a Content-Length body
+   * @throws WireFormatError when the stream ends inside a head (at the head's first byte when its
+   *   start line is not complete), a chunk, or a Content-Length body; `partial` then holds the
+   *   message as it stands
    */
   end(): HttpMessage[] {
     if (this.ended) return [];
     this.ended = true;
     const at = this.receivedBytes;
+    if (this.state !== "done" && this.state !== "close" && !(this.state === "head" && at === this.msgStart)) {
+      this.failed = this.state === "head" ? "ended-in-head" : "ended-in-body";
+    }
     switch (this.state) {
       case "done":
         return [];
@@ -218,7 +280,8 @@ export class Http1StreamParser {
       }
       case "head":
         if (at === this.msgStart) return [];
-        throw this.fail(at, this.startLineSeen ? "more header lines and a blank line to end the head" : `a complete ${this.startLineName()}`);
+        if (this.startLineSeen) throw this.fail(at, "more header lines and a blank line to end the head");
+        throw this.fail(this.msgStart, `a complete ${this.startLineName()}`, this.pos);
       case "length":
         throw this.fail(at, `${this.remaining} more body bytes (Content-Length)`);
       case "chunk-size":
@@ -260,8 +323,10 @@ export class Http1StreamParser {
     return this.kind === "request" ? "request line (METHOD SP target SP HTTP/1.1)" : "status line (HTTP/1.1 SP 3-digit status)";
   }
 
-  private fail(at: number, expected: string): WireFormatError {
-    const i = at - this.base;
+  /** The error for `at`, showing the bytes from stream offset `from`; the failure is `malformed` unless already set. */
+  private fail(at: number, expected: string, from = at): WireFormatError {
+    this.failed ??= "malformed";
+    const i = from - this.base;
     return new WireFormatError(this.label, at, `expected ${expected}, got ${describeBytes(this.buf, Math.max(0, i))}`);
   }
 
@@ -319,7 +384,10 @@ export class Http1StreamParser {
             if (avail < 2) return;
             if (this.buf[i + 1] === 0x0a) n = 2;
           }
-          if (n === 0) throw this.fail(this.pos, `CRLF after the ${this.chunkSize}-byte chunk that starts at byte ${this.chunkStart}`);
+          if (n === 0) {
+            this.failed = "chunk-length";
+            throw this.fail(this.pos, `CRLF after the ${this.chunkSize}-byte chunk that starts at byte ${this.chunkStart}`);
+          }
           this.framingBytes += n;
           this.pos += n;
           this.state = "chunk-size";
@@ -363,6 +431,7 @@ export class Http1StreamParser {
       if (line.end === line.start) {
         this.pos = line.next;
         this.headBytes = this.pos - this.msgStart;
+        this.headEnded = true;
         this.headDone(line.start);
         return true;
       }
@@ -416,13 +485,17 @@ export class Http1StreamParser {
     let method = "";
     if (this.kind === "response") {
       const status = head.status!;
-      if (status === 101)
+      if (status === 101) {
+        this.failed = "switch";
         throw new WireFormatError(this.label, this.msgStart, "101 Switching Protocols: the bytes after it are not HTTP/1.1, which wirecost does not count");
+      }
       if (status < 200) return this.noBody(); // interim: the final response is still to come
-      method = this.methods.shift() ?? "";
+      method = this.answer ? this.answer(this.msgStart) : (this.methods.shift() ?? "");
       if (method === "HEAD" || status === 204 || status === 304) return this.noBody();
-      if (method === "CONNECT" && status < 300)
+      if (method === "CONNECT" && status < 300) {
+        this.failed = "switch";
         throw new WireFormatError(this.label, this.msgStart, "2xx answer to CONNECT: the bytes after it are a tunnel, which wirecost does not count");
+      }
     }
     const te = values("transfer-encoding");
     if (te.length > 0) {
@@ -436,8 +509,10 @@ export class Http1StreamParser {
         this.state = "chunk-size";
         return;
       }
-      if (this.kind === "request")
+      if (this.kind === "request") {
+        this.failed = "malformed";
         throw new WireFormatError(this.label, blankAt, `expected Transfer-Encoding ending in chunked on a request, got "${te.join(", ")}"`);
+      }
       this.closeDelimited = true;
       this.state = "close";
       return;
@@ -450,6 +525,7 @@ export class Http1StreamParser {
         .map((v) => v.trim());
       const first = all[0]!;
       if (!/^[0-9]{1,15}$/.test(first) || all.some((v) => v !== first)) {
+        this.failed = "malformed";
         throw new WireFormatError(this.label, this.msgStart, `expected one decimal Content-Length, got "${cl.join(", ")}"`);
       }
       this.remaining = Number(first);
@@ -532,6 +608,7 @@ export class Http1StreamParser {
     if (head.reason !== undefined) msg.reason = head.reason;
     this.msgStart = this.pos;
     this.startLineSeen = false;
+    this.headEnded = false;
     this.head = undefined;
     this.headers = [];
     this.headBytes = 0;

@@ -7,10 +7,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cli, root } from "../paths.js";
-import { readCaptureLog, reassemble } from "../../runner/capture/log.js";
+import { formatRecord, readCaptureLog, reassemble } from "../../runner/capture/log.js";
+import { LogBuilder } from "../count/helpers.js";
 
 const fixtures = join(root, "test", "capture", "fixtures");
 const httpLog = join(fixtures, "python-relay-http.jsonl");
@@ -86,4 +88,28 @@ test("count: a stdio log counted as HTTP fails with one line that suggests --std
   assert.equal(r.status, 1);
   assert.match(r.stderr, /python-tap-stdio\.jsonl: .*add --stdio/);
   assert.equal(r.stderr.trimEnd().split("\n").length, 1);
+});
+
+test("count: a stray stdout line is counted and named on stderr; --strict fails on it with one line", () => {
+  const dir = mkdtempSync(join(tmpdir(), "count-cli-"));
+  const log = join(dir, "stray.jsonl");
+  const warn = "warning startup done\n"; // 21 bytes
+  const l1 = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
+  const l2 = '{"jsonrpc":"2.0","id":1,"result":{}}\n';
+  writeFileSync(log, new LogBuilder().send(undefined, "c2s", l1).send(undefined, "s2c", warn, l2).close(0).records.map(formatRecord).join(""));
+  const r = spawnSync(process.execPath, [cli, "count", "--stdio", log], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const [row] = rows(r.stdout);
+  assert.equal(row!.jsonrpc_s2c, "1");
+  assert.equal(row!.unattributed_bytes, "21");
+  assert.equal(row!.total_bytes, String(l1.length + warn.length + l2.length));
+  assert.equal(
+    r.stderr,
+    `${log}: anomaly: stdio s2c at byte 0, 21 bytes: stdio-non-jsonrpc-line: line 1 holds no JSON-RPC message (one per line): expected a JSON value at byte 0, got "warning startup done"\n`,
+  );
+  const strict = spawnSync(process.execPath, [cli, "count", "--stdio", "--strict", log], { encoding: "utf8" });
+  assert.equal(strict.status, 1);
+  assert.match(strict.stderr, /stray\.jsonl: stdio s2c at byte 0: line 1 holds no JSON-RPC message .*\(stdio-non-jsonrpc-line\)/);
+  assert.equal(strict.stderr.trimEnd().split("\n").length, 1);
+  assert.equal(strict.stdout, "");
 });

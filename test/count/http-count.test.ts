@@ -42,14 +42,22 @@ function checkRows(result: CountResult): void {
     sum("c2s", (m) => m.metaBytes),
     row.meta_bytes,
   );
-  assert.equal(messages.filter((m) => m.dir === "c2s" && m.kind !== "http-only").length, row.jsonrpc_c2s);
-  assert.equal(messages.filter((m) => m.dir === "s2c" && m.kind !== "http-only").length, row.jsonrpc_s2c);
+  const jsonRpc = (m: (typeof messages)[number]) => m.kind !== "http-only" && m.kind !== "unattributed";
+  assert.equal(messages.filter((m) => m.dir === "c2s" && jsonRpc(m)).length, row.jsonrpc_c2s);
+  assert.equal(messages.filter((m) => m.dir === "s2c" && jsonRpc(m)).length, row.jsonrpc_s2c);
   assert.deepEqual(
     messages.map((m) => m.seq),
     messages.map((_, k) => k + 1),
   );
+  assert.equal(
+    messages.reduce((s, m) => s + m.unattributedBytes, 0),
+    row.unattributed_bytes,
+  );
   for (const m of messages) assert.ok(m.bodyBytes >= 0, `row ${m.seq} has negative body bytes`);
-  assert.equal(row.request_head_bytes + row.request_body_bytes + row.response_head_bytes + row.response_body_bytes + row.chunk_framing_bytes, row.total_bytes);
+  assert.equal(
+    row.request_head_bytes + row.request_body_bytes + row.response_head_bytes + row.response_body_bytes + row.chunk_framing_bytes + row.unattributed_bytes,
+    row.total_bytes,
+  );
 }
 
 function expectRow(values: Partial<CountRow>): CountRow {
@@ -404,7 +412,7 @@ describe("HTTP counting", () => {
     checkRows(result);
   });
 
-  it("names connection, direction, offset and expectation for a malformed stream", () => {
+  it("with strict, names connection, direction, offset and expectation for a malformed stream", () => {
     const req = post(LIST);
     const bad = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
     const log = new LogBuilder()
@@ -413,48 +421,50 @@ describe("HTTP counting", () => {
       .send(1, "s2c", sseResponse(LIST_RESULT).pieces.join(""))
       .send(2, "s2c", bad + "zz\r\n");
     assert.throws(
-      () => countHttp(log.records),
+      () => countHttp(log.records, true),
       (e: unknown) =>
-        e instanceof WireFormatError && e.message === `conn 2 s2c at byte ${len(bad)}: expected chunk-size line (hex digits then CRLF), got "zz\\r\\n"`,
+        e instanceof WireFormatError &&
+        e.message ===
+          `conn 2 s2c at byte ${len(bad)}: not HTTP/1.1 from here: expected chunk-size line (hex digits then CRLF), got "zz\\r\\n" (http-malformed)`,
     );
     const ended = new LogBuilder().send(4, "c2s", req.wire.slice(0, -3)).eof(4, "c2s");
-    assert.throws(() => countHttp(ended.records), {
-      message: `conn 4 c2s at byte ${len(req.wire) - 3}: expected 3 more body bytes (Content-Length), got end of stream`,
+    assert.throws(() => countHttp(ended.records, true), {
+      message: `conn 4 c2s at byte ${len(req.head)}: the connection ended inside the body of "POST /mcp HTTP/1.1": expected 3 more body bytes (Content-Length), got end of stream (truncated-body)`,
     });
   });
 
-  it("names the stream offset of a JSON body that is not JSON", () => {
+  it("with strict, names the stream offset of a JSON body that is not JSON", () => {
     const json = '{"jsonrpc":"2.0","id":1,"method":"x",}';
     const req = post(json);
-    assert.throws(() => countHttp(new LogBuilder().send(3, "c2s", req.wire).records), {
-      message: `conn 3 c2s at byte ${len(req.head) + json.length - 1}: expected a string in the JSON body of "POST /mcp HTTP/1.1", got "}"`,
+    assert.throws(() => countHttp(new LogBuilder().send(3, "c2s", req.wire).eof(3, "c2s").records, true), {
+      message: `conn 3 c2s at byte ${len(req.head)}: expected a string at byte ${len(req.head) + json.length - 1} in the JSON body of "POST /mcp HTTP/1.1", got "}" (invalid-json)`,
     });
     const body = 'data: {"jsonrpc":\ndata: oops}\n\n';
     const res = `HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: ${len(body)}\r\n\r\n${body}`;
     const resHead = res.length - body.length;
-    assert.throws(() => countHttp(new LogBuilder().send(3, "s2c", res).records), {
-      message: `conn 3 s2c at byte ${resHead + body.indexOf("oops")}: expected a JSON value in the data of the SSE event at body byte 0 of "HTTP/1.1 200 OK", got "oops}"`,
+    const get = "GET /mcp HTTP/1.1\r\nHost: h\r\n\r\n";
+    assert.throws(() => countHttp(new LogBuilder().send(3, "c2s", get).send(3, "s2c", res).close(3).records, true), {
+      message: `conn 3 s2c at byte ${resHead}: expected a JSON value at byte ${resHead + body.indexOf("oops")} in the data of the SSE event at body byte 0 of "HTTP/1.1 200 OK", got "oops}" (invalid-json)`,
     });
   });
 
-  it("refuses to look for messages in a compressed body", () => {
+  it("with strict, refuses to look for messages in a compressed body", () => {
     const res = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 3\r\n\r\nabc";
-    assert.throws(() => countHttp(new LogBuilder().send(7, "s2c", res).records), {
-      message:
-        "conn 7 s2c at byte 0: expected an uncompressed application/json body to count JSON-RPC messages in, got Content-Encoding: gzip (have the client send no Accept-Encoding / TE)",
+    assert.throws(() => countHttp(new LogBuilder().send(7, "c2s", "GET / HTTP/1.1\r\n\r\n").send(7, "s2c", res).close(7).records, true), {
+      message: `conn 7 s2c at byte ${len(res) - 3}: application/json body of "HTTP/1.1 200 OK" with Content-Encoding: gzip: its JSON-RPC messages are not looked for (compressed-body)`,
     });
   });
 
-  it("refuses a response with no request before it", () => {
+  it("with strict, refuses a second response to a request", () => {
     const req = "GET / HTTP/1.1\r\nHost: h\r\n\r\n";
     const res = "HTTP/1.1 204 No Content\r\n\r\n";
     const log = new LogBuilder()
       .send(3, "c2s", req)
       .send(3, "s2c", res + res)
       .close(3);
-    for (const count of [() => countHttp(log.records), () => countHttpStreams(reassemble(log.records), false)]) {
+    for (const count of [() => countHttp(log.records, true), () => countHttpStreams(reassemble(log.records), false, true)]) {
       assert.throws(count, {
-        message: `conn 3 s2c at byte ${len(res)}: expected no more responses (1 request sent on this connection), got a response with no request before it`,
+        message: `conn 3 s2c at byte ${len(res)}: "HTTP/1.1 204 No Content" answers no request: every request logged before it on this connection (1 in all) has its response (extra-response)`,
       });
     }
   });

@@ -71,6 +71,7 @@ describe("message table", () => {
         framingBytes: 0,
         newlineBytes: 1,
         metaBytes: 9,
+        unattributedBytes: 0,
         method: "tools/call",
         id: "7",
       },
@@ -86,6 +87,7 @@ describe("message table", () => {
         framingBytes: 12,
         newlineBytes: 0,
         metaBytes: 0,
+        unattributedBytes: 0,
         startLine: "POST /mcp HTTP/1.1",
       },
       {
@@ -100,6 +102,7 @@ describe("message table", () => {
         framingBytes: 0,
         newlineBytes: 0,
         metaBytes: 5,
+        unattributedBytes: 0,
         method: "tools/call",
         id: "7",
         sse: true,
@@ -107,19 +110,69 @@ describe("message table", () => {
     ]);
   });
 
+  it("keeps an unattributed row's bytes apart, marks rows with anomaly codes, and finds the anomalies of JSON-RPC ids", () => {
+    const t = new MessageTable();
+    const c2s = t.streamId(0, "c2s");
+    const s2c = t.streamId(0, "s2c");
+    t.add(c2s, 1, 0, KIND.request, 0, 30, 0, 0, FLAG_NEWLINE, "ping", "1"); // id 1
+    t.add(c2s, 2, 31, KIND.request, 0, 33, 0, 0, FLAG_NEWLINE, "ping", "null"); // id null
+    const u = t.add(s2c, 3, 0, KIND.unattributed, 0, 21, 0, 0, 0);
+    t.add(s2c, 3, 21, KIND.result, 0, 28, 0, 0, FLAG_NEWLINE, undefined, '"1"'); // "1": not 1
+    t.add(s2c, 4, 50, KIND.result, 0, 29, 0, 0, FLAG_NEWLINE, undefined, "null"); // answers the null-id request
+    t.add(s2c, 5, 80, KIND.error, 0, 40, 0, 0, FLAG_NEWLINE, undefined, "null"); // another answer to it
+    t.add(s2c, 6, 121, KIND.result, 0, 28, 0, 0, FLAG_NEWLINE, undefined, "9"); // no request 9
+    t.add(c2s, 7, 65, KIND.request, 0, 30, 0, 0, FLAG_NEWLINE, "ping", "9"); // logged after its result
+    t.mark(u, "stdio-non-jsonrpc-line");
+    t.mark(u, "stdio-non-jsonrpc-line");
+    const found: [string, number, string][] = [];
+    t.finish((code, k, detail) => found.push([code, k, detail]));
+    assert.deepEqual(
+      found.map(([code, k]) => [code, k]),
+      [
+        ["null-id-request", 1],
+        ["id-type-mismatch", 3],
+        ["unsolicited-response", 6],
+      ],
+    );
+    assert.match(found[1]![2], /^result id "1" has another JSON type/);
+    const rows = t.toRows();
+    assert.deepEqual(
+      rows.map((r) => [r.kind, r.bodyBytes, r.unattributedBytes, r.method, r.anomaly]),
+      [
+        ["request", 30, 0, "ping", undefined],
+        ["request", 33, 0, "ping", undefined],
+        ["unattributed", 0, 21, undefined, "stdio-non-jsonrpc-line"],
+        ["result", 28, 0, undefined, undefined],
+        ["result", 29, 0, "ping", undefined],
+        ["error", 40, 0, "ping", undefined],
+        ["result", 28, 0, undefined, undefined],
+        ["request", 30, 0, "ping", undefined],
+      ],
+    );
+    assert.deepEqual(t.located(u), { conn: 0, dir: "s2c", offset: 0, bytes: 21 });
+  });
+
   it("takes back rows with truncate, and refuses misuse", () => {
     const t = new MessageTable();
     const s = t.streamId(0, "c2s");
     for (let k = 0; k < 20_000; k++) t.add(s, k + 1, k, KIND["line-only"], 0, 1, 0, 0, 0);
+    t.mark(2, "stdio-crlf-line");
+    t.mark(3, "stdio-crlf-line");
     t.truncate(3);
     assert.equal(t.length, 3);
+    t.add(s, 4, 3, KIND["line-only"], 0, 1, 0, 0, 0); // row 3 again: its mark went with the old row 3
     assert.throws(() => t.row(0), /before finish/);
     t.finish();
     assert.deepEqual(
-      t.toRows().map((r) => r.logSeq),
-      [1, 2, 3],
+      t.toRows().map((r) => [r.logSeq, r.anomaly]),
+      [
+        [1, undefined],
+        [2, undefined],
+        [3, "stdio-crlf-line"],
+        [4, undefined],
+      ],
     );
     assert.throws(() => t.add(s, 9, 9, KIND["line-only"], 0, 1, 0, 0, 0), /after finish/);
-    assert.throws(() => t.row(3), RangeError);
+    assert.throws(() => t.row(4), RangeError);
   });
 });

@@ -34,6 +34,7 @@ describe("stdio counting", () => {
         sse_events: 0,
         meta_bytes: len(META),
         newline_bytes: 3,
+        unattributed_bytes: 0,
         c2s_bytes: c2s.length,
         s2c_bytes: s2c.length,
         total_bytes: c2s.length + s2c.length,
@@ -55,14 +56,15 @@ describe("stdio counting", () => {
     assert.deepEqual(Object.keys(row), [...COUNT_COLUMNS]);
   });
 
-  it("reports a trailing partial line apart: not a message, still in the total", () => {
+  it("reports a trailing partial line apart: not a message, unattributed, still in the total", () => {
     const tail = '{"jsonrpc":"2.0","id":2,"meth';
     const log = new LogBuilder().send(undefined, "c2s", `${REQ}\n${tail}`);
-    const { row, messages: table, breakdown } = countLog(log.records, { transport: "stdio" });
+    const { row, messages: table, breakdown, anomalies } = countLog(log.records, { transport: "stdio" });
     const messages = table.toRows();
     assert.equal(row.jsonrpc_c2s, 1);
     assert.equal(row.newline_bytes, 1);
     assert.equal(row.c2s_bytes, len(REQ) + 1 + len(tail));
+    assert.equal(row.unattributed_bytes, len(tail));
     assert.equal(breakdown.partial_line_bytes, len(tail));
     assert.deepEqual(messages[1], {
       conn: 0,
@@ -70,14 +72,21 @@ describe("stdio counting", () => {
       seq: 2,
       logSeq: 1,
       offset: len(REQ) + 1,
-      kind: "line-only",
+      kind: "unattributed",
       headBytes: 0,
-      bodyBytes: len(tail),
+      bodyBytes: 0,
       framingBytes: 0,
       newlineBytes: 0,
       metaBytes: 0,
+      unattributedBytes: len(tail),
       incomplete: true,
+      anomaly: "log-truncated",
     });
+    // No eof record for the stream: the log may have been cut while the line was arriving.
+    assert.deepEqual(
+      anomalies.map((a) => [a.code, a.conn, a.dir, a.offset, a.bytes]),
+      [["log-truncated", 0, "c2s", len(REQ) + 1, len(tail)]],
+    );
   });
 
   it("counts a batch line's members, one newline per line, and blank and CRLF lines' bytes", () => {
@@ -113,17 +122,18 @@ describe("stdio counting", () => {
     assert.equal(row.jsonrpc_s2c, 1);
   });
 
-  it("rejects a line that is not JSON, naming pipe, offset and line", () => {
+  it("with strict, rejects a line that is not JSON, naming pipe, offset and line", () => {
     const log = new LogBuilder().send(undefined, "s2c", `${RES}\nServer started on stdio\n`);
     assert.throws(
-      () => countStdio(log.records),
+      () => countStdio(log.records, true),
       (e: unknown) =>
         e instanceof WireFormatError &&
-        e.message === `stdio s2c at byte ${len(RES) + 1}: expected a JSON value in line 2 (one JSON-RPC message per line), got "Server started on stdio"`,
+        e.message ===
+          `stdio s2c at byte ${len(RES) + 1}: line 2 holds no JSON-RPC message (one per line): expected a JSON value at byte ${len(RES) + 1}, got "Server started on stdio" (stdio-non-jsonrpc-line)`,
     );
     const cut = new LogBuilder().send(3, "c2s", '{"jsonrpc":"2.0","id":1,\n');
-    assert.throws(() => countStdio(cut.records), {
-      message: "conn 3 c2s at byte 24: expected a string in line 1 (one JSON-RPC message per line), got end of line",
+    assert.throws(() => countLog(cut.records, { transport: "stdio", strict: true }), {
+      message: "conn 3 c2s at byte 0: line 1 holds no JSON-RPC message (one per line): expected a string at byte 24, got end of line (stdio-non-jsonrpc-line)",
     });
   });
 

@@ -313,4 +313,65 @@ describe("Http1StreamParser: malformed streams", () => {
       "c at byte 0: 101 Switching Protocols: the bytes after it are not HTTP/1.1, which wirecost does not count",
     );
   });
+
+  it("names stray bytes at the end of a stream at their first byte, not at the end", () => {
+    const p = new Http1StreamParser("response", "c");
+    const res = "HTTP/1.1 204 No Content\r\n\r\n"; // 27 bytes
+    assert.equal(p.push(b(`${res}HTTP/1.1 2`)).length, 1);
+    assert.equal(errorOf(() => p.end()).message, 'c at byte 27: expected a complete status line (HTTP/1.1 SP 3-digit status), got "HTTP/1.1 2"');
+    assert.equal(p.failure, "ended-in-head");
+    assert.equal(p.startLineComplete, false);
+  });
+
+  it("keeps the messages completed before a fault, and says why and where it stopped", () => {
+    const head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"; // 47 bytes
+    const p = new Http1StreamParser("response", "c");
+    const out: HttpMessage[] = [];
+    assert.ok(errorOf(() => p.push(b(`HTTP/1.1 204 No Content\r\n\r\n${head}5\r\nhello\r\nzz\r\n`), out)));
+    assert.deepEqual(
+      out.map((m) => m.status),
+      [204],
+    );
+    assert.equal(p.failure, "malformed");
+    const { message, unreadFrom } = p.stopped();
+    assert.equal(unreadFrom, 27 + 47 + 10);
+    assert.deepEqual([message?.startOffset, message?.headBytes, message?.bodyBytes, message?.framingBytes, message?.body.toString()], [27, 47, 5, 5, "hello"]);
+    // Chunk data not followed by CRLF at its declared size.
+    const q = new Http1StreamParser("response", "c");
+    errorOf(() => q.push(b(`${head}4\r\nhello\r\n`)));
+    assert.equal(q.failure, "chunk-length");
+    assert.equal(q.stopped().unreadFrom, 47 + 3 + 4);
+    // A head not complete: unreadable from its first byte.
+    const r = new Http1StreamParser("request", "c");
+    errorOf(() => r.push(b("POST / HTTP/1.1\r\nHost h\r\n\r\n")));
+    assert.deepEqual(r.stopped(), { unreadFrom: 0 });
+    const s = new Http1StreamParser("response", "c");
+    errorOf(() => s.push(b("HTTP/1.1 101 Switching Protocols\r\n\r\nxyz")));
+    assert.equal(s.failure, "switch");
+    assert.equal(s.stopped().unreadFrom, 36);
+  });
+
+  it("asks answerWith which request each final response answers, at its first byte", () => {
+    const p = new Http1StreamParser("response", "c");
+    const asked: number[] = [];
+    p.answerWith((offset) => {
+      asked.push(offset);
+      return asked.length === 1 ? "HEAD" : "";
+    });
+    // The answer to HEAD has no body whatever its Content-Length; a 100 Continue is not asked about.
+    const r1 = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n"; // 38 bytes
+    const cont = "HTTP/1.1 100 Continue\r\n\r\n"; // 25 bytes
+    const r2 = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello";
+    const out = p.push(b(r1 + cont + r2));
+    assert.deepEqual(
+      out.map((m) => [m.status, m.bodyBytes]),
+      [
+        [200, 0],
+        [100, 0],
+        [200, 5],
+      ],
+    );
+    assert.deepEqual(asked, [0, 38 + 25]);
+    assert.throws(() => new Http1StreamParser("request").answerWith(() => ""), /response parser/);
+  });
 });
