@@ -4,10 +4,13 @@
  * bytes went and what each HTTP head carried without reading a capture log. Byte columns are bytes.
  *
  * Columns, in order: `seq conn dir kind method id start_line head_bytes body_bytes framing_bytes
- * newline_bytes meta_bytes sse incomplete header_names content_type`. The last two (since 0.1.1)
+ * newline_bytes meta_bytes sse incomplete header_names content_type anomalies unattributed_bytes`. `header_names` and
+ * `content_type` (since 0.1.1)
  * are filled on `http-only` rows only: the head's header field names as sent, in wire order,
  * joined by `,` (a field name is an RFC 9110 token, so it holds no comma), and the media type of
- * its Content-Type without parameters. A file without them reads with both empty.
+ * its Content-Type without parameters. `anomalies`: the codes of the anomalies the row is involved
+ * in (format/anomalies.ts), joined by `,`; `unattributed_bytes`: the row's bytes that no layer
+ * holds (kind `unattributed`). A file without these columns reads with them empty (0).
  */
 import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv, toTsv } from "./tsv.js";
@@ -47,6 +50,10 @@ export interface MessageRow {
   headerNames: readonly string[];
   /** `http-only` rows: Content-Type's media type without parameters (`text/event-stream`), "" when none. */
   contentType: string;
+  /** Codes of the anomalies this row is involved in (README, "Anomalies"); empty when none. */
+  anomalies: readonly string[];
+  /** Bytes of this row attributed to no layer (`unattributed` rows: a stray stdio line, bytes that are not HTTP/1.1); 0 otherwise. */
+  unattributedBytes: number;
 }
 
 /** Columns of a messages.tsv file, in order. */
@@ -67,6 +74,8 @@ export const MESSAGE_COLUMNS = [
   "incomplete",
   "header_names",
   "content_type",
+  "anomalies",
+  "unattributed_bytes",
 ] as const;
 /** The columns a file written before `header_names` and `content_type` has. */
 const REQUIRED_COLUMNS = MESSAGE_COLUMNS.slice(0, 14);
@@ -94,6 +103,8 @@ export function messagesTsv(rows: readonly MessageRow[]): string {
       m.incomplete,
       m.headerNames.join(","),
       m.contentType,
+      m.anomalies.join(","),
+      m.unattributedBytes,
     ]),
   );
 }
@@ -134,6 +145,8 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
       incomplete: get("incomplete") === "yes",
       headerNames: names === "" ? [] : names.split(","),
       contentType: optional("content_type"),
+      anomalies: optional("anomalies") === "" ? [] : optional("anomalies").split(","),
+      unattributedBytes: optional("unattributed_bytes") === "" ? 0 : Number(optional("unattributed_bytes")),
     };
   });
 }

@@ -10,7 +10,7 @@ export function recountCommand(o: { results: string }): void {
     process.stderr.write(`recount: ${done}/${total} configurations\n`);
   });
   process.stderr.write(
-    `recounted ${r.recounted} run(s) in ${o.results}/ (messages.tsv rewritten)${r.withoutLog ? `; ${r.withoutLog} ok run(s) have no kept capture log` : ""}\n`,
+    `recounted ${r.recounted} run(s) in ${o.results}/ (messages.tsv rewritten)${r.completed ? `; ${r.completed} journal record(s) completed with new columns or anomalies, runs.tsv, summary.tsv and medians.tsv rebuilt` : ""}${r.withoutLog ? `; ${r.withoutLog} ok run(s) have no kept capture log` : ""}\n`,
   );
   if (r.differences.length) {
     for (const d of r.differences.slice(0, 20)) process.stderr.write(`  differs: ${d}\n`);

@@ -12,6 +12,7 @@ import { LEGACY_REPORT } from "../results/provenance.js";
 import { identityLine } from "../sections/identity.js";
 import { speaksMcp } from "../sections/protocol.js";
 import { traceView } from "../sections/trace.js";
+import { readAnomalies } from "../results/extra.js";
 import { tableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
 import { RESULTS_FILES } from "../../format/layout.js";
@@ -44,6 +45,8 @@ export function configPageMarkdown(results: Results, summary: ConfigSummary): st
   const runRows = runs?.rows.filter((r) => r.config === summary.config) ?? [];
   const runColumns = (runs?.header ?? []).filter((h) => h !== "config");
   const trace = traceView(results, summary.config, { meta: speaksMcp(results, summary) });
+  const okRepeats = runRows.filter((r) => r.status === "ok").map((r) => r.repeat);
+  const anomalies = okRepeats.flatMap((repeat) => readAnomalies(results.dir, summary.config, repeat).map((a) => ({ repeat, ...a })));
   return renderMarkdownTemplate("config.md.njk", {
     title: mdCode(summary.config),
     report: results.provenance.report.slug,
@@ -79,6 +82,20 @@ export function configPageMarkdown(results: Results, summary: ConfigSummary): st
           runRows,
         )
       : undefined,
+    anomalies: anomalies.length
+      ? tableView(
+          [
+            { header: "Repeat", align: "right", cell: (a: (typeof anomalies)[number]) => formatInt(a.repeat) },
+            { header: "Code", align: "left", cell: (a: (typeof anomalies)[number]) => mdCode(a.code) },
+            { header: "Stream", align: "left", cell: (a: (typeof anomalies)[number]) => (a.conn === 0 ? `stdio ${a.dir}` : `conn ${a.conn} ${a.dir}`) },
+            { header: "At byte", align: "right", cell: (a: (typeof anomalies)[number]) => formatInt(a.offset) },
+            { header: "Bytes", align: "right", cell: (a: (typeof anomalies)[number]) => formatInt(a.bytes) },
+            { header: "Detail", align: "left", cell: (a: (typeof anomalies)[number]) => mdCell(a.detail) },
+          ],
+          anomalies,
+        )
+      : undefined,
+    anomalyRepeats: formatInt(okRepeats.length),
     trace: trace && { repeat: formatInt(trace.repeat), table: trace.table, exchange: mdFence(trace.exchange) },
     command: mdCode(reproduceCommand(summary.config, results.provenance.matrix.file, RESULTS_FILES.medians, "total_bytes")),
   });

@@ -29,6 +29,7 @@ import { speaksMcp } from "../sections/protocol.js";
 import { mdFence } from "../escape.js";
 import type { Page, PageOutput, SiteContext } from "./types.js";
 import { RESULTS_FILES } from "../../format/layout.js";
+import { anomalyView } from "../sections/anomalies.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
@@ -227,6 +228,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     state: mcp ? stateTable(results, allRows.filter(isMcp)) : undefined,
     exchanges,
     coverage: results.coverage && coverageView(results.coverage),
+    anomalies: anomalyView(results, ctx.configPage),
     predictions: predictions && {
       file: mdCode(predictions.file.split("/").pop() ?? ""),
       items: predictionViews(predictions.results, predictions.registration),

@@ -4,7 +4,8 @@
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
-import { captureLogRepeat, logDir, messagesPath, resultsFile } from "../../format/layout.js";
+import { anomaliesPath, captureLogRepeat, logDir, messagesPath, resultsFile } from "../../format/layout.js";
+import { readAnomaliesFile, type AnomalyRow } from "../../format/anomalies.js";
 import { readMessagesFile, type MessageRow } from "../../format/messages.js";
 import { compareCodeUnits } from "../order.js";
 
@@ -141,6 +142,15 @@ export function readCoverage(dir: string): Coverage | undefined {
  */
 export function readMessages(dir: string, config: string, repeat: number): MessageRow[] | undefined {
   return readMessagesFile(messagesPath(dir, config, repeat));
+}
+
+/**
+ * Read one run's anomalies, `logs/<config>/<repeat>.anomalies.tsv` (format/anomalies.ts).
+ * @returns [] when the run had none (no file)
+ * @throws UserError (file:line) when the file is malformed
+ */
+export function readAnomalies(dir: string, config: string, repeat: number): AnomalyRow[] {
+  return readAnomaliesFile(anomaliesPath(dir, config, repeat));
 }
 
 /**

@@ -18,6 +18,8 @@ export interface Results {
   axisNames: readonly string[];
   /** One entry per configuration, sorted by configuration id. */
   configs: readonly ConfigSummary[];
+  /** Whether summary.tsv records anomalies (results written before anomalies were counted do not). */
+  anomaliesRecorded: boolean;
   /** Median (and min, max) of each metric per configuration id; a configuration with no ok repeat may have none. */
   medians: Medians;
   /** Contents of `provenance.json`. */
@@ -73,6 +75,7 @@ export function loadResults(dir: string): Results {
   return {
     axisNames: summary.axisNames,
     configs: summary.configs,
+    anomaliesRecorded: summary.anomaliesRecorded,
     medians,
     provenance,
     dir,

@@ -3,6 +3,7 @@ import { UserError } from "../../format/errors.js";
 import { compareCodeUnits } from "../order.js";
 import { columnIndex, field, readTsv } from "../../format/tsv.js";
 import { parseCount, parseYesNo } from "./values.js";
+import { parseAnomalySummary } from "../../format/anomalies.js";
 
 /** One configuration's row of `summary.tsv`. */
 export interface ConfigSummary {
@@ -20,6 +21,11 @@ export interface ConfigSummary {
   bytesIdentical: boolean;
   /** Fields that varied between repeats (e.g. `date`, `mcp-session-id`); empty when none. */
   varyingFields: readonly string[];
+  /**
+   * Anomaly code → count summed over the ok repeats (column `anomalies`, format/anomalies.ts);
+   * empty when none, and for a file written before the column existed.
+   */
+  anomalies: ReadonlyMap<string, number>;
 }
 
 /** `summary.tsv` parsed: axis names in declared order and rows sorted by configuration id. */
@@ -28,6 +34,8 @@ export interface Summary {
   axisNames: readonly string[];
   /** One entry per configuration, sorted by `config` (code-unit order). */
   configs: readonly ConfigSummary[];
+  /** Whether the file has the `anomalies` column (written since anomalies are counted). */
+  anomaliesRecorded: boolean;
 }
 
 const TAIL = ["repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields"] as const;
@@ -55,6 +63,8 @@ export function readSummary(file: string, missingFix: string): Summary {
   const axisNames = table.header.slice(1, col("repeats"));
   const configs: ConfigSummary[] = [];
   const seen = new Map<string, number>();
+  const anomaliesIndex = table.header.indexOf("anomalies");
+  const anomaliesCol = anomaliesIndex < 0 ? undefined : anomaliesIndex;
   for (const row of table.rows) {
     const get = (name: string): string => field(row, col(name));
     const config = get("config");
@@ -81,6 +91,19 @@ export function readSummary(file: string, missingFix: string): Summary {
       });
     }
     const varying = get("varying_fields");
+    const anomalyCell = anomaliesCol === undefined ? "" : field(row, anomaliesCol);
+    let anomalies: Map<string, number>;
+    try {
+      anomalies = parseAnomalySummary(anomalyCell);
+    } catch (e) {
+      throw new UserError({
+        file,
+        line: row.line,
+        key: "anomalies",
+        problem: (e as Error).message,
+        fix: "regenerate the results with `npx wirecost recount --results DIR`",
+      });
+    }
     configs.push({
       config,
       axes: new Map(axisNames.map((name, i) => [name, field(row, i + 1)] as const)),
@@ -89,8 +112,9 @@ export function readSummary(file: string, missingFix: string): Summary {
       countIdentical: parseYesNo(get("count_identical"), file, row.line, "count_identical"),
       bytesIdentical: parseYesNo(get("bytes_identical"), file, row.line, "bytes_identical"),
       varyingFields: varying === "" ? [] : varying.split(","),
+      anomalies,
     });
   }
   configs.sort((a, b) => compareCodeUnits(a.config, b.config));
-  return { axisNames, configs };
+  return { axisNames, configs, anomaliesRecorded: anomaliesCol !== undefined };
 }

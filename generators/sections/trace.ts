@@ -42,7 +42,7 @@ const COLUMNS: ReadonlyArray<Column<TraceRow>> = [
   {
     header: "All bytes",
     align: "right",
-    cell: (r) => formatInt(sum(r, (m) => m.headBytes + m.bodyBytes + m.framingBytes + m.newlineBytes)),
+    cell: (r) => formatInt(sum(r, (m) => m.headBytes + m.bodyBytes + m.framingBytes + m.newlineBytes + m.unattributedBytes)),
   },
 ];
 

@@ -12,8 +12,7 @@ import { countStreams, streamsDigest } from "../count/index.js";
 import { DRIVERS } from "../drivers/index.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import type { RunRecord } from "../results/schema.js";
-import { writeMessages } from "../results/messages.js";
-import { messagesPathOf } from "../../format/layout.js";
+import { writeRunBreakdown } from "../results/messages.js";
 import { freePort, startTarget, waitForPort, type TargetProcess } from "../targets/process.js";
 import { ResponseTimeout } from "../errors.js";
 
@@ -130,9 +129,9 @@ export async function runOne(
   }
   try {
     const streams = readCaptureStreams(logPath);
-    const { row, messages } = countStreams(streams, { transport });
-    writeMessages(messagesPathOf(logPath), messages, streams);
-    return { ...base, status: "ok", exit, counts: row, digest: streamsDigest(streams) };
+    const result = countStreams(streams, { transport });
+    const anomalies = writeRunBreakdown(logPath, result, streams);
+    return { ...base, status: "ok", exit, counts: result.row, ...(anomalies ? { anomalies } : {}), digest: streamsDigest(streams) };
   } catch (e) {
     return { ...base, status: "failed", exit, error: `counting ${logPath}: ${(e as Error).message}` };
   }

@@ -3,7 +3,11 @@
  * file's columns): the counter's message rows, with each HTTP message's head summary.
  */
 import type { Stream } from "../capture/log.js";
-import type { MessageTable } from "../count/index.js";
+import { rmSync } from "node:fs";
+import type { CountResult, MessageTable } from "../count/index.js";
+import { anomalyCounts } from "../count/anomalies.js";
+import { anomaliesTsv } from "../../format/anomalies.js";
+import { anomaliesPathOf, messagesPathOf } from "../../format/layout.js";
 import { writeAtomic } from "../../format/files.js";
 import { messagesTsv, type MessageRow } from "../../format/messages.js";
 import { headSummaries } from "./heads.js";
@@ -43,6 +47,8 @@ export function messageRows(messages: MessageTable, streams: readonly Stream[]):
       incomplete: m.incomplete === true,
       headerNames,
       contentType,
+      anomalies: m.anomaly ? m.anomaly.split(",") : [],
+      unattributedBytes: m.unattributedBytes,
     };
   });
 }
@@ -50,4 +56,24 @@ export function messageRows(messages: MessageTable, streams: readonly Stream[]):
 /** Write a run's messages.tsv to `path` atomically (see {@link messageRows}). */
 export function writeMessages(path: string, messages: MessageTable, streams: readonly Stream[]): void {
   writeAtomic(path, messagesTsv(messageRows(messages, streams)));
+}
+
+/**
+ * Write what a counted run keeps beside its capture log `log`: its messages.tsv and, when the
+ * count found anomalies, its anomalies.tsv (format/anomalies.ts; a stale one is removed when there
+ * are none).
+ * @returns the anomaly codes with their counts, for the run's journal record (undefined: none)
+ */
+export function writeRunBreakdown(log: string, result: CountResult, streams: readonly Stream[]): Record<string, number> | undefined {
+  writeMessages(messagesPathOf(log), result.messages, streams);
+  const file = anomaliesPathOf(log);
+  if (result.anomalies.length === 0) {
+    rmSync(file, { force: true });
+    return undefined;
+  }
+  writeAtomic(
+    file,
+    anomaliesTsv(result.anomalies.map((a) => ({ code: a.code, conn: a.conn, dir: a.dir, offset: a.offset, bytes: a.bytes, detail: a.detail ?? "" }))),
+  );
+  return anomalyCounts(result.anomalies) as Record<string, number>;
 }

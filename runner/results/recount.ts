@@ -2,16 +2,22 @@
  * Recount a bytes results folder from its kept capture logs: every ok run's
  * `logs/<config>/<repeat>.jsonl` is counted again and its messages.tsv rewritten, and each run's
  * counts and stream digest are compared with what its journal record holds. Use it after a
- * counter change, or to bring an older folder's messages.tsv up to the current columns, without
- * running any target. The journal and the TSV files built from it are not changed.
+ * counter change, or to bring an older folder up to the current columns, without running any
+ * target. Where every count the journal holds is unchanged and the recount only adds what the
+ * journal lacks (a column added since, e.g. `unattributed_bytes`, or the run's anomalies), the
+ * journal record is completed and runs.tsv, summary.tsv and medians.tsv are rebuilt from it
+ * (provenance.json kept); a run whose recorded counts differ is reported and left as recorded.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
-import { captureLogPath, messagesPathOf, planPath } from "../../format/layout.js";
+import { captureLogPath, planPath, resultsFile } from "../../format/layout.js";
 import { readCaptureStreams } from "../capture/log.js";
 import { COUNT_COLUMNS, countStreams, streamsDigest } from "../count/index.js";
-import { readPlan, readRuns } from "./journal.js";
-import { writeMessages } from "./messages.js";
+import { readPlan, readRuns, writeRun } from "./journal.js";
+import { writeRunBreakdown } from "./messages.js";
+import { rebuildResults } from "./store.js";
+import { anomalySummary } from "../../format/anomalies.js";
+import type { Provenance } from "../../format/schema.js";
 
 /** What a recount found. */
 export interface RecountSummary {
@@ -19,6 +25,8 @@ export interface RecountSummary {
   recounted: number;
   /** Ok runs without a kept capture log (nothing to count). */
   withoutLog: number;
+  /** Ok runs whose journal record was completed (new columns, anomalies). */
+  completed: number;
   /** One line per run whose counts or digest differ from its journal record (`<config> #<repeat>: total_bytes 812 → 815`), or whose log no longer counts. */
   differences: string[];
 }
@@ -37,7 +45,7 @@ export function recountResults(dir: string, progress?: (done: number, total: num
       fix: "name the folder a bytes matrix was run into, e.g. `--results results`",
     });
   }
-  const summary: RecountSummary = { recounted: 0, withoutLog: 0, differences: [] };
+  const summary: RecountSummary = { recounted: 0, withoutLog: 0, completed: 0, differences: [] };
   const configs = plan.configurations.filter((c) => plan.selected.includes(c.id));
   configs.forEach((config, i) => {
     const transport = config.values.transport === "stdio" ? "stdio" : "http";
@@ -51,20 +59,29 @@ export function recountResults(dir: string, progress?: (done: number, total: num
       const where = `${config.id} #${run.repeat}`;
       try {
         const streams = readCaptureStreams(log);
-        const { row, messages } = countStreams(streams, { transport });
-        writeMessages(messagesPathOf(log), messages, streams);
+        const result = countStreams(streams, { transport });
+        const anomalies = writeRunBreakdown(log, result, streams);
+        const row = result.row;
         summary.recounted++;
-        const changed = COUNT_COLUMNS.filter((c) => run.counts !== undefined && run.counts[c] !== row[c]).map(
-          (c) => `${c} ${String(run.counts?.[c])} → ${row[c]}`,
-        );
+        const recorded = (run.counts ?? {}) as Partial<Record<string, number>>;
+        const changed = COUNT_COLUMNS.filter((c) => recorded[c] !== undefined && recorded[c] !== row[c]).map((c) => `${c} ${String(recorded[c])} → ${row[c]}`);
         const digest = streamsDigest(streams);
         if (run.digest !== undefined && run.digest !== digest) changed.push("stream digest");
         if (changed.length) summary.differences.push(`${where}: ${changed.join(", ")}`);
+        else if (COUNT_COLUMNS.some((c) => recorded[c] === undefined) || anomalySummary(run.anomalies ?? {}) !== anomalySummary(anomalies ?? {})) {
+          const { anomalies: _old, ...rest } = run;
+          writeRun(dir, { ...rest, counts: row, ...(anomalies ? { anomalies } : {}) });
+          summary.completed++;
+        }
       } catch (e) {
         summary.differences.push(`${where}: no longer counts: ${(e as Error).message}`);
       }
     }
     progress?.(i + 1, configs.length);
   });
+  if (summary.completed > 0) {
+    const provenance = JSON.parse(readFileSync(resultsFile(dir, "provenance"), "utf8")) as Provenance;
+    rebuildResults(dir, plan, provenance);
+  }
   return summary;
 }

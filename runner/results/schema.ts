@@ -20,6 +20,8 @@ export interface RunRecord {
   error: string;
   /** Byte and message counts (ok runs only). */
   counts?: CountRow;
+  /** Anomaly code → how many times the counter found it in this run (ok runs with anomalies only; runner/count/anomalies.ts). */
+  anomalies?: Record<string, number>;
   /** sha256 hex over the captured streams (byte identity of repeats). */
   digest?: string;
 }

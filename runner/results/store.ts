@@ -15,9 +15,10 @@ import { readRuns, writePlan, writeRun } from "./journal.js";
 import type { Provenance } from "../../format/schema.js";
 import type { ResultsPlan, RunRecord } from "./schema.js";
 import { captureLogPath, logDir, resultsFile } from "../../format/layout.js";
+import { anomalySummary } from "../../format/anomalies.js";
 
 /** Columns of runs.tsv, in order. */
-export const RUN_COLUMNS = ["config", "repeat", "status", "exit", "error", ...COUNT_COLUMNS, "stream_sha256"] as const;
+export const RUN_COLUMNS = ["config", "repeat", "status", "exit", "error", ...COUNT_COLUMNS, "stream_sha256", "anomalies"] as const;
 
 /** Format a median: integers as is, others with one decimal (deterministic). */
 function fmt(n: number): string {
@@ -83,18 +84,37 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
     const c = byId.get(id);
     if (!c) continue;
     const runs = runsOf(dir, plan, id);
-    runsText += tsvLines(runs.map((r) => [r.config, r.repeat, r.status, r.exit, r.error, ...COUNT_COLUMNS.map((col) => r.counts?.[col]), r.digest]));
+    runsText += tsvLines(
+      runs.map((r) => [
+        r.config,
+        r.repeat,
+        r.status,
+        r.exit,
+        r.error,
+        ...COUNT_COLUMNS.map((col) => r.counts?.[col]),
+        r.digest,
+        anomalySummary(r.anomalies ?? {}),
+      ]),
+    );
     const ok = runs.filter((r) => r.status === "ok" && r.counts);
     const first = ok[0];
-    const countIdentical = ok.length > 0 && ok.every((r) => COUNT_COLUMNS.every((col) => r.counts![col] === first!.counts![col]));
+    const countIdentical =
+      ok.length > 0 &&
+      ok.every(
+        (r) =>
+          COUNT_COLUMNS.every((col) => r.counts![col] === first!.counts![col]) && anomalySummary(r.anomalies ?? {}) === anomalySummary(first!.anomalies ?? {}),
+      );
     const bytesIdentical = ok.length > 0 && ok.every((r) => r.digest === first!.digest);
+    // Anomalies over the ok repeats: each code with its count summed over them.
+    const anomalies = new Map<string, number>();
+    for (const r of ok) for (const [code, n] of Object.entries(r.anomalies ?? {})) anomalies.set(code, (anomalies.get(code) ?? 0) + n);
     const varying = bytesIdentical
       ? ""
       : varyingFieldsOf(
           ok.map((r) => captureLogPath(dir, id, r.repeat)),
           c.values.transport === "stdio" ? "stdio" : "http",
         );
-    summary.push([c.id, ...axisNames.map((a) => c.values[a]!), c.repeats, ok.length, countIdentical, bytesIdentical, varying]);
+    summary.push([c.id, ...axisNames.map((a) => c.values[a]!), c.repeats, ok.length, countIdentical, bytesIdentical, varying, anomalySummary(anomalies)]);
     if (ok.length > 0) {
       for (const col of COUNT_COLUMNS) {
         const vs = ok.map((r) => (r.counts as CountRow)[col]);
@@ -111,7 +131,7 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
   writeAtomic(resultsFile(dir, "coverage"), toTsv(["config", ...axisNames, "outcome", "reason"], coverage));
   writeAtomic(
     resultsFile(dir, "summary"),
-    toTsv(["config", ...axisNames, "repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields"], summary),
+    toTsv(["config", ...axisNames, "repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields", "anomalies"], summary),
   );
   writeAtomic(resultsFile(dir, "medians"), toTsv(["config", "metric", "min", "median", "max"], medians));
   writeAtomic(resultsFile(dir, "provenance"), JSON.stringify(provenance, null, 2) + "\n");

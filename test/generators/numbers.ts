@@ -118,6 +118,15 @@ export function tracedFigures(results: string): TracedFigures {
     configs.add(row[0] ?? "");
     row.forEach(addInt);
   }
+  // The anomalies section: configurations with an ok repeat, those without anomalies, and each code's count.
+  const okAt = summary[0]?.indexOf("repeats_ok") ?? -1;
+  const anomaliesAt = summary[0]?.indexOf("anomalies") ?? -1;
+  const measured = summary.slice(1).filter((r) => Number(r[okAt]) > 0);
+  addInt(measured.length);
+  if (anomaliesAt >= 0) {
+    addInt(measured.filter((r) => (r[anomaliesAt] ?? "") === "").length);
+    for (const r of measured) for (const pair of (r[anomaliesAt] ?? "").split(",").filter(Boolean)) addInt(pair.split(":")[1]);
+  }
   const coverageFile = join(results, "coverage.tsv");
   if (existsSync(coverageFile)) {
     const rows = tsvArrays(coverageFile).slice(1);
