@@ -7,7 +7,7 @@ export { loadMatrix, parseMatrix, BUILTIN_AXES } from "./matrix/parse.js";
 export { expand, configId, type Expansion } from "./matrix/expand.js";
 export type { Matrix, Axis, Target, Configuration, ExcludedCell } from "./matrix/types.js";
 export { runMatrix, type RunOptions, type RunSummary } from "./execute/run-matrix.js";
-export { countLog, COUNT_COLUMNS, type CountRow } from "./count/index.js";
+export { countLog, COUNT_COLUMNS, ANOMALY_CODES, anomalyCounts, type CountRow, type CountOptions, type Anomaly, type AnomalyCode } from "./count/index.js";
 export { readCaptureLog, parseCaptureLog, type CaptureRecord } from "./capture/log.js";
 export { startRelay, type Relay } from "./capture/relay.js";
 export { startTap, type Tap, type StdioChannel } from "./capture/tap.js";

@@ -57,7 +57,10 @@ export interface MessageRow {
   sse?: boolean;
   /** `unattributed` rows: bytes attributed to no layer (0 on every other row), bytes. */
   unattributedBytes: number;
-  /** True when the HTTP message was still open at the end of the log (counted as it stands), or a stdio partial line. */
+  /**
+   * True when the HTTP message was still open at the end of the log, cut by the end of its
+   * connection or by bytes that are not HTTP/1.1 (counted as it stands), or a stdio partial line.
+   */
   incomplete?: boolean;
   /** Codes of the anomalies this row is involved in (runner/count/anomalies.ts), joined by ","; absent when none. */
   anomaly?: string;
@@ -86,7 +89,7 @@ export function kindCode(kind: JsonRpcKind): number {
 
 /** Row flags (MessageTable `add`): a JSON-RPC message carried in an SSE event. */
 export const FLAG_SSE = 1;
-/** Row flags (MessageTable `add`): an HTTP message open at the end of the log, or a stdio partial line. */
+/** Row flags (MessageTable `add`): an HTTP message counted as it stands (not complete), or a stdio partial line. */
 export const FLAG_INCOMPLETE = 2;
 /** Row flags (MessageTable `add`): the row carries its stdio line's newline (1 byte). */
 export const FLAG_NEWLINE = 4;
