@@ -53,8 +53,8 @@ export class ResultsStore {
   }
 
   /** Rebuild runs.tsv, summary.tsv, medians.tsv, coverage.tsv and write provenance.json (see {@link rebuildResults}). */
-  finish(plan: ResultsPlan, provenance: Provenance): void {
-    rebuildResults(this.dir, plan, provenance);
+  finish(plan: ResultsPlan, provenance: Provenance, opts: RebuildOptions = {}): void {
+    rebuildResults(this.dir, plan, provenance, opts);
   }
 }
 
@@ -64,6 +64,16 @@ function runsOf(dir: string, plan: ResultsPlan, id: string): RunRecord[] {
   return readRuns(dir, id).filter((r) => !c || r.repeat <= c.repeats);
 }
 
+/** Options of {@link rebuildResults}. */
+export interface RebuildOptions {
+  /**
+   * Why the identity of repeats is not worked out this time (e.g. after ^C, where it would keep the
+   * user waiting: aligning repeats reads every capture log). Given: `varying_fields` of each
+   * configuration whose repeats are not byte-identical is `unknown (<why>)`; absent: worked out.
+   */
+  skipIdentity?: string;
+}
+
 /**
  * Rebuild the derived files of results folder `dir` from its journal, one configuration at a
  * time (memory stays flat in the number of runs): runs.tsv, summary.tsv and medians.tsv for the
@@ -71,7 +81,7 @@ function runsOf(dir: string, plan: ResultsPlan, id: string): RunRecord[] {
  * (measured | failed | skipped | excluded | not-run, with the reason); provenance.json as given.
  * @throws UserError when a journal file is unreadable (see readRuns)
  */
-export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Provenance): void {
+export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Provenance, opts: RebuildOptions = {}): void {
   const axisNames = plan.axisNames;
   const byId = new Map(plan.configurations.map((c) => [c.id, c]));
   const selected = [...plan.selected].sort();
@@ -90,10 +100,12 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
     const bytesIdentical = ok.length > 0 && ok.every((r) => r.digest === first!.digest);
     const varying = bytesIdentical
       ? ""
-      : varyingFieldsOf(
-          ok.map((r) => captureLogPath(dir, id, r.repeat)),
-          c.values.transport === "stdio" ? "stdio" : "http",
-        );
+      : opts.skipIdentity !== undefined && ok.length > 1
+        ? `unknown (${opts.skipIdentity})`
+        : varyingFieldsOf(
+            ok.map((r) => captureLogPath(dir, id, r.repeat)),
+            c.values.transport === "stdio" ? "stdio" : "http",
+          );
     summary.push([c.id, ...axisNames.map((a) => c.values[a]!), c.repeats, ok.length, countIdentical, bytesIdentical, varying]);
     if (ok.length > 0) {
       for (const col of COUNT_COLUMNS) {
