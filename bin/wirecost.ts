@@ -1,95 +1,30 @@
 #!/usr/bin/env node
 /**
- * The wirecost command line: a thin layer over the library (runner/index.ts, generators/render.ts).
- * Commands load their modules on demand. Errors a user can fix print one line and exit 1; anything else is a bug and prints a stack.
+ * The wirecost command line: a thin layer over the library (runner/index.ts, generators/render.ts);
+ * its commands and options are defined in bin/program.ts. Errors a user can fix print one line
+ * and exit 1: a UserError, and a file-system error the user can fix (a read-only or full disk, no
+ * permission, a file where a folder is wanted), named by the option or argument whose path it is
+ * under (format/errors.ts fileSystemError). Anything else is a bug and prints a stack.
  */
-import { Command, InvalidArgumentError } from "commander";
-import { toolInfo } from "../runner/results/provenance.js";
+import { resolve, sep } from "node:path";
+import { buildProgram, namedPaths } from "./program.js";
+import { fileSystemError } from "../format/errors.js";
 
-function count(v: string, name: string, min = 0): number {
-  if (!/^\d+$/.test(v) || Number(v) < min) throw new InvalidArgumentError(`${name} takes a whole number ≥ ${min}, got "${v}"`);
-  return Number(v);
+/** The option or argument of the command line whose path `path` is, or is under (the longest match). */
+function namedFor(path: string | undefined): { option: string; path: string } | undefined {
+  if (path === undefined) return undefined;
+  const p = resolve(path);
+  const hits = namedPaths.filter(([, v]) => p === resolve(v) || p.startsWith(resolve(v) + sep));
+  const best = hits.sort((a, b) => resolve(b[1]).length - resolve(a[1]).length)[0];
+  return best ? { option: best[0], path: best[1] } : undefined;
 }
-const collect = (v: string, prev: string[]) => [...prev, v];
-
-const program = new Command("wirecost")
-  .description("Measure what a protocol layer costs on the wire.")
-  .version(toolInfo().version, "-V, --version", "print the wirecost version")
-  .showSuggestionAfterError();
-
-program
-  .command("expand")
-  .description("print the configurations of a matrix")
-  .argument("[matrix]", "matrix file", "matrix.yaml")
-  .option("--format <format>", "tsv or json", "tsv")
-  .option("--all", "also print excluded cells with their reason")
-  .action(async (matrix: string, o: { format: string; all?: boolean }) => (await import("./commands/expand.js")).expandCommand(matrix, o));
-
-program
-  .command("run")
-  .description("run a matrix against real targets and write results")
-  .argument("[matrix]", "matrix file", "matrix.yaml")
-  .option("--only <glob>", "run only configurations whose id matches (repeatable)", collect, [])
-  .option("--repeats <n>", "runs per configuration, overriding the matrix", (v) => count(v, "--repeats"))
-  .option("--jobs <n>", "concurrent runs (default: cores)", (v) => count(v, "--jobs", 1))
-  .option("--results <dir>", "results folder", "results")
-  .option("--shard <k/n>", "run only shard K of N (deterministic partition of configuration ids)")
-  .option("--resume", "continue an interrupted run in --results: keep runs already ok, run the rest")
-  .option("--fresh", "start --results afresh even when that drops results of configurations this run does not select")
-  .option("--skip-missing-toolchains", "record the runs of a target whose build toolchain is missing as skipped (with what to install) instead of refusing")
-  .action(async (matrix: string, o: import("./commands/run.js").RunCommandOptions) => (await import("./commands/run.js")).runCommand(matrix, o));
-
-program
-  .command("verify")
-  .description("re-run configurations into a scratch folder and compare with a results folder cell by cell")
-  .argument("[matrix]", "matrix file", "matrix.yaml")
-  .option("--only <glob>", "verify only configurations whose id matches (repeatable)", collect, [])
-  .option("--results <dir>", "results folder to check", "results")
-  .option("--scratch <dir>", "folder for the re-run (default: a new temp folder)")
-  .option("--repeats <n>", "runs per configuration (default: as recorded)", (v) => count(v, "--repeats"))
-  .option("--jobs <n>", "concurrent runs (default: cores)", (v) => count(v, "--jobs", 1))
-  .action(async (matrix: string, o: import("./commands/verify.js").VerifyCommandOptions) => (await import("./commands/verify.js")).verifyCommand(matrix, o));
-
-program
-  .command("merge")
-  .description("merge shard results folders (run --shard K/N) into one")
-  .argument("<dirs...>", "shard results folders")
-  .requiredOption("--results <dir>", "merged results folder")
-  .option("--fresh", "replace --results even when it holds results the merged folders do not have")
-  .action(async (dirs: string[], o: { results: string; fresh?: boolean }) => (await import("./commands/merge.js")).mergeCommand(dirs, o));
-
-program
-  .command("count")
-  .description("count one capture log and print one TSV row (anomalies, one line each, on stderr)")
-  .argument("<log>", "capture log (JSON lines)")
-  .option("--stdio", "the log is of a stdio session (default: HTTP)")
-  .option("--per-message", "print the per-message breakdown instead")
-  .option("--strict", "fail on the first anomaly (a byte that is not in the expected shape) instead of counting and naming it")
-  .action(async (log: string, o: { stdio?: boolean; perMessage?: boolean; strict?: boolean }) => (await import("./commands/count.js")).countCommand(log, o));
-
-program
-  .command("recount")
-  .description("count a bytes results folder again from its kept capture logs and rewrite each run's messages.tsv (runs nothing)")
-  .option("--results <dir>", "results folder", "results")
-  .action(async (o: { results: string }) => (await import("./commands/recount.js")).recountCommand(o));
-
-program
-  .command("render")
-  .description("render the site from a results folder (runs nothing)")
-  .option("--results <dir>", "results folder", "results")
-  .option("--site <dir>", "site folder", "site")
-  .option("--predictions <file>", "predictions file (default: predictions.yaml beside the results folder)")
-  .action(async (o: { results: string; site: string; predictions?: string }) => {
-    const { render } = await import("../generators/render.js");
-    const report = await render({ results: o.results, site: o.site, predictions: o.predictions });
-    process.stderr.write(`wrote ${report.files.length} files to ${o.site}/\n`);
-  });
 
 try {
-  await program.parseAsync(process.argv);
+  await buildProgram().parseAsync(process.argv);
 } catch (e) {
-  if (e instanceof Error && e.name === "UserError") {
-    process.stderr.write(`wirecost: ${e.message}\n`);
+  const user = e instanceof Error && e.name === "UserError" ? e : fileSystemError(e, namedFor((e as NodeJS.ErrnoException).path));
+  if (user) {
+    process.stderr.write(`wirecost: ${user.message}\n`);
     process.exit(1);
   }
   throw e;

@@ -3,7 +3,8 @@
  * (asv's `UserError`). The CLI prints its message on one line and exits 1; any other error is a
  * bug and keeps its stack trace.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 
 /** Where a user error sits, what is wrong there, and the exact fix. */
 export interface UserErrorDetails {
@@ -72,4 +73,93 @@ export function readResultsFile(file: string, missingFix: string): string {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new UserError({ file, problem: "file not found", fix: missingFix });
     throw err;
   }
+}
+
+/** What a file-system error code means, for the codes a user can fix by choosing another path or fixing the folder. */
+const FS_PROBLEMS: Readonly<Record<string, string>> = {
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EROFS: "the file system is read-only",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+  ENOTDIR: "a part of the path is a file, not a folder",
+  EISDIR: "it is a folder, not a file",
+  ENOENT: "no such file or folder",
+  ENAMETOOLONG: "the name is too long",
+  ELOOP: "too many symbolic links",
+};
+
+/** What node:fs was doing, by its `syscall`, as a verb for "cannot VERB PATH". */
+const FS_VERBS: Readonly<Record<string, string>> = {
+  mkdir: "create",
+  open: "open",
+  write: "write",
+  rename: "write",
+  copyfile: "write",
+  unlink: "remove",
+  rmdir: "remove",
+  rm: "remove",
+  scandir: "read",
+  read: "read",
+  stat: "read",
+  lstat: "read",
+  access: "read",
+};
+
+/** The nearest part of `path` (itself or a parent folder) that exists and is not a folder, if any. */
+function fileInTheWay(path: string): string | undefined {
+  for (let p = resolve(path); ; p = dirname(p)) {
+    try {
+      if (!statSync(p).isDirectory()) return p;
+      return undefined;
+    } catch {
+      if (dirname(p) === p) return undefined;
+    }
+  }
+}
+
+/**
+ * The one-line UserError for a file-system error the user can fix (a read-only or full disk, a
+ * folder without write permission, a file where a folder is wanted), naming the path, what is
+ * wrong and the fix; undefined for any other error (a bug keeps its stack).
+ * @param err as thrown by node:fs (`code`, `path`, `syscall`)
+ * @param named the folder or file the user named and the option or argument that named it (e.g.
+ *   `{ option: "--results", path: "results" }`): the message starts with them and the fix says
+ *   what to pass instead. Without it, only errors of the codes other than ENOENT are converted (a
+ *   missing file the user did not name is a bug).
+ */
+export function fileSystemError(err: unknown, named?: { option: string; path: string }): UserError | undefined {
+  const e = err as NodeJS.ErrnoException;
+  if (!(e instanceof Error) || typeof e.code !== "string") return undefined;
+  const mkdirOverFile = e.code === "EEXIST" && e.syscall === "mkdir";
+  const problem = mkdirOverFile ? "it is a file, not a folder" : FS_PROBLEMS[e.code];
+  if (problem === undefined || (e.code === "ENOENT" && named === undefined)) return undefined;
+  const path = e.path ?? named?.path ?? "";
+  const where = named ? `${named.option} ${named.path}` : path;
+  const verb = FS_VERBS[e.syscall ?? ""] ?? e.syscall ?? "use";
+  const what = named && resolve(path) === resolve(named.path) ? `cannot ${verb} it` : `cannot ${verb} ${path}`;
+  const instead = named ? `pass ${named.option} another path` : "use another path";
+  let fix: string;
+  switch (mkdirOverFile ? "EEXIST" : e.code) {
+    case "EACCES":
+    case "EPERM":
+      fix = `make ${dirname(path)} writable for you (ls -ld ${dirname(path)}), or ${instead}`;
+      break;
+    case "EROFS":
+      fix = `${instead}, on a writable disk`;
+      break;
+    case "ENOSPC":
+    case "EDQUOT":
+      fix = `free some space, or ${instead} on another disk`;
+      break;
+    case "ENOTDIR":
+    case "EEXIST": {
+      const file = fileInTheWay(path) ?? path;
+      fix = `${file} is a file: ${instead} (a folder), or move the file away`;
+      break;
+    }
+    default:
+      fix = `check the path, or ${instead}`;
+  }
+  return new UserError(`${where}: ${what}: ${problem} (${e.code}) — ${fix}`);
 }

@@ -1,14 +1,25 @@
 /** Atomic writes: every results file is written whole or not at all. */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
 /**
  * Write `data` to `path` atomically: a temp file in the same folder, then rename. Creates folders.
- * @throws the fs error (EACCES, ENOSPC, …) when the folder cannot be written; the old file stays
+ * @throws the fs error (EACCES, EROFS, ENOSPC, ENOTDIR, …, with its `path`) when the folder cannot
+ *   be written; the old file stays and no temp file is left. The command line turns it into one
+ *   line naming the option whose folder it is (format/errors.ts fileSystemError).
  */
 export function writeAtomic(path: string, data: string | Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  } catch (e) {
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      /* the folder refuses that too: the first error says why */
+    }
+    throw e;
+  }
 }

@@ -44,6 +44,18 @@ export const RESULTS_FILES = {
 /** Folders directly in a results folder: the run journal and the capture logs (bytes), the trials (timing). */
 export const RESULTS_FOLDERS = { journal: "runs", logs: "logs", trials: "timings" } as const;
 
+/**
+ * `.wirecost-lock`: held by the wirecost process writing the folder (its pid, host, start time and
+ * command, JSON), created atomically before anything else is written and removed when that process
+ * ends (runner/results/lock.ts). Never part of the results.
+ */
+export const LOCK_FILE = ".wirecost-lock";
+
+/** `<dir>/.wirecost-lock`: see {@link LOCK_FILE}. */
+export function lockPath(dir: string): string {
+  return join(dir, LOCK_FILE);
+}
+
 /** The files a bytes folder's journal rebuilds (removed when a folder is started afresh). */
 export const REBUILT_FILES: readonly string[] = [
   RESULTS_FILES.runs,

@@ -10,3 +10,12 @@
 export class ResponseTimeout extends Error {
   override name = "ResponseTimeout";
 }
+
+/**
+ * Thrown when the abort signal of a run (^C, SIGTERM) fired while the runner was preparing it
+ * (probing toolchains, building targets), before any run started: nothing was written to the
+ * results folder. The message says what was stopped (e.g. `interrupted while building mcp-py`).
+ */
+export class Interrupted extends Error {
+  override name = "Interrupted";
+}

@@ -6,6 +6,7 @@ import { preflight } from "../../runner/matrix/preflight.js";
 import { dirname } from "node:path";
 import { missingToolchain } from "../../runner/build/toolchain.js";
 import { UserError } from "../../format/errors.js";
+import { shellQuote } from "../../format/shell.js";
 
 /**
  * Print the expansion of `file` to stdout (TSV or JSON) and the summary line (configurations,
@@ -27,7 +28,10 @@ export function expandCommand(file: string, o: { format: string; all?: boolean }
     m,
     e.configurations.filter((c) => !unbuildable.has(c.values.target!)),
   );
-  for (const why of unbuildable.values()) process.stderr.write(`note: ${why}; wirecost run refuses these configurations (npm start skips them)\n`);
+  for (const why of unbuildable.values())
+    process.stderr.write(
+      `note: ${why}; wirecost run refuses these configurations — to record them as skipped: npx wirecost run ${shellQuote(file)} --skip-missing-toolchains\n`,
+    );
   process.stdout.write(o.format === "json" ? expansionJson(e, o.all) : expansionTsv(m, e, o.all));
   process.stderr.write(`${expansionSummary(e)}\n`);
 }

@@ -1,20 +1,25 @@
 /** `wirecost merge DIR… --results OUT`: merge shard results folders; exit 1 when configurations are missing. */
 import { mergeResults } from "../../runner/results/merge.js";
+import { lockResults } from "../../runner/results/lock.js";
+import { bytesMode, runCommandLine } from "../../runner/modes/index.js";
 
-/** Merge `dirs` into `o.results`. */
+/** Merge `dirs` into `o.results` (locked while it is written: runner/results/lock.ts). */
 export async function mergeCommand(dirs: string[], o: { results: string; fresh?: boolean }): Promise<void> {
-  const r = mergeResults(dirs, o.results, ["wirecost", ...process.argv.slice(2)].join(" "), o.fresh === true);
+  const command = ["wirecost", ...process.argv.slice(2)].join(" ");
+  const lock = lockResults(o.results, { option: "--results", command });
+  let r: ReturnType<typeof mergeResults>;
+  try {
+    r = mergeResults(dirs, o.results, command, o.fresh === true);
+  } finally {
+    lock.release();
+  }
   process.stderr.write(`merged ${dirs.length} folder(s), ${r.configurations - r.missing.length} of ${r.configurations} configurations, into ${o.results}/\n`);
   if (r.missing.length) {
     process.stderr.write(
       `missing (no folder ran them): ${r.missing.slice(0, 10).join(" ")}${r.missing.length > 10 ? ` … (${r.missing.length} in all)` : ""}\n`,
     );
-    process.stderr.write(
-      `run them: npx wirecost run ${r.plan.matrix.file} ${r.missing
-        .slice(0, 10)
-        .map((i) => `--only ${i}`)
-        .join(" ")} --results DIR, then merge that folder too\n`,
-    );
+    const run = runCommandLine(bytesMode, r.plan.matrix.file, { only: r.missing.slice(0, 10), results: "NEW_FOLDER" });
+    process.stderr.write(`run them: ${run}, then merge NEW_FOLDER too\n`);
     process.exitCode = 1;
   }
 }

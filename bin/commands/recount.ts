@@ -1,14 +1,21 @@
 /** `wirecost recount --results DIR`: recount a bytes results folder from its kept capture logs; exit 1 when a run's counts changed. */
 import { recountResults } from "../../runner/results/recount.js";
+import { lockResults } from "../../runner/results/lock.js";
 
-/** Recount `o.results` and print what differs from the journal. */
+/** Recount `o.results` (locked while its messages.tsv files are rewritten: runner/results/lock.ts) and print what differs from the journal. */
 export function recountCommand(o: { results: string }): void {
   let last = Date.now();
-  const r = recountResults(o.results, (done, total) => {
-    if (Date.now() - last < 5000 && done < total) return;
-    last = Date.now();
-    process.stderr.write(`recount: ${done}/${total} configurations\n`);
-  });
+  const lock = lockResults(o.results, { option: "--results", command: ["wirecost", ...process.argv.slice(2)].join(" ") });
+  let r: ReturnType<typeof recountResults>;
+  try {
+    r = recountResults(o.results, (done, total) => {
+      if (Date.now() - last < 5000 && done < total) return;
+      last = Date.now();
+      process.stderr.write(`recount: ${done}/${total} configurations\n`);
+    });
+  } finally {
+    lock.release();
+  }
   process.stderr.write(
     `recounted ${r.recounted} run(s) in ${o.results}/ (messages.tsv rewritten)${r.completed ? `; ${r.completed} journal record(s) completed with new columns or anomalies, runs.tsv, summary.tsv and medians.tsv rebuilt` : ""}${r.withoutLog ? `; ${r.withoutLog} ok run(s) have no kept capture log` : ""}\n`,
   );

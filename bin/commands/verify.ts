@@ -5,10 +5,10 @@
  * the others, and for a results folder of another matrix, it prints the command that does work.
  */
 import { resolve } from "node:path";
-import { killAllTargets } from "../../runner/targets/process.js";
 import { verifyResults } from "../../runner/execute/verify.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
-import { modeOf, modeOfResults, runCommandLine } from "../../runner/modes/index.js";
+import { handleInterrupts, modeOf, modeOfResults, runCommandLine } from "../../runner/modes/index.js";
+import { lockResults } from "../../runner/results/lock.js";
 import { recordedMatrix } from "../../format/layout.js";
 import { shellQuote } from "../../format/shell.js";
 import { toTsv } from "../../format/tsv.js";
@@ -27,7 +27,7 @@ export interface VerifyCommandOptions {
  * Refuse a verification that cannot work, with the command that does.
  * @throws UserError when `o.results` holds results of another mode or another matrix, or the matrix's mode does not verify
  */
-function checkVerifiable(file: string, o: VerifyCommandOptions): void {
+export function checkVerifiable(file: string, o: VerifyCommandOptions): void {
   const recorded = recordedMatrix(o.results);
   const held = modeOfResults(o.results);
   if (held !== undefined && !held.supports.verify) {
@@ -55,16 +55,16 @@ export async function verifyCommand(file: string, o: VerifyCommandOptions): Prom
     throw new UserError(
       `${file}: a ${mode.name} matrix (it measures ${mode.measures}), which verify does not compare — re-measure one row into a scratch folder: ${runCommandLine(mode, file, { only: ["<id>"], results: "/tmp/wirecost-<id>" })}`,
     );
-  const ac = new AbortController();
-  const onSignal = (): void => {
-    if (!ac.signal.aborted) return ac.abort();
-    killAllTargets();
-    process.exit(130);
-  };
-  process.on("SIGINT", onSignal);
-  process.on("exit", killAllTargets);
-  const r = await verifyResults(m, { ...o, signal: ac.signal });
-  process.off("SIGINT", onSignal);
+  const interrupts = handleInterrupts({ graceful: true, again: "nothing compared" });
+  // A --scratch folder the user named is written like a results folder: one writer at a time.
+  const lock = o.scratch === undefined ? undefined : lockResults(o.scratch, { option: "--scratch", command: ["wirecost", ...process.argv.slice(2)].join(" ") });
+  let r: Awaited<ReturnType<typeof verifyResults>>;
+  try {
+    r = await verifyResults(m, { ...o, signal: interrupts.signal });
+  } finally {
+    lock?.release();
+    interrupts.dispose();
+  }
   if (r.run.interrupted) {
     process.stderr.write(`interrupted: nothing compared; the partial re-run is in ${r.scratch}/\n`);
     process.exitCode = 130;

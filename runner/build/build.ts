@@ -16,6 +16,7 @@ import { buildCacheRoot, repoRoot } from "../paths.js";
 import { writeAtomic } from "../../format/files.js";
 import { missingToolchain, toolchainVersions } from "./toolchain.js";
 import { readResolved, type ResolvedSet } from "./resolved.js";
+import { Interrupted } from "../errors.js";
 
 /** The record a finished build leaves in its folder (`wirecost-build.json`). Times ISO 8601 UTC, seconds wall-clock. */
 export interface BuildRecord {
@@ -96,7 +97,20 @@ export function failureLine(text: string): string {
   return lines[lines.length - 1] ?? "";
 }
 
-async function runBuild(target: Target, cwd: string, digest: string, toolchain: Record<string, string>, log: (line: string) => void): Promise<BuildRecord> {
+/**
+ * Run `target`'s build into a temporary folder and rename it into place.
+ * The build runs in its own process group: a ^C typed on the terminal reaches wirecost only, and
+ * `signal` stops the whole group (SIGTERM, SIGKILL after a second) and throws Interrupted, leaving
+ * the previous build folder as it was; if wirecost exits meanwhile, the group is killed.
+ */
+async function runBuild(
+  target: Target,
+  cwd: string,
+  digest: string,
+  toolchain: Record<string, string>,
+  log: (line: string) => void,
+  signal?: AbortSignal,
+): Promise<BuildRecord> {
   const b = target.build!;
   const tmp = `${b.dir}.tmp-${process.pid}`;
   const logFile = `${b.dir}.log`;
@@ -108,7 +122,32 @@ async function runBuild(target: Target, cwd: string, digest: string, toolchain: 
   const started = Date.now();
   const out = createWriteStream(logFile);
   let tail = "";
-  const child = execa(argv[0]!, argv.slice(1), { cwd, env: { WIRECOST_CACHE: cache }, reject: false, stdin: "ignore", all: true, buffer: false });
+  const child = execa(argv[0]!, argv.slice(1), {
+    cwd,
+    env: { WIRECOST_CACHE: cache },
+    reject: false,
+    stdin: "ignore",
+    all: true,
+    buffer: false,
+    detached: true,
+  });
+  const killGroup = (sig: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, sig);
+    } catch {
+      /* already gone */
+    }
+  };
+  // A process that exits (a second ^C, an immediate mode's ^C, an error) takes its build along.
+  const onExit = () => killGroup("SIGKILL");
+  process.on("exit", onExit);
+  let hard: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    killGroup("SIGTERM");
+    hard = setTimeout(() => killGroup("SIGKILL"), 1000);
+  };
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
   child.all?.on("data", (d: Buffer) => {
     out.write(d);
     tail = (tail + d.toString("utf8")).slice(-2000);
@@ -124,8 +163,18 @@ async function runBuild(target: Target, cwd: string, digest: string, toolchain: 
     saidAt = Date.now();
     log(`  still building ${target.name} (${Math.round((Date.now() - started) / 1000)} s): ${now}`);
   }, 15_000);
-  const r = await child.finally(() => clearInterval(tick));
+  const r = await child.finally(() => {
+    clearInterval(tick);
+    clearTimeout(hard);
+    signal?.removeEventListener("abort", onAbort);
+    process.off("exit", onExit);
+  });
   await new Promise<void>((res) => out.end(res));
+  if (signal?.aborted) {
+    killGroup("SIGKILL"); // anything the build left in its group
+    rmSync(tmp, { recursive: true, force: true });
+    throw new Interrupted(`interrupted while building ${target.name}`);
+  }
   if (r.exitCode !== 0) {
     rmSync(tmp, { recursive: true, force: true });
     const why = r.exitCode === undefined ? (r.signal ?? r.shortMessage) : `exit ${r.exitCode}`;
@@ -160,15 +209,17 @@ async function runBuild(target: Target, cwd: string, digest: string, toolchain: 
  * side by side (one per build folder), with a line when each starts and ends (and every 15 s while
  * one runs).
  * @param opts `skipMissingToolchains`: a target whose toolchain is missing is skipped (with the
- *   reason) instead of refusing the run; `log` receives progress lines (default stderr)
+ *   reason) instead of refusing the run; `log` receives progress lines (default stderr);
+ *   `signal` aborts the builds (^C): each build's process group is stopped
  * @returns the build records and the skipped targets
  * @throws UserError naming the missing tool and what to install (without skipMissingToolchains),
- *   a missing input, or a failed build with its last output line and the log file
+ *   a missing input, or a failed build with its last output line and the log file; Interrupted
+ *   when `signal` fired before or during a build (the build folders stay as they were)
  */
 export async function ensureBuilt(
   m: Matrix,
   targetNames: Iterable<string>,
-  opts: { skipMissingToolchains?: boolean; log?: (line: string) => void } = {},
+  opts: { skipMissingToolchains?: boolean; log?: (line: string) => void; signal?: AbortSignal } = {},
 ): Promise<BuildOutcome> {
   const log = opts.log ?? ((l: string) => process.stderr.write(l + "\n"));
   const cwd = dirname(m.file);
@@ -203,7 +254,7 @@ export async function ensureBuilt(
       names: [name],
       run: async () => {
         log(`building target ${name} (${rec ? "its inputs or toolchain changed" : "not built yet"}): ${t.build!.command.join(" ")}`);
-        const built = await runBuild(t, cwd, digest, toolchain, log);
+        const built = await runBuild(t, cwd, digest, toolchain, log, opts.signal);
         log(`built target ${name} in ${built.seconds} s`);
         return built;
       },
@@ -212,11 +263,17 @@ export async function ensureBuilt(
   // Builds run side by side (one may wait on the network while another compiles); every one is
   // awaited before the first failure is reported, so none is left running.
   const jobs = [...pending.values()];
+  if (jobs.length && opts.signal) {
+    await new Promise((r) => setImmediate(r)); // a ^C typed during the (synchronous) probes is seen here
+    if (opts.signal.aborted) throw new Interrupted("interrupted before building targets");
+  }
   const settled = await Promise.allSettled(jobs.map((j) => j.run()));
   settled.forEach((r, i) => {
     if (r.status === "fulfilled") for (const n of jobs[i]!.names) records.set(n, r.value);
   });
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  const failed =
+    settled.find((r): r is PromiseRejectedResult => r.status === "rejected" && r.reason instanceof Interrupted) ??
+    settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
   return { records, skipped };
 }

@@ -4,8 +4,27 @@
  */
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
-import { execaSync } from "execa";
+import { spawnSync, type SpawnSyncOptionsWithStringEncoding } from "node:child_process";
 import type { Target } from "../matrix/types.js";
+
+/**
+ * Run a toolchain probe and wait for it. The probe runs in its own process group (`detached`, which
+ * Node's spawnSync honours like spawn), so a ^C typed while it runs reaches wirecost only: a probe
+ * killed by it would read as a missing tool or an "unknown" version, which changes the build's
+ * cache key and rebuilds the target on the next run.
+ * @returns exit code (null when killed or not started), stdout, stderr, and the spawn error if any
+ */
+function probe(argv: readonly string[], cwd: string): { exitCode: number | null; stdout: string; stderr: string; error?: Error } {
+  const options: SpawnSyncOptionsWithStringEncoding & { detached: boolean } = {
+    cwd,
+    timeout: 30_000,
+    stdio: ["ignore", "pipe", "pipe"],
+    encoding: "utf8",
+    detached: true,
+  };
+  const r = spawnSync(argv[0]!, argv.slice(1), options);
+  return { exitCode: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "", ...(r.error ? { error: r.error } : {}) };
+}
 
 /** Is `file` an executable regular file? */
 function executable(file: string): boolean {
@@ -40,10 +59,10 @@ export function missingToolchain(target: Target, cwd: string): string | undefine
   for (const tc of target.build?.toolchain ?? []) {
     if (!findProgram(tc.command, cwd)) return `target ${target.name} needs ${tc.command}, which is not on PATH — install ${tc.install}`;
     if (tc.probe) {
-      const r = execaSync(tc.probe[0]!, tc.probe.slice(1), { cwd, reject: false, timeout: 30_000, stdin: "ignore" });
+      const r = probe(tc.probe, cwd);
       if (r.exitCode !== 0) {
         const why =
-          String(r.stderr || r.stdout || r.shortMessage)
+          String(r.stderr || r.stdout || r.error?.message || `exit ${r.exitCode ?? "by a signal"}`)
             .trim()
             .split("\n")
             .pop() ?? "";
@@ -62,8 +81,8 @@ export function toolchainVersions(target: Target, cwd: string): Record<string, s
   const out: Record<string, string> = {};
   for (const tc of target.build?.toolchain ?? []) {
     if (!tc.version) continue;
-    const r = execaSync(tc.version[0]!, tc.version.slice(1), { cwd, reject: false, timeout: 30_000, stdin: "ignore" });
-    const line = `${String(r.stdout ?? "")}\n${String(r.stderr ?? "")}`.trim().split("\n")[0]?.trim();
+    const r = probe(tc.version, cwd);
+    const line = `${r.stdout}\n${r.stderr}`.trim().split("\n")[0]?.trim();
     out[tc.command] = r.exitCode === 0 && line ? line : "unknown";
   }
   return out;

@@ -7,6 +7,7 @@
  */
 import { glob } from "./run-matrix.js";
 import { relative } from "node:path";
+import { shellQuote } from "../../format/shell.js";
 import { dirname } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { expand } from "../matrix/expand.js";
@@ -103,7 +104,10 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
   if (opts.only?.length) {
     const res = opts.only.map(glob);
     configs = configs.filter((c) => res.some((r) => r.test(c.id)));
-    if (!configs.length) throw new UserError(`--only ${opts.only.join(" ")}: matches no configuration — list ids with: wirecost expand`);
+    if (!configs.length)
+      throw new UserError(
+        `--only ${opts.only.join(" ")}: matches no configuration — list ids with: npx wirecost expand ${shellQuote(relative(process.cwd(), matrix.file))}`,
+      );
   }
   const builds = await ensureBuilt(
     matrix,

@@ -4,10 +4,12 @@
  * atomic journal file; the derived results files are rebuilt at the end, also after an abort
  * (^C), so `--resume` can continue from any instant.
  */
+import { setMaxListeners } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { UserError } from "../../format/errors.js";
+import { shellQuote } from "../../format/shell.js";
 import { expand } from "../matrix/expand.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import { checkProvenanceVersion, clearRuns, readPlan, readRuns } from "../results/journal.js";
@@ -24,6 +26,10 @@ import { progress } from "./progress.js";
 import { RunInterrupted, runOne, type RunOneOptions } from "./run-one.js";
 import { freePort } from "../targets/process.js";
 import { parseShard, shardOf, type Shard } from "./shard.js";
+import { Interrupted } from "../errors.js";
+import { checkJobs } from "./jobs.js";
+
+export { checkJobs, maxJobs } from "./jobs.js";
 
 /** One run, as {@link runOne}; replaceable for benchmarks of the runner itself. */
 export type RunOneFn = (
@@ -51,6 +57,11 @@ export interface RunOptions {
   resume?: boolean;
   /** Start the folder afresh even when that drops results of configurations this run does not select. */
   fresh?: boolean;
+  /**
+   * The option that named `results`, for the fixes printed: `--results` (wirecost run, the
+   * default) or `--scratch` (wirecost verify's re-run, which has no --resume or --fresh).
+   */
+  folderOption?: "--results" | "--scratch";
   /** Aborts the run (^C): no new run starts, running targets are stopped, finished runs are written. */
   signal?: AbortSignal;
   /** Command line recorded in provenance. */
@@ -82,8 +93,13 @@ export interface RunSummary {
   left: number;
   /** Runs kept from an earlier, interrupted run of the folder (`resume`). */
   resumed: number;
-  /** The plan written to the folder. */
+  /** The plan written to the folder (when `written`). */
   plan: ResultsPlan;
+  /**
+   * False when the signal aborted the run before it touched the results folder (while target
+   * builds were probed or ran): the folder is as it was, so `--resume` has nothing to continue.
+   */
+  written: boolean;
 }
 
 /** Compile a glob on configuration ids (`*` any run of characters, `?` one) into an anchored RegExp. */
@@ -128,7 +144,10 @@ export function planRun(matrix: Matrix, opts: Pick<RunOptions, "only" | "repeats
   if (opts.only?.length) {
     const res = opts.only.map(glob);
     configurations = configurations.filter((c) => res.some((r) => r.test(c.id)));
-    if (configurations.length === 0) throw new UserError(`--only ${opts.only.join(" ")}: matches no configuration — list ids with: wirecost expand`);
+    if (configurations.length === 0)
+      throw new UserError(
+        `--only ${opts.only.join(" ")}: matches no configuration — list ids with: npx wirecost expand ${shellQuote(relative(process.cwd(), matrix.file))}`,
+      );
   }
   if (opts.repeats !== undefined) configurations = configurations.map((c) => ({ ...c, repeats: opts.repeats! }));
   if (configurations.every((c) => c.repeats === 0))
@@ -190,6 +209,10 @@ function refuseToDropOthers(opts: RunOptions, plan: ResultsPlan): void {
   const keep = new Set(plan.selected);
   const lost = old.selected.filter((id) => !keep.has(id));
   if (lost.length === 0) return;
+  if (opts.folderOption === "--scratch")
+    throw new UserError(
+      `--scratch ${opts.results}: holds results of ${lost.length} configuration(s) the re-run does not select (e.g. ${lost[0]}, from ${old.matrix.file}) and would drop them — pass --scratch a new or empty folder, or leave --scratch out (a new temp folder)`,
+    );
   throw new UserError(
     `${opts.results}: holds results of ${lost.length} configuration(s) this run does not select (e.g. ${lost[0]}, from ${old.matrix.file}) and would drop them — pass --resume to add these runs to the folder (same matrix), --results NEW_FOLDER, or --fresh to drop them`,
   );
@@ -197,8 +220,9 @@ function refuseToDropOthers(opts: RunOptions, plan: ResultsPlan): void {
 
 /**
  * Run the matrix.
- * @throws UserError for bad options, unmet target requirements or a target command that cannot
- *   start (before any run); run failures are data (status in the records)
+ * @throws UserError for bad options (`--jobs` above maxJobs too, runner/execute/jobs.ts), unmet target
+ *   requirements or a target command that cannot start (before any run); run failures are data
+ *   (status in the records). A ^C while targets are built returns `interrupted` and `written: false`.
  */
 export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSummary> {
   const startedAt = new Date();
@@ -206,11 +230,19 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const fresh = planRun(matrix, opts);
   const wanted = new Set(fresh.selected);
   const selected = fresh.configurations.filter((c) => wanted.has(c.id));
-  const builds = await ensureBuilt(
-    matrix,
-    selected.map((c) => c.values.target!),
-    { skipMissingToolchains: opts.skipMissingToolchains },
-  );
+  if (opts.jobs !== undefined) checkJobs(opts.jobs);
+  let builds: Awaited<ReturnType<typeof ensureBuilt>>;
+  try {
+    builds = await ensureBuilt(
+      matrix,
+      selected.map((c) => c.values.target!),
+      { skipMissingToolchains: opts.skipMissingToolchains, signal: opts.signal },
+    );
+  } catch (e) {
+    if (!(e instanceof Interrupted)) throw e;
+    const total = selected.reduce((n, c) => n + c.repeats, 0);
+    return { runs: [], failed: [], skippedTargets: new Map(), interrupted: true, left: total, resumed: 0, plan: fresh, written: false };
+  }
   const selection = selected.filter((c) => !builds.skipped.has(c.values.target!));
   if (opts.preflight !== false) {
     preflight(matrix, selection);
@@ -245,6 +277,8 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const jobs = Math.max(1, opts.jobs ?? availableParallelism());
   const bar = progress(queue.length + resumed, opts.progressStream, resumed);
   const signal = opts.signal;
+  // Each running run listens for the abort (plus this function and the caller): no MaxListeners warning.
+  if (signal) setMaxListeners(jobs + 8, signal);
   const onAbort = () => bar.note("stopping: no new runs; stopping running targets, writing finished runs…");
   signal?.addEventListener("abort", onAbort, { once: true });
   // A configuration's repeats run one after another on one worker, through a relay on one port,
@@ -304,16 +338,20 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     command: opts.command ?? "wirecost run",
     git,
   });
-  store.finish(plan, prov);
-  const runs = store.all(plan);
   const left = queue.length - finished;
+  const interrupted = left > 0 && !!signal?.aborted;
+  // After ^C the user is waiting: the identity of repeats (which reads every capture log) is left
+  // to the run that resumes the folder.
+  store.finish(plan, prov, interrupted ? { skipIdentity: "run interrupted; --resume works it out" } : {});
+  const runs = store.all(plan);
   return {
     runs,
     failed: runs.filter((r) => r.status !== "ok" && r.status !== "skipped"),
     skippedTargets: builds.skipped,
-    interrupted: left > 0 && !!signal?.aborted,
+    interrupted,
     left,
     resumed,
     plan,
+    written: true,
   };
 }

@@ -27,6 +27,12 @@ export interface RunOneOptions {
   relayPort?: number;
 }
 
+/**
+ * How long a target stopped by ^C has between SIGTERM and SIGKILL, milliseconds: short, so that
+ * ^C ends the whole run within a second (the run is not recorded, so nothing is lost).
+ */
+export const INTERRUPT_GRACE_MS = 250;
+
 /** Raised when a run passes its time limit. */
 class RunTimeout extends Error {}
 
@@ -82,16 +88,26 @@ export async function runOne(
   let status: RunRecord["status"] = "ok";
   let error = "";
   let interrupted = false;
+  /** Stop here when ^C came while an earlier step was awaited: start nothing after it. */
+  const live = () => {
+    if (signal?.aborted) throw new RunInterrupted("interrupted");
+  };
   try {
     await bounded(
       (async () => {
         if (transport === "http") {
           const port = await freePort();
+          live();
           proc = startTarget(cmd, { ...v, port: String(port) }, cwd);
           const p = proc;
           await waitForPort(port, matrix.timeoutMs, () => p.exit() === undefined);
+          live();
           const relay = await startRelay(port, logPath, opts.relayPort ?? 0).catch(() => startRelay(port, logPath, 0));
           close = () => relay.close();
+          if (signal?.aborted) {
+            await relay.close(); // started after the run was given up: nobody else closes it
+            live();
+          }
           await driver.http(relay.port, ctx);
         } else {
           proc = startTarget(cmd, v, cwd);
@@ -102,7 +118,7 @@ export async function runOne(
           });
           close = async () => {
             tap.end();
-            await p.stop();
+            await p.stop(signal?.aborted ? INTERRUPT_GRACE_MS : undefined);
             await tap.close();
           };
           await driver.stdio(tap, ctx);
@@ -116,7 +132,8 @@ export async function runOne(
     status = e instanceof RunTimeout || e instanceof ResponseTimeout ? "timeout" : "failed";
     error = printable((e as Error).message);
   }
-  await proc?.stop();
+  // On ^C the target gets a short grace: the user is waiting, and nothing of this run is kept.
+  await proc?.stop(interrupted ? INTERRUPT_GRACE_MS : undefined);
   await close?.().catch(() => undefined);
   if (interrupted) throw new RunInterrupted(`${config.id} #${repeat} interrupted`);
   const exit = proc?.exit() ?? "";

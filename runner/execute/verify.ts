@@ -6,7 +6,7 @@
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { COUNT_COLUMNS } from "../count/index.js";
 import { UserError } from "../../format/errors.js";
 import type { Matrix } from "../matrix/types.js";
@@ -67,8 +67,8 @@ const COUNTS = new Set<string>(COUNT_COLUMNS);
 
 /**
  * Verify `opts.results` against a fresh run of `matrix`.
- * @throws UserError when the results folder lacks summary.tsv/medians.tsv, or `--only` matches
- *   none of its configurations
+ * @throws UserError when the results folder lacks summary.tsv/medians.tsv, `--only` matches
+ *   none of its configurations, or `scratch` is the results folder itself
  */
 export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promise<VerifyReport> {
   const fix = `produce it with: npx wirecost run ${shellQuote(matrix.file)} --results ${shellQuote(opts.results)}`;
@@ -93,6 +93,10 @@ export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promis
     );
   const recorded = new Set(summary.filter((r) => ids.includes(r.config!)).map((r) => r.repeats));
   const repeats = opts.repeats ?? (recorded.size === 1 ? Number([...recorded][0]) : undefined);
+  if (opts.scratch !== undefined && resolve(opts.scratch) === resolve(opts.results))
+    throw new UserError(
+      `--scratch ${opts.scratch}: is the results folder being verified, which the re-run would overwrite — pass --scratch another folder, or leave it out (a new temp folder)`,
+    );
   const scratch = opts.scratch ?? mkdtempSync(join(tmpdir(), "wirecost-verify-"));
   if (plan && plan.matrix.sha256 !== matrix.sha256)
     process.stderr.write(`note: ${opts.results} was run from another version of the matrix (sha256 ${plan.matrix.sha256.slice(0, 12)}…)\n`);
@@ -104,6 +108,7 @@ export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promis
     signal: opts.signal,
     progressStream: opts.progressStream,
     command: "wirecost verify",
+    folderOption: "--scratch",
   });
   const fresh = new Map(readTsvRecords(resultsFile(scratch, "medians"), fix).map((r) => [`${r.config}\u0000${r.metric}`, r.median!]));
   const status = new Map<string, string>();

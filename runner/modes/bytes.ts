@@ -29,8 +29,14 @@ export const bytesMode: RunMode = {
   interrupt: "graceful",
   async run(matrix, file, o) {
     const started = Date.now();
-    const { runs, failed, skippedTargets, interrupted, left } = await runMatrix(matrix, o);
-    const again = { repeats: o.repeats, shard: o.shard, results: o.results, resume: true };
+    const { runs, failed, skippedTargets, interrupted, left, written } = await runMatrix(matrix, o);
+    const again = { repeats: o.repeats, shard: o.shard, results: o.results, resume: true, skipMissingToolchains: o.skipMissingToolchains };
+    if (interrupted && !written) {
+      // Stopped while targets were built: the folder is as it was, so the same command starts again.
+      process.stderr.write(`interrupted before the first run (while building targets): nothing written to ${o.results}/\n`);
+      process.stderr.write(`run again: ${runCommandLine(this, file, { ...again, only: o.only, resume: o.resume === true, fresh: o.fresh })}\n`);
+      return 130;
+    }
     if (interrupted) {
       process.stderr.write(`interrupted: ${runs.length} runs written to ${o.results}/, ${left} left\n`);
       process.stderr.write(`resume: ${runCommandLine(this, file, { ...again, only: o.only })}\n`);

@@ -9,6 +9,10 @@ export interface CommandParts {
   shard?: string;
   results: string;
   resume?: boolean;
+  /** `--fresh` (a run started again as it was given). */
+  fresh?: boolean;
+  /** `--skip-missing-toolchains`, kept from the run being resumed or rerun (without it the command would refuse those targets). */
+  skipMissingToolchains?: boolean;
 }
 
 /**
@@ -25,6 +29,8 @@ export function runCommandLine(mode: RunMode, file: string, p: CommandParts): st
     "--results",
     p.results,
     ...(p.resume && mode.supports.resume ? ["--resume"] : []),
+    ...(p.fresh && !(p.resume && mode.supports.resume) ? ["--fresh"] : []),
+    ...(p.skipMissingToolchains ? ["--skip-missing-toolchains"] : []),
   ];
   return `npx wirecost run ${args.map(shellQuote).join(" ")}`;
 }

@@ -8,6 +8,7 @@ import { UserError } from "../../format/errors.js";
 import { resultsFile } from "../../format/layout.js";
 import type { Matrix } from "../matrix/types.js";
 import { killAllTargets } from "../targets/process.js";
+import { lockResults } from "../results/lock.js";
 import { bytesMode } from "./bytes.js";
 import { percallMode } from "./percall.js";
 import { timingMode } from "./timing.js";
@@ -16,6 +17,7 @@ import type { ModeRunOptions, RunMode } from "./types.js";
 
 export type { ModeRunOptions, ModeSupport, RunMode } from "./types.js";
 export { runCommandLine, type CommandParts } from "./commands.js";
+export { bytesMode };
 
 /** Run modes, in the order asked; the last (bytes) claims every matrix the others leave. */
 export const RUN_MODES: readonly RunMode[] = [percallMode, timingMode, bytesMode];
@@ -53,36 +55,83 @@ export function checkModeOptions(mode: RunMode, file: string, o: Pick<ModeRunOpt
   }
 }
 
+/** The abort signal of a process that runs targets, and how to stop listening (see {@link handleInterrupts}). */
+export interface InterruptHandling {
+  /** Aborted by the first ^C or SIGTERM when `graceful`. */
+  signal: AbortSignal;
+  /**
+   * Stop listening for the signals. After an interrupt the process must end at once: when
+   * something still keeps the event loop alive a second later (a timer of a library that was
+   * not cleared), the process exits with its exit code (130 unless set) instead of sitting idle.
+   */
+  dispose(): void;
+}
+
 /**
- * Run `matrix` with its mode: check the options, then run with one signal handling for all
- * modes. The first ^C or SIGTERM aborts a graceful mode (it writes what finished and prints how
- * to resume) or kills the targets and exits 130 for an immediate one; a second kills every
- * target group and exits 130 at once.
- * @returns the exit code the mode returned
- * @throws UserError as {@link checkModeOptions} and the mode's run
+ * The one signal handling of every command that runs targets (`wirecost run` in each mode,
+ * `wirecost verify`). The first ^C or SIGTERM aborts the returned signal when `graceful` (the
+ * caller stops, writes what finished and prints how to go on), or kills every target group,
+ * prints `note` and exits 130 when not; a second one kills every target group, prints `again`
+ * and exits 130 at once. Targets left alive at exit are killed (an `exit` listener).
+ * @param o `graceful`: how the first signal acts; `note`: what was kept, printed on an immediate
+ *   interrupt; `again`: what was kept, printed on a second signal
  */
-export async function runWithMode(matrix: Matrix, file: string, o: Omit<ModeRunOptions, "signal" | "command">): Promise<number> {
-  const mode = modeOf(matrix);
-  checkModeOptions(mode, file, o);
+export function handleInterrupts(o: { graceful: boolean; note?: string; again: string }): InterruptHandling {
   const ac = new AbortController();
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals): void => {
-    if (++signals === 1 && mode.interrupt === "graceful") {
+    if (++signals === 1 && o.graceful) {
       ac.abort(sig);
       return;
     }
     killAllTargets();
-    process.stderr.write(`\n${sig}: stopped every target; ${signals === 1 ? (mode.interruptNote ?? "") : `finished runs are in ${o.results}/`}\n`);
+    process.stderr.write(`\n${sig}${signals > 1 ? " again" : ""}: stopped every target; ${signals === 1 ? (o.note ?? "") : o.again}\n`);
     process.exit(130);
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   process.on("exit", killAllTargets);
+  return {
+    signal: ac.signal,
+    dispose() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      process.off("exit", killAllTargets);
+      if (ac.signal.aborted) {
+        killAllTargets();
+        setTimeout(() => process.exit(process.exitCode ?? 130), 1000).unref();
+      }
+    },
+  };
+}
+
+/**
+ * Run `matrix` with its mode: check the options, lock the results folder (a second run into it is
+ * refused naming this one's pid; runner/results/lock.ts), then run with the one signal handling of
+ * {@link handleInterrupts}: the first ^C or SIGTERM aborts a graceful mode (it writes what finished
+ * and prints how to resume) or kills the targets and exits 130 for an immediate one; a second
+ * kills every target group and exits 130 at once. The lock goes on every way out.
+ * @returns the exit code the mode returned
+ * @throws UserError as {@link checkModeOptions} and the mode's run; when the results folder is
+ *   locked by another live run, or cannot be created or written
+ */
+export async function runWithMode(matrix: Matrix, file: string, o: Omit<ModeRunOptions, "signal" | "command">): Promise<number> {
+  const mode = modeOf(matrix);
+  checkModeOptions(mode, file, o);
+  const command = ["wirecost", ...process.argv.slice(2)].join(" ");
+  const interrupts = handleInterrupts({
+    graceful: mode.interrupt === "graceful",
+    note: mode.interruptNote,
+    again: `finished runs are in ${o.results}/`,
+  });
   try {
-    return await mode.run(matrix, file, { ...o, signal: ac.signal, command: ["wirecost", ...process.argv.slice(2)].join(" ") });
+    const lock = lockResults(o.results, { option: "--results", command });
+    try {
+      return await mode.run(matrix, file, { ...o, signal: interrupts.signal, command });
+    } finally {
+      lock.release();
+    }
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    process.off("exit", killAllTargets);
+    interrupts.dispose();
   }
 }

@@ -35,7 +35,8 @@ export async function runPercallCommand(
   const all = expand(matrix).configurations;
   const res = o.only.map(glob);
   const configs = o.only.length ? all.filter((c) => res.some((r) => r.test(c.id))) : all;
-  if (!configs.length) throw new UserError(`--only ${o.only.join(" ")}: matches no configuration — list ids with: wirecost expand ${matrixArg}`);
+  if (!configs.length)
+    throw new UserError(`--only ${o.only.join(" ")}: matches no configuration — list ids with: npx wirecost expand ${shellQuote(matrixArg)}`);
   const builds = await ensureBuilt(
     matrix,
     configs.map((c) => c.values.target!),

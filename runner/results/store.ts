@@ -54,8 +54,8 @@ export class ResultsStore {
   }
 
   /** Rebuild runs.tsv, summary.tsv, medians.tsv, coverage.tsv and write provenance.json (see {@link rebuildResults}). */
-  finish(plan: ResultsPlan, provenance: Provenance): void {
-    rebuildResults(this.dir, plan, provenance);
+  finish(plan: ResultsPlan, provenance: Provenance, opts: RebuildOptions = {}): void {
+    rebuildResults(this.dir, plan, provenance, opts);
   }
 }
 
@@ -65,6 +65,16 @@ function runsOf(dir: string, plan: ResultsPlan, id: string): RunRecord[] {
   return readRuns(dir, id).filter((r) => !c || r.repeat <= c.repeats);
 }
 
+/** Options of {@link rebuildResults}. */
+export interface RebuildOptions {
+  /**
+   * Why the identity of repeats is not worked out this time (e.g. after ^C, where it would keep the
+   * user waiting: aligning repeats reads every capture log). Given: `varying_fields` of each
+   * configuration whose repeats are not byte-identical is `unknown (<why>)`; absent: worked out.
+   */
+  skipIdentity?: string;
+}
+
 /**
  * Rebuild the derived files of results folder `dir` from its journal, one configuration at a
  * time (memory stays flat in the number of runs): runs.tsv, summary.tsv and medians.tsv for the
@@ -72,7 +82,7 @@ function runsOf(dir: string, plan: ResultsPlan, id: string): RunRecord[] {
  * (measured | failed | skipped | excluded | not-run, with the reason); provenance.json as given.
  * @throws UserError when a journal file is unreadable (see readRuns)
  */
-export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Provenance): void {
+export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Provenance, opts: RebuildOptions = {}): void {
   const axisNames = plan.axisNames;
   const byId = new Map(plan.configurations.map((c) => [c.id, c]));
   const selected = [...plan.selected].sort();
@@ -110,10 +120,12 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
     for (const r of ok) for (const [code, n] of Object.entries(r.anomalies ?? {})) anomalies.set(code, (anomalies.get(code) ?? 0) + n);
     const varying = bytesIdentical
       ? ""
-      : varyingFieldsOf(
-          ok.map((r) => captureLogPath(dir, id, r.repeat)),
-          c.values.transport === "stdio" ? "stdio" : "http",
-        );
+      : opts.skipIdentity !== undefined && ok.length > 1
+        ? `unknown (${opts.skipIdentity})`
+        : varyingFieldsOf(
+            ok.map((r) => captureLogPath(dir, id, r.repeat)),
+            c.values.transport === "stdio" ? "stdio" : "http",
+          );
     summary.push([c.id, ...axisNames.map((a) => c.values[a]!), c.repeats, ok.length, countIdentical, bytesIdentical, varying, anomalySummary(anomalies)]);
     if (ok.length > 0) {
       for (const col of COUNT_COLUMNS) {

@@ -3,8 +3,9 @@
  * opens every page from file://, with no console error, every internal link resolving, tables
  * and SVG charts present; a screenshot of the report page goes to test-output/.
  * Cases: the hand-made fixture, the real runner's fixture (results-wire), and any built site
- * named by WIRECOST_BROWSE_SITE. Fails loudly when /usr/bin/chromium is absent, unless
- * WIRECOST_NO_BROWSER=1.
+ * named by WIRECOST_BROWSE_SITE. Without chromium on PATH the tests are skipped with one line
+ * naming `apt-get install chromium`; with CI=true they fail instead (test/tools.ts).
+ * WIRECOST_NO_BROWSER=1 skips them on purpose.
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
@@ -14,13 +15,15 @@ import { describe, it } from "node:test";
 import { chromium } from "playwright-core";
 import { render } from "../../generators/render.js";
 import { REPO_ROOT, fixtureCopy, tempDir } from "../generators/support.js";
+import { onPath, toolSkip } from "../tools.js";
 
 /** Results the real runner produced (see test/generators/wire.test.ts). */
 const WIRE = join(REPO_ROOT, "test", "fixtures", "results-wire");
 /** An already built site to check as well (e.g. one rendered from `npm start` results); unset: that case is skipped. */
 const EXTRA_SITE = process.env["WIRECOST_BROWSE_SITE"];
 
-const CHROMIUM = "/usr/bin/chromium";
+/** Debian's chromium (its launcher script), as found on PATH. */
+const CHROMIUM = onPath("chromium") ?? "/usr/bin/chromium";
 const ARGS = [
   "--headless",
   "--no-sandbox",
@@ -30,14 +33,17 @@ const ARGS = [
   "--disable-sync",
   "--no-first-run",
 ];
-const skip = process.env["WIRECOST_NO_BROWSER"] === "1" ? "WIRECOST_NO_BROWSER=1: browser test skipped on request" : false;
+const skip = toolSkip({ tool: "chromium", found: onPath("chromium") !== undefined, install: "apt-get install chromium", optOut: "WIRECOST_NO_BROWSER" });
 
 /**
  * Open every HTML page of `site` in Chromium: no console error, every file link resolves,
  * every image renders; the report page shows tables and an SVG chart; screenshot to test-output/.
  */
 async function checkSite(site: string, screenshot: string): Promise<void> {
-  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} not found: install Debian's chromium (apt-get install chromium), or set WIRECOST_NO_BROWSER=1 to skip`);
+  assert.ok(
+    existsSync(CHROMIUM) && onPath("chromium") !== undefined,
+    `chromium not found on PATH: install Debian's chromium (apt-get install chromium), or set WIRECOST_NO_BROWSER=1 to skip`,
+  );
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
     const page = await browser.newPage();

@@ -1,12 +1,12 @@
 /**
  * Guards on `wirecost run` that keep a user from losing results or running nothing by mistake:
  * a partial run (--only) into a folder holding other configurations' results is refused unless
- * --resume; --repeats 0 and --jobs 0 are refused with one line.
+ * --resume; --repeats 0, --jobs 0 and --jobs above the machine's bound are refused with one line.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { cli, root } from "../paths.js";
@@ -34,14 +34,27 @@ test("run --only into a folder with other configurations' results is refused; --
   for (const id of [A, B]) assert.match(runs, new RegExp(`^${id}\\t1\\tok`, "m"), `${id} in runs.tsv`);
 });
 
-test("--repeats 0 and --jobs 0 are refused with one line", async () => {
+test("--repeats 0, --jobs 0 and --jobs above 4 per core (at most 64) are refused with one line", async () => {
   const zero = await wc(["run", "--repeats", "0", "--results", join(mkdtempSync(join(tmpdir(), "wirecost-guard-")), "r")]);
   assert.equal(zero.exitCode, 1);
   assert.equal(zero.stderr, "wirecost: --repeats 0: leaves nothing to run (0 runs) — pass --repeats 1 or more");
   const jobs = await wc(["run", "--jobs", "0"]);
   assert.equal(jobs.exitCode, 1);
   assert.equal(jobs.stderr.trim().split("\n").length, 1, jobs.stderr);
-  assert.match(jobs.stderr, /--jobs takes a whole number ≥ 1, got "0"/);
+  const max = Math.min(64, 4 * availableParallelism());
+  assert.match(
+    jobs.stderr,
+    new RegExp(`--jobs takes a whole number from 1 to ${max} on this machine \\(4 per core, at most 64; default: one per core\\), got "0"`),
+  );
+  for (const cmd of ["run", "verify"]) {
+    const many = await wc([cmd, "--jobs", "100000"]);
+    assert.equal(many.exitCode, 1);
+    assert.equal(many.stderr.trim().split("\n").length, 1, many.stderr);
+    assert.match(many.stderr, new RegExp(`--jobs takes a whole number from 1 to ${max} .*got "100000"`));
+    assert.doesNotMatch(many.stderr, /MaxListeners/);
+  }
+  const top = await wc(["run", "--jobs", String(max), "--repeats", "0", "--results", join(mkdtempSync(join(tmpdir(), "wirecost-guard-")), "r")]);
+  assert.doesNotMatch(top.stderr, /--jobs/, `--jobs ${max} is taken`);
 });
 
 test("verify on every committed report prints a command that names that report's matrix", async () => {

@@ -217,7 +217,7 @@ describe("run and page", () => {
   it("--only that matches nothing names the expand command", () => {
     assert.throws(
       () => execFileSync("node", [cli, "run", small, "--only", "nope", "--results", dir], { cwd: root, stdio: "pipe" }),
-      (e: { stderr: Buffer }) => e.stderr.toString().includes(`matches no configuration — list ids with: wirecost expand ${small}`),
+      (e: { stderr: Buffer }) => e.stderr.toString().includes(`matches no configuration — list ids with: npx wirecost expand ${small}`),
     );
   });
 

@@ -15,8 +15,9 @@
  *   not bytes.)
  *
  * tshark must be installed (Debian: `DEBIAN_FRONTEND=noninteractive apt-get install -y tshark`,
- * answering no to non-root capture) and the test must run as root to capture on `lo`. Set
- * WIRECOST_NO_TSHARK=1 to skip it on purpose.
+ * answering no to non-root capture) and the test must run as root to capture on `lo`. Without
+ * tshark, or not as root, the test is skipped with one line naming what to do; with CI=true it is
+ * required and fails instead (test/tools.ts). WIRECOST_NO_TSHARK=1 skips it on purpose.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -33,8 +34,15 @@ import { startRelay } from "../../runner/capture/relay.js";
 import { readCaptureLog, reassemble } from "../../runner/capture/log.js";
 import { Http1StreamParser, type HttpMessage } from "../../runner/wire/http1.js";
 import { DRIVERS } from "../../runner/drivers/index.js";
+import { toolSkip } from "../tools.js";
 
-const skip = process.env.WIRECOST_NO_TSHARK === "1";
+const skip = toolSkip({
+  tool: "tshark",
+  found: spawnSync("tshark", ["--version"], { stdio: "ignore" }).status === 0,
+  unusable: process.getuid?.() === 0 ? undefined : "tshark captures on lo as root only — run the tests as root",
+  install: "apt-get install tshark",
+  optOut: "WIRECOST_NO_TSHARK",
+});
 
 /** Hold a port by listening on it until the relay takes it over. */
 async function holdPort(): Promise<{ port: number; server: Server }> {
@@ -66,9 +74,7 @@ function ourBodies(logPath: string): { c2s: number[]; s2c: number[]; bytes: { c2
   return out;
 }
 
-test("tshark agrees with the relay log on TCP payload bytes and HTTP body lengths for every HTTP configuration of matrix.yaml", {
-  skip: skip && "WIRECOST_NO_TSHARK=1",
-}, async () => {
+test("tshark agrees with the relay log on TCP payload bytes and HTTP body lengths for every HTTP configuration of matrix.yaml", { skip }, async () => {
   const which = spawnSync("tshark", ["--version"], { encoding: "utf8" });
   assert.ok(
     which.status === 0,

@@ -5,6 +5,7 @@
  * fits both SDK generations' `Transport` interface.
  */
 import type { StdioChannel } from "../../capture/tap.js";
+import { ResponseTimeout } from "../../errors.js";
 
 /** A JSON-RPC message as the SDKs hand it over (opaque here). */
 export type SdkMessage = Record<string, unknown>;
@@ -15,7 +16,12 @@ export class ChannelTransport {
   onmessage?: (message: never, extra?: never) => void;
   /** Set by the SDK. */
   onclose?: () => void;
-  /** Set by the SDK: called when a line is not JSON or reading fails before close(). */
+  /**
+   * Set by the SDK: called when a line is not JSON or reading fails before close(). When the
+   * target's stdout ended or failed (not a read that only waited too long), `onclose` follows, so
+   * the SDK rejects its pending requests at once and clears their timers instead of waiting for
+   * each request's own time limit.
+   */
   onerror?: (error: Error) => void;
   private closed = false;
 
@@ -39,7 +45,10 @@ export class ChannelTransport {
       try {
         line = await this.channel.readLine(this.idleMs);
       } catch (e) {
-        if (!this.closed) this.onerror?.(e as Error);
+        if (this.closed) return;
+        this.onerror?.(e as Error);
+        // The stream is gone (end of stdout, a pipe error): nothing more can arrive, so close.
+        if (!(e instanceof ResponseTimeout)) await this.close();
         return;
       }
       if (this.closed) return;

@@ -1,0 +1,120 @@
+/**
+ * The wirecost command line's definition (commander): every command, argument and option, and
+ * the actions, which load their modules on demand. `bin/wirecost.ts` parses `process.argv` with
+ * it; tests parse the commands wirecost prints with it, actions replaced (test/execute/suggested-commands.test.ts).
+ */
+import { Command, InvalidArgumentError } from "commander";
+import { toolInfo } from "../runner/results/provenance.js";
+import { maxJobs } from "../runner/execute/jobs.js";
+
+/**
+ * A whole number option value.
+ * @throws InvalidArgumentError (commander prints it on one line) below `min` or above `max`
+ */
+function count(v: string, name: string, min = 0, max = Number.POSITIVE_INFINITY, why = ""): number {
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
+    throw new InvalidArgumentError(`${name} takes a whole number ${max === Number.POSITIVE_INFINITY ? `≥ ${min}` : `from ${min} to ${max}${why}`}, got "${v}"`);
+  return Number(v);
+}
+const collect = (v: string, prev: string[]) => [...prev, v];
+/** `--jobs`: 1 to {@link maxJobs}. */
+const jobs = (v: string) => count(v, "--jobs", 1, maxJobs(), " on this machine (4 per core, at most 64; default: one per core)");
+
+/**
+ * The folders and files named on the command line being run, as `[option or argument, value]`
+ * (e.g. `["--results", "results"]`), defaults included; set before each action runs. The top
+ * level turns a file-system error under one of them into one line naming it (format/errors.ts
+ * fileSystemError).
+ */
+export const namedPaths: [string, string][] = [];
+
+/** Options whose value is a folder or file path. */
+const PATH_OPTIONS = ["results", "site", "scratch", "predictions"] as const;
+
+/** The wirecost program: commands, options and actions (parse it with `parseAsync`). */
+export function buildProgram(): Command {
+  const program = new Command("wirecost")
+    .description("Measure what a protocol layer costs on the wire.")
+    .version(toolInfo().version, "-V, --version", "print the wirecost version")
+    .showSuggestionAfterError();
+
+  program.hook("preAction", (_program, action) => {
+    namedPaths.length = 0;
+    const opts = action.opts() as Record<string, unknown>;
+    for (const key of PATH_OPTIONS) if (typeof opts[key] === "string") namedPaths.push([`--${key}`, opts[key] as string]);
+    action.registeredArguments.forEach((a, i) => {
+      const v = action.processedArgs[i] as unknown;
+      for (const p of Array.isArray(v) ? v : [v]) if (typeof p === "string") namedPaths.push([a.name().toUpperCase(), p]);
+    });
+  });
+
+  program
+    .command("expand")
+    .description("print the configurations of a matrix")
+    .argument("[matrix]", "matrix file", "matrix.yaml")
+    .option("--format <format>", "tsv or json", "tsv")
+    .option("--all", "also print excluded cells with their reason")
+    .action(async (matrix: string, o: { format: string; all?: boolean }) => (await import("./commands/expand.js")).expandCommand(matrix, o));
+
+  program
+    .command("run")
+    .description("run a matrix against real targets and write results")
+    .argument("[matrix]", "matrix file", "matrix.yaml")
+    .option("--only <glob>", "run only configurations whose id matches (repeatable)", collect, [])
+    .option("--repeats <n>", "runs per configuration, overriding the matrix", (v) => count(v, "--repeats"))
+    .option("--jobs <n>", "concurrent runs (default: cores; at most 4 per core and 64)", jobs)
+    .option("--results <dir>", "results folder (locked while a run writes it)", "results")
+    .option("--shard <k/n>", "run only shard K of N (deterministic partition of configuration ids)")
+    .option("--resume", "continue an interrupted run in --results: keep runs already ok, run the rest")
+    .option("--fresh", "start --results afresh even when that drops results of configurations this run does not select")
+    .option("--skip-missing-toolchains", "record the runs of a target whose build toolchain is missing as skipped (with what to install) instead of refusing")
+    .action(async (matrix: string, o: import("./commands/run.js").RunCommandOptions) => (await import("./commands/run.js")).runCommand(matrix, o));
+
+  program
+    .command("verify")
+    .description("re-run configurations into a scratch folder and compare with a results folder cell by cell")
+    .argument("[matrix]", "matrix file", "matrix.yaml")
+    .option("--only <glob>", "verify only configurations whose id matches (repeatable)", collect, [])
+    .option("--results <dir>", "results folder to check", "results")
+    .option("--scratch <dir>", "folder for the re-run (default: a new temp folder)")
+    .option("--repeats <n>", "runs per configuration (default: as recorded)", (v) => count(v, "--repeats"))
+    .option("--jobs <n>", "concurrent runs (default: cores; at most 4 per core and 64)", jobs)
+    .action(async (matrix: string, o: import("./commands/verify.js").VerifyCommandOptions) => (await import("./commands/verify.js")).verifyCommand(matrix, o));
+
+  program
+    .command("merge")
+    .description("merge shard results folders (run --shard K/N) into one")
+    .argument("<dirs...>", "shard results folders")
+    .requiredOption("--results <dir>", "merged results folder")
+    .option("--fresh", "replace --results even when it holds results the merged folders do not have")
+    .action(async (dirs: string[], o: { results: string; fresh?: boolean }) => (await import("./commands/merge.js")).mergeCommand(dirs, o));
+
+  program
+    .command("count")
+    .description("count one capture log and print one TSV row (anomalies on stderr)")
+    .argument("<log>", "capture log (JSON lines)")
+    .option("--stdio", "the log is of a stdio session (default: HTTP)")
+    .option("--per-message", "print the per-message breakdown instead")
+    .option("--strict", "fail on the first anomaly (a byte that is not in the expected shape) instead of counting and naming it")
+    .action(async (log: string, o: { stdio?: boolean; perMessage?: boolean; strict?: boolean }) => (await import("./commands/count.js")).countCommand(log, o));
+
+  program
+    .command("recount")
+    .description("count a bytes results folder again from its kept capture logs and rewrite each run's messages.tsv (runs nothing)")
+    .option("--results <dir>", "results folder", "results")
+    .action(async (o: { results: string }) => (await import("./commands/recount.js")).recountCommand(o));
+
+  program
+    .command("render")
+    .description("render the site from a results folder (runs nothing)")
+    .option("--results <dir>", "results folder", "results")
+    .option("--site <dir>", "site folder", "site")
+    .option("--predictions <file>", "predictions file (default: predictions.yaml beside the results folder)")
+    .action(async (o: { results: string; site: string; predictions?: string }) => {
+      const { render } = await import("../generators/render.js");
+      const report = await render({ results: o.results, site: o.site, predictions: o.predictions });
+      process.stderr.write(`wrote ${report.files.length} files to ${o.site}/\n`);
+    });
+
+  return program;
+}
