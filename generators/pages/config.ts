@@ -86,11 +86,11 @@ export function configPageMarkdown(results: Results, summary: ConfigSummary): st
       ? tableView(
           [
             { header: "Repeat", align: "right", cell: (a: (typeof anomalies)[number]) => formatInt(a.repeat) },
-            { header: "Code", align: "left", cell: (a: (typeof anomalies)[number]) => mdCode(a.code) },
+            { header: "Code", align: "left", cell: (a: (typeof anomalies)[number]) => a.code },
             { header: "Stream", align: "left", cell: (a: (typeof anomalies)[number]) => (a.conn === 0 ? `stdio ${a.dir}` : `conn ${a.conn} ${a.dir}`) },
             { header: "At byte", align: "right", cell: (a: (typeof anomalies)[number]) => formatInt(a.offset) },
             { header: "Bytes", align: "right", cell: (a: (typeof anomalies)[number]) => formatInt(a.bytes) },
-            { header: "Detail", align: "left", cell: (a: (typeof anomalies)[number]) => mdCell(a.detail) },
+            { header: "Detail", align: "left", cell: (a: (typeof anomalies)[number]) => a.detail },
           ],
           anomalies,
         )

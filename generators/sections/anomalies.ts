@@ -3,14 +3,13 @@
  * "Anomalies"), from summary.tsv's `anomalies` column: a table of those configurations with their
  * codes and counts summed over the ok repeats, or the count of configurations that had none.
  */
-import { mdCode } from "../escape.js";
 import { formatInt } from "../format.js";
 import type { Results } from "../results/load.js";
 import { tableView, type TableView } from "../table.js";
 
 /** The report's anomalies section, ready for a template. */
 export interface AnomalyView {
-  /** Configurations with at least one anomaly (a table with a link column), or undefined when none had any. */
+  /** Configurations with at least one anomaly (with the file name of each one's page), or undefined when none had any. */
   table: TableView | undefined;
   /** How many configurations had none, and of how many with an ok repeat. */
   clean: string;
@@ -28,11 +27,12 @@ export function anomalyView(results: Results, configPage: (config: string) => st
     table: odd.length
       ? tableView(
           [
-            { header: "Configuration", align: "left", cell: (c: (typeof odd)[number]) => `[${mdCode(c.config)}](${configPage(c.config)}.md)` },
+            { header: "Configuration", align: "left", cell: (c: (typeof odd)[number]) => c.config },
+            { header: "Page", align: "left", cell: (c: (typeof odd)[number]) => `${configPage(c.config)}.md` },
             {
               header: "Anomalies (code × count over the ok repeats)",
               align: "left",
-              cell: (c: (typeof odd)[number]) => [...c.anomalies].map(([code, n]) => `${mdCode(code)} × ${formatInt(n)}`).join(", "),
+              cell: (c: (typeof odd)[number]) => [...c.anomalies].map(([code, n]) => `${code} × ${formatInt(n)}`).join(", "),
             },
           ],
           odd,

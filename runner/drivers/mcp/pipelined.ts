@@ -51,8 +51,9 @@ export class PipelinedStdioWire implements Wire {
     try {
       m = JSON.parse(line) as JsonRpcMessage;
     } catch {
-      return this.failAll(new ProtocolError(`stdout line: not JSON: ${line.slice(0, 120)}`));
+      return; // a stray line (a server's log on stdout) is read past; the counter names it
     }
+    if (typeof m !== "object" || m === null) return;
     if (m.method !== undefined) {
       if (m.id !== undefined) this.stdin.write(JSON.stringify(this.answer(m)) + "\n");
       return; // notifications are read past

@@ -36,6 +36,21 @@ export function mcpHeaders(msg: Outgoing, sessionId: string | undefined, initial
   return h;
 }
 
+/**
+ * One stdout line as a JSON-RPC message, or undefined for a line that is not a JSON object (a
+ * server's log line on stdout, a common bug): the driver reads past it, as the MCP stdio transport
+ * tells clients not to expect anything but messages there, and the counter names it
+ * (`stdio-non-jsonrpc-line`) instead of the run being lost.
+ */
+function jsonRpcLine(line: Buffer | string): JsonRpcMessage | undefined {
+  try {
+    const m = JSON.parse(line.toString()) as unknown;
+    return typeof m === "object" && m !== null && !Array.isArray(m) ? (m as JsonRpcMessage) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Stdio: one message per line; strictly sequential (one request in flight). */
 export class StdioWire implements Wire {
   constructor(
@@ -46,7 +61,9 @@ export class StdioWire implements Wire {
   async exchange(msg: Outgoing, onServerRequest: (r: JsonRpcMessage) => JsonRpcMessage): Promise<JsonRpcMessage> {
     this.ch.send(Buffer.concat([msg.body, Buffer.from("\n")]));
     for (;;) {
-      const m = parseJson(await this.ch.readLine(this.timeoutMs), "stdout line");
+      const line = await this.ch.readLine(this.timeoutMs);
+      const m = jsonRpcLine(line);
+      if (m === undefined) continue; // a stray line (a server's log on stdout): read past; the counter names it
       if (m.method !== undefined && m.id !== undefined) {
         this.ch.send(Buffer.from(JSON.stringify(onServerRequest(m)) + "\n"));
       } else if (m.method === undefined && m.id === msg.id) {
