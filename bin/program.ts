@@ -68,6 +68,7 @@ export function buildProgram(): Command {
     .option("--resume", "continue an interrupted run in --results: keep runs already ok, run the rest")
     .option("--fresh", "start --results afresh even when that drops results of configurations this run does not select")
     .option("--skip-missing-toolchains", "record the runs of a target whose build toolchain is missing as skipped (with what to install) instead of refusing")
+    .option("--strict", "bytes runs: a run whose capture log has an anomaly fails, naming it, instead of being counted with the anomaly named")
     .action(async (matrix: string, o: import("./commands/run.js").RunCommandOptions) => (await import("./commands/run.js")).runCommand(matrix, o));
 
   program

@@ -15,6 +15,7 @@ export interface RunCommandOptions {
   resume?: boolean;
   fresh?: boolean;
   skipMissingToolchains?: boolean;
+  strict?: boolean;
 }
 
 /** Run `file`; exit code 1 when any run was not ok, 130 when interrupted. */

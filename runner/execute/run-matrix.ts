@@ -77,6 +77,8 @@ export interface RunOptions {
    * instead of refusing the run (`--skip-missing-toolchains`; what `npm start` passes).
    */
   skipMissingToolchains?: boolean;
+  /** Count strictly (`--strict`): a run whose log has an anomaly fails, naming it, instead of being counted with it. */
+  strict?: boolean;
 }
 
 /** What a matrix run did. */
@@ -298,7 +300,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
       // Warm-up runs (the configuration's `warmup`): the same run, its record and log discarded.
       for (let w = 1; w <= (c.warmup ?? 0) && !signal?.aborted; w++) {
         try {
-          await run(matrix, c, w, join(warmupDir(), `${c.id}-${w}.jsonl`), signal, { relayPort });
+          await run(matrix, c, w, join(warmupDir(), `${c.id}-${w}.jsonl`), signal, { relayPort, strict: opts.strict });
         } catch (e) {
           if (!(e instanceof RunInterrupted)) throw e;
         }
@@ -306,7 +308,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
       for (const repeat of repeats) {
         if (signal?.aborted) break;
         try {
-          const rec = await run(matrix, c, repeat, store.logPath(c.id, repeat), signal, { relayPort });
+          const rec = await run(matrix, c, repeat, store.logPath(c.id, repeat), signal, { relayPort, strict: opts.strict });
           store.record(rec);
           finished++;
           bar.done(c.id, repeat, rec.status, rec.error);

@@ -25,6 +25,8 @@ function printable(text: string): string {
 export interface RunOneOptions {
   /** Port on 127.0.0.1 the relay listens on (HTTP); 0 or absent: one the OS picks. */
   relayPort?: number;
+  /** Count strictly: the first anomaly fails the run (`--strict`) instead of being counted and named. */
+  strict?: boolean;
 }
 
 /**
@@ -146,7 +148,7 @@ export async function runOne(
   }
   try {
     const streams = readCaptureStreams(logPath);
-    const result = countStreams(streams, { transport });
+    const result = countStreams(streams, { transport, strict: opts.strict === true });
     const anomalies = writeRunBreakdown(logPath, result, streams);
     return { ...base, status: "ok", exit, counts: result.row, ...(anomalies ? { anomalies } : {}), digest: streamsDigest(streams) };
   } catch (e) {

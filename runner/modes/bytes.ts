@@ -25,7 +25,7 @@ export const bytesMode: RunMode = {
   measures: "byte counts",
   marker: "summary",
   claims: () => true,
-  supports: { resume: true, shard: true, jobs: true, verify: true },
+  supports: { resume: true, shard: true, jobs: true, verify: true, strict: true },
   interrupt: "graceful",
   async run(matrix, file, o) {
     const started = Date.now();

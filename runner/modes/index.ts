@@ -40,16 +40,17 @@ export function modeOfResults(dir: string): RunMode | undefined {
  * mode and what to do instead.
  * @throws UserError
  */
-export function checkModeOptions(mode: RunMode, file: string, o: Pick<ModeRunOptions, "shard" | "resume" | "jobs" | "results" | "only">): void {
+export function checkModeOptions(mode: RunMode, file: string, o: Pick<ModeRunOptions, "shard" | "resume" | "jobs" | "results" | "only" | "strict">): void {
   const given: [flag: string, on: boolean, supported: boolean][] = [
     ["--shard", o.shard !== undefined, mode.supports.shard],
     ["--resume", o.resume === true, mode.supports.resume],
     ["--jobs", o.jobs !== undefined, mode.supports.jobs],
+    ["--strict", o.strict === true, mode.supports.strict],
   ];
   for (const [flag, on, supported] of given) {
     if (on && !supported) {
       throw new UserError(
-        `${flag}: ${file} is a ${mode.name} matrix (it measures ${mode.measures}), which runs its configurations one at a time in one process — drop ${flag}; to run part of it: ${runCommandLine(mode, file, { only: ["<id>"], results: o.results })}`,
+        `${flag}: ${file} is a ${mode.name} matrix (it measures ${mode.measures}), ${flag === "--strict" ? "which counts no bytes" : "which runs its configurations one at a time in one process"} — drop ${flag}; to run part of it: ${runCommandLine(mode, file, { only: ["<id>"], results: o.results })}`,
       );
     }
   }

@@ -13,7 +13,7 @@ export const percallMode: RunMode = {
   measures: "time per tool call",
   marker: "percall",
   claims: (matrix) => percallOptions(matrix) !== undefined,
-  supports: { resume: false, shard: false, jobs: false, verify: false },
+  supports: { resume: false, shard: false, jobs: false, verify: false, strict: false },
   interrupt: "immediate",
   interruptNote: "nothing written: the per-call files are written at the end of a run",
   run: (matrix, file, o) => runPercallCommand(matrix, percallOptions(matrix)!, file, o),

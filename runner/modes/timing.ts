@@ -13,7 +13,7 @@ export const timingMode: RunMode = {
   measures: "time and CPU per request",
   marker: "timingsSummary",
   claims: (matrix) => timingOptions(matrix) !== undefined,
-  supports: { resume: false, shard: false, jobs: false, verify: false },
+  supports: { resume: false, shard: false, jobs: false, verify: false, strict: false },
   interrupt: "immediate",
   interruptNote: "nothing written: the timing files are written when every trial has run",
   async run(matrix, _file, o) {

@@ -17,6 +17,8 @@ export interface ModeSupport {
   jobs: boolean;
   /** `wirecost verify`: re-run and compare cell by cell. */
   verify: boolean;
+  /** `--strict`: fail a run on its count's first anomaly. */
+  strict: boolean;
 }
 
 /** The options of `wirecost run`, as every mode receives them (those it does not support are refused before it runs). */
@@ -33,6 +35,8 @@ export interface ModeRunOptions {
   fresh?: boolean;
   /** Record a target whose toolchain is missing as skipped instead of refusing. */
   skipMissingToolchains?: boolean;
+  /** Bytes runs: fail a run on the first anomaly its count finds instead of counting and naming it. */
+  strict?: boolean;
   /** Aborted by the first ^C or SIGTERM (modes whose `interrupt` is `graceful` stop at it). */
   signal: AbortSignal;
   /** The command line, recorded in the results. */

@@ -46,3 +46,15 @@ test("a stray stdout line is counted and named, and the run is ok", { timeout: 1
   const page = readFileSync(join(site, `config-anomalies-fixture--${config}.md`), "utf8");
   assert.match(page, /\| 1 \| stdio-non-jsonrpc-line \| stdio s2c \| 0 \| 21 \| line 1 holds no JSON-RPC message/);
 });
+
+test("--strict fails the run on its first anomaly, naming it", { timeout: 120_000 }, async () => {
+  const results = join(mkdtempSync(join(tmpdir(), "wirecost-strict-")), "results");
+  const run = await execa(process.execPath, [cli, "run", "test/fixtures/anomalies.yaml", "--strict", "--repeats", "1", "--results", results], {
+    cwd: root,
+    reject: false,
+  });
+  assert.equal(run.exitCode, 1, run.stderr);
+  const [r] = tsv(join(results, "runs.tsv"));
+  assert.equal(r!.status, "failed");
+  assert.match(r!.error!, /^counting .*stdio-non-jsonrpc-line/);
+});
