@@ -75,7 +75,11 @@ test("a file as --site or --results: one line naming the file and the fix; exit 
 
 test("a second run into a folder being written is refused naming the first one's pid; the first finishes whole", { timeout: 120_000 }, async () => {
   const dir = join(tmp("lock"), "results");
-  const first = execa(process.execPath, [cli, "run", "test/fixtures/runner-small.yaml", "--repeats", "3", "--results", dir], { cwd: root, reject: false });
+  // Long enough (60 runs one at a time) that the three refused commands all come while it runs, on a loaded machine too.
+  const first = execa(process.execPath, [cli, "run", "test/fixtures/runner-small.yaml", "--repeats", "15", "--jobs", "1", "--results", dir], {
+    cwd: root,
+    reject: false,
+  });
   const lock = join(dir, ".wirecost-lock");
   for (let i = 0; i < 200 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 25));
   assert.ok(existsSync(lock), "the first run holds the lock");
@@ -97,7 +101,7 @@ test("a second run into a folder being written is refused naming the first one's
   }
   const done = await first;
   assert.equal(done.exitCode, 0, done.stderr);
-  assert.equal(tsv(join(dir, "runs.tsv")).length, 12);
+  assert.equal(tsv(join(dir, "runs.tsv")).length, 60, "4 configurations × 15 repeats");
   assert.ok(!existsSync(lock), "the lock goes with its run");
 });
 
