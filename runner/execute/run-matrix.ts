@@ -6,7 +6,7 @@
  */
 import { setMaxListeners } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { shellQuote } from "../../format/shell.js";
@@ -27,7 +27,8 @@ import { RunInterrupted, runOne, type RunOneOptions } from "./run-one.js";
 import { freePort } from "../targets/process.js";
 import { parseShard, shardOf, type Shard } from "./shard.js";
 import { Interrupted } from "../errors.js";
-import { checkJobs } from "./jobs.js";
+import { checkJobs, defaultJobs } from "./jobs.js";
+import { ownAndChildrenCpuSeconds } from "../measure/cpu.js";
 
 export { checkJobs, maxJobs } from "./jobs.js";
 
@@ -49,7 +50,7 @@ export interface RunOptions {
   only?: string[];
   /** Override every configuration's repeat count. */
   repeats?: number;
-  /** Concurrent runs (default: available cores). */
+  /** Concurrent runs (default: {@link defaultJobs}, one per core plus one). */
   jobs?: number;
   /** Run only shard `K/N` of the configurations (see shard.ts); text is parsed with parseShard. */
   shard?: Shard | string;
@@ -97,11 +98,32 @@ export interface RunSummary {
   resumed: number;
   /** The plan written to the folder (when `written`). */
   plan: ResultsPlan;
+  /** Where the wall time went: see {@link TimeSplit}. */
+  time: TimeSplit;
   /**
    * False when the signal aborted the run before it touched the results folder (while target
    * builds were probed or ran): the folder is as it was, so `--resume` has nothing to continue.
    */
   written: boolean;
+}
+
+/**
+ * Where a matrix run's time went, for its last lines (runner/modes/bytes.ts): the target builds
+ * before the first run, then the runs themselves, with the targets' start-up inside them.
+ */
+export interface TimeSplit {
+  /** Wall seconds spent building (and probing the toolchains of) targets before the first run. */
+  buildSeconds: number;
+  /** Wall seconds from the first run's start to the results files written (provenance, identity of repeats). */
+  runSeconds: number;
+  /** Concurrent runs (`--jobs`, or the cores). */
+  jobs: number;
+  /** Runs whose target got ready (listening, or its first answer on stdout). */
+  readyRuns: number;
+  /** Their start-up times summed, seconds (spawn to ready; {@link RunOneOptions.onReady}); divide by `jobs` for its share of the wall time. */
+  startupSeconds: number;
+  /** This process's and its reaped children's CPU seconds when the builds had ended (subtract it from the end's to get the runs' CPU). */
+  cpuAtRunsStart?: { own: number; children: number };
 }
 
 /** Compile a glob on configuration ids (`*` any run of characters, `?` one) into an anchored RegExp. */
@@ -233,6 +255,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const wanted = new Set(fresh.selected);
   const selected = fresh.configurations.filter((c) => wanted.has(c.id));
   if (opts.jobs !== undefined) checkJobs(opts.jobs);
+  const buildStarted = performance.now();
   let builds: Awaited<ReturnType<typeof ensureBuilt>>;
   try {
     builds = await ensureBuilt(
@@ -243,8 +266,22 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   } catch (e) {
     if (!(e instanceof Interrupted)) throw e;
     const total = selected.reduce((n, c) => n + c.repeats, 0);
-    return { runs: [], failed: [], skippedTargets: new Map(), interrupted: true, left: total, resumed: 0, plan: fresh, written: false };
+    const time = { buildSeconds: (performance.now() - buildStarted) / 1000, runSeconds: 0, jobs: 0, readyRuns: 0, startupSeconds: 0 };
+    return { runs: [], failed: [], skippedTargets: new Map(), interrupted: true, left: total, resumed: 0, plan: fresh, written: false, time };
   }
+  const runsStarted = performance.now();
+  const time: TimeSplit = {
+    buildSeconds: (runsStarted - buildStarted) / 1000,
+    runSeconds: 0,
+    jobs: 0,
+    readyRuns: 0,
+    startupSeconds: 0,
+    cpuAtRunsStart: ownAndChildrenCpuSeconds(),
+  };
+  const onReady = (ms: number) => {
+    time.readyRuns++;
+    time.startupSeconds += ms / 1000;
+  };
   const selection = selected.filter((c) => !builds.skipped.has(c.values.target!));
   if (opts.preflight !== false) {
     preflight(matrix, selection);
@@ -276,7 +313,8 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     }
   }
   const run = opts.runOne ?? runOne;
-  const jobs = Math.max(1, opts.jobs ?? availableParallelism());
+  const jobs = Math.max(1, opts.jobs ?? defaultJobs());
+  time.jobs = jobs;
   const bar = progress(queue.length + resumed, opts.progressStream, resumed);
   const signal = opts.signal;
   // Each running run listens for the abort (plus this function and the caller): no MaxListeners warning.
@@ -308,7 +346,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
       for (const repeat of repeats) {
         if (signal?.aborted) break;
         try {
-          const rec = await run(matrix, c, repeat, store.logPath(c.id, repeat), signal, { relayPort, strict: opts.strict });
+          const rec = await run(matrix, c, repeat, store.logPath(c.id, repeat), signal, { relayPort, strict: opts.strict, onReady });
           store.record(rec);
           finished++;
           bar.done(c.id, repeat, rec.status, rec.error);
@@ -346,6 +384,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   // to the run that resumes the folder.
   store.finish(plan, prov, interrupted ? { skipIdentity: "run interrupted; --resume works it out" } : {});
   const runs = store.all(plan);
+  time.runSeconds = (performance.now() - runsStarted) / 1000;
   return {
     runs,
     failed: runs.filter((r) => r.status !== "ok" && r.status !== "skipped"),
@@ -355,5 +394,6 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     resumed,
     plan,
     written: true,
+    time,
   };
 }

@@ -27,6 +27,12 @@ export interface RunOneOptions {
   relayPort?: number;
   /** Count strictly: the first anomaly fails the run (`--strict`) instead of being counted and named. */
   strict?: boolean;
+  /**
+   * Called once when the target is ready, with its start-up time in milliseconds: from spawn to
+   * accepting a TCP connection (HTTP), or to the first byte it writes on stdout (stdio: its first
+   * answer). Not called when the target never gets there.
+   */
+  onReady?: (startupMs: number) => void;
 }
 
 /**
@@ -100,9 +106,11 @@ export async function runOne(
         if (transport === "http") {
           const port = await freePort();
           live();
+          const spawned = performance.now();
           proc = startTarget(cmd, { ...v, port: String(port) }, cwd);
           const p = proc;
           await waitForPort(port, matrix.timeoutMs, () => p.exit() === undefined);
+          opts.onReady?.(performance.now() - spawned);
           live();
           const relay = await startRelay(port, logPath, opts.relayPort ?? 0).catch(() => startRelay(port, logPath, 0));
           close = () => relay.close();
@@ -112,8 +120,10 @@ export async function runOne(
           }
           await driver.http(relay.port, ctx);
         } else {
+          const spawned = performance.now();
           proc = startTarget(cmd, v, cwd);
           const p = proc;
+          p.child.stdout?.once("data", () => opts.onReady?.(performance.now() - spawned));
           const tap = startTap(p.child.stdin!, p.child.stdout!, logPath);
           p.child.stdin?.on("error", () => {
             /* EPIPE when the target is gone: the driver's read fails with the reason */

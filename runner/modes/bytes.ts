@@ -4,7 +4,8 @@
  * orchestrates, runner/results/ writes). Supports resume, shard, jobs and verify; ^C stops
  * gracefully and prints the command that resumes.
  */
-import { runMatrix } from "../execute/run-matrix.js";
+import { availableParallelism } from "node:os";
+import { runMatrix, type TimeSplit } from "../execute/run-matrix.js";
 import { ownAndChildrenCpuSeconds } from "../measure/cpu.js";
 import type { RunRecord } from "../results/schema.js";
 import type { RunMode } from "./types.js";
@@ -19,6 +20,39 @@ export function failureSummary(failed: readonly RunRecord[], max = 12): string[]
   return lines;
 }
 
+/**
+ * The run's time and CPU, for its last lines: `cpuNote` goes into the `N of M runs ok` line
+ * (` in 400.6 s (CPU: wirecost 42.7 s, the targets it started 671.8 s; floor on 2 cores 357.3 s,
+ * 1.12×)`), `timeNote` is a line of its own splitting the wall time into target builds, target
+ * start-up (summed spawn-to-ready seconds over the runs, divided by the jobs) and the rest.
+ * CPU is counted from the end of the builds, so neither line counts a build twice.
+ * @param time the run's split (runMatrix)
+ * @param cpuEnd CPU seconds of this process and its reaped children now; undefined without /proc
+ * @param cores cores this process may run on (the floor is the CPU seconds over them)
+ * @returns [cpuNote, timeNote]; "" for what cannot be known
+ */
+export function timeLines(time: TimeSplit, cpuEnd: { own: number; children: number } | undefined, cores: number): [string, string] {
+  const s = (x: number) => `${x.toFixed(1)} s`;
+  let cpuNote = ` in ${s(time.runSeconds)}`;
+  const at = time.cpuAtRunsStart;
+  if (cpuEnd && at) {
+    const own = cpuEnd.own - at.own;
+    const children = cpuEnd.children - at.children;
+    const floor = (own + children) / cores;
+    const ratio = floor > 0 ? `, ${(time.runSeconds / floor).toFixed(2)}×` : "";
+    cpuNote += ` (CPU: wirecost ${s(own)}, the targets it started ${s(children)}; floor ${s(floor)} on ${cores} core${cores === 1 ? "" : "s"}${ratio})`;
+  }
+  const parts: string[] = [];
+  if (time.buildSeconds >= 0.05) parts.push(`target builds ${s(time.buildSeconds)} before the runs`);
+  if (time.readyRuns > 0 && time.jobs > 0) {
+    const share = time.startupSeconds / time.jobs;
+    parts.push(
+      `target start-up ${s(time.startupSeconds)} summed over ${time.readyRuns} runs (spawn to ready), ${s(share)} of the runs' ${s(time.runSeconds)} at ${time.jobs} jobs; the rest ${s(Math.max(0, time.runSeconds - share))}`,
+    );
+  }
+  return [cpuNote, parts.length ? `  time: ${parts.join("; ")}` : ""];
+}
+
 /** The bytes mode. */
 export const bytesMode: RunMode = {
   name: "bytes",
@@ -28,8 +62,7 @@ export const bytesMode: RunMode = {
   supports: { resume: true, shard: true, jobs: true, verify: true, strict: true },
   interrupt: "graceful",
   async run(matrix, file, o) {
-    const started = Date.now();
-    const { runs, failed, skippedTargets, interrupted, left, written } = await runMatrix(matrix, o);
+    const { runs, failed, skippedTargets, interrupted, left, written, time } = await runMatrix(matrix, o);
     const again = { repeats: o.repeats, shard: o.shard, results: o.results, resume: true, skipMissingToolchains: o.skipMissingToolchains };
     if (interrupted && !written) {
       // Stopped while targets were built: the folder is as it was, so the same command starts again.
@@ -42,14 +75,12 @@ export const bytesMode: RunMode = {
       process.stderr.write(`resume: ${runCommandLine(this, file, { ...again, only: o.only })}\n`);
       return 130;
     }
-    const cpu = ownAndChildrenCpuSeconds();
-    const cpuNote = cpu
-      ? ` in ${((Date.now() - started) / 1000).toFixed(1)} s (CPU: wirecost ${cpu.own.toFixed(1)} s, the targets it started ${cpu.children.toFixed(1)} s)`
-      : "";
     const skipped = runs.filter((r) => r.status === "skipped").length;
+    const [cpuNote, timeNote] = timeLines(time, ownAndChildrenCpuSeconds(), availableParallelism());
     process.stderr.write(
       `${runs.length - failed.length - skipped} of ${runs.length} runs ok${skipped ? `, ${skipped} skipped` : ""}${cpuNote}; results in ${o.results}/\n`,
     );
+    if (timeNote) process.stderr.write(`${timeNote}\n`);
     for (const why of skippedTargets.values()) process.stderr.write(`  skipped: ${why}\n`);
     if (!failed.length) return 0;
     for (const line of failureSummary(failed)) process.stderr.write(line + "\n");
