@@ -16,6 +16,7 @@ import { formatInt } from "../format.js";
 import { compareTuples } from "../order.js";
 import { reproduceCommand } from "../reproduce.js";
 import type { ConfigSummary, MetricStats, Results } from "../results/load.js";
+import { skippedConfigs } from "../results/extra.js";
 import { environmentView } from "../sections/environment.js";
 import { identityLine } from "../sections/identity.js";
 import { tableView, type Column, type TableView } from "../table.js";
@@ -158,7 +159,8 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     ...[...SORT_AXES.filter((name) => builtIn.includes(name)), ...extraAxes].map((name) => c.axes.get(name) ?? ""),
     c.config,
   ];
-  const sorted = [...results.configs].sort((a, b) => compareTuples(sortKey(a), sortKey(b)));
+  const skipped = skippedConfigs(results);
+  const sorted = [...results.configs].filter((c) => !skipped.has(c.config)).sort((a, b) => compareTuples(sortKey(a), sortKey(b)));
   const pick = (prefix: string, test: (transport: string) => boolean): Row[] =>
     sorted
       .filter((c) => test(c.axes.get("transport") ?? ""))

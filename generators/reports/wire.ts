@@ -14,6 +14,7 @@ import { checkExpression, judgePredictions } from "../predictions/evaluate.js";
 import { readPredictions } from "../predictions/load.js";
 import { checkRegistration } from "../predictions/registration.js";
 import { loadResults, type Results } from "../results/load.js";
+import { skippedConfigs } from "../results/extra.js";
 import { addPage } from "./page-files.js";
 import type { ReportKind } from "./types.js";
 import { resultsFile } from "../../format/layout.js";
@@ -77,7 +78,9 @@ export const wireReport: ReportKind = {
       addPage(files, id, page.title(results), out.markdown, generator);
       for (const asset of out.assets ?? []) files.set(asset.file, asset.content);
     }
+    const skipped = skippedConfigs(results);
     for (const summary of results.configs) {
+      if (skipped.has(summary.config)) continue; // no figure to show: the coverage section names it
       addPage(files, configPageStem(summary.config, slug), `Configuration ${summary.config}`, configPageMarkdown(results, summary), generator);
     }
     const main = REPORTS[0]!;

@@ -168,3 +168,14 @@ export function firstLoggedRepeat(dir: string, config: string, runs: Runs | unde
   const ok = new Set(runs?.rows.filter((r) => r.config === config && r.status === "ok").map((r) => r.repeat) ?? []);
   return logged.find((n) => ok.has(n)) ?? logged[0];
 }
+
+/**
+ * Configurations whose every run was skipped (`coverage.tsv` outcome `skipped`: a target whose
+ * build toolchain is missing, run with `--skip-missing-toolchains`). They have no figure: pages
+ * leave them out of their tables and write no configuration page for them; the coverage section
+ * lists them with the reason.
+ * @returns configuration ids; empty when the folder has no coverage.tsv
+ */
+export function skippedConfigs(results: { coverage: Coverage | undefined }): ReadonlySet<string> {
+  return new Set((results.coverage?.cells ?? []).filter((c) => c.outcome === "skipped").map((c) => c.config));
+}

@@ -8,7 +8,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -44,6 +44,7 @@ function scratch(): { dir: string; matrix: string; env: Record<string, string> }
     `version: 1
 repeats: 2
 axes:
+  - { name: client, values: [raw], id: "" }
   - { name: target, values: [ok, needs-tool] }
   - { name: transport, values: [stdio] }
   - { name: revision, values: ["2026-07-28"] }
@@ -124,6 +125,21 @@ test("a missing toolchain refuses the run in one line, or is skipped with --skip
   assert.match(coverage.get("needs-tool")?.reason ?? "", /not on PATH — install/);
   const prov = JSON.parse(readFileSync(join(dir, "r2", "provenance.json"), "utf8")) as { builds?: Record<string, unknown> };
   assert.deepEqual(Object.keys(prov.builds ?? {}), ["ok"]);
+
+  // The skipped target's configurations have no figures: no table row, no configuration page; coverage names them.
+  const site = join(dir, "site");
+  const render = await execa(process.execPath, [cli, "render", "--results", join(dir, "r2"), "--site", site], { cwd: dir, env, reject: false });
+  assert.equal(render.exitCode, 0, render.stderr);
+  const pages = readdirSync(site).filter((f) => f.startsWith("config-") && f.endsWith(".md"));
+  assert.ok(pages.length > 0 && pages.every((f) => !f.includes("needs-tool")), pages.join(" "));
+  assert.ok(
+    pages.some((f) => f.includes("-ok-")),
+    pages.join(" "),
+  );
+  const report = readdirSync(site).find((f) => f.endsWith(".md") && !f.startsWith("config-") && f !== "index.md")!;
+  const md = readFileSync(join(site, report), "utf8");
+  assert.doesNotMatch(md, /\]\(config-[^)]*needs-tool/, "no link to a skipped configuration's page");
+  assert.match(md, /needs-tool/, "the coverage section still names the skipped target");
 
   const expand = await execa(process.execPath, [cli, "expand", matrix], { cwd: dir, env, reject: false });
   assert.equal(expand.exitCode, 0, expand.stderr);
