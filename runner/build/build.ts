@@ -33,8 +33,12 @@ export interface BuildRecord {
 
 /** What {@link ensureBuilt} did: the record of every built target, and the targets skipped with the reason. */
 export interface BuildOutcome {
+  /** Target name → its build record (built now or found fresh). */
   records: Map<string, BuildRecord>;
+  /** Target name → why it was skipped (a missing toolchain, with skipMissingToolchains). */
   skipped: Map<string, string>;
+  /** How many builds ran now (targets sharing a build folder count once); 0 when every build was fresh. */
+  built: number;
 }
 
 const RECORD = "wirecost-build.json";
@@ -275,5 +279,5 @@ export async function ensureBuilt(
     settled.find((r): r is PromiseRejectedResult => r.status === "rejected" && r.reason instanceof Interrupted) ??
     settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
-  return { records, skipped };
+  return { records, skipped, built: jobs.length };
 }

@@ -114,6 +114,8 @@ export interface RunSummary {
 export interface TimeSplit {
   /** Wall seconds spent building (and probing the toolchains of) targets before the first run. */
   buildSeconds: number;
+  /** How many target builds ran (0: every build was fresh, and `buildSeconds` is the probes only). */
+  builds: number;
   /** Wall seconds from the first run's start to the results files written (provenance, identity of repeats). */
   runSeconds: number;
   /** Concurrent runs (`--jobs`, or the cores). */
@@ -266,12 +268,13 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   } catch (e) {
     if (!(e instanceof Interrupted)) throw e;
     const total = selected.reduce((n, c) => n + c.repeats, 0);
-    const time = { buildSeconds: (performance.now() - buildStarted) / 1000, runSeconds: 0, jobs: 0, readyRuns: 0, startupSeconds: 0 };
+    const time = { buildSeconds: (performance.now() - buildStarted) / 1000, builds: 0, runSeconds: 0, jobs: 0, readyRuns: 0, startupSeconds: 0 };
     return { runs: [], failed: [], skippedTargets: new Map(), interrupted: true, left: total, resumed: 0, plan: fresh, written: false, time };
   }
   const runsStarted = performance.now();
   const time: TimeSplit = {
     buildSeconds: (runsStarted - buildStarted) / 1000,
+    builds: builds.built,
     runSeconds: 0,
     jobs: 0,
     readyRuns: 0,

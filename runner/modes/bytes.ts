@@ -43,7 +43,7 @@ export function timeLines(time: TimeSplit, cpuEnd: { own: number; children: numb
     cpuNote += ` (CPU: wirecost ${s(own)}, the targets it started ${s(children)}; floor ${s(floor)} on ${cores} core${cores === 1 ? "" : "s"}${ratio})`;
   }
   const parts: string[] = [];
-  if (time.buildSeconds >= 0.05) parts.push(`target builds ${s(time.buildSeconds)} before the runs`);
+  if (time.builds > 0) parts.push(`target build${time.builds === 1 ? "" : "s"} ${s(time.buildSeconds)} before the runs`);
   if (time.readyRuns > 0 && time.jobs > 0) {
     const share = time.startupSeconds / time.jobs;
     parts.push(

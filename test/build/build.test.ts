@@ -66,6 +66,9 @@ test("a built target builds once, rebuilds when an input changes, and its runs m
   const first = await run("r1");
   assert.equal(first.exitCode, 0, first.stderr);
   assert.match(first.stderr, /building target ok \(not built yet\)/);
+  // The last lines split the time: the build before the runs, then each run's target start-up (2 stdio runs, each ready at its first answer).
+  assert.match(first.stderr, /2 of 2 runs ok in [\d.]+ s \(CPU: wirecost [\d.]+ s, the targets it started [\d.]+ s; floor [\d.]+ s on \d+ cores?, [\d.]+×\)/);
+  assert.match(first.stderr, /\n {2}time: target build [\d.]+ s before the runs; target start-up [\d.]+ s summed over 2 runs \(spawn to ready\)/);
   assert.equal(builds(dir), 1);
   assert.ok(existsSync(join(dir, ".wirecost", "build", "ok", "wirecost-build.json")));
   assert.deepEqual(
@@ -80,6 +83,7 @@ test("a built target builds once, rebuilds when an input changes, and its runs m
   const second = await run("r2");
   assert.equal(second.exitCode, 0, second.stderr);
   assert.doesNotMatch(second.stderr, /building target/);
+  assert.match(second.stderr, /\n {2}time: target start-up [\d.]+ s summed over 2 runs/, "no build, no build time");
   assert.equal(builds(dir), 1, "a fresh build is not rebuilt");
 
   writeFileSync(join(dir, "input.txt"), "v2\n");

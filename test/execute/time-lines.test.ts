@@ -8,7 +8,7 @@ import { timeLines } from "../../runner/modes/bytes.js";
 
 test("timeLines: CPU from the end of the builds, floor over the cores, start-up per job slot", () => {
   const [cpu, time] = timeLines(
-    { buildSeconds: 61.24, runSeconds: 400, jobs: 2, readyRuns: 1910, startupSeconds: 212, cpuAtRunsStart: { own: 2, children: 100 } },
+    { buildSeconds: 61.24, builds: 2, runSeconds: 400, jobs: 2, readyRuns: 1910, startupSeconds: 212, cpuAtRunsStart: { own: 2, children: 100 } },
     { own: 44, children: 700 },
     2,
   );
@@ -21,7 +21,7 @@ test("timeLines: CPU from the end of the builds, floor over the cores, start-up 
 });
 
 test("timeLines: no /proc, no builds, no target ready: only what is known", () => {
-  const [cpu, time] = timeLines({ buildSeconds: 0, runSeconds: 1.5, jobs: 1, readyRuns: 0, startupSeconds: 0 }, undefined, 1);
+  const [cpu, time] = timeLines({ buildSeconds: 0.02, builds: 0, runSeconds: 1.5, jobs: 1, readyRuns: 0, startupSeconds: 0 }, undefined, 1);
   assert.equal(cpu, " in 1.5 s");
   assert.equal(time, "");
 });
