@@ -1,6 +1,6 @@
 /**
  * The built A2A targets, each built by the runner from its committed lock (the A2A matrix's
- * `build:`): a2a-rust (release build) and a2a-py start, print their listening line, answer the
+ * `build:`): a2a-rust (release build), a2a-go and a2a-py start, print their listening line, answer the
  * timing workload's exact request and exit 0 on SIGTERM. a2a-py runs only on uvicorn's fast path:
  * it says uvloop + httptools in its listening line, and refuses to start, exit 2 with one line,
  * when uvloop or httptools cannot be imported (a module of that name that raises ImportError
@@ -32,6 +32,7 @@ const server = join(root, "targets/a2a-py/server.py");
 
 const LISTENING: Record<string, (port: number) => string> = {
   "a2a-rust": (port) => `listening on 127.0.0.1:${port}`,
+  "a2a-go": (port) => `listening on 127.0.0.1:${port}`,
   "a2a-py": (port) => `listening on 127.0.0.1:${port} loop=uvloop http=httptools`,
 };
 
