@@ -44,20 +44,24 @@ fn main() -> ExitCode {
     std::process::exit(code);
 }
 
-/// Resolves on SIGTERM or SIGINT.
-async fn signalled() {
-    let (Ok(mut term), Ok(mut int)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
-        std::future::pending::<()>().await;
-        return;
-    };
-    tokio::select! {
-        _ = term.recv() => {}
-        _ = int.recv() => {}
+/// Installs the SIGTERM and SIGINT handlers now (before anything is served, so that a signal right
+/// after the listening line or the first answer exits 0) and resolves when either arrives.
+fn signalled() -> impl Future<Output = ()> {
+    let handlers = (signal(SignalKind::terminate()), signal(SignalKind::interrupt()));
+    async move {
+        let (Ok(mut term), Ok(mut int)) = handlers else {
+            return std::future::pending::<()>().await;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
     }
 }
 
 /// Serves until a signal (or end of stdin) and returns the exit status.
 async fn run(transport: Transport, cfg: Config) -> i32 {
+    let signal = signalled();
     let served = async {
         match transport {
             Transport::Stdio => {
@@ -90,6 +94,6 @@ async fn run(transport: Transport, cfg: Config) -> i32 {
     };
     tokio::select! {
         code = served => code,
-        _ = signalled() => 0,
+        _ = signal => 0,
     }
 }
