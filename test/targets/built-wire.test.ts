@@ -1,6 +1,6 @@
 /**
- * The built MCP targets of the wire matrix (matrix.yaml targets with `build:`: the Python and Go
- * servers), through the real CLI: built from their locks, every main-flow configuration
+ * The built MCP targets of the wire matrix (matrix.yaml targets with `build:`: the Python, Go and
+ * Rust servers), through the real CLI: built from their locks, every main-flow configuration
  * (plain, input, ten; both revisions; stdio and HTTP; raw driver) runs 3 repeats, all ok and
  * count-identical, with the JSON-RPC message counts of the TS servers (plain 4/3 under 2025-11-25
  * and 2/2 under 2026-07-28, ten 13/12 and 11/11, input 4/3 and 2/2).

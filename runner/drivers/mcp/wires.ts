@@ -131,6 +131,10 @@ export class HttpWire implements Wire {
     const take = async (body: Buffer): Promise<void> => {
       const events = parseSseEvents(body);
       for (; handled < events.length; handled++) {
+        // An event with empty data carries no message: the priming event of MCP 2025-11-25
+        // (Streamable HTTP, "resumability": an event id and empty data, e.g. rmcp's on every
+        // 2025-era answer); the counter counts it as an SSE event without a message.
+        if (events[handled]!.data.length === 0) continue;
         const m = parseJson(events[handled]!.data, `${msg.method}: SSE event`);
         if (m.method !== undefined && m.id !== undefined) {
           const answer = Buffer.from(JSON.stringify(onServerRequest(m)));
