@@ -25,6 +25,7 @@ import { ResultsStore } from "../results/store.js";
 import { progress } from "./progress.js";
 import { RunInterrupted, runOne, type RunOneOptions } from "./run-one.js";
 import { freePort } from "../targets/process.js";
+import { ForkServers } from "../targets/forkserver.js";
 import { parseShard, shardOf, type Shard } from "./shard.js";
 import { Interrupted } from "../errors.js";
 import { checkJobs, defaultJobs } from "./jobs.js";
@@ -332,6 +333,8 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     if (last?.c.id === c.id) last.repeats.push(repeat);
     else groups.push({ c, repeats: [repeat] });
   }
+  // Targets with `forkserver:` (Python) fork each run's server from one process that imported the SDK once.
+  const forkServers = selection.some((c) => matrix.targets[c.values.target!]?.forkserver) ? new ForkServers() : undefined;
   let next = 0;
   let finished = 0;
   const worker = async () => {
@@ -341,7 +344,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
       // Warm-up runs (the configuration's `warmup`): the same run, its record and log discarded.
       for (let w = 1; w <= (c.warmup ?? 0) && !signal?.aborted; w++) {
         try {
-          await run(matrix, c, w, join(warmupDir(), `${c.id}-${w}.jsonl`), signal, { relayPort, strict: opts.strict });
+          await run(matrix, c, w, join(warmupDir(), `${c.id}-${w}.jsonl`), signal, { relayPort, strict: opts.strict, forkServers });
         } catch (e) {
           if (!(e instanceof RunInterrupted)) throw e;
         }
@@ -349,7 +352,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
       for (const repeat of repeats) {
         if (signal?.aborted) break;
         try {
-          const rec = await run(matrix, c, repeat, store.logPath(c.id, repeat), signal, { relayPort, strict: opts.strict, onReady });
+          const rec = await run(matrix, c, repeat, store.logPath(c.id, repeat), signal, { relayPort, strict: opts.strict, onReady, forkServers });
           store.record(rec);
           finished++;
           bar.done(c.id, repeat, rec.status, rec.error);
@@ -364,6 +367,8 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   try {
     await Promise.all(Array.from({ length: Math.min(jobs, groups.length) }, worker));
   } finally {
+    // Stopped before the CPU is read: a fork server's children count once it is reaped.
+    await forkServers?.close();
     if (warmups) rmSync(warmups, { recursive: true, force: true });
     signal?.removeEventListener("abort", onAbort);
     bar.stop();

@@ -15,6 +15,7 @@ import type { RunRecord } from "../results/schema.js";
 import { writeRunBreakdown } from "../results/messages.js";
 import { freePort, startTarget, waitForPort, type TargetProcess } from "../targets/process.js";
 import { ResponseTimeout } from "../errors.js";
+import type { ForkServers } from "../targets/forkserver.js";
 
 /** A reason as one printable line: line breaks become " | ", other control characters (C0 except tab, DEL, C1) U+FFFD. */
 function printable(text: string): string {
@@ -33,6 +34,8 @@ export interface RunOneOptions {
    * answer). Not called when the target never gets there.
    */
   onReady?: (startupMs: number) => void;
+  /** Start targets that declare `forkserver:` through these fork servers (bytes runs; runner/targets/forkserver.ts). */
+  forkServers?: ForkServers;
 }
 
 /**
@@ -87,10 +90,11 @@ export async function runOne(
   const driver = DRIVERS[v.client ?? "raw"];
   const base: RunRecord = { config: config.id, repeat, status: "failed", exit: "", error: "" };
   if (!driver) return { ...base, error: `unknown client "${v.client}" (clients: ${Object.keys(DRIVERS).join(", ")})` };
-  const cmd = target.commands[transport];
-  if (!cmd) return { ...base, status: "skipped", error: `target ${target.name} has no ${transport} command` };
+  const declared = target.commands[transport];
+  if (!declared) return { ...base, status: "skipped", error: `target ${target.name} has no ${transport} command` };
   const ctx = { values: v, revision: v.revision ?? "", flow: v.flow ?? "", timeoutMs: matrix.timeoutMs, sdkClient: target.sdkClient };
   const cwd = dirname(matrix.file);
+  let cmd = declared;
   let proc: TargetProcess | undefined;
   let close: (() => Promise<void>) | undefined;
   let status: RunRecord["status"] = "ok";
@@ -103,6 +107,10 @@ export async function runOne(
   try {
     await bounded(
       (async () => {
+        if (opts.forkServers && target.forkserver) {
+          cmd = await opts.forkServers.command(target, declared, cwd);
+          live();
+        }
         if (transport === "http") {
           const port = await freePort();
           live();

@@ -131,6 +131,7 @@ interface RawMatrix {
       revisions?: string[];
       flows?: string[];
       sdkClient?: SdkClientName;
+      forkserver?: { preload: string[] };
       requires?: (string | { command: string; when?: RawMatch })[];
       build?: { name?: string; command: string[]; inputs: string[]; toolchain?: Toolchain[]; resolved?: { from: "pip" | "cargo" | "go"; path: string } };
       inProcess?: { workload: string };
@@ -406,6 +407,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ...(t.revisions ? { revisions: t.revisions } : {}),
       ...(t.flows ? { flows: t.flows } : {}),
       ...(t.sdkClient !== undefined ? { sdkClient: t.sdkClient } : {}),
+      ...(t.forkserver ? { forkserver: { preload: [...t.forkserver.preload] } } : {}),
       ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),
       ...(harness ? { harness } : {}),
       ...(build ? { build } : {}),

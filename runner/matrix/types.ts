@@ -93,6 +93,12 @@ export interface Target {
    * undefined = none, and expansion refuses a client `sdk` configuration of the target.
    */
   sdkClient?: SdkClientName;
+  /**
+   * Python targets, bytes runs only (`forkserver:`): each run's server is forked from one process
+   * per target that imported `preload` once (runner/targets/forkserver.ts,
+   * targets/common/forkserver.py); timing and per-call runs start the command as declared.
+   */
+  forkserver?: { preload: string[] };
   /** Set when the target is a workload function called inside the runner (transport `in-process`, measures: [percall] only). */
   inProcess?: { workload: string };
   /**
