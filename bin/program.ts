@@ -18,7 +18,7 @@ function count(v: string, name: string, min = 0, max = Number.POSITIVE_INFINITY,
 }
 const collect = (v: string, prev: string[]) => [...prev, v];
 /** `--jobs`: 1 to {@link maxJobs}. */
-const jobs = (v: string) => count(v, "--jobs", 1, maxJobs(), " on this machine (4 per core, at most 64; default: one per core, plus one)");
+const jobs = (v: string) => count(v, "--jobs", 1, maxJobs(), " on this machine (4 per core, at most 64; default: two per core)");
 
 /**
  * The folders and files named on the command line being run, as `[option or argument, value]`
@@ -62,7 +62,7 @@ export function buildProgram(): Command {
     .argument("[matrix]", "matrix file", "matrix.yaml")
     .option("--only <glob>", "run only configurations whose id matches (repeatable)", collect, [])
     .option("--repeats <n>", "runs per configuration, overriding the matrix", (v) => count(v, "--repeats"))
-    .option("--jobs <n>", "concurrent runs (default: one per core, plus one; at most 4 per core and 64)", jobs)
+    .option("--jobs <n>", "concurrent runs (default: two per core; at most 4 per core and 64)", jobs)
     .option("--results <dir>", "results folder (locked while a run writes it)", "results")
     .option("--shard <k/n>", "run only shard K of N (deterministic partition of configuration ids)")
     .option("--resume", "continue an interrupted run in --results: keep runs already ok, run the rest")
@@ -79,7 +79,7 @@ export function buildProgram(): Command {
     .option("--results <dir>", "results folder to check", "results")
     .option("--scratch <dir>", "folder for the re-run (default: a new temp folder)")
     .option("--repeats <n>", "runs per configuration (default: as recorded)", (v) => count(v, "--repeats"))
-    .option("--jobs <n>", "concurrent runs (default: one per core, plus one; at most 4 per core and 64)", jobs)
+    .option("--jobs <n>", "concurrent runs (default: two per core; at most 4 per core and 64)", jobs)
     .action(async (matrix: string, o: import("./commands/verify.js").VerifyCommandOptions) => (await import("./commands/verify.js")).verifyCommand(matrix, o));
 
   program

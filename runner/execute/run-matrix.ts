@@ -51,7 +51,7 @@ export interface RunOptions {
   only?: string[];
   /** Override every configuration's repeat count. */
   repeats?: number;
-  /** Concurrent runs (default: {@link defaultJobs}, one per core plus one). */
+  /** Concurrent runs (default: {@link defaultJobs}, two per core). */
   jobs?: number;
   /** Run only shard `K/N` of the configurations (see shard.ts); text is parsed with parseShard. */
   shard?: Shard | string;

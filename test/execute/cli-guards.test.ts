@@ -44,7 +44,7 @@ test("--repeats 0, --jobs 0 and --jobs above 4 per core (at most 64) are refused
   const max = Math.min(64, 4 * availableParallelism());
   assert.match(
     jobs.stderr,
-    new RegExp(`--jobs takes a whole number from 1 to ${max} on this machine \\(4 per core, at most 64; default: one per core, plus one\\), got "0"`),
+    new RegExp(`--jobs takes a whole number from 1 to ${max} on this machine \\(4 per core, at most 64; default: two per core\\), got "0"`),
   );
   for (const cmd of ["run", "verify"]) {
     const many = await wc([cmd, "--jobs", "100000"]);
