@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Build the Go target NAME (the module in targets/NAME) into OUT/bin/NAME from its committed
+# go.mod/go.sum only (`go build -mod=readonly -trimpath`, CGO_ENABLED=0: the targets are pure Go).
+# WIRECOST_CACHE, when set, holds Go's build cache (GOCACHE); the module cache stays at Go's default.
+#   bash targets/common/build-go.sh NAME OUT      # what targets/NAME/build.sh OUT runs
+set -euo pipefail
+
+if [[ $# -ne 2 || -z "$2" ]]; then
+  echo "usage: build-go.sh NAME OUT (an absolute path of an empty folder)" >&2
+  exit 2
+fi
+name="$1"
+out="$2"
+module="$(cd "$(dirname "${BASH_SOURCE[0]}")/../$name" && pwd)"
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "$name build: go not found on PATH: install Go at the version targets/$name/go.mod names, or newer (https://go.dev/dl/)" >&2
+  exit 1
+fi
+if [ -n "${WIRECOST_CACHE:-}" ]; then
+  mkdir -p "$WIRECOST_CACHE/gocache"
+  export GOCACHE="$WIRECOST_CACHE/gocache"
+fi
+export GOFLAGS="-buildvcs=false"
+export CGO_ENABLED=0
+
+mkdir -p "$out/bin"
+echo "$name build: $(go version) -> $out/bin/$name" >&2
+cd "$module"
+if ! go build -mod=readonly -trimpath -o "$out/bin/$name" .; then
+  echo "$name build: go build failed (see above); if a module is missing, check the network to the Go module proxy" >&2
+  exit 1
+fi
+echo "$name build: done" >&2
