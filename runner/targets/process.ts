@@ -2,6 +2,7 @@
  * Start and stop target processes (execa). Each target runs in its own process group so that
  * stopping it (TERM, then KILL after a grace period) also stops anything it started.
  */
+import { readFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { execa, type ResultPromise } from "execa";
 import { substitute } from "../matrix/placeholders.js";
@@ -50,8 +51,53 @@ export interface TargetProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Ask the OS for a free TCP port on 127.0.0.1 (listen on 0, read it, close). */
+/** Can something listen on 127.0.0.1:`port` now? (listen, then close at once) */
+function canListen(port: number): Promise<boolean> {
+  const srv = createServer();
+  return new Promise((res) => {
+    srv.once("error", () => res(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => res(true)));
+  });
+}
+
+/**
+ * The ports {@link freePort} hands out: the 12,000 below the kernel's ephemeral range
+ * (`/proc/sys/net/ipv4/ip_local_port_range`, 32768–60999 by default, so 20768–32767). The OS
+ * gives ports of that range to `listen(0)` and outgoing connections of every process; a port
+ * taken from it, closed and handed to a target could be taken by another socket before the target
+ * binds it (seen: a run failing with "Address already in use", or its relay reaching another
+ * process's listener). Undefined where the file cannot be read or leaves no room below it.
+ */
+function portRange(): [number, number] | undefined {
+  try {
+    const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    if (!Number.isInteger(low) || low - 1 < 1024 + 1000) return undefined;
+    return [Math.max(1024, low - 12_000), low - 1];
+  } catch {
+    return undefined;
+  }
+}
+
+const PORTS = portRange();
+/** Next candidate port: a random start per process (two wirecost processes rarely walk the same ports), then one by one. */
+let nextPort = PORTS ? PORTS[0] + Math.floor(Math.random() * (PORTS[1] - PORTS[0] + 1)) : 0;
+
+/**
+ * A free TCP port on 127.0.0.1 for a target or a relay: the next port of {@link portRange} that
+ * can be listened on now (each port once per lap of the range, so never one this process handed
+ * out recently), or one the OS picks where there is no such range.
+ * @throws Error when no port of the range can be listened on
+ */
 export async function freePort(): Promise<number> {
+  if (PORTS) {
+    const [lo, hi] = PORTS;
+    for (let tried = 0; tried <= hi - lo; tried++) {
+      const port = nextPort;
+      nextPort = port >= hi ? lo : port + 1;
+      if (await canListen(port)) return port;
+    }
+    throw new Error(`no free TCP port on 127.0.0.1 in ${lo}-${hi}`);
+  }
   const srv = createServer();
   await new Promise<void>((res, rej) => srv.once("error", rej).listen(0, "127.0.0.1", () => res()));
   const addr = srv.address();

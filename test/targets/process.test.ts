@@ -18,3 +18,27 @@ test("the listening line is taken only once its line end arrives", async () => {
     await proc.stop();
   }
 });
+
+test("freePort hands out ports below the kernel's ephemeral range, each once, skipping one in use", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { createServer } = await import("node:net");
+  const { freePort } = await import("../../runner/targets/process.js");
+  const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+  const first = await freePort();
+  assert.ok(first < low && first >= low - 12_000, `${first} is below the ephemeral range (from ${low})`);
+  // Someone else listens on the next candidate: it is skipped.
+  const busy = first + 1 < low ? first + 1 : low - 12_000;
+  const other = createServer();
+  await new Promise<void>((r) => other.listen(busy, "127.0.0.1", () => r()));
+  try {
+    const seen = new Set([first]);
+    for (let i = 0; i < 50; i++) {
+      const p = await freePort();
+      assert.notEqual(p, busy, "a port in use is not handed out");
+      assert.ok(!seen.has(p), `port ${p} handed out twice`);
+      seen.add(p);
+    }
+  } finally {
+    await new Promise<void>((r) => other.close(() => r()));
+  }
+});
