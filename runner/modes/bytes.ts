@@ -39,8 +39,9 @@ export function timeLines(time: TimeSplit, cpuEnd: { own: number; children: numb
     const own = cpuEnd.own - at.own;
     const children = cpuEnd.children - at.children;
     const floor = (own + children) / cores;
-    const ratio = floor > 0 ? `, ${(time.runSeconds / floor).toFixed(2)}×` : "";
-    cpuNote += ` (CPU: wirecost ${s(own)}, the targets it started ${s(children)}; floor ${s(floor)} on ${cores} core${cores === 1 ? "" : "s"}${ratio})`;
+    // A run that ran (next to) nothing has no floor worth a ratio (e.g. a --resume of a finished folder).
+    const floorNote = floor >= 0.05 ? `; floor ${s(floor)} on ${cores} core${cores === 1 ? "" : "s"}, ${(time.runSeconds / floor).toFixed(2)}×` : "";
+    cpuNote += ` (CPU: wirecost ${s(own)}, the targets it started ${s(children)}${floorNote})`;
   }
   const parts: string[] = [];
   if (time.builds > 0) parts.push(`target build${time.builds === 1 ? "" : "s"} ${s(time.buildSeconds)} before the runs`);

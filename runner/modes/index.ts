@@ -40,7 +40,13 @@ export function modeOfResults(dir: string): RunMode | undefined {
  * mode and what to do instead.
  * @throws UserError
  */
-export function checkModeOptions(mode: RunMode, file: string, o: Pick<ModeRunOptions, "shard" | "resume" | "jobs" | "results" | "only" | "strict">): void {
+export function checkModeOptions(
+  mode: RunMode,
+  file: string,
+  o: Pick<ModeRunOptions, "shard" | "resume" | "jobs" | "results" | "only" | "strict"> & { fresh?: boolean },
+): void {
+  if (o.resume === true && o.fresh === true)
+    throw new UserError(`--resume and --fresh contradict each other: --resume keeps the runs already in ${o.results}, --fresh drops them — pass one of them`);
   const given: [flag: string, on: boolean, supported: boolean][] = [
     ["--shard", o.shard !== undefined, mode.supports.shard],
     ["--resume", o.resume === true, mode.supports.resume],

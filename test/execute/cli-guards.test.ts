@@ -28,6 +28,12 @@ test("run --only into a folder with other configurations' results is refused; --
     ),
   );
   assert.match(readFileSync(join(results, "runs.tsv"), "utf8"), new RegExp(`^${A}\\t1\\tok`, "m"), "the first run's results are kept");
+  const both = await wc(["run", "--only", B, "--repeats", "1", "--results", results, "--resume", "--fresh"]);
+  assert.equal(both.exitCode, 1);
+  assert.equal(
+    both.stderr,
+    `wirecost: --resume and --fresh contradict each other: --resume keeps the runs already in ${results}, --fresh drops them — pass one of them`,
+  );
   const added = await wc(["run", "--only", B, "--repeats", "1", "--results", results, "--resume"]);
   assert.equal(added.exitCode, 0, added.stderr);
   const runs = readFileSync(join(results, "runs.tsv"), "utf8");

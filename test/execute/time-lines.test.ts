@@ -25,3 +25,12 @@ test("timeLines: no /proc, no builds, no target ready: only what is known", () =
   assert.equal(cpu, " in 1.5 s");
   assert.equal(time, "");
 });
+
+test("timeLines: no floor and no ratio for a run that ran next to nothing", () => {
+  const [cpu] = timeLines(
+    { buildSeconds: 0, builds: 0, runSeconds: 0.4, jobs: 4, readyRuns: 0, startupSeconds: 0, cpuAtRunsStart: { own: 1, children: 0 } },
+    { own: 1.02, children: 0 },
+    2,
+  );
+  assert.equal(cpu, " in 0.4 s (CPU: wirecost 0.0 s, the targets it started 0.0 s)");
+});
