@@ -231,13 +231,17 @@ export async function ensureBuilt(
   const skipped = new Map<string, string>();
   /** Builds to run, one per build folder (targets sharing a build.name share it): folder → its targets and what to run. */
   const pending = new Map<string, { names: string[]; run: () => Promise<BuildRecord> }>();
+  /** Targets refused for a missing toolchain (without skipMissingToolchains): all named in one line. */
+  const refused: string[] = [];
   for (const name of new Set(targetNames)) {
     const t = m.targets[name];
     if (!t?.build) continue;
     const missing = missingToolchain(t, cwd);
     if (missing) {
-      if (!opts.skipMissingToolchains)
-        throw new UserError(`${t.build.at}: ${missing} (or leave its configurations out with --only, or pass --skip-missing-toolchains)`);
+      if (!opts.skipMissingToolchains) {
+        refused.push(`${t.build.at}: ${missing}`);
+        continue;
+      }
       log(`skipping: ${missing}`);
       skipped.set(name, missing);
       continue;
@@ -264,6 +268,10 @@ export async function ensureBuilt(
       },
     });
   }
+  if (refused.length)
+    throw new UserError(
+      `${refused.join("; ")} (or leave ${refused.length === 1 ? "its configurations" : "their configurations"} out with --only, or pass --skip-missing-toolchains)`,
+    );
   // Builds run side by side (one may wait on the network while another compiles); every one is
   // awaited before the first failure is reported, so none is left running.
   const jobs = [...pending.values()];
