@@ -18,7 +18,10 @@ export async function mergeCommand(dirs: string[], o: { results: string; fresh?:
     process.stderr.write(
       `missing (no folder ran them): ${r.missing.slice(0, 10).join(" ")}${r.missing.length > 10 ? ` … (${r.missing.length} in all)` : ""}\n`,
     );
-    const run = runCommandLine(bytesMode, r.plan.matrix.file, { only: r.missing.slice(0, 10), results: "NEW_FOLDER" });
+    // Every missing configuration, at the repeat count the shards ran (when they all ran one: a --repeats override).
+    const counts = new Set(r.plan.configurations.map((c) => c.repeats));
+    const repeats = counts.size === 1 ? [...counts][0] : undefined;
+    const run = runCommandLine(bytesMode, r.plan.matrix.file, { only: r.missing, results: "NEW_FOLDER", repeats });
     process.stderr.write(`run them: ${run}, then merge NEW_FOLDER too\n`);
     process.exitCode = 1;
   }
