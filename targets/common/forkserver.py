@@ -20,7 +20,8 @@ descriptors at 0, 1 and 2, takes the cwd and environment, sets `sys.argv` and `s
 `python SCRIPT ARG...` would, and runs SCRIPT as a fresh `__main__` module. When the child ends the server
 sends `{"exit": CODE}` or `{"signal": N}` and closes the connection; when the connection closes
 first (the launcher was killed), the child is killed (SIGKILL). The server ends, killing every
-child, when its stdin reaches end of file (the runner is gone) or on SIGTERM/SIGINT. Children stay
+child and removing SOCKET (and its folder, when empty), when its stdin reaches end of file (the
+runner is gone) or on SIGTERM/SIGINT. Children stay
 in the server's process group, so stopping that group stops them too.
 
 launch: connects to SOCKET, sends its argv after `--`, its cwd and environment and its descriptors
@@ -212,6 +213,13 @@ def serve(path: str, modules: list[str]) -> None:
         try:
             os.waitpid(pid, 0)
         except ChildProcessError:
+            pass
+    # Leave no socket behind, also when the runner was killed and could not clean up (its folder
+    # holds this server's socket only: removed when empty).
+    for remove in (lambda: os.unlink(path), lambda: os.rmdir(os.path.dirname(path))):
+        try:
+            remove()
+        except OSError:
             pass
     os._exit(0)
 

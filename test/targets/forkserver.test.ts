@@ -9,7 +9,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
@@ -146,4 +146,16 @@ test("mcp-py: the same bytes forked from the fork server as started fresh", {
       assert.equal(forked[col], started[col], `${forked.config} #${forked.repeat} ${col}`);
     if (forked.config!.includes("-stdio-")) assert.equal(forked.stream_sha256, started.stream_sha256, "stdio: the same bytes");
   }
+});
+
+test("a fork server whose runner is gone (stdin at end) exits and removes its socket and folder", { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-fork-gone-"));
+  const socket = join(dir, "0.sock");
+  const server = execa("python3", [join(root, "targets/common/forkserver.py"), "serve", socket, "json"], { stdin: "pipe", reject: false });
+  await new Promise<void>((r) => server.stdout!.once("data", () => r()));
+  assert.ok(existsSync(socket), "listening");
+  server.stdin!.end();
+  const r = await server;
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.equal(existsSync(dir), false, "socket and folder removed");
 });
