@@ -44,6 +44,11 @@ export interface RunOneOptions {
  */
 export const INTERRUPT_GRACE_MS = 250;
 
+/** How many ports an HTTP run tries when its target says the port is in use (see runOne). */
+const PORT_ATTEMPTS = 3;
+/** A target's stderr saying its port was taken: Node, Python, Go, Rust wordings. */
+const PORT_IN_USE = /address already in use|EADDRINUSE|os error 98/i;
+
 /** Raised when a run passes its time limit. */
 class RunTimeout extends Error {}
 
@@ -112,13 +117,26 @@ export async function runOne(
           live();
         }
         if (transport === "http") {
-          const port = await freePort();
-          live();
-          const spawned = performance.now();
-          proc = startTarget(cmd, { ...v, port: String(port) }, cwd);
-          const p = proc;
-          await waitForPort(port, matrix.timeoutMs, () => p.exit() === undefined);
-          opts.onReady?.(performance.now() - spawned);
+          let port = 0;
+          for (let attempt = 1; ; attempt++) {
+            port = await freePort();
+            live();
+            const spawned = performance.now();
+            proc = startTarget(cmd, { ...v, port: String(port) }, cwd);
+            const p = proc;
+            try {
+              await waitForPort(port, matrix.timeoutMs, () => p.exit() === undefined);
+            } catch (e) {
+              // The port was taken between freePort's check and the target's bind (another process,
+              // or a connection of an earlier one in TIME_WAIT for a bind without SO_REUSEADDR):
+              // nothing was captured yet, so start it again on another port.
+              await p.stop();
+              if (attempt >= PORT_ATTEMPTS || !PORT_IN_USE.test(p.stderrExcerpt())) throw e;
+              continue;
+            }
+            opts.onReady?.(performance.now() - spawned);
+            break;
+          }
           live();
           const relay = await startRelay(port, logPath, opts.relayPort ?? 0).catch(() => startRelay(port, logPath, 0));
           close = () => relay.close();

@@ -100,3 +100,18 @@ test("a stdio target that stops answering is a timeout, as on HTTP, with the dri
   assert.match(run!.error!, /^no line from the target's stdout within 2000 ms/);
   assert.deepEqual(readdirSync(pids).map(Number).filter(alive), []);
 });
+
+test("a target whose port was taken before it bound is started again on another port, and the run measures", { timeout: 60_000 }, async () => {
+  const out = mkdtempSync(join(tmpdir(), "wirecost-port-taken-"));
+  const flags = mkdtempSync(join(tmpdir(), "wirecost-port-flag-"));
+  const r = await execa(process.execPath, [cli, "run", "test/fixtures/port-taken.yaml", "--results", out], {
+    cwd: root,
+    reject: false,
+    env: { FAULT_FLAG_DIR: flags },
+  });
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.ok(existsSync(join(flags, "port-taken-once.flag")), "the first start did find its port taken");
+  const [run] = tsv(join(out, "runs.tsv"));
+  assert.equal(run?.status, "ok", run?.error);
+  assert.equal(run?.jsonrpc_c2s, "2");
+});
