@@ -13,7 +13,7 @@ import { DRIVERS } from "../drivers/index.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import type { RunRecord } from "../results/schema.js";
 import { writeRunBreakdown } from "../results/messages.js";
-import { freePort, startTarget, waitForPort, type TargetProcess } from "../targets/process.js";
+import { startOnFreePort, startTarget, type TargetProcess } from "../targets/process.js";
 import { ResponseTimeout } from "../errors.js";
 import type { ForkServers } from "../targets/forkserver.js";
 
@@ -43,11 +43,6 @@ export interface RunOneOptions {
  * ^C ends the whole run within a second (the run is not recorded, so nothing is lost).
  */
 export const INTERRUPT_GRACE_MS = 250;
-
-/** How many ports an HTTP run tries when its target says the port is in use (see runOne). */
-const PORT_ATTEMPTS = 3;
-/** A target's stderr saying its port was taken: Node, Python, Go, Rust wordings. */
-const PORT_IN_USE = /address already in use|EADDRINUSE|os error 98/i;
 
 /** Raised when a run passes its time limit. */
 class RunTimeout extends Error {}
@@ -117,26 +112,15 @@ export async function runOne(
           live();
         }
         if (transport === "http") {
-          let port = 0;
-          for (let attempt = 1; ; attempt++) {
-            port = await freePort();
-            live();
-            const spawned = performance.now();
-            proc = startTarget(cmd, { ...v, port: String(port) }, cwd);
-            const p = proc;
-            try {
-              await waitForPort(port, matrix.timeoutMs, () => p.exit() === undefined);
-            } catch (e) {
-              // The port was taken between freePort's check and the target's bind (another process,
-              // or a connection of an earlier one in TIME_WAIT for a bind without SO_REUSEADDR):
-              // nothing was captured yet, so start it again on another port.
-              await p.stop();
-              if (attempt >= PORT_ATTEMPTS || !PORT_IN_USE.test(p.stderrExcerpt())) throw e;
-              continue;
-            }
-            opts.onReady?.(performance.now() - spawned);
-            break;
-          }
+          const started = await startOnFreePort(
+            (port) => startTarget(cmd, { ...v, port: String(port) }, cwd),
+            matrix.timeoutMs,
+            (p) => {
+              proc = p;
+            },
+          );
+          const port = started.port;
+          opts.onReady?.(started.readyMs);
           live();
           const relay = await startRelay(port, logPath, opts.relayPort ?? 0).catch(() => startRelay(port, logPath, 0));
           close = () => relay.close();

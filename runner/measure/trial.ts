@@ -3,7 +3,7 @@
  * run the timed window (latency histogram + server CPU per request + client CPU per request), then
  * each throughput window, stop the target. Failures are data: the result says why.
  */
-import { startTarget, freePort, waitForPort, type TargetProcess } from "../targets/process.js";
+import { startOnFreePort, startTarget, type TargetProcess } from "../targets/process.js";
 import type { TargetCommand } from "../matrix/types.js";
 import { KeepAliveClient } from "./client.js";
 import { cpuPerRequest, sampleCpu, type CpuPerRequest, type CpuSample } from "./cpu.js";
@@ -121,10 +121,16 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   let proc: TargetProcess | undefined;
   let client: KeepAliveClient | undefined;
   try {
-    const port = await freePort();
-    proc = startPinned(spec, port);
+    const started = await startOnFreePort(
+      (port) => startPinned(spec, port),
+      spec.startTimeoutMs,
+      (p) => {
+        proc = p;
+      },
+    );
+    const { port } = started;
+    proc = started.proc;
     const p = proc;
-    await waitForPort(port, spec.startTimeoutMs, () => p.exit() === undefined);
     pinProcess(proc.pid, spec.layout.targetCores, spec.allCores);
     pinProcess(process.pid, spec.layout.clientCores, spec.allCores);
     res.targetAffinity = threadAffinities(proc.pid);

@@ -223,3 +223,39 @@ export async function waitForPort(port: number, timeoutMs: number, alive: () => 
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** How many ports {@link startOnFreePort} tries when the target says its port is in use. */
+const PORT_ATTEMPTS = 3;
+/** A target's stderr saying its port was taken: Node, Python, Go, Rust wordings. */
+const PORT_IN_USE = /address already in use|EADDRINUSE|os error 98/i;
+
+/**
+ * Start an HTTP target on a {@link freePort} and wait until it accepts connections. When the
+ * target exits first saying its port is in use (taken between freePort's check and the target's
+ * bind: another process, or a connection in TIME_WAIT for a bind without SO_REUSEADDR), it is
+ * started again on another port, up to 3 tries; nothing has reached it yet.
+ * @param start starts the target on the given port (startTarget, or a pinned variant)
+ * @param timeoutMs how long each try may wait for the port
+ * @param onStarted called with each process as soon as it is started (so the caller can stop it if the wait is abandoned)
+ * @returns the process, its port and its start-up time (spawn to accepting, ms)
+ * @throws Error from {@link waitForPort} (the target exited or did not listen in time), the target left stopped
+ */
+export async function startOnFreePort(
+  start: (port: number) => TargetProcess,
+  timeoutMs: number,
+  onStarted: (proc: TargetProcess) => void = () => {},
+): Promise<{ proc: TargetProcess; port: number; readyMs: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const spawned = performance.now();
+    const proc = start(port);
+    onStarted(proc);
+    try {
+      await waitForPort(port, timeoutMs, () => proc.exit() === undefined);
+      return { proc, port, readyMs: performance.now() - spawned };
+    } catch (e) {
+      await proc.stop();
+      if (attempt >= PORT_ATTEMPTS || !PORT_IN_USE.test(proc.stderrExcerpt())) throw e;
+    }
+  }
+}
