@@ -22,7 +22,7 @@ export function failureSummary(failed: readonly RunRecord[], max = 12): string[]
 
 /**
  * The run's time and CPU, for its last lines: `cpuNote` goes into the `N of M runs ok` line
- * (` in 400.6 s (CPU: wirecost 42.7 s, the targets it started 671.8 s; floor on 2 cores 357.3 s,
+ * (` in 400.6 s (CPU: wirecost 42.7 s, the targets it started 671.8 s; floor 357.3 s on 2 cores,
  * 1.12×)`), `timeNote` is a line of its own splitting the wall time into target builds, target
  * start-up (summed spawn-to-ready seconds over the runs, divided by the jobs) and the rest.
  * CPU is counted from the end of the builds, so neither line counts a build twice.

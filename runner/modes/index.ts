@@ -37,13 +37,13 @@ export function modeOfResults(dir: string): RunMode | undefined {
 
 /**
  * Refuse the options of `o` that `mode` does not support, in one line naming the option, the
- * mode and what to do instead.
+ * mode and what to do instead; and `--resume` with `--fresh`, which contradict each other.
  * @throws UserError
  */
 export function checkModeOptions(
   mode: RunMode,
   file: string,
-  o: Pick<ModeRunOptions, "shard" | "resume" | "jobs" | "results" | "only" | "strict"> & { fresh?: boolean },
+  o: Pick<ModeRunOptions, "shard" | "resume" | "fresh" | "jobs" | "results" | "only" | "strict">,
 ): void {
   if (o.resume === true && o.fresh === true)
     throw new UserError(`--resume and --fresh contradict each other: --resume keeps the runs already in ${o.results}, --fresh drops them — pass one of them`);
