@@ -25,11 +25,12 @@ function anomalyLine(a: Anomaly, stdio: boolean): string {
  * Count `log` and write TSV to stdout: a header and one row (`log`, then COUNT_COLUMNS), or with
  * `perMessage` a header and one row per message row (MESSAGE_COLUMNS, log order); each anomaly
  * goes to stderr as `LOG: anomaly: …` (at most 20, then how many more).
+ * @param out where the TSV goes (default stdout; `wirecost capture --count` of a stdio tap: stderr)
  * @throws UserError when the log cannot be read, with `strict` when it has an anomaly, and when
  *   no byte of it is in the assumed transport's shape (one line; suggests the other transport
  *   when a stream does not start in the assumed wire format)
  */
-export function countCommand(log: string, o: { stdio?: boolean; perMessage?: boolean; strict?: boolean }): void {
+export function countCommand(log: string, o: { stdio?: boolean; perMessage?: boolean; strict?: boolean }, out: NodeJS.WritableStream = process.stdout): void {
   let result: CountResult;
   let streams: ReturnType<typeof readCaptureStreams>;
   const hint = o.stdio ? " — if this is an HTTP log, drop --stdio" : " — if this is a stdio log, add --stdio";
@@ -52,8 +53,8 @@ export function countCommand(log: string, o: { stdio?: boolean; perMessage?: boo
   for (const a of anomalies.slice(0, SHOWN)) process.stderr.write(`${log}: anomaly: ${anomalyLine(a, o.stdio === true)}\n`);
   if (anomalies.length > SHOWN) process.stderr.write(`${log}: ${anomalies.length - SHOWN} more anomalies\n`);
   if (o.perMessage) {
-    process.stdout.write(messagesTsv(messageRows(result.messages, streams)));
+    out.write(messagesTsv(messageRows(result.messages, streams)));
     return;
   }
-  process.stdout.write(toTsv(["log", ...COUNT_COLUMNS], [[log, ...COUNT_COLUMNS.map((c) => row[c])]]));
+  out.write(toTsv(["log", ...COUNT_COLUMNS], [[log, ...COUNT_COLUMNS.map((c) => row[c])]]));
 }
