@@ -16,7 +16,7 @@ import type { ResolvedSource } from "../matrix/types.js";
  * them) and `toolchain` facts the set itself carries (pip: `python`, `pip`; go: `go`).
  */
 export interface ResolvedSet {
-  ecosystem: "pypi" | "crates" | "go";
+  ecosystem: "pypi" | "crates" | "go" | "npm";
   packages: Record<string, string>;
   toolchain: Record<string, string>;
 }
@@ -70,6 +70,18 @@ export function readResolved(src: ResolvedSource): ResolvedSet {
         if (f[0] === "dep" && f[1] && f[2]) packages[f[1]] = f[2];
       }
       return { ecosystem: "go", packages, toolchain: goLine ? { go: goLine[1]! } : {} };
+    }
+    case "npm": {
+      // package-lock.json, lockfileVersion 2 or 3: `packages` keyed by install path ("" is the root).
+      const lock = JSON.parse(readFileSync(src.path, "utf8")) as { packages?: Record<string, { version?: string; link?: boolean }> };
+      const packages: Record<string, string> = {};
+      for (const [path, p] of Object.entries(lock.packages ?? {})) {
+        const at = path.lastIndexOf("node_modules/");
+        if (at < 0 || !p.version || p.link) continue;
+        const name = path.slice(at + "node_modules/".length);
+        packages[name] = packages[name] && packages[name] !== p.version ? `${packages[name]}, ${p.version}` : p.version;
+      }
+      return { ecosystem: "npm", packages, toolchain: {} };
     }
   }
 }

@@ -155,7 +155,7 @@ function clientPackages(matrix: Matrix): string[] {
 function clientProtocols(matrix: Matrix): NonNullable<Provenance["clients"]> {
   const out: NonNullable<Provenance["clients"]> = {};
   for (const c of [...clientNames(matrix)].sort()) {
-    const d = DRIVERS[c];
+    const d = DRIVERS[c] ?? matrix.clients?.[c];
     if (d) out[c] = { protocol: d.protocol };
   }
   return out;
@@ -263,7 +263,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   try {
     builds = await ensureBuilt(
       matrix,
-      selected.map((c) => c.values.target!),
+      selected.flatMap((c) => [c.values.target!, ...(c.values.client !== undefined && matrix.clients?.[c.values.client] ? [c.values.client] : [])]),
       { skipMissingToolchains: opts.skipMissingToolchains, signal: opts.signal },
     );
   } catch (e) {
@@ -286,7 +286,11 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     time.readyRuns++;
     time.startupSeconds += ms / 1000;
   };
-  const selection = selected.filter((c) => !builds.skipped.has(c.values.target!));
+  /** Why a configuration's target or declared client was skipped (its build's toolchain is missing), or undefined. */
+  const skippedWhy = (c: Configuration) =>
+    builds.skipped.get(c.values.target!) ??
+    (c.values.client !== undefined && matrix.clients?.[c.values.client] ? builds.skipped.get(c.values.client) : undefined);
+  const selection = selected.filter((c) => !skippedWhy(c));
   if (opts.preflight !== false) {
     preflight(matrix, selection);
   }
@@ -298,7 +302,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const store = new ResultsStore(opts.results);
   store.plan(plan);
   for (const c of selected) {
-    const why = builds.skipped.get(c.values.target!);
+    const why = skippedWhy(c);
     for (let repeat = 1; why && repeat <= c.repeats; repeat++) store.record({ config: c.id, repeat, status: "skipped", exit: "", error: why });
   }
   const queue: { c: Configuration; repeat: number }[] = [];
