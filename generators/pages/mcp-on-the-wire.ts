@@ -31,6 +31,7 @@ import { mdFence } from "../escape.js";
 import type { Page, PageOutput, SiteContext } from "./types.js";
 import { RESULTS_FILES } from "../../format/layout.js";
 import { anomalyView } from "../sections/anomalies.js";
+import { clientFieldsView } from "../sections/client-fields.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
@@ -228,6 +229,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
       .map(([flow, n]) => `${formatInt(n)} call${n === 1 ? "" : "s"} in ${mdCode(flow)}`)
       .join(", "),
     state: mcp ? stateTable(results, allRows.filter(isMcp)) : undefined,
+    clientFieldsView: clientFieldsView(results),
     exchanges,
     coverage: results.coverage && coverageView(results.coverage),
     anomalies: anomalyView(results, ctx.configPage),

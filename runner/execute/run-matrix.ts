@@ -155,8 +155,9 @@ function clientPackages(matrix: Matrix): string[] {
 function clientProtocols(matrix: Matrix): NonNullable<Provenance["clients"]> {
   const out: NonNullable<Provenance["clients"]> = {};
   for (const c of [...clientNames(matrix)].sort()) {
-    const d = DRIVERS[c] ?? matrix.clients?.[c];
-    if (d) out[c] = { protocol: d.protocol };
+    const declared = matrix.clients?.[c];
+    if (declared) out[c] = { protocol: declared.protocol, declared: true, label: declared.label };
+    else if (DRIVERS[c]) out[c] = { protocol: DRIVERS[c].protocol };
   }
   return out;
 }
