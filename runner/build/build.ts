@@ -236,6 +236,7 @@ export async function ensureBuilt(
   for (const name of new Set(targetNames)) {
     const t: Buildable | undefined = m.targets[name] ?? m.clients?.[name];
     if (!t?.build) continue;
+    const kind = m.targets[name] ? "target" : "client";
     const missing = missingToolchain(t, cwd);
     if (missing) {
       if (!opts.skipMissingToolchains) {
@@ -261,9 +262,9 @@ export async function ensureBuilt(
     pending.set(t.build.dir, {
       names: [name],
       run: async () => {
-        log(`building target ${name} (${rec ? "its inputs or toolchain changed" : "not built yet"}): ${t.build!.command.join(" ")}`);
+        log(`building ${kind} ${name} (${rec ? "its inputs or toolchain changed" : "not built yet"}): ${t.build!.command.join(" ")}`);
         const built = await runBuild(t, cwd, digest, toolchain, log, opts.signal);
-        log(`built target ${name} in ${built.seconds} s`);
+        log(`built ${kind} ${name} in ${built.seconds} s`);
         return built;
       },
     });

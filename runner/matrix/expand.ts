@@ -11,7 +11,9 @@
  *
  * A cell left to run must be one its client can drive: when the matrix has a `client` axis, the
  * driver's declaration (runner/drivers/declarations.ts; for client `sdk`, that of the SDK client
- * its target names with `sdkClient:`) must list the cell's flow and revision. A cell that fails
+ * its target names with `sdkClient:`; for a client declared under `clients:`, its `flows:` and
+ * `revisions:`) must list the cell's flow and revision. A declared client without a command for
+ * the cell's transport leaves the cell out, with that reason. A cell that fails
  * this is an error, not an exclusion: the matrix says on purpose which cells it leaves out (an
  * exclude rule), so an undrivable cell it would run is a mistake in it.
  *
