@@ -545,6 +545,12 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       );
   });
 
+  if (raw.clients && measures.some((x) => x !== "bytes"))
+    fail(
+      loc,
+      ["clients"],
+      `clients: declares clients run as commands, which only bytes runs use (measures: [${measures.join(", ")}] times wirecost's own client) — remove clients: or put them in a bytes matrix (no measures:)`,
+    );
   const clients = raw.clients ? parseClients(raw.clients, targets, axisNames, matrixDir, loc) : undefined;
 
   const grid = raw.grid ? match(raw.grid, ["grid"]) : undefined;

@@ -82,6 +82,8 @@ test("clients: placeholders are checked where they are written; {stdio} and {flo
     ['{ argv: [cl, "{stdio}", "{nope}"] }', '{ argv: [cl, "{url}"] }', /placeholder \{nope\} names no axis/],
   ];
   for (const [stdio, http, re] of bad) assert.throws(() => parseMatrix(matrix(stdio, http), "m.yaml"), re, `${stdio} / ${http}`);
+  const timing = matrix('{ argv: [cl, "{stdio}"] }', '{ argv: [cl, "{url}"] }').replace("version: 1\n", "version: 1\nmeasures: [latency]\n");
+  assert.throws(() => parseMatrix(timing, "m.yaml"), /m\.yaml:\d+:\d+: clients: declares clients run as commands, which only bytes runs use/);
   const noSuch = matrix('{ argv: [cl, "{stdio}"] }', '{ argv: [cl, "{url}"] }').replace("values: [raw, c]", "values: [raw, d]");
   assert.throws(() => parseMatrix(noSuch, "m.yaml"), /unknown client "d" — use one of: raw, sdk, jsonrpc, c, or declare it under clients:/);
 
