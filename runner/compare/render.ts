@@ -32,11 +32,12 @@ export function changeText(m: MetricChange): string {
   return `${pct > 0 ? "+" : ""}${pct.toFixed(1)}%`;
 }
 
-/** One cause as a phrase: `header \`cache-control\` added (s2c, tools/list) ×3`. */
+/** One cause as a phrase: `header \`cache-control\` added (s2c, tools/list) ×3, +39 each` (bytes per occurrence when they divide evenly). */
 export function causeText(c: ByteCause, code: (s: string) => string = (s) => s): string {
   const where = [c.dir === "both" ? "" : c.dir, c.method].filter(Boolean).join(", ");
   const what = c.kind === "connections" ? `connections ${c.name}` : `${c.kind} ${code(c.name)} ${c.change}`;
-  return `${what}${where ? ` (${where})` : ""}${c.count > 1 ? ` ×${c.count}` : ""}`;
+  const each = c.count > 1 && c.bytes % c.count === 0 && c.bytes !== 0 ? `, ${signed(c.bytes / c.count)} each` : "";
+  return `${what}${where ? ` (${where})` : ""}${c.count > 1 ? ` ×${c.count}${each}` : ""}`;
 }
 
 function layersText(c: ByteCause): string {
