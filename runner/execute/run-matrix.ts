@@ -30,7 +30,7 @@ import { parseShard, shardOf, type Shard } from "./shard.js";
 import { Interrupted } from "../errors.js";
 import { checkJobs, defaultJobs } from "./jobs.js";
 import { ownAndChildrenCpuSeconds } from "../measure/cpu.js";
-import { targetKey, targetOf } from "../matrix/target-of.js";
+import { VERSION_AXIS, targetKey, targetOf } from "../matrix/target-of.js";
 
 export { checkJobs, maxJobs } from "./jobs.js";
 
@@ -183,11 +183,13 @@ export function planRun(matrix: Matrix, opts: Pick<RunOptions, "only" | "repeats
   configurations = [...configurations].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const shard = typeof opts.shard === "string" ? parseShard(opts.shard) : opts.shard;
   const selected = (shard ? shardOf(configurations, shard) : configurations).map((c) => c.id);
+  const versionAxis = matrix.axes.find((a) => a.name === VERSION_AXIS);
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: toolInfo(),
     matrix: { file: relative(process.cwd(), matrix.file), sha256: matrix.sha256, ...(matrix.definitionSha256 ? { definition: matrix.definitionSha256 } : {}) },
     axisNames: matrix.axes.map((a) => a.name),
+    ...(versionAxis ? { versions: versionAxis.values } : {}),
     configurations,
     excluded: expansion.excluded,
     selected,

@@ -92,7 +92,7 @@ test("versions: needs a version axis holding each version, a build:, and no vers
   refuse(matrix(`["1.0.0", "1.0.0"]`), /version "1\.0\.0" repeats in targets\.a\.versions/);
   refuse(
     matrix(`["1.0.0"]`)
-      .replace(/  - name: version\n    values: .*\n/, "")
+      .replace(/ {2}- name: version\n {4}values: .*\n/, "")
       .replace('--v, "{version}"', "--v"),
     /lists versions:, but the matrix has no "version" axis/,
   );
