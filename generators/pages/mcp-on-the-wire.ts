@@ -257,8 +257,10 @@ export const mcpOnTheWire: Page = {
   id: (results) => results.provenance.report.slug,
   title: (results) => results.provenance.report.title,
   description: (results) =>
-    anyMcp(results)
-      ? "Median bytes, JSON-RPC messages and HTTP round trips of each MCP flow, per revision, target and client, over HTTP and stdio."
-      : "Median bytes, JSON-RPC messages and HTTP round trips of each flow, per target and client, over HTTP and stdio.",
+    results.axisNames.includes("version")
+      ? "Total bytes of each flow and transport per package release, and each change between consecutive releases with its cause."
+      : anyMcp(results)
+        ? "Median bytes, JSON-RPC messages and HTTP round trips of each MCP flow, per revision, target and client, over HTTP and stdio."
+        : "Median bytes, JSON-RPC messages and HTTP round trips of each flow, per target and client, over HTTP and stdio.",
   build,
 };
