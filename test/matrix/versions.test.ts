@@ -13,6 +13,7 @@ import { parseMatrix } from "../../runner/matrix/parse.js";
 import { targetKey, targetOf } from "../../runner/matrix/target-of.js";
 import { buildRoot, repoRoot } from "../../runner/paths.js";
 import { UserError } from "../../format/errors.js";
+import { buildDigest } from "../../runner/build/build.js";
 
 const matrix = (versions: string, extraAxis = "") => `version: 1
 axes:
@@ -122,4 +123,17 @@ test("the npm resolved set is read from a package-lock.json and checked by semve
   assert.ok(versionSatisfies("npm", "1.13.0", "1.13.0"));
   assert.ok(!versionSatisfies("npm", "1.13.0", "1.15.0"));
   assert.ok(Object.keys(set.packages).includes("zod"));
+});
+
+test("a compiled input missing from dist/ is named with the command that makes it", () => {
+  const m = parseMatrix(
+    matrix(`["1.0.0"]`).replace('inputs: ["locks/a@{version}"]', `inputs: [${JSON.stringify(join(repoRoot, "dist", "no-such-target"))}]`),
+    "m.yaml",
+  );
+  assert.throws(
+    () => buildDigest(m.targets["a@1.0.0"]!, {}),
+    (e: unknown) =>
+      e instanceof UserError &&
+      /build input .*dist\/no-such-target of target a@1\.0\.0 does not exist — compile the project first: npm run build/.test(e.message),
+  );
 });
