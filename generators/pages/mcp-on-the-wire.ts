@@ -32,6 +32,7 @@ import type { Page, PageOutput, SiteContext } from "./types.js";
 import { RESULTS_FILES } from "../../format/layout.js";
 import { anomalyView } from "../sections/anomalies.js";
 import { clientFieldsView } from "../sections/client-fields.js";
+import { releasesView } from "../sections/releases.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
@@ -210,6 +211,8 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     chart = `${results.provenance.report.slug}-http-layers.svg`;
     assets.push({ file: chart, content: await stackedBarSvg(chartData, "Bytes (median)") });
   }
+  const releases = await releasesView(results, results.provenance.report.slug);
+  if (releases) assets.push(...releases.assets);
   // MCP-only sections read the MCP configurations only (calls are `tools/call` requests).
   const crossHttp = crossoverView(httpRows.filter(isMcp), results.axisNames, calls);
   const crossStdio = crossoverView(stdioRows.filter(isMcp), results.axisNames, calls);
@@ -218,6 +221,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   const markdown = renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
     title: mdCell(results.provenance.report.title),
     mcp,
+    releases: releases?.view,
     http: section("http", httpRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     chart,
@@ -255,8 +259,10 @@ export const mcpOnTheWire: Page = {
   id: (results) => results.provenance.report.slug,
   title: (results) => results.provenance.report.title,
   description: (results) =>
-    anyMcp(results)
-      ? "Median bytes, JSON-RPC messages and HTTP round trips of each MCP flow, per revision, target and client, over HTTP and stdio."
-      : "Median bytes, JSON-RPC messages and HTTP round trips of each flow, per target and client, over HTTP and stdio.",
+    results.axisNames.includes("version")
+      ? "Total bytes of each flow and transport per package release, and each change between consecutive releases with its cause."
+      : anyMcp(results)
+        ? "Median bytes, JSON-RPC messages and HTTP round trips of each MCP flow, per revision, target and client, over HTTP and stdio."
+        : "Median bytes, JSON-RPC messages and HTTP round trips of each flow, per target and client, over HTTP and stdio.",
   build,
 };

@@ -30,7 +30,7 @@ import { scanJsonRpc, type JsonRpcMessageInfo } from "../count/jsonrpc.js";
 import { splitStdioLines } from "../count/stdio.js";
 import { Http1StreamParser, headerValue, type HttpMessage } from "../wire/http1.js";
 import { parseSseEvents } from "../wire/sse.js";
-import type { RepeatLog } from "../results/identity.js";
+import { alignInPasses, type RepeatLog } from "../results/identity.js";
 
 /** One run to compare: its capture log (path or records) and how its bytes travelled. */
 export interface RunCapture {
@@ -175,39 +175,6 @@ class Causes {
   list(): ByteCause[] {
     return [...this.byKey.values()].sort((a, b) => Math.abs(b.bytes) - Math.abs(a.bytes) || a.name.localeCompare(b.name));
   }
-}
-
-/**
- * Pair the items of two lists in passes: by each key function in turn (the n-th unpaired item of
- * a key with the n-th), lists in the order given (log order). The same passes as the alignment
- * of repeats (runner/results/identity.ts).
- * @returns the pairs, and what is left of each list
- */
-export function alignInPasses<T>(a: readonly T[], b: readonly T[], keys: readonly ((x: T) => string)[]): { pairs: [T, T][]; onlyA: T[]; onlyB: T[] } {
-  const pairs: [T, T][] = [];
-  let restA = [...a];
-  let restB = [...b];
-  for (const keyOf of keys) {
-    const waiting = new Map<string, { item: T; at: number }[]>();
-    restB.forEach((y, at) => {
-      const k = keyOf(y);
-      const q = waiting.get(k);
-      if (q) q.push({ item: y, at });
-      else waiting.set(k, [{ item: y, at }]);
-    });
-    const leftA: T[] = [];
-    const usedB = new Set<number>();
-    for (const x of restA) {
-      const y = waiting.get(keyOf(x))?.shift();
-      if (y) {
-        pairs.push([x, y.item]);
-        usedB.add(y.at);
-      } else leftA.push(x);
-    }
-    restA = leftA;
-    restB = restB.filter((_, i) => !usedB.has(i));
-  }
-  return { pairs, onlyA: restA, onlyB: restB };
 }
 
 // ---------------------------------------------------------------- JSON with byte spans

@@ -30,6 +30,7 @@ import { parseShard, shardOf, type Shard } from "./shard.js";
 import { Interrupted } from "../errors.js";
 import { checkJobs, defaultJobs } from "./jobs.js";
 import { ownAndChildrenCpuSeconds } from "../measure/cpu.js";
+import { VERSION_AXIS, targetKey, targetOf } from "../matrix/target-of.js";
 
 export { checkJobs, maxJobs } from "./jobs.js";
 
@@ -183,11 +184,13 @@ export function planRun(matrix: Matrix, opts: Pick<RunOptions, "only" | "repeats
   configurations = [...configurations].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const shard = typeof opts.shard === "string" ? parseShard(opts.shard) : opts.shard;
   const selected = (shard ? shardOf(configurations, shard) : configurations).map((c) => c.id);
+  const versionAxis = matrix.axes.find((a) => a.name === VERSION_AXIS);
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: toolInfo(),
     matrix: { file: relative(process.cwd(), matrix.file), sha256: matrix.sha256, ...(matrix.definitionSha256 ? { definition: matrix.definitionSha256 } : {}) },
     axisNames: matrix.axes.map((a) => a.name),
+    ...(versionAxis ? { versions: versionAxis.values } : {}),
     configurations,
     excluded: expansion.excluded,
     selected,
@@ -264,7 +267,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   try {
     builds = await ensureBuilt(
       matrix,
-      selected.flatMap((c) => [c.values.target!, ...(c.values.client !== undefined && matrix.clients?.[c.values.client] ? [c.values.client] : [])]),
+      selected.flatMap((c) => [targetKey(matrix, c.values), ...(c.values.client !== undefined && matrix.clients?.[c.values.client] ? [c.values.client] : [])]),
       { skipMissingToolchains: opts.skipMissingToolchains, signal: opts.signal },
     );
   } catch (e) {
@@ -289,7 +292,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   };
   /** Why a configuration's target or declared client was skipped (its build's toolchain is missing), or undefined. */
   const skippedWhy = (c: Configuration) =>
-    builds.skipped.get(c.values.target!) ??
+    builds.skipped.get(targetKey(matrix, c.values)) ??
     (c.values.client !== undefined && matrix.clients?.[c.values.client] ? builds.skipped.get(c.values.client) : undefined);
   const selection = selected.filter((c) => !skippedWhy(c));
   if (opts.preflight !== false) {
@@ -339,7 +342,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     else groups.push({ c, repeats: [repeat] });
   }
   // Targets with `forkserver:` (Python) fork each run's server from one process that imported the SDK once.
-  const forkServers = selection.some((c) => matrix.targets[c.values.target!]?.forkserver) ? new ForkServers() : undefined;
+  const forkServers = selection.some((c) => targetOf(matrix, c.values)?.forkserver) ? new ForkServers() : undefined;
   let next = 0;
   let finished = 0;
   const worker = async () => {

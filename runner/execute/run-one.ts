@@ -18,6 +18,7 @@ import { writeRunBreakdown } from "../results/messages.js";
 import { startOnFreePort, startTarget, type TargetProcess } from "../targets/process.js";
 import { ResponseTimeout } from "../errors.js";
 import type { ForkServers } from "../targets/forkserver.js";
+import { targetOf } from "../matrix/target-of.js";
 
 /** A reason as one printable line: line breaks become " | ", other control characters (C0 except tab, DEL, C1) U+FFFD. */
 function printable(text: string): string {
@@ -88,7 +89,7 @@ export async function runOne(
 ): Promise<RunRecord> {
   const v = config.values;
   const transport = v.transport as "stdio" | "http";
-  const target = matrix.targets[v.target!]!;
+  const target = targetOf(matrix, v)!;
   const driver = DRIVERS[v.client ?? "raw"];
   /** A client declared in the matrix (`clients:`), run as a command (runner/drivers/declared.ts). */
   const declared = v.client !== undefined ? matrix.clients?.[v.client] : undefined;

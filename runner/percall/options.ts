@@ -8,6 +8,7 @@
  */
 import type { Configuration, Matrix, TargetCommand } from "../matrix/types.js";
 import type { PercallAssumptions } from "../../format/percall.js";
+import { targetOf } from "../matrix/target-of.js";
 
 export type { PercallAssumptions, TurnShareRow } from "../../format/percall.js";
 
@@ -110,7 +111,7 @@ export function percallOptions(matrix: Matrix): PercallOptions | undefined {
  */
 export function percallPath(matrix: Matrix, c: Configuration): PercallPath {
   const v = c.values;
-  const t = matrix.targets[v.target!]!;
+  const t = targetOf(matrix, v)!;
   if (t.inProcess) return { id: c.id, kind: "direct", label: t.label, target: t.name, values: v };
   if (t.harness) {
     const tr = t.harness.transport;
