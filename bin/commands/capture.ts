@@ -80,6 +80,7 @@ export async function captureCommand(command: string[], o: CaptureCommandOptions
   return o.upstream !== undefined ? relayMode(o.upstream, o) : tapMode(command, o);
 }
 
+/** The relay: listen, print the address, relay until ^C or SIGTERM, then close, report and count. */
 async function relayMode(upstream: string, o: CaptureCommandOptions): Promise<number> {
   const up = loopbackPort(upstream, "--upstream", false);
   const listen = o.listen === undefined ? 0 : loopbackPort(o.listen, "--listen", true);
@@ -97,6 +98,7 @@ async function relayMode(upstream: string, o: CaptureCommandOptions): Promise<nu
   return 0;
 }
 
+/** The stdio tap around `command`: pass both ways until it exits (or ^C / SIGTERM / the end of stdin stop it), then report and count. */
 async function tapMode(command: string[], o: CaptureCommandOptions): Promise<number> {
   const child = spawn(command[0]!, command.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
   const spawned = await new Promise<Error | undefined>((res) => {
@@ -126,7 +128,10 @@ async function tapMode(command: string[], o: CaptureCommandOptions): Promise<num
     void exited.then(() => clearTimeout(t));
   });
   const { code } = await exited;
+  // Its stdout ends with it, unless a process it started still holds it: that one is not waited for.
+  const held = setTimeout(() => child.stdout.destroy(), STOP_GRACE_MS);
   await tap.done;
+  clearTimeout(held);
   await tap.close();
   process.stdin.destroy();
   const b = tap.bytes();
