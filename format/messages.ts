@@ -10,7 +10,7 @@
  * joined by `,` (a field name is an RFC 9110 token, so it holds no comma), and the media type of
  * its Content-Type without parameters. `anomalies`: the codes of the anomalies the row is involved
  * in (format/anomalies.ts), joined by `,`; `unattributed_bytes`: the row's bytes that no layer
- * holds (kind `unattributed`). `json_fields` (since 0.1.2): on c2s JSON-RPC rows, the member paths
+ * holds (kind `unattributed`). `json_fields` (a later column: files written before it read with it empty): on c2s JSON-RPC rows, the member paths
  * the message's JSON holds ({@link jsonFieldPaths}), as a JSON array of strings (so no path
  * separator can clash with a key); empty when the object's text could not be read whole (it was
  * split by chunk framing or SSE lines) and on every other row. A file without these columns reads
