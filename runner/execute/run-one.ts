@@ -3,8 +3,12 @@
  * flow, stop the target, count the capture log. Failures are data: the record says why. A target
  * that stops answering ends as `timeout` on every transport, whichever limit fires first: the
  * run's own (RunTimeout) or a driver's per-exchange one (ResponseTimeout, its reason kept).
+ * A client declared in the matrix (`clients:`, runner/drivers/declared.ts) is run as a command in
+ * the driver's place: over HTTP at the relay's URL, over stdio starting the target itself through
+ * the tap wrapper (so no target process of the runner's own); it fails the run when it exits
+ * non-zero, hangs, or exits 0 having sent the target nothing.
  */
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { startRelay } from "../capture/relay.js";
 import { startTap } from "../capture/tap.js";
@@ -140,7 +144,9 @@ export async function runOne(
             await client.done;
           } else await driver!.http(relay.port, ctx);
         } else if (declared) {
-          // The client starts the target itself, through the tap wrapper, which writes the log.
+          // The client starts the target itself, through the tap wrapper, which writes the log (no
+          // log of an earlier attempt may stand in for one it never wrote).
+          rmSync(logPath, { force: true });
           const wrapper = stdioWrapper(cmd, v, logPath);
           client = startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper }), v, cwd, logPath);
           await client.done;
