@@ -41,7 +41,7 @@ export interface TrialLatency {
    * CPU time (user + system) of the measuring process per timed call, microseconds: the
    * `process.cpuUsage()` delta around the timed calls divided by their count. For an MCP path it
    * is the client's own share (the server is another process); for the direct path, the call
-   * itself. Null when the calls were timed in another process (harness paths).
+   * itself. A harness path: what the harness reported of its own process (`cpuPerCallUs`), or null.
    */
   clientCpuPerCallUs: number | null;
 }
@@ -91,7 +91,7 @@ export interface PathResults {
   p95Us: number | null;
   /** p95Us − p50Us. */
   spreadUs: number | null;
-  /** Median over trials of {@link TrialLatency.clientCpuPerCallUs}, µs; null when not measured (harness paths) or failed. */
+  /** Median over trials of {@link TrialLatency.clientCpuPerCallUs}, µs; null when not measured (a harness that does not report it) or failed. */
   clientCpuPerCallUs: number | null;
   /** Setup samples (none for direct: nothing to start; a harness's: one per trial, when it reports them). */
   setup: SetupTiming[];
@@ -230,7 +230,7 @@ async function runHarnessTrial(m: PercallOptions, path: Extract<PercallPath, { k
   acc.runtime = `${o.runtime.name} ${o.runtime.version}`;
   acc.client = o.sdk ? `${o.sdk.name} ${o.sdk.version}` : "";
   acc.calls.push(o.samplesUs);
-  acc.trials.push({ ...summarizeUs(o.samplesUs), loadavg1: load1, clientCpuPerCallUs: null });
+  acc.trials.push({ ...summarizeUs(o.samplesUs), loadavg1: load1, clientCpuPerCallUs: o.cpuPerCallUs ?? null });
   if (o.setup) acc.setup.push(o.setup);
 }
 
