@@ -7,6 +7,10 @@
  * - loops: `loopCalls` single-id `get_tickets` calls sequential, the same concurrent over one
  *   session, and one `get_tickets` with all the ids; elapsed milliseconds;
  * - payload sweep: p50/p95 of `search_tickets` per `limit`, with the result text's bytes.
+ * An MCP path's calls go through the client its `client` axis value names: wirecost's thin client
+ * (runner/percall/client.ts) or the target's own SDK client (runner/percall/sdk-client.ts), both in
+ * this process; for every path timed here the process's CPU time per timed call is recorded
+ * (`process.cpuUsage()` around the timed calls ÷ calls: the client's own share on an MCP path).
  * A harness path (runner/percall/harness.ts) times its calls itself: per trial its command runs
  * once and prints `calls` samples, summarised here into the same histogram; its setup is what the
  * harness reports; loops and the payload sweep are not measured for it. A harness run that fails
