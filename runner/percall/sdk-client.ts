@@ -10,6 +10,7 @@
  * runner's process groups). The client runs in the measuring process, so its work (building,
  * validating and parsing messages) is inside the timed calls and the measured CPU.
  */
+import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { SdkClientName } from "../drivers/declarations.js";
 import { newSdkV1Client, sdkV1HttpTransport } from "../drivers/sdk/v1.js";
@@ -86,6 +87,19 @@ export class ProcessStdioTransport {
   }
 }
 
+/**
+ * Lift the listener limit (undici's 1500, set at the first fetch) of an SDK HTTP transport's own
+ * abort signal (`_abortController`, created by its `start()` in both generations; nothing when
+ * absent). The v2 transport combines that one signal with each request's (`AbortSignal.any`),
+ * which leaves a listener on it per request until garbage collection, so a timed session of more
+ * than 1500 requests printed a MaxListenersExceededWarning per request: a warning only, the
+ * requests are the same.
+ */
+function unlimitAbortListeners(transport: unknown): void {
+  const signal = (transport as { _abortController?: AbortController })._abortController?.signal;
+  if (signal) setMaxListeners(0, signal);
+}
+
 /** One session of a target's own SDK client over one started target process. Call {@link SdkCallClient.start}, then `callTool`, then `close`. */
 export class SdkCallClient implements CallClient {
   private proc?: TargetProcess;
@@ -127,6 +141,7 @@ export class SdkCallClient implements CallClient {
       }
       await c.client.connect(transport, { timeout: spec.timeoutMs });
       const openMs = msSince();
+      if (spec.transport === "http") unlimitAbortListeners(transport);
       await c.client.listTools(undefined, { timeout: spec.timeoutMs });
       const listedMs = msSince();
       await c.callTool(firstCall.name, firstCall.arguments);
