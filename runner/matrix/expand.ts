@@ -12,8 +12,9 @@
  * A cell left to run must be one its client can drive: when the matrix has a `client` axis, the
  * driver's declaration (runner/drivers/declarations.ts; for client `sdk`, that of the SDK client
  * its target names with `sdkClient:`; for a client declared under `clients:`, its `flows:` and
- * `revisions:`) must list the cell's flow and revision. A declared client without a command for
- * the cell's transport leaves the cell out, with that reason. A cell that fails
+ * `revisions:`) must list the cell's flow and revision (a target declaring `inProcess:` or
+ * `harness:` is driven by no client driver, so this does not apply to it). A declared client
+ * without a command for the cell's transport leaves the cell out, with that reason. A cell that fails
  * this is an error, not an exclusion: the matrix says on purpose which cells it leaves out (an
  * exclude rule), so an undrivable cell it would run is a mistake in it.
  *
@@ -219,6 +220,7 @@ export function expand(m: Matrix): Expansion {
     if (ci < 0) return undefined;
     const client = v.client!;
     const t = ti >= 0 ? targetOf(m, v) : undefined;
+    if (t?.inProcess || t?.harness) return undefined; // no client driver drives it: called in-process, or a harness with its own client
     const dc = m.clients?.[client];
     const decl = dc ? { flows: Object.keys(dc.flows), revisions: dc.revisions } : clientDeclaration(client, t?.sdkClient);
     const leaveOut = (match: string) => `or leave the cells out with an exclude rule: - match: { client: ${client}, ${match} }`;

@@ -424,7 +424,9 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     const revisioned = axes[clientAxis]!.values.some(
       (c) => c === "sdk" || clientDeclaration(c)?.revisions !== undefined || raw.clients?.[c]?.revisions !== undefined,
     ); // a protocol without revisions needs no revision axis
-    for (const axis of revisioned ? ["flow", "revision"] : ["flow"]) {
+    // A per-call matrix runs no flow: its calls are the timing block's (runner/percall/options.ts).
+    const flowed = !(raw.measures ?? []).includes("percall");
+    for (const axis of [...(flowed ? ["flow"] : []), ...(revisioned ? ["revision"] : [])]) {
       if (!byName.has(axis))
         fail(
           loc,
