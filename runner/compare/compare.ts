@@ -51,6 +51,13 @@ export interface Comparison {
   /** Configurations only the base or only the head has (selected by --only). */
   onlyBase: string[];
   onlyHead: string[];
+  /**
+   * Wire: configurations in both folders whose every run failed in the base, or in the head (no
+   * medians to compare: listed, and a count-column `--fail-on` rule trips on a configuration
+   * that ran ok on the other side).
+   */
+  failedBase: string[];
+  failedHead: string[];
   /** Wire: the configurations with a change, in id order. */
   bytes: ConfigBytes[];
   /** Timing and per-call: every metric compared, in config then metric order. */
@@ -92,11 +99,16 @@ export function compareResults(baseDir: string, headDir: string, opts: CompareOp
     compared,
     onlyBase: idsA.filter((id) => !inB.has(id)),
     onlyHead: idsB.filter((id) => !inA.has(id)),
+    failedBase: [],
+    failedHead: [],
     bytes: [],
     metrics: [],
   };
-  if (base.kind === "wire" && head.kind === "wire") out.bytes = compareWire(base, head, compared);
-  else if (base.kind !== "wire" && head.kind !== "wire")
+  if (base.kind === "wire" && head.kind === "wire") {
+    out.failedBase = compared.filter((id) => !base.configs.get(id)!.ok);
+    out.failedHead = compared.filter((id) => !head.configs.get(id)!.ok);
+    out.bytes = compareWire(base, head, compared);
+  } else if (base.kind !== "wire" && head.kind !== "wire")
     for (const id of compared) {
       const ma = base.configs.get(id)!;
       const mb = head.configs.get(id)!;

@@ -54,6 +54,8 @@ function header(c: Comparison): string[] {
   ];
   if (c.onlyBase.length) lines.push(`only in base: ${c.onlyBase.join(", ")}`);
   if (c.onlyHead.length) lines.push(`only in head: ${c.onlyHead.join(", ")}`);
+  if (c.failedBase.length) lines.push(`no ok run in base (every run failed; see runs.tsv): ${c.failedBase.join(", ")}`);
+  if (c.failedHead.length) lines.push(`no ok run in head (every run failed; see runs.tsv): ${c.failedHead.join(", ")}`);
   return lines;
 }
 
@@ -65,7 +67,9 @@ function tripsText(trips: readonly Trip[]): string[] {
 export function summaryLine(c: Comparison): string {
   if (c.kind === "wire") {
     const total = c.bytes.filter((b) => b.changes.some((x) => x.column === "total_bytes"));
-    return c.bytes.length === 0 ? "no change in any count" : `${c.bytes.length} configuration(s) changed, ${total.length} in total_bytes`;
+    const failed = new Set([...c.failedBase, ...c.failedHead]).size;
+    const counts = c.bytes.length === 0 ? "no change in any count" : `${c.bytes.length} configuration(s) changed, ${total.length} in total_bytes`;
+    return failed === 0 ? counts : `${counts} among those that ran ok on both sides; ${failed} with no ok run on a side`;
   }
   const sig = c.metrics.filter((m) => m.significant);
   return `${c.metrics.length} metric(s) compared, ${sig.length} significant change(s) (rank test, p < 0.05), the rest ~`;
@@ -113,6 +117,8 @@ function mdOut(c: Comparison, trips: readonly Trip[]): string {
   out.push(`Configurations: ${c.compared.length} in both, ${c.onlyBase.length} only in base, ${c.onlyHead.length} only in head. ${summaryLine(c)}.`, "");
   if (c.onlyBase.length) out.push(`Only in base: ${c.onlyBase.map((x) => `\`${x}\``).join(", ")}`, "");
   if (c.onlyHead.length) out.push(`Only in head: ${c.onlyHead.map((x) => `\`${x}\``).join(", ")}`, "");
+  if (c.failedBase.length) out.push(`No ok run in base (every run failed): ${c.failedBase.map((x) => `\`${x}\``).join(", ")}`, "");
+  if (c.failedHead.length) out.push(`No ok run in head (every run failed): ${c.failedHead.map((x) => `\`${x}\``).join(", ")}`, "");
   if (trips.length) out.push("**Failed rules:**", "", ...trips.map((t) => `- \`${cell(t.rule)}\`: \`${t.config}\` ${t.metric} ${t.change}`), "");
   if (c.kind === "wire") {
     for (const b of c.bytes) {

@@ -6,6 +6,8 @@
  * (per configuration: the median's change; `unexplained_bytes`: what no cause holds), a metric of
  * timings.tsv for timing folders, `KIND:METRIC` of percall-samples.tsv for per-call folders. A
  * timing or per-call change trips a rule only when it is significant (a `~` change never does).
+ * A wire configuration that ran ok on one side and failed every run on the other trips every
+ * count-column rule (its change cannot be measured, so a gate must not pass it).
  */
 import { UserError } from "../../format/errors.js";
 import type { Comparison } from "./compare.js";
@@ -71,6 +73,15 @@ export function checkRules(c: Comparison, rules: readonly FailRule[]): Trip[] {
         throw new UserError(
           `--fail-on ${r.text}: \`${r.metric}\` is not a count column of a wire folder; fix: use one of the columns of medians.tsv (e.g. total_bytes) or unexplained_bytes`,
         );
+      if (r.metric === "unexplained_bytes" && r.percent)
+        throw new UserError(`--fail-on ${r.text}: unexplained_bytes has no base to take a percentage of; fix: give bytes, e.g. unexplained_bytes>0`);
+      if (r.metric !== "unexplained_bytes") {
+        const failedBase = new Set(c.failedBase);
+        const failedHead = new Set(c.failedHead);
+        for (const id of c.compared)
+          if (failedBase.has(id) !== failedHead.has(id))
+            trips.push({ rule: r.text, config: id, metric: r.metric, change: failedHead.has(id) ? "no ok run in head" : "no ok run in base" });
+      }
       for (const b of c.bytes) {
         if (r.metric === "unexplained_bytes") {
           const u = b.causes?.unexplainedBytes ?? 0;

@@ -32,6 +32,8 @@ export interface WireConfig {
   medians: Record<string, number>;
   /** The capture log of the first ok repeat, when the folder keeps it. */
   log?: string;
+  /** Whether any repeat ran ok (a configuration whose every run failed has no medians). */
+  ok: boolean;
 }
 
 /** A results folder, read. */
@@ -106,12 +108,14 @@ function readWire(dir: string): ResultSet {
   const configs = new Map<string, WireConfig>();
   for (const r of readTsvRecords(resultsFile(dir, "summary"), REGEN)) {
     const t = r.transport === "stdio" ? "stdio" : "http";
-    configs.set(r.config!, { transport: t, medians: {} });
+    configs.set(r.config!, { transport: t, medians: {}, ok: false });
   }
   const mfile = resultsFile(dir, "medians");
   for (const r of readTsvRecords(mfile, REGEN)) {
     const c = configs.get(r.config!);
-    if (c) c.medians[r.metric!] = num(mfile, r.median, `${r.config} ${r.metric}`);
+    if (!c) continue;
+    c.medians[r.metric!] = num(mfile, r.median, `${r.config} ${r.metric}`);
+    c.ok = true;
   }
   const rfile = resultsFile(dir, "runs");
   if (existsSync(rfile))

@@ -33,6 +33,8 @@ before(() => {
     const r = wirecost("run", `test/fixtures/matrices/compare/${m}.yaml`, "--results", folder(m));
     assert.equal(r.status, 0, r.stderr);
   }
+  const broken = wirecost("run", "test/fixtures/matrices/compare/broken.yaml", "--results", folder("broken"));
+  assert.equal(broken.status, 1, "every run of the broken fixture fails");
 });
 
 test("wirecost compare results results: no change, exit 0", () => {
@@ -141,6 +143,19 @@ test("configurations in one folder only are listed; --only narrows", () => {
   assert.equal(wirecost("compare", "results", "results", "--only", "raw-mcp-go-*").status, 0);
 });
 
+test("a configuration whose every run failed in the head: listed, and a count rule trips (exit 2), never `no change`", () => {
+  const { status, json } = compareJson(folder("base"), folder("broken"), "--fail-on", "total_bytes>0");
+  assert.equal(status, 2);
+  assert.deepEqual([json.compared, json.failedBase, json.failedHead], [["jsonrpc-echo-http"], [], ["jsonrpc-echo-http"]]);
+  assert.deepEqual(json.trips, [{ rule: "total_bytes>0", config: "jsonrpc-echo-http", metric: "total_bytes", change: "no ok run in head" }]);
+  const text = wirecost("compare", folder("base"), folder("broken"));
+  assert.equal(text.status, 0, "no rule given");
+  assert.match(text.stdout, /no ok run in head \(every run failed; see runs.tsv\): jsonrpc-echo-http/);
+  assert.doesNotMatch(text.stdout, /^no change in any count$/m);
+  assert.equal(wirecost("compare", folder("broken"), folder("broken"), "--fail-on", "total_bytes>0").status, 0, "failed on both sides: nothing changed");
+  assert.equal(wirecost("compare", folder("broken"), folder("base"), "--fail-on", "total_bytes<0").status, 2);
+});
+
 test("user errors: one line naming the folder or rule and the fix, exit 1", () => {
   const missing = wirecost("compare", "results", folder("nope"));
   assert.equal(missing.status, 1);
@@ -155,6 +170,9 @@ test("user errors: one line naming the folder or rule and the fix, exit 1", () =
   const metric = wirecost("compare", "results", "results", "--fail-on", "cpu_per_request_us>0");
   assert.equal(metric.status, 1);
   assert.match(metric.stderr, /not a count column of a wire folder/);
+  const pct = wirecost("compare", "results", "results", "--fail-on", "unexplained_bytes>5%");
+  assert.equal(pct.status, 1);
+  assert.match(pct.stderr, /unexplained_bytes has no base to take a percentage of; fix: give bytes/);
   const only = wirecost("compare", "results", "results", "--only", "nothing-*");
   assert.equal(only.status, 1);
   assert.match(only.stderr, /--only nothing-\*: matches no configuration/);
