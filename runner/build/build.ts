@@ -11,7 +11,7 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, re
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { execa } from "execa";
 import { UserError } from "../../format/errors.js";
-import type { Buildable, Matrix } from "../matrix/types.js";
+import type { Buildable, Matrix, Target } from "../matrix/types.js";
 import { buildCacheRoot, repoRoot } from "../paths.js";
 import { writeAtomic } from "../../format/files.js";
 import { missingToolchain, toolchainVersions } from "./toolchain.js";
@@ -52,6 +52,17 @@ function filesUnder(path: string, out: string[]): void {
 }
 
 /**
+ * The command that writes a missing version lock `locks/<family>@<version>` when a `lock.sh` sits
+ * beside `locks/` (targets/mcp-ts-releases/lock.sh), e.g. `bash targets/mcp-ts-releases/lock.sh v1 1.14.0`.
+ */
+function lockCommand(input: string, version: string): string | undefined {
+  const m = /^(.+)@(.+)$/.exec(basename(input));
+  if (!m || m[2] !== version || basename(dirname(input)) !== "locks") return undefined;
+  const script = join(dirname(dirname(input)), "lock.sh");
+  return existsSync(script) ? `write its lock: bash ${relative(process.cwd(), script)} ${m[1]} ${version}` : undefined;
+}
+
+/**
  * The cache key of `target`'s build.
  * @throws UserError naming an input that does not exist (and, for one under dist/, that compiling makes it)
  */
@@ -64,9 +75,15 @@ export function buildDigest(target: Buildable, toolchain: Record<string, string>
     if (!existsSync(input)) {
       // A compiled target among the inputs (a versioned TypeScript target copies dist/targets/<name>): compiling makes it.
       const compiled = !relative(join(repoRoot, "dist"), input).startsWith("..");
-      throw new UserError(
-        `${b.at}: build input ${relative(process.cwd(), input)} of target ${target.name} does not exist — ${compiled ? "compile the project first: npm run build" : "fix build.inputs"}`,
-      );
+      // A version's own input (its lock, `{version}` in the input): the version is new, not the input path wrong.
+      const { family, version } = target as Partial<Pick<Target, "family" | "version">>;
+      const ofVersion = family !== undefined && version !== undefined && input.includes(version);
+      const fix = compiled
+        ? "compile the project first: npm run build"
+        : ofVersion
+          ? `${lockCommand(input, version) ?? `create it for version ${version}`}, or remove ${version} from targets.${family}.versions`
+          : "fix build.inputs";
+      throw new UserError(`${b.at}: build input ${relative(process.cwd(), input)} of target ${target.name} does not exist — ${fix}`);
     }
     const files: string[] = [];
     filesUnder(input, files);

@@ -470,6 +470,8 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
   const matrixDir = dirname(resolve(name));
   const targets: Record<string, Target> = {};
   const versionAxis = byName.get(VERSION_AXIS);
+  /** An exact release as registries write it: a digit (or `v` and a digit) first, then letters, digits, `.`, `+`, `-`, `_` (never a range, a path or a space). */
+  const EXACT_VERSION = /^v?[0-9][0-9A-Za-z.+_-]*$/;
   for (const [tname, t] of Object.entries(raw.targets)) {
     if (t.versions) {
       if (!versionAxis)
@@ -492,6 +494,12 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       t.versions.forEach((e, i) => {
         const v = typeof e === "string" ? e : e.version;
         const path: YamlPath = typeof e === "string" ? ["targets", tname, "versions", i] : ["targets", tname, "versions", i, "version"];
+        if (!EXACT_VERSION.test(v) || /(^|\.)[xX*](\.|$)/.test(v))
+          fail(
+            loc,
+            path,
+            `version "${v}" of target ${tname} is not an exact version — list exact releases (1.13.0, v1.8.0, 2.2.0rc1), not ranges: each is installed into its own folder and checked exactly`,
+          );
         if (!versionAxis.values.includes(v))
           fail(loc, path, `version "${v}" of target ${tname} is not a value of axis "${VERSION_AXIS}" — add it to the axis' values`);
         if (listed.includes(v)) fail(loc, path, `version "${v}" repeats in targets.${tname}.versions — remove the duplicate`);

@@ -91,6 +91,9 @@ test("versions: needs a version axis holding each version, a build:, and no vers
     );
   refuse(matrix(`["1.0.0", "3.0.0"]`), /^m\.yaml:\d+:\d+: version "3\.0\.0" of target a is not a value of axis "version"/);
   refuse(matrix(`["1.0.0", "1.0.0"]`), /version "1\.0\.0" repeats in targets\.a\.versions/);
+  // Only exact releases: a range, a wildcard, an empty or spaced value, a path would name a build folder.
+  for (const v of ["^1.0.0", "1.x", "", "1.0.0 ", "../x"])
+    refuse(matrix(`["1.0.0", ${JSON.stringify(v)}]`), /^m\.yaml:\d+:\d+: version ".*" of target a is not an exact version — list exact releases/);
   refuse(
     matrix(`["1.0.0"]`)
       .replace(/ {2}- name: version\n {4}values: .*\n/, "")
@@ -123,6 +126,21 @@ test("the npm resolved set is read from a package-lock.json and checked by semve
   assert.ok(versionSatisfies("npm", "1.13.0", "1.13.0"));
   assert.ok(!versionSatisfies("npm", "1.13.0", "1.15.0"));
   assert.ok(Object.keys(set.packages).includes("zod"));
+});
+
+test("a version's own missing input (a release without its lock) names the lock command, or removing the version", () => {
+  const m = parseMatrix(
+    matrix(`["1.0.0"]`).replace('inputs: ["locks/a@{version}"]', `inputs: [${JSON.stringify(join(repoRoot, "targets/mcp-ts-releases/locks/v1@{version}"))}]`),
+    "m.yaml",
+  );
+  assert.throws(
+    () => buildDigest(m.targets["a@1.0.0"]!, {}),
+    (e: unknown) =>
+      e instanceof UserError &&
+      /locks\/v1@1\.0\.0 of target a@1\.0\.0 does not exist — write its lock: bash .*targets\/mcp-ts-releases\/lock\.sh v1 1\.0\.0, or remove 1\.0\.0 from targets\.a\.versions$/.test(
+        e.message,
+      ),
+  );
 });
 
 test("a compiled input missing from dist/ is named with the command that makes it", () => {
