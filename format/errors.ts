@@ -64,13 +64,17 @@ export class UserError extends Error {
 /**
  * Read a results file as UTF-8 text.
  * @param missingFix the fix printed when the file does not exist
- * @throws UserError naming the file when it does not exist; other read errors as thrown by fs
+ * @throws UserError naming the file when it does not exist; other read errors as thrown by fs,
+ *   with `file` as their `path` when fs left it out (EISDIR), so that the message names it
  */
 export function readResultsFile(file: string, missingFix: string): string {
   try {
     return readFileSync(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") throw new UserError({ file, problem: "file not found", fix: missingFix });
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === "ENOENT") throw new UserError({ file, problem: "file not found", fix: missingFix });
+    // read(2) on a folder (EISDIR) throws without the path: name the file the error is about.
+    if (e.path === undefined) e.path = file;
     throw err;
   }
 }

@@ -170,6 +170,11 @@ test("user errors: one line naming the folder or rule and the fix, exit 1", () =
   const metric = wirecost("compare", "results", "results", "--fail-on", "cpu_per_request_us>0");
   assert.equal(metric.status, 1);
   assert.match(metric.stderr, /not a count column of a wire folder/);
+  mkdirSync(join(folder("folder-as-file"), "summary.tsv"), { recursive: true });
+  const isDir = wirecost("compare", folder("folder-as-file"), "results");
+  assert.equal(isDir.status, 1);
+  assert.match(isDir.stderr, /^wirecost: BASE .*folder-as-file: cannot read .*folder-as-file\/summary\.tsv: it is a folder, not a file/);
+  assert.equal(isDir.stderr.trim().split("\n").length, 1);
   const pct = wirecost("compare", "results", "results", "--fail-on", "unexplained_bytes>5%");
   assert.equal(pct.status, 1);
   assert.match(pct.stderr, /unexplained_bytes has no base to take a percentage of; fix: give bytes/);
