@@ -52,9 +52,9 @@ export interface Comparison {
   onlyBase: string[];
   onlyHead: string[];
   /**
-   * Wire: configurations in both folders whose every run failed in the base, or in the head (no
-   * medians to compare: listed, and a count-column `--fail-on` rule trips on a configuration
-   * that ran ok on the other side).
+   * Configurations in both folders whose every run (trial) failed in the base, or in the head:
+   * nothing to compare, so listed, and a `--fail-on` rule trips on one that ran ok on the other
+   * side (rules.ts).
    */
   failedBase: string[];
   failedHead: string[];
@@ -104,11 +104,10 @@ export function compareResults(baseDir: string, headDir: string, opts: CompareOp
     bytes: [],
     metrics: [],
   };
-  if (base.kind === "wire" && head.kind === "wire") {
-    out.failedBase = compared.filter((id) => !base.configs.get(id)!.ok);
-    out.failedHead = compared.filter((id) => !head.configs.get(id)!.ok);
-    out.bytes = compareWire(base, head, compared);
-  } else if (base.kind !== "wire" && head.kind !== "wire")
+  out.failedBase = compared.filter((id) => !ranOk(base, id));
+  out.failedHead = compared.filter((id) => !ranOk(head, id));
+  if (base.kind === "wire" && head.kind === "wire") out.bytes = compareWire(base, head, compared);
+  else if (base.kind !== "wire" && head.kind !== "wire")
     for (const id of compared) {
       const ma = base.configs.get(id)!;
       const mb = head.configs.get(id)!;
@@ -116,6 +115,11 @@ export function compareResults(baseDir: string, headDir: string, opts: CompareOp
         out.metrics.push({ config: id, metric, ...rankTest(ma.get(metric)!, mb.get(metric)!) });
     }
   return out;
+}
+
+/** Whether configuration `id` of `set` has an ok run (wire) or an ok trial's metric (timing, per-call). */
+function ranOk(set: ResultSet, id: string): boolean {
+  return set.kind === "wire" ? set.configs.get(id)!.ok : set.configs.get(id)!.size > 0;
 }
 
 function contextNotes(a: SetContext, b: SetContext): string[] {

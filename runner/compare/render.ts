@@ -54,8 +54,8 @@ function header(c: Comparison): string[] {
   ];
   if (c.onlyBase.length) lines.push(`only in base: ${c.onlyBase.join(", ")}`);
   if (c.onlyHead.length) lines.push(`only in head: ${c.onlyHead.join(", ")}`);
-  if (c.failedBase.length) lines.push(`no ok run in base (every run failed; see runs.tsv): ${c.failedBase.join(", ")}`);
-  if (c.failedHead.length) lines.push(`no ok run in head (every run failed; see runs.tsv): ${c.failedHead.join(", ")}`);
+  if (c.failedBase.length) lines.push(`no ok run in base (every run failed): ${c.failedBase.join(", ")}`);
+  if (c.failedHead.length) lines.push(`no ok run in head (every run failed): ${c.failedHead.join(", ")}`);
   return lines;
 }
 
@@ -72,7 +72,8 @@ export function summaryLine(c: Comparison): string {
     return failed === 0 ? counts : `${counts} among those that ran ok on both sides; ${failed} with no ok run on a side`;
   }
   const sig = c.metrics.filter((m) => m.significant);
-  return `${c.metrics.length} metric(s) compared, ${sig.length} significant change(s) (rank test, p < 0.05), the rest ~`;
+  const failed = new Set([...c.failedBase, ...c.failedHead]).size;
+  return `${c.metrics.length} metric(s) compared, ${sig.length} significant change(s) (rank test, p < 0.05), the rest ~${failed ? `; ${failed} configuration(s) with no ok trial on a side` : ""}`;
 }
 
 function causesBlock(b: ConfigBytes, code: (s: string) => string): string[] {

@@ -6,8 +6,8 @@
  * (per configuration: the median's change; `unexplained_bytes`: what no cause holds), a metric of
  * timings.tsv for timing folders, `KIND:METRIC` of percall-samples.tsv for per-call folders. A
  * timing or per-call change trips a rule only when it is significant (a `~` change never does).
- * A wire configuration that ran ok on one side and failed every run on the other trips every
- * count-column rule (its change cannot be measured, so a gate must not pass it).
+ * A configuration that ran ok on one side and failed every run (trial) on the other trips every
+ * rule but `unexplained_bytes` (its change cannot be measured, so a gate must not pass it).
  */
 import { UserError } from "../../format/errors.js";
 import type { Comparison } from "./compare.js";
@@ -75,13 +75,7 @@ export function checkRules(c: Comparison, rules: readonly FailRule[]): Trip[] {
         );
       if (r.metric === "unexplained_bytes" && r.percent)
         throw new UserError(`--fail-on ${r.text}: unexplained_bytes has no base to take a percentage of; fix: give bytes, e.g. unexplained_bytes>0`);
-      if (r.metric !== "unexplained_bytes") {
-        const failedBase = new Set(c.failedBase);
-        const failedHead = new Set(c.failedHead);
-        for (const id of c.compared)
-          if (failedBase.has(id) !== failedHead.has(id))
-            trips.push({ rule: r.text, config: id, metric: r.metric, change: failedHead.has(id) ? "no ok run in head" : "no ok run in base" });
-      }
+      if (r.metric !== "unexplained_bytes") trips.push(...failedTrips(c, r));
       for (const b of c.bytes) {
         if (r.metric === "unexplained_bytes") {
           const u = b.causes?.unexplainedBytes ?? 0;
@@ -99,6 +93,7 @@ export function checkRules(c: Comparison, rules: readonly FailRule[]): Trip[] {
       throw new UserError(
         `--fail-on ${r.text}: no metric \`${r.metric}\` in ${c.base.dir} and ${c.head.dir}; fix: use one of ${[...known].slice(0, 6).join(", ")}${known.size > 6 ? ", …" : ""}`,
       );
+    trips.push(...failedTrips(c, r));
     for (const m of c.metrics) {
       if (m.metric !== r.metric || !m.significant) continue;
       const x = r.percent ? (m.ratio - 1) * 100 : m.medianHead - m.medianBase;
@@ -106,6 +101,15 @@ export function checkRules(c: Comparison, rules: readonly FailRule[]): Trip[] {
     }
   }
   return trips;
+}
+
+/** The trips of rule `r` on configurations that ran ok on one side only. */
+function failedTrips(c: Comparison, r: FailRule): Trip[] {
+  const failedBase = new Set(c.failedBase);
+  const failedHead = new Set(c.failedHead);
+  return c.compared
+    .filter((id) => failedBase.has(id) !== failedHead.has(id))
+    .map((id) => ({ rule: r.text, config: id, metric: r.metric, change: failedHead.has(id) ? "no ok run in head" : "no ok run in base" }));
 }
 
 const COLUMNS: ReadonlySet<string> = new Set<string>(COUNT_COLUMNS);

@@ -43,7 +43,7 @@ export type ResultSet =
       kind: "timing" | "percall";
       dir: string;
       context: SetContext;
-      /** config → metric → values (one per trial, or per kept sample), in the metric's unit. */
+      /** config → metric → values (one per ok trial, or per kept sample), in the metric's unit; no metrics when every trial failed. */
       configs: Map<string, Map<string, number[]>>;
     };
 
@@ -151,6 +151,8 @@ function readTiming(dir: string): ResultSet {
   const configs = new Map<string, Map<string, number[]>>();
   const file = resultsFile(dir, "timings");
   for (const r of readTsvRecords(file, REGEN)) {
+    // Every configuration run is kept, one whose every trial failed with no metrics (compare lists it).
+    if (!configs.has(r.config!)) configs.set(r.config!, new Map());
     if (r.status !== "ok" || TIMING_CONTEXT_METRICS.test(r.metric ?? "")) continue;
     if (r.value === "") continue;
     push(configs, r.config!, r.metric!, num(file, r.value, `${r.config} trial ${r.trial} ${r.metric}`));

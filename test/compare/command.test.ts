@@ -150,7 +150,7 @@ test("a configuration whose every run failed in the head: listed, and a count ru
   assert.deepEqual(json.trips, [{ rule: "total_bytes>0", config: "jsonrpc-echo-http", metric: "total_bytes", change: "no ok run in head" }]);
   const text = wirecost("compare", folder("base"), folder("broken"));
   assert.equal(text.status, 0, "no rule given");
-  assert.match(text.stdout, /no ok run in head \(every run failed; see runs.tsv\): jsonrpc-echo-http/);
+  assert.match(text.stdout, /no ok run in head \(every run failed\): jsonrpc-echo-http/);
   assert.doesNotMatch(text.stdout, /^no change in any count$/m);
   assert.equal(wirecost("compare", folder("broken"), folder("broken"), "--fail-on", "total_bytes>0").status, 0, "failed on both sides: nothing changed");
   assert.equal(wirecost("compare", folder("broken"), folder("base"), "--fail-on", "total_bytes<0").status, 2);

@@ -82,6 +82,25 @@ test("two runs of the same server: printed ~, no rule trips, exit 0", () => {
   assert.match(r.stdout, /\nfloor\tcpu_per_request_us\t[0-9.]+\t[0-9.]+\t[0-9.]+\t5\/5\t[0-9.]+\t~\n/);
 });
 
+test("a configuration whose every trial failed in the head: listed, not `only in base`, and a rule trips (exit 2)", () => {
+  // The failed run's files as `run` writes them when the target never starts: one `failed` row per trial.
+  const failed = folder("floor-failed");
+  mkdirSync(failed, { recursive: true });
+  const header = "config\ttrial\tseq\tlayout\tworkload\tstatus\tmetric\tvalue";
+  const rows = [1, 2, 3, 4, 5].map((t) => `floor\t${t}\t${t}\tdefault\ta2a-send-message\tfailed\terror\t0`);
+  writeFileSync(join(failed, "timings.tsv"), [header, ...rows, ""].join("\n"));
+  writeFileSync(join(failed, "timings-summary.tsv"), "config\tmetric\ttrials\tmedian\tmin\tmax\n");
+  cpSync(join(folder("floor-base"), "timings-run.json"), join(failed, "timings-run.json"));
+  const r = wirecost("compare", folder("floor-base"), failed, "--format", "json", "--fail-on", "cpu_per_request_us>+10%");
+  assert.equal(r.status, 2, r.stderr);
+  const c = JSON.parse(r.stdout) as Comparison & { trips: { config: string; change: string }[] };
+  assert.deepEqual([c.compared, c.onlyBase, c.failedHead], [["floor"], [], ["floor"]]);
+  assert.deepEqual(
+    c.trips.map((t) => [t.config, t.change]),
+    [["floor", "no ok run in head"]],
+  );
+});
+
 test("per-call folders compare trials and kept samples; the committed set against itself is all ~", () => {
   const r = wirecost("compare", "results/mcp-per-call-overhead", "results/mcp-per-call-overhead", "--format", "json", "--only", "mcp-py-harness-stdio-*");
   assert.equal(r.status, 0, r.stderr);
