@@ -49,7 +49,7 @@ export function preflight(m: Matrix, configs: Configuration[]): void {
   for (const [name, cs] of byTarget) {
     const t = m.targets[name]!;
     if (t.build) {
-      checkBuilt(t, at);
+      checkBuilt(t, at, "targets", t.family !== undefined ? (m.targets[t.family]?.versions?.indexOf(t.version ?? "") ?? -1) : -1);
     } else if (t.package && t.version) {
       if (!semver.validRange(t.version))
         throw new UserError(`${at("targets", name, "version")}: "${t.version}" is not a semver range — write e.g. 2.4.0, ^2.4.0 or >=2 <3`);
@@ -82,12 +82,15 @@ export function preflight(m: Matrix, configs: Configuration[]): void {
  * Check a built target's or declared client's `package` against the resolved set its build
  * recorded (PyPI: PEP 440; crates, Go and npm: semver). A target not built yet is not checked here: `wirecost run` builds it
  * first, and `expand` lists it without building.
+ * @param section where `t` is declared in the matrix (`targets` or `clients`)
+ * @param versionIndex for a listed version's entry, its index in the family's `versions:` (where the error points)
  * @throws UserError naming the target, the resolved and the wanted version
  */
 function checkBuilt(
-  t: Pick<Target, "name" | "build" | "package" | "version">,
+  t: Pick<Target, "name" | "build" | "package" | "version" | "family">,
   at: (...p: (string | number)[]) => string,
   section: "targets" | "clients" = "targets",
+  versionIndex = -1,
 ): void {
   const who = `${section === "targets" ? "target" : "client"} ${t.name}`;
   const rec = readBuildRecord(t);
@@ -106,10 +109,16 @@ function checkBuilt(
     throw new UserError(
       `${at(section, t.name, "package")}: ${who} needs ${t.package} (${t.version}), which its build did not resolve (${Object.keys(set.packages).length} packages in ${relative(process.cwd(), t.build!.dir)}) — fix the package name or the lock file`,
     );
-  if (!versionSatisfies(set.ecosystem, got, t.version))
+  if (!versionSatisfies(set.ecosystem, got, t.version)) {
+    // A listed version (`versions:`, entry `<family>@<version>`): its YAML is the family's versions list, its fix the build's per-version input.
+    if (section === "targets" && t.family !== undefined)
+      throw new UserError(
+        `${versionIndex >= 0 ? at("targets", t.family, "versions", versionIndex) : at("targets", t.family, "versions")}: target ${t.name} needs ${t.package} ${t.version} but its build resolved ${got} — make the build of ${t.version} install that release (its build.command and build.inputs take {version}; for npm, the lock written by bash targets/mcp-ts-releases/lock.sh), or fix targets.${t.family}.versions`,
+      );
     throw new UserError(
       `${at(section, t.name, "version")}: ${who} needs ${t.package} ${t.version} but its build resolved ${got} — change the lock file or ${section}.${t.name}.version`,
     );
+  }
 }
 
 /** Is `cmd`'s program inside a target build folder that does not exist yet (built by `wirecost run`)? */

@@ -58,4 +58,8 @@ test("one release's environment is built from its lock, runs, is recorded, and i
   const refused = await run("r2");
   assert.equal(refused.exitCode, 1);
   assert.match(refused.stderr, /target mcp-ts-v1@1\.13\.0 needs @modelcontextprotocol\/sdk 1\.13\.0 but its build resolved 1\.15\.0/);
+  // It points at the version's entry in versions: (not a key that does not exist) and says what to fix.
+  const entry = readFileSync(join(root, "matrices/mcp-sdk-releases.yaml"), "utf8").split("\n").indexOf('      - "1.13.0"') + 1;
+  assert.ok(refused.stderr.includes(`matrices/mcp-sdk-releases.yaml:${entry}:`), refused.stderr);
+  assert.match(refused.stderr, / — make the build of 1\.13\.0 install that release .*, or fix targets\.mcp-ts-v1\.versions$/m);
 });
