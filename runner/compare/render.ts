@@ -112,10 +112,15 @@ function textOut(c: Comparison, trips: readonly Trip[]): string {
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
+const capitalised = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
 function mdOut(c: Comparison, trips: readonly Trip[]): string {
   const out = [`### wirecost compare: ${c.kind} results`, "", `Base \`${c.base.dir}\`, head \`${c.head.dir}\`.`, ""];
   for (const n of c.notes) out.push(`> **Note:** ${cell(n)}`, "");
-  out.push(`Configurations: ${c.compared.length} in both, ${c.onlyBase.length} only in base, ${c.onlyHead.length} only in head. ${summaryLine(c)}.`, "");
+  out.push(
+    `Configurations: ${c.compared.length} in both, ${c.onlyBase.length} only in base, ${c.onlyHead.length} only in head. ${capitalised(summaryLine(c))}.`,
+    "",
+  );
   if (c.onlyBase.length) out.push(`Only in base: ${c.onlyBase.map((x) => `\`${x}\``).join(", ")}`, "");
   if (c.onlyHead.length) out.push(`Only in head: ${c.onlyHead.map((x) => `\`${x}\``).join(", ")}`, "");
   if (c.failedBase.length) out.push(`No ok run in base (every run failed): ${c.failedBase.map((x) => `\`${x}\``).join(", ")}`, "");
