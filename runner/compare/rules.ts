@@ -3,7 +3,8 @@
  * `cpu_per_request_us>+10%`, `trial:p50_us>=+5%`. OP is `>`, `>=`, `<` or `<=`; VALUE a number,
  * signed or not, in the metric's unit (compared with head − base) or with `%` (compared with
  * (head / base − 1) × 100). METRIC is a count column or `unexplained_bytes` for wire folders
- * (per configuration: the median's change; `unexplained_bytes`: what no cause holds), a metric of
+ * (per configuration: the median's change; `unexplained_bytes`: what no cause holds, the whole
+ * `total_bytes` change when no causes could be found), a metric of
  * timings.tsv for timing folders, `KIND:METRIC` of percall-samples.tsv for per-call folders. A
  * timing or per-call change trips a rule only when it is significant (a `~` change never does).
  * A configuration that ran ok on one side and failed every run (trial) on the other trips every
@@ -78,7 +79,8 @@ export function checkRules(c: Comparison, rules: readonly FailRule[]): Trip[] {
       if (r.metric !== "unexplained_bytes") trips.push(...failedTrips(c, r));
       for (const b of c.bytes) {
         if (r.metric === "unexplained_bytes") {
-          const u = b.causes?.unexplainedBytes ?? 0;
+          // No causes found (no capture log kept on a side, another transport): the whole change is unexplained.
+          const u = b.causes ? b.causes.unexplainedBytes : (b.changes.find((x) => x.column === "total_bytes")?.delta ?? 0);
           if (!r.percent && holds(u, r)) trips.push({ rule: r.text, config: b.config, metric: r.metric, change: signed(u) });
           continue;
         }

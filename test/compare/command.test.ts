@@ -86,6 +86,13 @@ test('a body field added: result.extra ("extra":"yes" and its comma, 14 bytes)',
     r.delta.total_bytes,
   );
   assert.equal(r.unexplainedBytes, 0);
+  assert.equal(wirecost("compare", folder("base"), folder("field"), "--fail-on", "unexplained_bytes>0").status, 0);
+  // Without the head's capture logs no cause can be found: the whole change is unexplained.
+  cpSync(folder("field"), folder("field-no-logs"), { recursive: true, filter: (src) => !src.includes("/logs") });
+  const noLogs = wirecost("compare", folder("base"), folder("field-no-logs"), "--fail-on", "unexplained_bytes>0");
+  assert.equal(noLogs.status, 2);
+  assert.match(noLogs.stdout, /causes: not found \(no capture log kept in .*field-no-logs for jsonrpc-echo-http\)/);
+  assert.match(noLogs.stdout, /fail-on unexplained_bytes>0: jsonrpc-echo-http unexplained_bytes \+14\n/);
 });
 
 test("one more round trip (flow two): an exchange added, http_round_trips +1; --fail-on http_round_trips>0 exits 2", () => {
