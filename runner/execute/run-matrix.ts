@@ -173,10 +173,16 @@ export function planRun(matrix: Matrix, opts: Pick<RunOptions, "only" | "repeats
   if (opts.only?.length) {
     const res = opts.only.map(glob);
     configurations = configurations.filter((c) => res.some((r) => r.test(c.id)));
-    if (configurations.length === 0)
+    if (configurations.length === 0) {
+      // Only excluded cells match (a version the target does not list, a revision it does not speak): say why.
+      const cell = expansion.excluded.find((x) => res.some((r) => r.test(x.id)));
+      const m = shellQuote(relative(process.cwd(), matrix.file));
       throw new UserError(
-        `--only ${opts.only.join(" ")}: matches no configuration — list ids with: npx wirecost expand ${shellQuote(relative(process.cwd(), matrix.file))}`,
+        cell
+          ? `--only ${opts.only.join(" ")}: matches only excluded cells, e.g. ${cell.id}: ${cell.reason} — list them with: npx wirecost expand ${m} --all`
+          : `--only ${opts.only.join(" ")}: matches no configuration — list ids with: npx wirecost expand ${m}`,
       );
+    }
   }
   if (opts.repeats !== undefined) configurations = configurations.map((c) => ({ ...c, repeats: opts.repeats! }));
   if (configurations.every((c) => c.repeats === 0))

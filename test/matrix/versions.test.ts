@@ -14,6 +14,7 @@ import { targetKey, targetOf } from "../../runner/matrix/target-of.js";
 import { buildRoot, repoRoot } from "../../runner/paths.js";
 import { UserError } from "../../format/errors.js";
 import { buildDigest } from "../../runner/build/build.js";
+import { planRun } from "../../runner/execute/run-matrix.js";
 
 const matrix = (versions: string, extraAxis = "") => `version: 1
 axes:
@@ -102,6 +103,19 @@ test("versions: needs a version axis holding each version, a build:, and no vers
   );
   refuse(matrix(`["1.0.0"]`).replace("    package: pkg-a\n", "    package: pkg-a\n    version: 1.0.0\n"), /lists versions: and a version:/);
   refuse(matrix(`["1.0.0"]`).replace('inputs: ["locks/a@{version}"]', 'inputs: ["locks/{flow}"]'), /placeholder \{flow\} in a build input/);
+});
+
+test("--only matching only excluded cells (a version the target does not list) says why", () => {
+  const m = parseMatrix(matrix(`["1.0.0", "1.1.0"]`), "m.yaml");
+  assert.throws(
+    () => planRun(m, { only: ["raw-a-2.0.0-*"] }),
+    (e: unknown) =>
+      e instanceof UserError &&
+      /^--only raw-a-2\.0\.0-\*: matches only excluded cells, e\.g\. raw-a-2\.0\.0-stdio-2025-06-18-plain: target a does not list version 2\.0\.0 .* — list them with: npx wirecost expand m\.yaml --all$/.test(
+        e.message,
+      ),
+  );
+  assert.throws(() => planRun(m, { only: ["raw-a-9.9.9-*"] }), /matches no configuration — list ids with/);
 });
 
 test("a target without versions runs only the version axis' default", () => {
