@@ -31,6 +31,7 @@ import { mdFence } from "../escape.js";
 import type { Page, PageOutput, SiteContext } from "./types.js";
 import { RESULTS_FILES } from "../../format/layout.js";
 import { anomalyView } from "../sections/anomalies.js";
+import { wireHeadline } from "../sections/headline.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
@@ -217,6 +218,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   const markdown = renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
     title: mdCell(results.provenance.report.title),
     mcp,
+    headline: mcp ? wireHeadline(allRows.filter(isMcp), results.axisNames, labels, calls) : undefined,
     http: section("http", httpRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     chart,

@@ -236,6 +236,18 @@ export function tracedFigures(results: string): TracedFigures {
       }
     }
   }
+  // Headline: differences between revisions of configurations that agree on every other axis.
+  const byRest = new Map<string, number[]>();
+  for (const row of summary.slice(1)) {
+    const t = medians.get(row[0] ?? "")?.get("total_bytes");
+    if (t === undefined) continue;
+    const key = axes
+      .filter((a) => a !== "revision")
+      .map((a) => row[axes.indexOf(a) + 1] ?? "")
+      .join("\u0000");
+    byRest.set(key, [...(byRest.get(key) ?? []), t]);
+  }
+  for (const totals of byRest.values()) for (const a of totals) for (const b of totals) addInt(b - a);
   // Row keys link to pages; crossover calls of the flows' definitions appear in prose.
   for (const n of Object.values(definedCalls)) addInt(n);
   return { all, statuses, configs: [...configs].sort((a, b) => b.length - a.length), named };

@@ -117,6 +117,40 @@ describe("report from real runner results", () => {
     assert.equal(untracedNumbers(`${md}\nserver → HTTP 418 I'm a teapot\n`, figures).length, 1);
   });
 
+  it("opens with the answer: a headline of at most 12 rows whose cells are medians and differences of medians.tsv", async () => {
+    const html = await read("mcp-on-the-wire.html");
+    const keys = rowKeys(html);
+    const medians = medianCells(WIRE);
+    const first = htmlTables(html)[0];
+    assert.ok(first !== undefined && first.headers[0] === "Flow" && first.headers[1] === "Revision", "the first table is the headline");
+    assert.ok(first.rows.length > 0 && first.rows.length <= 12, `headline rows: ${first.rows.length}`);
+    let checked = 0;
+    for (const row of first.rows) {
+      for (const cell of row.slice(2)) {
+        const m = /^([0-9,]+)(?: \(([+-]?[0-9,]+)\))? \[(H[0-9]+)\]$/.exec(cell);
+        if (m === null) {
+          assert.equal(cell, "—", `headline cell ${cell}`);
+          continue;
+        }
+        const config = keys.get(m[3] ?? "") ?? "";
+        assert.equal(parseFormatted(m[1] ?? ""), medians.get(config)?.get("total_bytes"), `headline total of ${config}`);
+        if (m[2] !== undefined) {
+          const above: string[] | undefined = first.rows[first.rows.indexOf(row) - 1];
+          assert.equal(above?.[0], row[0], "a difference is to the row above, same flow");
+          const previous: string = config.replace(row[1] ?? "", above?.[1] ?? "");
+          const expected: number = (medians.get(config)?.get("total_bytes") ?? 0) - (medians.get(previous)?.get("total_bytes") ?? 0);
+          assert.equal(Number(m[2].replace(/,/g, "")), expected, `difference of ${config} to ${previous}`);
+        }
+        checked++;
+      }
+    }
+    assert.ok(checked >= 4, "headline cells checked");
+    const md = await read("mcp-on-the-wire.md");
+    const meets = [...md.matchAll(/up to ([0-9.]+) calls per session/g)].map((x) => x[1] ?? "");
+    assert.ok(meets.length > 0, "a crossover finding");
+    for (const at of meets) assert.ok(tracedFigures(WIRE).all.has(at), `crossover ${at} recomputed from medians.tsv`);
+  });
+
   it("prints framing shares and the crossover recomputed from medians.tsv, in place", async () => {
     const html = await read("mcp-on-the-wire.html");
     const keys = rowKeys(html);
