@@ -215,7 +215,18 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   const crossStdio = crossoverView(stdioRows.filter(isMcp), results.axisNames, calls);
   const predictions = ctx.predictions;
   const other = sorted.filter((c) => !["http", "stdio"].includes(c.axes.get("transport") ?? ""));
+  const slug = results.provenance.report.slug;
+  const details = { id: `${slug}-exchanges`, title: `${results.provenance.report.title}: decoded exchanges and coverage` };
+  const coverage = results.coverage && coverageView(results.coverage);
+  const detailsMarkdown = renderMarkdownTemplate("mcp-on-the-wire-exchanges.md.njk", {
+    title: mdCell(details.title),
+    report: { id: slug, title: mdCell(results.provenance.report.title) },
+    mcp,
+    exchanges,
+    coverage,
+  });
   const markdown = renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
+    details: { id: details.id, title: mdCell(details.title) },
     title: mdCell(results.provenance.report.title),
     mcp,
     headline: mcp ? wireHeadline(allRows.filter(isMcp), results.axisNames, labels, calls) : undefined,
@@ -231,7 +242,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
       .join(", "),
     state: mcp ? stateTable(results, allRows.filter(isMcp)) : undefined,
     exchanges,
-    coverage: results.coverage && coverageView(results.coverage),
+    coverage,
     anomalies: anomalyView(results, ctx.configPage),
     predictions: predictions && {
       file: mdCode(predictions.file.split("/").pop() ?? ""),
@@ -244,7 +255,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     })),
     env: environmentView(results.provenance),
   });
-  return { markdown, assets };
+  return { markdown, assets, pages: [{ id: details.id, title: details.title, markdown: detailsMarkdown }] };
 }
 
 /**

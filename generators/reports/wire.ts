@@ -77,6 +77,11 @@ export const wireReport: ReportKind = {
       const out = typeof built === "string" ? { markdown: built } : built;
       addPage(files, id, page.title(results), out.markdown, generator);
       for (const asset of out.assets ?? []) files.set(asset.file, asset.content);
+      for (const extra of out.pages ?? []) {
+        if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(extra.id) || ids.has(extra.id)) throw new Error(`page id not [a-z0-9-] or not unique: ${extra.id}`);
+        ids.add(extra.id);
+        addPage(files, extra.id, extra.title, extra.markdown, generator);
+      }
     }
     const skipped = skippedConfigs(results);
     for (const summary of results.configs) {

@@ -77,7 +77,13 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
   });
 
   it("the JSON-RPC report and its configuration pages carry no MCP wording or MCP sections", () => {
-    const pages = [`${SLUG}.md`, `${SLUG}.html`, ...ECHO_IDS.flatMap((id) => [`config-${SLUG}--${id}.md`, `config-${SLUG}--${id}.html`])];
+    const pages = [
+      `${SLUG}.md`,
+      `${SLUG}.html`,
+      `${SLUG}-exchanges.md`,
+      `${SLUG}-exchanges.html`,
+      ...ECHO_IDS.flatMap((id) => [`config-${SLUG}--${id}.md`, `config-${SLUG}--${id}.html`]),
+    ];
     for (const page of pages) {
       const text = page.endsWith(".html") ? bodyText(read(page)) : read(page);
       for (const word of [/\bMCP\b/, /_meta/, /tools\/call/, /Revision/, /servers side by side/, /totals cross/, /Request state/]) {
@@ -110,8 +116,8 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
         ["ten", "JSON-RPC echo (test fixture)", "jsonrpc", "10 / 10"],
       ],
     );
-    assert.match(read(`${SLUG}.md`), /```text\nclient → POST echo\nserver → HTTP 200 OK, application\/json: echo result\n```/);
-    assert.match(read(`${SLUG}.md`), /```text\nclient → echo\nserver → echo result\n```/);
+    assert.match(read(`${SLUG}-exchanges.md`), /```text\nclient → POST echo\nserver → HTTP 200 OK, application\/json: echo result\n```/);
+    assert.match(read(`${SLUG}-exchanges.md`), /```text\nclient → echo\nserver → echo result\n```/);
   });
 
   it("each report's configuration pages have names of their own and link back to their report", () => {

@@ -17,7 +17,7 @@ const WIRE = join(REPO_ROOT, "test", "fixtures", "results-wire");
 const GOLDEN_WIRE = join(REPO_ROOT, "test", "golden", "site-wire");
 /** The configuration page pinned by a golden copy: HTTP, 2026-07-28, protocol headers and `_meta` in its trace. */
 const CONFIG_PAGE = "config-raw-mcp-ts-v2-http-2026-07-28-plain";
-const PINNED = ["mcp-on-the-wire.md", "mcp-on-the-wire.html", `${CONFIG_PAGE}.md`, `${CONFIG_PAGE}.html`];
+const PINNED = ["mcp-on-the-wire.md", "mcp-on-the-wire.html", "mcp-on-the-wire-exchanges.md", `${CONFIG_PAGE}.md`, `${CONFIG_PAGE}.html`];
 
 let rendered: Promise<string> | undefined;
 /** Render the wire fixture once per test file; returns the site folder. */
@@ -57,8 +57,9 @@ describe("report from real runner results", () => {
     }
   });
 
-  it("shows decoded exchanges, the trace and coverage drawn from the logs", async () => {
-    const md = await read("mcp-on-the-wire.md");
+  it("shows decoded exchanges, the trace and coverage drawn from the logs (on the exchanges page the report links)", async () => {
+    assert.match(await read("mcp-on-the-wire.md"), /\]\(mcp-on-the-wire-exchanges\.md\)/);
+    const md = await read("mcp-on-the-wire-exchanges.md");
     assert.match(md, /client → POST initialize\nserver → HTTP 200 OK, text\/event-stream: initialize result\n/);
     assert.match(
       md,
@@ -70,12 +71,13 @@ describe("report from real runner results", () => {
     assert.match(page, /## Trace\n\nRepeat 1, from `messages.tsv`/);
   });
 
-  it("every number on the report page traces to a results cell or a computation over them", async () => {
+  it("every number on the report page and its exchanges page traces to a results cell or a computation over them", async () => {
     const figures = tracedFigures(WIRE);
+    for (const page of ["mcp-on-the-wire-exchanges", "mcp-on-the-wire"]) {
+      assert.deepEqual(untracedNumbers(await read(`${page}.md`), figures), [], `${page} markdown`);
+      assert.deepEqual(untracedNumbers(bodyText(await read(`${page}.html`)), figures), [], `${page} HTML text`);
+    }
     const md = await read("mcp-on-the-wire.md");
-    const html = await read("mcp-on-the-wire.html");
-    assert.deepEqual(untracedNumbers(md, figures), [], "markdown");
-    assert.deepEqual(untracedNumbers(bodyText(html), figures), [], "HTML text");
     // The check sees numbers at all: the page has many, and a changed one is caught.
     const tokens = md.match(/[0-9]/g)?.length ?? 0;
     assert.ok(tokens > 500, `the page has numbers (${tokens} digits)`);
@@ -175,8 +177,8 @@ describe("report from real runner results", () => {
   });
 
   it("trace tables sum the per-message rows of messages.tsv", async () => {
-    const html = await read("mcp-on-the-wire.html");
-    const keys = rowKeys(html);
+    const keys = rowKeys(await read("mcp-on-the-wire.html"));
+    const html = await read("mcp-on-the-wire-exchanges.html");
     const traces = htmlTables(html).filter((t) => t.headers.includes("All bytes"));
     const keyed = [...html.matchAll(/<h3><a href="[^"]*">([HS][0-9]+)<\/a>:/g)].map((m) => m[1] ?? "");
     assert.equal(traces.length, keyed.length, "one trace table per decoded exchange");
@@ -202,7 +204,10 @@ describe("report from real runner results", () => {
     await render({ results, site: out });
     const md = readFileSync(join(out, "mcp-on-the-wire.md"), "utf8");
     assert.match(md, /\| plain \| 2025-11-25 \| MCP TypeScript SDK v2 \(@modelcontextprotocol\/server\) \| raw \|/);
-    assert.match(md, /### \[H1\]\([^)]*\): MCP TypeScript SDK v2 \(@modelcontextprotocol\/server\), client raw, http, 2025-11-25, state 0, args 5, catalog 3 /);
+    assert.match(
+      readFileSync(join(out, "mcp-on-the-wire-exchanges.md"), "utf8"),
+      /### \[H1\]\([^)]*\): MCP TypeScript SDK v2 \(@modelcontextprotocol\/server\), client raw, http, 2025-11-25, state 0, args 5, catalog 3 /,
+    );
     // Without the key (as the runner writes provenance today) the axis value stays.
     assert.match(await read("mcp-on-the-wire.md"), /\| plain \| 2025-11-25 \| mcp-ts-v2 \| raw \|/);
   });

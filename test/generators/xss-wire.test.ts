@@ -12,7 +12,7 @@ import { render } from "../../generators/render.js";
 import { REPO_ROOT, htmlTables, tempDir, textOf } from "./support.js";
 
 const XSS = join(REPO_ROOT, "test", "fixtures", "results-xss");
-const PAGES = ["mcp-on-the-wire", "config-raw-evil-http-2026-07-28-plain", "config-raw-evil-stdio-2026-07-28-plain"];
+const PAGES = ["mcp-on-the-wire", "mcp-on-the-wire-exchanges", "config-raw-evil-http-2026-07-28-plain", "config-raw-evil-stdio-2026-07-28-plain"];
 
 /** Split one markdown table line into cells on unescaped pipes outside code spans. */
 function mdCells(line: string): string[] {
@@ -122,7 +122,7 @@ describe("escaping of wire content", () => {
 
   it("shows the hostile method, id, start line and header names literally where they belong", async () => {
     const site = await renderXss();
-    const html = readFileSync(join(site, "mcp-on-the-wire.html"), "utf8");
+    const html = readFileSync(join(site, "mcp-on-the-wire-exchanges.html"), "utf8");
     const method = "tools/call</table><script>alert(1)</script>|`x`\"'[a](javascript:alert(1))";
     const trace = htmlTables(html).find((t) => t.headers.includes("All bytes"));
     assert.ok(trace, "trace table");
