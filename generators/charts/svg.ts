@@ -46,3 +46,110 @@ export async function stackedBarSvg(data: readonly StackedDatum[], valueTitle: s
   view.finalize();
   return svg.endsWith("\n") ? svg : `${svg}\n`;
 }
+
+/**
+ * Compile a vega-lite spec and render it headless to an SVG document (no script needed to read it).
+ * @returns SVG source ending with a newline
+ */
+export async function vegaLiteSvg(spec: vl.TopLevelSpec): Promise<string> {
+  const compiled = vl.compile({ ...spec, config: { font: "sans-serif", view: { stroke: null }, ...(spec.config ?? {}) } } as vl.TopLevelSpec).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
+  const svg = await view.toSVG();
+  view.finalize();
+  return svg.endsWith("\n") ? svg : `${svg}\n`;
+}
+
+/** One point of the crossover chart: a panel (server), a revision, a call count and total bytes. */
+export interface CrossoverDatum {
+  /** Panel title (a server's short name). */
+  panel: string;
+  /** Revision (colour). */
+  revision: string;
+  /** `tools/call` requests in the session. */
+  calls: number;
+  /** Total bytes of the session (measured median, or the fitted line's value). */
+  bytes: number;
+  /** `measured` (a median of `medians.tsv`) or `fitted` (fixed + marginal · calls). */
+  kind: "measured" | "fitted";
+}
+
+/**
+ * The crossover chart: total bytes against calls per session, one panel per server (shared
+ * scales), measured medians as points and the fitted lines through them, one colour per revision.
+ * @param data measured points and, per line, its fitted values at the chart's call counts
+ */
+export function crossoverSvg(data: readonly CrossoverDatum[]): Promise<string> {
+  const panels = [...new Set(data.map((d) => d.panel))];
+  return vegaLiteSvg({
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    data: { values: data.map((d) => ({ ...d })) },
+    facet: { field: "panel", type: "nominal", sort: panels, title: null, header: { labelFontSize: 12 } },
+    columns: 3,
+    spec: {
+      width: 220,
+      height: 160,
+      layer: [
+        {
+          transform: [{ filter: "datum.kind === 'fitted'" }],
+          mark: { type: "line", strokeWidth: 1.5 },
+          encoding: {
+            x: { field: "calls", type: "quantitative", title: "Calls per session (tools/call)" },
+            y: { field: "bytes", type: "quantitative", title: "Total bytes per session" },
+            color: { field: "revision", type: "nominal", title: "Revision", legend: { orient: "bottom" } },
+          },
+        },
+        {
+          transform: [{ filter: "datum.kind === 'measured'" }],
+          mark: { type: "point", filled: true, size: 40 },
+          encoding: {
+            x: { field: "calls", type: "quantitative" },
+            y: { field: "bytes", type: "quantitative" },
+            color: { field: "revision", type: "nominal" },
+          },
+        },
+      ],
+    },
+    resolve: { scale: { x: "shared", y: "shared" } },
+  });
+}
+
+/** One bar segment of the layer small multiples: panel row (flow), panel column (revision), bar (server), layer. */
+export interface LayerDatum {
+  flow: string;
+  revision: string;
+  server: string;
+  layer: string;
+  /** Order of the layer in the stack (0 first). */
+  order: number;
+  /** Median bytes of the layer. */
+  bytes: number;
+}
+
+/**
+ * Bytes by layer as small multiples: one panel per flow × revision, one stacked bar per server,
+ * every panel on the same bytes scale.
+ */
+export function layerMultiplesSvg(data: readonly LayerDatum[]): Promise<string> {
+  const order = (key: keyof LayerDatum) => [...new Set(data.map((d) => String(d[key])))];
+  const layers = [...new Map(data.map((d) => [d.layer, d.order] as const))].sort((a, b) => a[1] - b[1]).map(([l]) => l);
+  return vegaLiteSvg({
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    data: { values: data.map((d) => ({ ...d })) },
+    facet: {
+      row: { field: "flow", type: "nominal", sort: order("flow"), title: "Flow" },
+      column: { field: "revision", type: "nominal", sort: order("revision"), title: "Revision" },
+    },
+    spec: {
+      width: 200,
+      height: { step: 14 },
+      mark: { type: "bar" },
+      encoding: {
+        y: { field: "server", type: "nominal", sort: order("server"), title: null },
+        x: { field: "bytes", type: "quantitative", title: "Bytes (median)" },
+        color: { field: "layer", type: "nominal", sort: layers, title: "Layer", legend: { orient: "bottom", columns: 3 } },
+        order: { field: "order", type: "quantitative" },
+      },
+    },
+    resolve: { scale: { x: "shared", y: "shared" } },
+  });
+}

@@ -21,7 +21,6 @@ import { environmentView } from "../sections/environment.js";
 import { identityLine } from "../sections/identity.js";
 import { tableView, type Column, type TableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
-import { stackedBarSvg, type StackedDatum } from "../charts/svg.js";
 import { coverageView } from "../sections/coverage.js";
 import { FLOW_CALLS, crossoverView, framingShareTable, serversSideBySide, stateTable } from "../sections/derived.js";
 import { predictionViews } from "../sections/predictions.js";
@@ -32,6 +31,7 @@ import type { Page, PageOutput, SiteContext } from "./types.js";
 import { RESULTS_FILES } from "../../format/layout.js";
 import { anomalyView } from "../sections/anomalies.js";
 import { wireHeadline } from "../sections/headline.js";
+import { wireCharts } from "../sections/wire-charts.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
@@ -129,15 +129,6 @@ function section(
   };
 }
 
-/** HTTP layers stacked in the chart, in order: metric and label. */
-const LAYERS = [
-  ["request_head_bytes", "Request head"],
-  ["request_body_bytes", "Request body"],
-  ["response_head_bytes", "Response head"],
-  ["response_body_bytes", "Response body"],
-  ["chunk_framing_bytes", "Chunk bytes"],
-] as const;
-
 /** True when some configuration of the results speaks MCP. */
 const anyMcp = (results: Results): boolean => results.configs.some((c) => speaksMcp(results, c));
 
@@ -201,15 +192,8 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
       table: t?.table,
     };
   });
-  const assets: Array<{ file: string; content: string }> = [];
-  const chartData: StackedDatum[] = httpRows.flatMap((r) =>
-    LAYERS.map(([metric, part], order) => ({ row: `${r.key} ${r.summary.config}`, part, order, value: r.metrics.get(metric)?.median ?? 0 })),
-  );
-  let chart: string | undefined;
-  if (chartData.length > 0) {
-    chart = `${results.provenance.report.slug}-http-layers.svg`;
-    assets.push({ file: chart, content: await stackedBarSvg(chartData, "Bytes (median)") });
-  }
+  const charts = await wireCharts(mcp ? allRows.filter(isMcp) : allRows, results.axisNames, calls, results.provenance.report.slug, mcp);
+  const assets = charts.assets;
   // MCP-only sections read the MCP configurations only (calls are `tools/call` requests).
   const crossHttp = crossoverView(httpRows.filter(isMcp), results.axisNames, calls);
   const crossStdio = crossoverView(stdioRows.filter(isMcp), results.axisNames, calls);
@@ -232,7 +216,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     headline: mcp ? wireHeadline(allRows.filter(isMcp), results.axisNames, labels, calls) : undefined,
     http: section("http", httpRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
-    chart,
+    charts,
     framing: framingShareTable(httpRows),
     servers: serversSideBySide(allRows.filter(isMcp), results.axisNames, labels),
     crossHttp,

@@ -235,7 +235,8 @@ export function stateTable(results: Results, allRows: readonly KeyedRow[]): Tabl
 }
 
 /**
- * The main grid of a report: the raw client's rows, and for every axis other than target,
+ * The main grid of a report: the raw client's rows (when no row has the raw client, the most
+ * common client's), and for every axis other than target,
  * transport, flow, revision and client only its most common value (a sweep's values are rarer;
  * ties go to the first value in sort order), so each (target, transport, flow, revision) names
  * at most one row.
@@ -251,7 +252,10 @@ export function mainGrid<R extends KeyedRow>(rows: readonly R[], axisNames: read
     }
     mode.set(a, [...counts].sort((x, y) => y[1] - x[1] || compareTuples([x[0]], [y[0]]))[0]?.[0] ?? "");
   }
-  return rows.filter((r) => (r.summary.axes.get("client") ?? "raw") === "raw" && fixed.every((a) => (r.summary.axes.get(a) ?? "") === mode.get(a)));
+  const clients = new Map<string, number>();
+  for (const r of rows) clients.set(r.summary.axes.get("client") ?? "raw", (clients.get(r.summary.axes.get("client") ?? "raw") ?? 0) + 1);
+  const client = clients.has("raw") ? "raw" : ([...clients].sort((x, y) => y[1] - x[1] || compareTuples([x[0]], [y[0]]))[0]?.[0] ?? "raw");
+  return rows.filter((r) => (r.summary.axes.get("client") ?? "raw") === client && fixed.every((a) => (r.summary.axes.get(a) ?? "") === mode.get(a)));
 }
 
 /** One flow × transport table of the servers side by side (see {@link serversSideBySide}). */

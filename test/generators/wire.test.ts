@@ -153,6 +153,44 @@ describe("report from real runner results", () => {
     for (const at of meets) assert.ok(tracedFigures(WIRE).all.has(at), `crossover ${at} recomputed from medians.tsv`);
   });
 
+  it("charts plot traced figures: their data files hold medians of medians.tsv and the fitted lines recomputed", async () => {
+    const dir = await site();
+    const medians = medianCells(WIRE);
+    const figures = tracedFigures(WIRE);
+    const rows = (name: string): string[][] =>
+      readFileSync(join(dir, name), "utf8")
+        .trimEnd()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split("\t"));
+    const md = await read("mcp-on-the-wire.md");
+    for (const file of ["mcp-on-the-wire-crossover", "mcp-on-the-wire-http-layers"]) {
+      assert.ok(md.includes(`](${file}.svg)`) && md.includes(`](${file}.tsv)`), `${file}: the page shows the chart and links its data`);
+      assert.match(readFileSync(join(dir, `${file}.svg`), "utf8"), /^<svg /);
+    }
+    const crossover = rows("mcp-on-the-wire-crossover.tsv");
+    assert.ok(crossover.some((r) => r[4] === "fitted") && crossover.some((r) => r[4] === "measured"));
+    for (const [, , calls = "", bytes = "", kind, config = ""] of crossover) {
+      if (kind === "measured") assert.equal(Number(bytes), medians.get(config)?.get("total_bytes"), `measured point of ${config}`);
+      else {
+        const expected = Number(figures.named.get(`fixed:${config}`)) + Number(figures.named.get(`marginal:${config}`)) * Number(calls);
+        assert.ok(Math.abs(Number(bytes) - expected) <= 0.05 * (1 + Number(calls)), `fitted point of ${config} at ${calls} calls: ${bytes} vs ${expected}`);
+      }
+    }
+    const metric: Record<string, string> = {
+      "Request head": "request_head_bytes",
+      "Request body": "request_body_bytes",
+      "Response head": "response_head_bytes",
+      "Response body": "response_body_bytes",
+      "Chunk bytes": "chunk_framing_bytes",
+    };
+    const layers = rows("mcp-on-the-wire-http-layers.tsv");
+    assert.ok(layers.length > 0);
+    for (const [, , , layer = "", bytes = "", config = ""] of layers) {
+      assert.equal(Number(bytes), medians.get(config)?.get(metric[layer] ?? ""), `${layer} of ${config}`);
+    }
+  });
+
   it("prints framing shares and the crossover recomputed from medians.tsv, in place", async () => {
     const html = await read("mcp-on-the-wire.html");
     const keys = rowKeys(html);

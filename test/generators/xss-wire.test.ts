@@ -92,15 +92,15 @@ describe("escaping of wire content", () => {
       const html = readFileSync(join(site, `${page}.html`), "utf8");
       const md = readFileSync(join(site, `${page}.md`), "utf8");
       assert.ok(!/<script/i.test(html), `${page}: no <script`);
-      assert.ok(!/<img(?![^>]*src="mcp-on-the-wire-http-layers\.svg")/i.test(html), `${page}: no <img but the chart`);
+      assert.ok(!/<img(?![^>]*src="mcp-on-the-wire-(?:http-layers|crossover)\.svg")/i.test(html), `${page}: no <img but the charts`);
       assert.ok(!/\son[a-z]+=/i.test(html.replace(/&[a-z]+;|&#[0-9]+;/g, "").replace(/>[^<]*</g, "><")), `${page}: no event-handler attribute in a tag`);
       assert.ok(!/href="javascript:/i.test(html), `${page}: no javascript: link`);
       const expected = mdTables(md).length;
       assert.ok(expected >= 3, `${page} has tables`);
       assert.equal((html.match(/<table>/g) ?? []).length, expected, `${page}: one <table> per markdown table`);
       assert.equal((html.match(/<\/table>/g) ?? []).length, expected, `${page}: one </table> per markdown table`);
-      // Every link on the page is a sibling page or the chart.
-      for (const m of html.matchAll(/<a href="([^"]*)"/g)) assert.match(m[1] ?? "", /^[A-Za-z0-9._-]+\.html(#[^"]*)?$/, `${page}: link ${m[1]}`);
+      // Every link on the page is a sibling page or a chart's data file.
+      for (const m of html.matchAll(/<a href="([^"]*)"/g)) assert.match(m[1] ?? "", /^[A-Za-z0-9._-]+\.(?:html(#[^"]*)?|tsv)$/, `${page}: link ${m[1]}`);
       // The hostile text is shown, as text.
       assert.ok(textOf(html).includes("<script>alert(1)</script>"), `${page}: wire text visible as text`);
     }
