@@ -153,3 +153,36 @@ export function layerMultiplesSvg(data: readonly LayerDatum[]): Promise<string> 
     resolve: { scale: { x: "shared", y: "shared" } },
   });
 }
+
+/** One path of a box plot: nearest-rank percentiles of its samples, in the unit of the axis title. */
+export interface BoxDatum {
+  label: string;
+  min: number;
+  q1: number;
+  median: number;
+  q3: number;
+  p95: number;
+  max: number;
+}
+
+/**
+ * Horizontal box plot from precomputed summaries: box 25th–75th percentile with a median tick,
+ * whisker from the minimum to the 95th percentile (the maximum stays in the data, not drawn: one
+ * slow call would squeeze every box).
+ * @param valueTitle the value axis title, with its unit
+ */
+export function boxSvg(data: readonly BoxDatum[], valueTitle: string): Promise<string> {
+  const labels = data.map((d) => d.label);
+  const y = { field: "label", type: "nominal" as const, sort: labels, title: null, axis: { labelLimit: 0 } };
+  return vegaLiteSvg({
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    width: 440,
+    config: { axisY: { labelLimit: 0 } },
+    data: { values: data.map((d) => ({ ...d })) },
+    layer: [
+      { mark: { type: "rule" }, encoding: { y, x: { field: "min", type: "quantitative", title: valueTitle }, x2: { field: "p95" } } },
+      { mark: { type: "bar", size: 14, color: "#9ecae9" }, encoding: { y, x: { field: "q1", type: "quantitative" }, x2: { field: "q3" } } },
+      { mark: { type: "tick", color: "#08519c", thickness: 2, size: 14 }, encoding: { y, x: { field: "median", type: "quantitative" } } },
+    ],
+  });
+}

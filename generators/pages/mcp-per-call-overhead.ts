@@ -9,6 +9,8 @@
  * row of whoever measured it (wirecost's direct path, or the harness's own in-process row in the
  * same runtime).
  */
+import { percallAnswer, trialRange } from "../sections/percall-answer.js";
+import type { ChartView } from "../sections/wire-charts.js";
 import { mdCell, mdCode } from "../escape.js";
 import { formatFixed } from "../format.js";
 import { reproduceCommand } from "../reproduce.js";
@@ -103,10 +105,11 @@ function table(header: string[], align: Array<"l" | "r">, rows: string[][]): str
 
 /**
  * Build the page's markdown from a per-call results folder's contents. Deterministic.
+ * @param latencyChart the latency distribution chart of {@link percallDistribution}, when some path kept its calls
  * @param resultsDir the results folder the page is rendered from, as `render` names it (printed in
  *   the whole-report run and render commands)
  */
-export function percallMarkdown(r: PercallResults, resultsDir: string): string {
+export function percallMarkdown(r: PercallResults, resultsDir: string, latencyChart?: ChartView): string {
   const direct = r.rows.find((p) => p.kind === "direct" && p.measuredBy === "wirecost")!; // the loader checked there is one
   const mcp = r.rows.filter((p) => p.kind === "mcp");
   const ratio = (p: PercallRow, k: "p50Us" | "p95Us"): string => {
@@ -125,8 +128,9 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
       "p50 ratio × its direct",
       "p95 ratio × its direct",
       "trials p50 [ms]",
+      "p50 trials min–max [ms]",
     ],
-    ["l", "l", "l", "l", "r", "r", "r", "r", "r", "l"],
+    ["l", "l", "l", "l", "r", "r", "r", "r", "r", "l", "r"],
     r.rows.map((p) => [
       mdCell(p.label),
       mdCode(p.config),
@@ -138,6 +142,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
       ratio(p, "p50Us"),
       ratio(p, "p95Us"),
       mdCell(p.trialP50Us.map((t) => ms(t)).join(", ")),
+      mdCell(trialRange(p.trialP50Us) || "—"),
     ]),
   );
   // The write-up's first table, per harness runtime: its in-process row, each of its rows over a transport, and the differences.
@@ -234,6 +239,8 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
   }));
   return renderMarkdownTemplate("mcp-per-call-overhead.md.njk", {
     title: mdCell(r.title),
+    answer: percallAnswer(r, (p) => baselineOf(p, r.rows)),
+    latencyChart,
     settings: {
       calls: String(r.settings.calls),
       trials: String(r.settings.trials),

@@ -102,6 +102,10 @@ export interface PercallResults {
   rows: PercallRow[];
   /** Failed paths in matrix order. */
   failed: FailedPath[];
+  /** Every timed call's latency in µs by configuration, where the samples were kept (harness paths: `kind` `call`, metric `latency_us`). */
+  callSamplesUs: ReadonlyMap<string, readonly number[]>;
+  /** 1-minute load average recorded before each trial of every path (`kind` `trial`, metric `load1`), in file order. */
+  trialLoad1: readonly number[];
 }
 
 /** A numeric cell; "" gives undefined. @throws UserError naming file:line (column) for anything else that is not a number */
@@ -147,7 +151,17 @@ export function loadPercall(dir: string): PercallResults {
   const samples = readTsv(resultsFile(dir, "percallSamples"), FIX);
   const sc = columnIndex(samples, SAMPLE_COLUMNS);
   const trialP50 = new Map<string, number[]>();
+  const callSamples = new Map<string, number[]>();
+  const trialLoad1: number[] = [];
   for (const r of samples.rows) {
+    if (field(r, sc("kind")) === "trial" && field(r, sc("metric")) === "load1") trialLoad1.push(required(samples, r, sc, "value"));
+    if (field(r, sc("kind")) === "call" && field(r, sc("metric")) === "latency_us") {
+      const c = field(r, sc("config"));
+      const list = callSamples.get(c) ?? [];
+      list.push(required(samples, r, sc, "value"));
+      callSamples.set(c, list);
+      continue;
+    }
     if (field(r, sc("kind")) !== "trial" || field(r, sc("metric")) !== "p50_us") continue;
     const c = field(r, sc("config"));
     trialP50.set(c, [...(trialP50.get(c) ?? []), required(samples, r, sc, "value")]);
@@ -240,5 +254,7 @@ export function loadPercall(dir: string): PercallResults {
     builds: [...builds.values()].sort((a, b) => (a.target < b.target ? -1 : 1)),
     rows,
     failed,
+    callSamplesUs: callSamples,
+    trialLoad1,
   };
 }
