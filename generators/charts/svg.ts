@@ -186,3 +186,47 @@ export function boxSvg(data: readonly BoxDatum[], valueTitle: string): Promise<s
     ],
   });
 }
+
+/** One bar of the CPU chart: a target in a layout, its median and the trials' min and max (µs). */
+export interface CpuDatum {
+  target: string;
+  layout: string;
+  cpuUs: number;
+  minUs: number;
+  maxUs: number;
+  /** True for the floor target (drawn in grey). */
+  floor: boolean;
+}
+
+/** Horizontal bars of CPU per request per target, one panel per layout, min–max error bars, shared scale. */
+export function cpuBarsSvg(data: readonly CpuDatum[]): Promise<string> {
+  const targets = [...new Set(data.map((d) => d.target))];
+  const y = { field: "target", type: "nominal" as const, sort: targets, title: null };
+  return vegaLiteSvg({
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    data: { values: data.map((d) => ({ ...d, kind: d.floor ? "floor" : "SDK" })) },
+    facet: { row: { field: "layout", type: "nominal", title: "Layout" } },
+    spec: {
+      width: 420,
+      height: { step: 18 },
+      layer: [
+        {
+          mark: { type: "bar" },
+          encoding: {
+            y,
+            x: { field: "cpuUs", type: "quantitative", title: "Server CPU per request [µs] (median of trials)" },
+            color: {
+              field: "kind",
+              type: "nominal",
+              title: null,
+              scale: { domain: ["SDK", "floor"], range: ["#4c78a8", "#aaaaaa"] },
+              legend: { orient: "bottom" },
+            },
+          },
+        },
+        { mark: { type: "rule", color: "#222" }, encoding: { y, x: { field: "minUs", type: "quantitative" }, x2: { field: "maxUs" } } },
+      ],
+    },
+    resolve: { scale: { x: "shared" } },
+  });
+}
