@@ -26,8 +26,8 @@ let results = "";
 let site = "";
 let files: string[] = [];
 const read = (name: string): string => readFileSync(join(site, name), "utf8");
-/** Text a reader sees in an HTML page: the body with tags removed and entities decoded. */
-const bodyText = (html: string): string => textOf(/<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? "");
+/** Text a reader sees in an HTML page: the body without its script, tags removed and entities decoded. */
+const bodyText = (html: string): string => textOf((/<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? "").replace(/<script>[\s\S]*?<\/script>/g, ""));
 
 describe("a bytes report named by its matrix, beside the MCP report", () => {
   before(async () => {

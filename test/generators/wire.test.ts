@@ -30,8 +30,8 @@ function site(): Promise<string> {
   return rendered;
 }
 const read = async (name: string): Promise<string> => readFileSync(join(await site(), name), "utf8");
-/** Text a reader sees in an HTML page: the body with tags removed and entities decoded. */
-const bodyText = (html: string): string => textOf(/<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? "");
+/** Text a reader sees in an HTML page: the body without its script, tags removed and entities decoded. */
+const bodyText = (html: string): string => textOf((/<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? "").replace(/<script>[\s\S]*?<\/script>/g, ""));
 
 describe("report from real runner results", () => {
   it("fixture holds what the runner writes: logs, per-message breakdowns, coverage, runs", () => {
