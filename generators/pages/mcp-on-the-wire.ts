@@ -69,24 +69,30 @@ const num = (header: string, metric: string): Column<Row> => ({
 /** A target's name as the report shows it: its label from provenance when there is one, else the axis value. */
 const targetName = (labels: ReadonlyMap<string, string>, name: string): string => labels.get(name) ?? name;
 
+/**
+ * The full table's columns, key columns first so the totals show without scrolling: row key,
+ * flow, revision, target, client, total bytes (and `_meta` bytes), then the layers, then the
+ * other axes.
+ */
 function columns(kind: "http" | "stdio", extraAxes: readonly string[], labels: ReadonlyMap<string, string>, mcp: boolean): Array<Column<Row>> {
-  const head: Array<Column<Row>> = [
+  const key: Array<Column<Row>> = [
     { header: "#", align: "left", cell: (r) => r.key },
     { header: "Flow", align: "left", cell: (r) => axis(r, "flow") },
     ...(mcp ? [{ header: "Revision", align: "left", cell: (r) => axis(r, "revision") } satisfies Column<Row>] : []),
     { header: "Target", align: "left", cell: (r) => targetName(labels, axis(r, "target")) },
     { header: "Client", align: "left", cell: (r) => axis(r, "client") },
-    ...extraAxes.map((name): Column<Row> => ({ header: mdCell(name), align: "left", cell: (r) => axis(r, name) })),
+    num("Total bytes", "total_bytes"),
+    ...(mcp ? [num("`_meta` bytes", "meta_bytes")] : []),
     {
       header: "JSON-RPC C→S / S→C",
       align: "right",
       cell: (r) => `${median(r, "jsonrpc_c2s")} / ${median(r, "jsonrpc_s2c")}`,
     },
   ];
-  const tail = [...(mcp ? [num("`_meta` bytes", "meta_bytes")] : []), num("Total bytes", "total_bytes")];
-  if (kind === "stdio") return [...head, num("Newline bytes", "newline_bytes"), ...tail];
+  const extras = extraAxes.map((name): Column<Row> => ({ header: mdCell(name), align: "left", cell: (r) => axis(r, name) }));
+  if (kind === "stdio") return [...key, num("Newline bytes", "newline_bytes"), ...extras];
   return [
-    ...head,
+    ...key,
     num("HTTP round trips", "http_round_trips"),
     num("Request head", "request_head_bytes"),
     num("Request body", "request_body_bytes"),
@@ -94,7 +100,7 @@ function columns(kind: "http" | "stdio", extraAxes: readonly string[], labels: R
     num("Response body", "response_body_bytes"),
     num("Chunk bytes", "chunk_framing_bytes"),
     num("SSE events", "sse_events"),
-    ...tail,
+    ...extras,
   ];
 }
 

@@ -98,6 +98,7 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
       "Flow",
       "Target",
       "Client",
+      "Total bytes",
       "JSON-RPC C→S / S→C",
       "HTTP round trips",
       "Request head",
@@ -106,11 +107,10 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
       "Response body",
       "Chunk bytes",
       "SSE events",
-      "Total bytes",
     ]);
-    assert.deepEqual(stdio?.headers, ["#", "Flow", "Target", "Client", "JSON-RPC C→S / S→C", "Newline bytes", "Total bytes"]);
+    assert.deepEqual(stdio?.headers, ["#", "Flow", "Target", "Client", "Total bytes", "JSON-RPC C→S / S→C", "Newline bytes"]);
     assert.deepEqual(
-      http?.rows.map((r) => r.slice(1, 5)),
+      http?.rows.map((r) => [...r.slice(1, 4), r[5]]),
       [
         ["plain", "JSON-RPC echo (test fixture)", "jsonrpc", "1 / 1"],
         ["ten", "JSON-RPC echo (test fixture)", "jsonrpc", "10 / 10"],

@@ -98,7 +98,8 @@ describe("report from real runner results", () => {
     const figures = tracedFigures(WIRE);
     const md = await read("mcp-on-the-wire.md");
     // A median total in the HTTP table, off by one.
-    const h1 = /^\| \[H1\][^\n]*\| ([0-9,]+) \|$/m.exec(md);
+    // Total bytes is the first number after #, Flow, Revision, Target and Client.
+    const h1 = /^\| \[H1\]\([^)]*\)(?: \| [^|\n]*){4} \| ([0-9,]+) \|/m.exec(md);
     assert.ok(h1?.[1]);
     const total = parseFormatted(h1[1]);
     const corruptTotal = md.replace(h1[0], h1[0].replace(`| ${h1[1]} |`, `| ${(total + 1).toLocaleString("en-US")} |`));
