@@ -106,6 +106,18 @@ export function buildProgram(): Command {
     .action(async (o: { results: string }) => (await import("./commands/recount.js")).recountCommand(o));
 
   program
+    .command("compare")
+    .description("compare two results folders of one report kind: byte changes with their causes, timing changes with their significance")
+    .argument("<base>", "results folder before (e.g. of the base commit)")
+    .argument("<head>", "results folder after")
+    .option("--only <glob>", "compare only configurations whose id matches (repeatable)", collect, [])
+    .option("--format <format>", "text, md or json", "text")
+    .option("--fail-on <rule>", "exit 2 when a change trips RULE, e.g. total_bytes>0 or cpu_per_request_us>+10% (repeatable)", collect, [])
+    .action(async (base: string, head: string, o: import("./commands/compare.js").CompareCommandOptions) =>
+      (await import("./commands/compare.js")).compareCommand(base, head, o),
+    );
+
+  program
     .command("render")
     .description("render the site from a results folder (runs nothing)")
     .option("--results <dir>", "results folder", "results")

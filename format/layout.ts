@@ -25,6 +25,8 @@ export const RESULTS_FILES = {
   coverage: "coverage.tsv",
   /** Bytes: what produced the folder (format/schema.ts). */
   provenance: "provenance.json",
+  /** Bytes, matrices with a `version` axis: each change between consecutive versions and its cause (format/changes.ts). */
+  changes: "changes.tsv",
   /** Timing: one row per (trial, metric). */
   timings: "timings.tsv",
   /** Timing: per (configuration, metric) over ok trials. The marker of a timing folder. */
@@ -63,6 +65,7 @@ export const REBUILT_FILES: readonly string[] = [
   RESULTS_FILES.medians,
   RESULTS_FILES.coverage,
   RESULTS_FILES.provenance,
+  RESULTS_FILES.changes,
 ];
 
 /** `<dir>/<name>` for a file of {@link RESULTS_FILES}. */

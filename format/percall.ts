@@ -21,6 +21,7 @@ export const PERCALL_COLUMNS = [
   "p50_us",
   "p95_us",
   "spread_us",
+  "client_cpu_per_call_us",
   "setup_samples",
   "setup_ready_ms",
   "setup_open_ms",
@@ -35,8 +36,17 @@ export const PERCALL_COLUMNS = [
 /** Columns schema 3 added to `percall.tsv` (a schema-2 file lacks them). */
 export const PERCALL_V3_COLUMNS: readonly string[] = ["measured_by", "runtime", "client", "status", "reason"];
 
-/** The columns of `percall.tsv` a reader requires of a schema-2 file: all but schema 3's and `trials` (written, not read). */
-export const PERCALL_V2_COLUMNS: readonly string[] = PERCALL_COLUMNS.filter((c) => c !== "trials" && !PERCALL_V3_COLUMNS.includes(c));
+/**
+ * Columns schema 4 added to `percall.tsv`: the measuring process's CPU time per timed call, µs
+ * (user + system, `process.cpuUsage()` around the timed calls ÷ calls; empty for a harness row,
+ * whose calls ran in another process). A schema-3 file lacks it.
+ */
+export const PERCALL_V4_COLUMNS: readonly string[] = ["client_cpu_per_call_us"];
+
+/** The columns of `percall.tsv` a reader requires of a schema-2 file: all but schema 3's and 4's and `trials` (written, not read). */
+export const PERCALL_V2_COLUMNS: readonly string[] = PERCALL_COLUMNS.filter(
+  (c) => c !== "trials" && !PERCALL_V3_COLUMNS.includes(c) && !PERCALL_V4_COLUMNS.includes(c),
+);
 
 /** Columns of `percall-payload.tsv`, in order. */
 export const PAYLOAD_COLUMNS = ["config", "limit", "result_bytes", "p50_us", "p95_us"] as const;

@@ -17,12 +17,14 @@ export const TIMINGS_SCHEMA_VERSION = 1;
 
 /**
  * Version of the per-call files (3: status, reason, measured_by, runtime, client; harness call
- * samples). Readable: 2 and 3; schema 2's rows read as measured by wirecost and ok.
+ * samples; 4: client_cpu_per_call_us, and rows timed through the target's own SDK client, named
+ * in `client`). Readable: 2, 3 and 4; schema 2's rows read as measured by wirecost and ok;
+ * schema 2's and 3's rows have no CPU per call.
  */
-export const PERCALL_SCHEMA_VERSION = 3;
+export const PERCALL_SCHEMA_VERSION = 4;
 
 /** Per-call schema versions the reader takes (format/percall.ts). */
-export const PERCALL_READABLE_VERSIONS: readonly number[] = [2, PERCALL_SCHEMA_VERSION];
+export const PERCALL_READABLE_VERSIONS: readonly number[] = [2, 3, PERCALL_SCHEMA_VERSION];
 
 /** What a results file records of one target build (runner/build/build.ts writes it). */
 export interface BuildProvenance {

@@ -9,5 +9,7 @@ export type { Matrix, Axis, Target, Configuration, ExcludedCell } from "./matrix
 export { runMatrix, type RunOptions, type RunSummary } from "./execute/run-matrix.js";
 export { countLog, COUNT_COLUMNS, ANOMALY_CODES, anomalyCounts, type CountRow, type CountOptions, type Anomaly, type AnomalyCode } from "./count/index.js";
 export { readCaptureLog, parseCaptureLog, type CaptureRecord } from "./capture/log.js";
+export { byteChangeCauses, BYTE_LAYERS, type ByteCause, type ByteChange, type ByteLayer, type RunCapture } from "./compare/causes.js";
+export { compareResults, type Comparison, type CompareOptions } from "./compare/compare.js";
 export { startRelay, type Relay } from "./capture/relay.js";
 export { startTap, type Tap, type StdioChannel } from "./capture/tap.js";

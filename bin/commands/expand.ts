@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import { missingToolchain } from "../../runner/build/toolchain.js";
 import { UserError } from "../../format/errors.js";
 import { shellQuote } from "../../format/shell.js";
+import { targetKey } from "../../runner/matrix/target-of.js";
 
 /**
  * Print the expansion of `file` to stdout (TSV or JSON) and the summary line (configurations,
@@ -20,13 +21,13 @@ export function expandCommand(file: string, o: { format: string; all?: boolean }
   const e = expand(m);
   const dir = dirname(m.file);
   const unbuildable = new Map<string, string>();
-  for (const t of new Set(e.configurations.map((c) => c.values.target!))) {
+  for (const t of new Set(e.configurations.map((c) => targetKey(m, c.values)))) {
     const why = m.targets[t]?.build ? missingToolchain(m.targets[t]!, dir) : undefined;
     if (why) unbuildable.set(t, why);
   }
   preflight(
     m,
-    e.configurations.filter((c) => !unbuildable.has(c.values.target!)),
+    e.configurations.filter((c) => !unbuildable.has(targetKey(m, c.values))),
   );
   for (const why of unbuildable.values())
     process.stderr.write(

@@ -47,6 +47,46 @@ export async function stackedBarSvg(data: readonly StackedDatum[], valueTitle: s
   return svg.endsWith("\n") ? svg : `${svg}\n`;
 }
 
+/** One point of a line chart: its x category, its series and its value. */
+export interface LineDatum {
+  /** Category on the x axis (e.g. a release `1.25.0`). */
+  x: string;
+  /** Series (one line and colour each, e.g. `mcp-ts-v1 2025-06-18`). */
+  series: string;
+  /** Value in the unit named by the chart's value axis title (bytes). */
+  value: number;
+}
+
+/**
+ * Render a line chart with points over ordinal x categories as an SVG document (a series has a
+ * line through the categories it has a value for).
+ * @param data one datum per category and series
+ * @param xOrder the x categories in display order (categories not listed are left out)
+ * @param xTitle title of the x axis; `valueTitle` of the value axis, including its unit
+ * @returns SVG source ending with a newline
+ */
+export async function lineChartSvg(data: readonly LineDatum[], xOrder: readonly string[], xTitle: string, valueTitle: string): Promise<string> {
+  const series = [...new Set(data.map((d) => d.series))];
+  const spec: vl.TopLevelSpec = {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    width: 560,
+    height: 220,
+    data: { values: data.filter((d) => xOrder.includes(d.x)).map((d) => ({ ...d })) },
+    mark: { type: "line", point: true },
+    encoding: {
+      x: { field: "x", type: "ordinal", sort: [...xOrder], title: xTitle, axis: { labelAngle: -45 } },
+      y: { field: "value", type: "quantitative", title: valueTitle, scale: { zero: false } },
+      color: { field: "series", type: "nominal", sort: series, title: null, legend: { orient: "bottom", columns: 2, labelLimit: 360 } },
+    },
+    config: { font: "sans-serif", view: { stroke: null } },
+  };
+  const compiled = vl.compile(spec).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
+  const svg = await view.toSVG();
+  view.finalize();
+  return svg.endsWith("\n") ? svg : `${svg}\n`;
+}
+
 /**
  * Compile a vega-lite spec and render it headless to an SVG document (no script needed to read it).
  * @returns SVG source ending with a newline

@@ -32,6 +32,7 @@ import { RESULTS_FILES } from "../../format/layout.js";
 import { anomalyView } from "../sections/anomalies.js";
 import { wireHeadline } from "../sections/headline.js";
 import { wireCharts } from "../sections/wire-charts.js";
+import { releasesView } from "../sections/releases.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
@@ -200,6 +201,8 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   });
   const charts = await wireCharts(mcp ? allRows.filter(isMcp) : allRows, results.axisNames, calls, results.provenance.report.slug, mcp);
   const assets = charts.assets;
+  const releases = await releasesView(results, results.provenance.report.slug);
+  if (releases) assets.push(...releases.assets);
   // MCP-only sections read the MCP configurations only (calls are `tools/call` requests).
   const crossHttp = crossoverView(httpRows.filter(isMcp), results.axisNames, calls);
   const crossStdio = crossoverView(stdioRows.filter(isMcp), results.axisNames, calls);
@@ -220,6 +223,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     title: mdCell(results.provenance.report.title),
     mcp,
     headline: mcp ? wireHeadline(allRows.filter(isMcp), results.axisNames, labels, calls) : undefined,
+    releases: releases?.view,
     http: section("http", httpRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     charts,
@@ -256,8 +260,10 @@ export const mcpOnTheWire: Page = {
   id: (results) => results.provenance.report.slug,
   title: (results) => results.provenance.report.title,
   description: (results) =>
-    anyMcp(results)
-      ? "Median bytes, JSON-RPC messages and HTTP round trips of each MCP flow, per revision, target and client, over HTTP and stdio."
-      : "Median bytes, JSON-RPC messages and HTTP round trips of each flow, per target and client, over HTTP and stdio.",
+    results.axisNames.includes("version")
+      ? "Total bytes of each flow and transport per package release, and each change between consecutive releases with its cause."
+      : anyMcp(results)
+        ? "Median bytes, JSON-RPC messages and HTTP round trips of each MCP flow, per revision, target and client, over HTTP and stdio."
+        : "Median bytes, JSON-RPC messages and HTTP round trips of each flow, per target and client, over HTTP and stdio.",
   build,
 };

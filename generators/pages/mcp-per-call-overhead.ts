@@ -97,6 +97,30 @@ export function baselineOf(p: PercallRow, rows: readonly PercallRow[]): PercallR
 
 const NOT_MEASURED = "not measured";
 
+/** The measuring process's CPU per call, µs, for a cell: one decimal, or "not measured". */
+const cpuCell = (p: Pick<PercallRow, "clientCpuPerCallUs">): string => (p.clientCpuPerCallUs === null ? NOT_MEASURED : f1(p.clientCpuPerCallUs));
+
+/**
+ * A row timed by wirecost through the target's own SDK client (its `client` names the SDK
+ * package), as against wirecost's thin client (`client` is `wirecost`).
+ */
+export function isSdkClientRow(p: PercallRow): boolean {
+  return p.measuredBy === "wirecost" && p.kind === "mcp" && p.client !== "" && p.client !== "wirecost";
+}
+
+/**
+ * Each SDK-client row with the thin-client row of the same target, transport and revision (both
+ * timed by wirecost in the same run's process); SDK-client rows without one are left out.
+ */
+export function clientPairs(rows: readonly PercallRow[]): Array<{ thin: PercallRow; sdk: PercallRow }> {
+  return rows.filter(isSdkClientRow).flatMap((sdk) => {
+    const thin = rows.find(
+      (r) => r.measuredBy === "wirecost" && r.client === "wirecost" && r.target === sdk.target && r.transport === sdk.transport && r.revision === sdk.revision,
+    );
+    return thin ? [{ thin, sdk }] : [];
+  });
+}
+
 /** A markdown table; cells must already be markdown-safe. */
 function table(header: string[], align: Array<"l" | "r">, rows: string[][]): string {
   const sep = align.map((a) => (a === "r" ? "---:" : ":---"));
@@ -125,12 +149,13 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
       "p50 [ms]",
       "p95 [ms]",
       "spread p95 − p50 [ms]",
+      "measuring process CPU per call [µs]",
       "p50 ratio × its direct",
       "p95 ratio × its direct",
       "trials p50 [ms]",
       "p50 trials min–max [ms]",
     ],
-    ["l", "l", "l", "l", "r", "r", "r", "r", "r", "l", "r"],
+    ["l", "l", "l", "l", "r", "r", "r", "r", "r", "r", "l", "r"],
     r.rows.map((p) => [
       mdCell(p.label),
       mdCode(p.config),
@@ -139,6 +164,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
       ms(p.p50Us),
       ms(p.p95Us),
       ms(p.spreadUs),
+      cpuCell(p),
       ratio(p, "p50Us"),
       ratio(p, "p95Us"),
       mdCell(p.trialP50Us.map((t) => ms(t)).join(", ")),
@@ -170,6 +196,41 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
         ),
       };
     });
+  // Thin client against the target's own SDK client: the client side's share of the boundary.
+  const pairs = clientPairs(r.rows);
+  const cpuDiff = (a: PercallRow, b: PercallRow): string =>
+    a.clientCpuPerCallUs === null || b.clientCpuPerCallUs === null ? NOT_MEASURED : f1(a.clientCpuPerCallUs - b.clientCpuPerCallUs);
+  const clients = pairs.length
+    ? table(
+        [
+          "server, transport, revision",
+          "SDK client",
+          "thin client p50 [ms]",
+          "SDK client p50 [ms]",
+          "difference p50 [ms]",
+          "thin client p95 [ms]",
+          "SDK client p95 [ms]",
+          "difference p95 [ms]",
+          "thin client CPU per call [µs]",
+          "SDK client CPU per call [µs]",
+          "difference CPU per call [µs]",
+        ],
+        ["l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r"],
+        pairs.map(({ thin, sdk }) => [
+          mdCell(thin.label),
+          mdCell(sdk.client),
+          ms(thin.p50Us),
+          ms(sdk.p50Us),
+          ms(sdk.p50Us - thin.p50Us),
+          ms(thin.p95Us),
+          ms(sdk.p95Us),
+          ms(sdk.p95Us - thin.p95Us),
+          cpuCell(thin),
+          cpuCell(sdk),
+          cpuDiff(sdk, thin),
+        ]),
+      )
+    : null;
   const setup = table(
     ["path", "ready [ms]", "session open [ms]", "tools/list answered [ms]", "first call answered [ms]", "samples"],
     ["l", "r", "r", "r", "r", "r"],
@@ -253,6 +314,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
       percentileMethod: mdCell(r.settings.percentileMethod),
     },
     latency,
+    clients,
     harness,
     failed,
     directLabel: mdCell(direct.label),

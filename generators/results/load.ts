@@ -6,6 +6,7 @@ import { readProvenance, type Provenance } from "./provenance.js";
 import { readSummary, type ConfigSummary } from "./summary.js";
 import { readCoverage, readRuns, type Coverage, type Runs } from "./extra.js";
 import { resultsFile } from "../../format/layout.js";
+import { readChanges, type ChangeRow } from "../../format/changes.js";
 
 export type { ConfigSummary } from "./summary.js";
 export type { MetricStats, Medians } from "./medians.js";
@@ -30,13 +31,15 @@ export interface Results {
   runs: Runs | undefined;
   /** `coverage.tsv`, when the folder has one. */
   coverage: Coverage | undefined;
+  /** `changes.tsv` (the changes between consecutive versions, format/changes.ts), when the folder has one. */
+  changes: ChangeRow[] | undefined;
   /** Paths of the files read, as the user passed the folder; for error messages only, never for output. */
   files: { summary: string; medians: string; provenance: string };
 }
 
 /**
- * Read `summary.tsv`, `medians.tsv` and `provenance.json` from a results folder, and `runs.tsv`
- * and `coverage.tsv` when present (`logs/` is read on demand by the pages).
+ * Read `summary.tsv`, `medians.tsv` and `provenance.json` from a results folder, and `runs.tsv`,
+ * `coverage.tsv` and `changes.tsv` when present (`logs/` is read on demand by the pages).
  * @param dir the results folder, as the user passed it (error messages repeat it)
  * @throws UserError naming the folder when it does not exist or is not a folder, naming a file
  *   when it is missing or malformed (see the readers), and naming `medians.tsv` when a
@@ -81,6 +84,7 @@ export function loadResults(dir: string): Results {
     dir,
     runs: readRuns(dir),
     coverage: readCoverage(dir),
+    changes: readChanges(resultsFile(dir, "changes")),
     files,
   };
 }

@@ -4,12 +4,13 @@
  * - `percall.tsv`: one row per configuration (path) with who measured it (wirecost, or a harness
  *   in another language with its runtime and client), its status (a failed path carries its
  *   reason and no figures), its p50/p95/spread µs, setup and loop medians ms (empty loop cells:
- *   not measured) (its `reproduce` column, written by the runner, is not read: the page builds each
+ *   not measured), the measuring process's CPU per call µs (schema 4; empty: not measured) (its `reproduce` column, written by the runner, is not read: the page builds each
  *   row's command from the row's id and the matrix recorded in `percall-run.json`);
  * - `percall-payload.tsv`: per (configuration, limit): result bytes, p50/p95 µs (no rows: not measured);
  * - `percall-samples.tsv`: every sample (`config kind n metric value`), of which the page reads
  *   the per-trial p50s;
- * Schema 2 (before harnesses) is read too: its rows are all measured by wirecost and ok.
+ * Schema 2 (before harnesses) is read too: its rows are all measured by wirecost and ok; schema 2
+ * and 3 rows have no CPU per call.
  * - `percall-run.json`: title, matrix, parameters, declared assumptions, the runs that wrote rows.
  */
 import { readFileSync } from "node:fs";
@@ -20,6 +21,7 @@ import {
   PAYLOAD_COLUMNS,
   PERCALL_V2_COLUMNS,
   PERCALL_V3_COLUMNS,
+  PERCALL_V4_COLUMNS,
   SAMPLE_COLUMNS,
   type PercallAssumptions,
   type PercallRunRecord,
@@ -56,8 +58,18 @@ export interface PercallRow {
   measuredBy: "wirecost" | "harness";
   /** Runtime the calls were timed in, e.g. `node v20.11.1`, `python 3.11.7` ("" when not recorded). */
   runtime: string;
-  /** Client the calls went through: `wirecost`, a harness's SDK (`mcp 2.2.0`), or "" (in-process or not recorded). */
+  /**
+   * Client the calls went through: `wirecost` (its thin JSON-RPC client), the target's own SDK
+   * client in wirecost's process (`@modelcontextprotocol/client 2.4.0`), a harness's SDK
+   * (`mcp 2.2.0`), or "" (in-process or not recorded).
+   */
   client: string;
+  /**
+   * CPU time of the measuring process per timed call, µs (median over trials): on an MCP path the
+   * client's own share, on the direct path the call itself; null when not recorded (harness rows,
+   * schema 2 and 3 files).
+   */
+  clientCpuPerCallUs: number | null;
   /** Installed SDK version ("" for direct). */
   packageVersion: string;
   p50Us: number;
@@ -185,7 +197,8 @@ export function loadPercall(dir: string): PercallResults {
 
   const table = readTsv(resultsFile(dir, "percall"), FIX);
   const v3 = run.schemaVersion >= 3;
-  const col = columnIndex(table, v3 ? [...PERCALL_V2_COLUMNS, ...PERCALL_V3_COLUMNS] : PERCALL_V2_COLUMNS);
+  const v4 = run.schemaVersion >= 4;
+  const col = columnIndex(table, [...PERCALL_V2_COLUMNS, ...(v3 ? PERCALL_V3_COLUMNS : []), ...(v4 ? PERCALL_V4_COLUMNS : [])]);
   /** A schema-3 text column ("" in schema 2 and in rows merged from it). */
   const text = (r: TsvRow, name: string): string => (v3 ? field(r, col(name)) : "");
   const rows: PercallRow[] = [];
@@ -221,6 +234,7 @@ export function loadPercall(dir: string): PercallResults {
       p50Us: n("p50_us"),
       p95Us: n("p95_us"),
       spreadUs: n("spread_us"),
+      clientCpuPerCallUs: v4 ? (numberAt(table, r, col, "client_cpu_per_call_us") ?? null) : null,
       trialP50Us: trialP50.get(config) ?? [],
       setup:
         samplesN > 0

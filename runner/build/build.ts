@@ -53,7 +53,7 @@ function filesUnder(path: string, out: string[]): void {
 
 /**
  * The cache key of `target`'s build.
- * @throws UserError naming an input that does not exist
+ * @throws UserError naming an input that does not exist (and, for one under dist/, that compiling makes it)
  */
 export function buildDigest(target: Target, toolchain: Record<string, string>): string {
   const b = target.build!;
@@ -61,8 +61,13 @@ export function buildDigest(target: Target, toolchain: Record<string, string>): 
   const command = b.command.map((a) => (!a.includes("{") && existsSync(resolve(b.cwd, a)) ? relative(repoRoot, resolve(b.cwd, a)) : a));
   const h = createHash("sha256").update(JSON.stringify({ command, toolchain }));
   for (const input of b.inputs) {
-    if (!existsSync(input))
-      throw new UserError(`${b.at}: build input ${relative(process.cwd(), input)} of target ${target.name} does not exist — fix build.inputs`);
+    if (!existsSync(input)) {
+      // A compiled target among the inputs (a versioned TypeScript target copies dist/targets/<name>): compiling makes it.
+      const compiled = !relative(join(repoRoot, "dist"), input).startsWith("..");
+      throw new UserError(
+        `${b.at}: build input ${relative(process.cwd(), input)} of target ${target.name} does not exist — ${compiled ? "compile the project first: npm run build" : "fix build.inputs"}`,
+      );
+    }
     const files: string[] = [];
     filesUnder(input, files);
     for (const f of files) h.update(relative(repoRoot, f)).update("\0").update(readFileSync(f)).update("\0");

@@ -1,7 +1,8 @@
 /**
  * A built target's resolved dependency set, read the way its ecosystem records it (the matrix's
  * `build.resolved`): the distributions installed for a Python executable (importlib.metadata), the
- * packages of a Cargo.lock, the `dep` lines of `go version -m`. And the version check of a
+ * packages of a Cargo.lock, the `dep` lines of `go version -m`, the packages of an npm
+ * package-lock.json. And the version check of a
  * target's `package` against that set, by the ecosystem's own rules.
  */
 import { readFileSync } from "node:fs";
@@ -16,7 +17,7 @@ import type { ResolvedSource } from "../matrix/types.js";
  * them) and `toolchain` facts the set itself carries (pip: `python`, `pip`; go: `go`).
  */
 export interface ResolvedSet {
-  ecosystem: "pypi" | "crates" | "go";
+  ecosystem: "pypi" | "crates" | "go" | "npm";
   packages: Record<string, string>;
   toolchain: Record<string, string>;
 }
@@ -70,6 +71,22 @@ export function readResolved(src: ResolvedSource): ResolvedSet {
         if (f[0] === "dep" && f[1] && f[2]) packages[f[1]] = f[2];
       }
       return { ecosystem: "go", packages, toolchain: goLine ? { go: goLine[1]! } : {} };
+    }
+    case "npm": {
+      // lockfileVersion 2 and 3 (npm 7 and later): `packages` keyed by install path,
+      // "node_modules/<name>" (nested: "node_modules/a/node_modules/<name>"); "" is the root project.
+      const lock = JSON.parse(readFileSync(src.path, "utf8")) as { packages?: Record<string, { version?: string }> };
+      if (!lock.packages) throw new Error(`${src.path}: no "packages" map — write it with npm 7 or later (lockfileVersion 2 or 3)`);
+      const packages: Record<string, string> = {};
+      // The hoisted copies first (the ones bare imports from the build folder find), then nested ones.
+      const entries = Object.entries(lock.packages).filter(([path, p]) => path.startsWith("node_modules/") && p.version);
+      const nested = (path: string) => path.indexOf("/node_modules/") >= 0;
+      for (const [path, p] of [...entries.filter(([path]) => !nested(path)), ...entries.filter(([path]) => nested(path))]) {
+        const name = path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length);
+        if (!packages[name]) packages[name] = p.version!;
+        else if (!packages[name].split(", ").includes(p.version!)) packages[name] = `${packages[name]}, ${p.version}`;
+      }
+      return { ecosystem: "npm", packages, toolchain: {} };
     }
   }
 }

@@ -14,7 +14,7 @@ import { HttpConnection } from "./http-connection.js";
 import { ProtocolError, type Driver, type DriverContext } from "./types.js";
 
 /** Flow name → number of `echo` requests it sends. */
-export const JSONRPC_FLOWS: Readonly<Record<string, number>> = { plain: 1, ten: 10 };
+export const JSONRPC_FLOWS: Readonly<Record<string, number>> = { plain: 1, two: 2, ten: 10 };
 
 /** The params of every `echo` request, and the `result.text` its answer must carry. */
 export const ECHO_TEXT = "hello";

@@ -21,6 +21,7 @@ import { allowedCores, resolveLayout, type Layout } from "../measure/pinning.js"
 import { runTrial, type TimingMeasure, type TrialResult } from "../measure/trial.js";
 import { writeTimings } from "../measure/timings.js";
 import { WORKLOADS } from "../measure/workloads.js";
+import { targetKey, targetOf } from "../matrix/target-of.js";
 
 /** Timing parameters (`timing:` in the matrix), with defaults applied. */
 export interface TimingOptions {
@@ -111,7 +112,7 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
   }
   const builds = await ensureBuilt(
     matrix,
-    configs.map((c) => c.values.target!),
+    configs.map((c) => targetKey(matrix, c.values)),
   );
   preflight(matrix, configs);
   const all = allowedCores();
@@ -129,7 +130,7 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
   const results: TrialResult[] = [];
   for (const s of slots) {
     const c = byId.get(s.config)!;
-    const target = matrix.targets[c.values.target!]!;
+    const target = targetOf(matrix, c.values)!;
     const cmd = target.commands.http;
     const r = cmd
       ? await runTrial({

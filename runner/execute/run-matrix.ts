@@ -30,6 +30,7 @@ import { parseShard, shardOf, type Shard } from "./shard.js";
 import { Interrupted } from "../errors.js";
 import { checkJobs, defaultJobs } from "./jobs.js";
 import { ownAndChildrenCpuSeconds } from "../measure/cpu.js";
+import { VERSION_AXIS, targetKey, targetOf } from "../matrix/target-of.js";
 
 export { checkJobs, maxJobs } from "./jobs.js";
 
@@ -182,11 +183,13 @@ export function planRun(matrix: Matrix, opts: Pick<RunOptions, "only" | "repeats
   configurations = [...configurations].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const shard = typeof opts.shard === "string" ? parseShard(opts.shard) : opts.shard;
   const selected = (shard ? shardOf(configurations, shard) : configurations).map((c) => c.id);
+  const versionAxis = matrix.axes.find((a) => a.name === VERSION_AXIS);
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: toolInfo(),
     matrix: { file: relative(process.cwd(), matrix.file), sha256: matrix.sha256, ...(matrix.definitionSha256 ? { definition: matrix.definitionSha256 } : {}) },
     axisNames: matrix.axes.map((a) => a.name),
+    ...(versionAxis ? { versions: versionAxis.values } : {}),
     configurations,
     excluded: expansion.excluded,
     selected,
@@ -263,7 +266,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   try {
     builds = await ensureBuilt(
       matrix,
-      selected.map((c) => c.values.target!),
+      selected.map((c) => targetKey(matrix, c.values)),
       { skipMissingToolchains: opts.skipMissingToolchains, signal: opts.signal },
     );
   } catch (e) {
@@ -286,7 +289,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     time.readyRuns++;
     time.startupSeconds += ms / 1000;
   };
-  const selection = selected.filter((c) => !builds.skipped.has(c.values.target!));
+  const selection = selected.filter((c) => !builds.skipped.has(targetKey(matrix, c.values)));
   if (opts.preflight !== false) {
     preflight(matrix, selection);
   }
@@ -298,7 +301,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const store = new ResultsStore(opts.results);
   store.plan(plan);
   for (const c of selected) {
-    const why = builds.skipped.get(c.values.target!);
+    const why = builds.skipped.get(targetKey(matrix, c.values));
     for (let repeat = 1; why && repeat <= c.repeats; repeat++) store.record({ config: c.id, repeat, status: "skipped", exit: "", error: why });
   }
   const queue: { c: Configuration; repeat: number }[] = [];
@@ -334,7 +337,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     else groups.push({ c, repeats: [repeat] });
   }
   // Targets with `forkserver:` (Python) fork each run's server from one process that imported the SDK once.
-  const forkServers = selection.some((c) => matrix.targets[c.values.target!]?.forkserver) ? new ForkServers() : undefined;
+  const forkServers = selection.some((c) => targetOf(matrix, c.values)?.forkserver) ? new ForkServers() : undefined;
   let next = 0;
   let finished = 0;
   const worker = async () => {

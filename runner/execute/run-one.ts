@@ -16,6 +16,7 @@ import { writeRunBreakdown } from "../results/messages.js";
 import { startOnFreePort, startTarget, type TargetProcess } from "../targets/process.js";
 import { ResponseTimeout } from "../errors.js";
 import type { ForkServers } from "../targets/forkserver.js";
+import { targetOf } from "../matrix/target-of.js";
 
 /** A reason as one printable line: line breaks become " | ", other control characters (C0 except tab, DEL, C1) U+FFFD. */
 function printable(text: string): string {
@@ -86,7 +87,7 @@ export async function runOne(
 ): Promise<RunRecord> {
   const v = config.values;
   const transport = v.transport as "stdio" | "http";
-  const target = matrix.targets[v.target!]!;
+  const target = targetOf(matrix, v)!;
   const driver = DRIVERS[v.client ?? "raw"];
   const base: RunRecord = { config: config.id, repeat, status: "failed", exit: "", error: "" };
   if (!driver) return { ...base, error: `unknown client "${v.client}" (clients: ${Object.keys(DRIVERS).join(", ")})` };

@@ -11,7 +11,8 @@
  *
  * A cell left to run must be one its client can drive: when the matrix has a `client` axis, the
  * driver's declaration (runner/drivers/declarations.ts; for client `sdk`, that of the SDK client
- * its target names with `sdkClient:`) must list the cell's flow and revision. A cell that fails
+ * its target names with `sdkClient:`) must list the cell's flow and revision (a target declaring
+ * `inProcess:` or `harness:` is driven by no client driver, so this does not apply to it). A cell that fails
  * this is an error, not an exclusion: the matrix says on purpose which cells it leaves out (an
  * exclude rule), so an undrivable cell it would run is a mistake in it.
  *
@@ -22,6 +23,7 @@
 import { clientDeclaration, SDK_CLIENT_NAMES } from "../drivers/declarations.js";
 import { UserError } from "../../format/errors.js";
 import type { Configuration, ExcludedCell, Match, Matrix } from "./types.js";
+import { VERSION_AXIS, targetOf } from "./target-of.js";
 
 /** Result of expansion: configurations to run (in order), and cells left out with their reasons. */
 export interface Expansion {
@@ -170,11 +172,22 @@ export function expand(m: Matrix): Expansion {
   const tri = axes.findIndex((a) => a.name === "transport");
   const ri = axes.findIndex((a) => a.name === "revision");
   const fi = axes.findIndex((a) => a.name === "flow");
+  const vi = axes.findIndex((a) => a.name === VERSION_AXIS);
 
   /** Why the cell's target cannot serve it, with the path of the cause, or undefined. */
   const unsupported = (v: Record<string, string>): [string, Path] | undefined => {
     if (ti < 0) return undefined;
-    const t = m.targets[v.target!]!;
+    if (vi >= 0 && m.targets[v.target!]!.versions && !m.targets[v.target!]!.versions!.includes(v.version!))
+      return [
+        `target ${v.target} does not list version ${v.version} (versions: ${m.targets[v.target!]!.versions!.join(", ")})`,
+        ["targets", v.target!, "versions"],
+      ];
+    if (vi >= 0 && !m.targets[v.target!]!.versions && v.version !== axes[vi]!.default)
+      return [
+        `target ${v.target} lists no versions: it runs only the ${VERSION_AXIS} axis' default${axes[vi]!.default === undefined ? " (the axis has none)" : ` ${axes[vi]!.default}`}`,
+        ["targets", v.target!],
+      ];
+    const t = targetOf(m, v)!;
     if (tri >= 0 && t.harness && v.transport !== t.harness.transport)
       return [
         `target ${t.name} is a harness that measures the ${t.harness.transport} path only (harness.transport)`,
@@ -203,7 +216,8 @@ export function expand(m: Matrix): Expansion {
   const undrivable = (id: string, v: Record<string, string>): string | undefined => {
     if (ci < 0) return undefined;
     const client = v.client!;
-    const t = ti >= 0 ? m.targets[v.target!] : undefined;
+    const t = ti >= 0 ? targetOf(m, v) : undefined;
+    if (t?.inProcess || t?.harness) return undefined; // no client driver drives it: called in-process, or a harness with its own client
     const decl = clientDeclaration(client, t?.sdkClient);
     const leaveOut = (match: string) => `or leave the cells out with an exclude rule: - match: { client: ${client}, ${match} }`;
     if (!decl) {
@@ -233,7 +247,7 @@ export function expand(m: Matrix): Expansion {
     for (let i = 0; i < n; i++) values[axes[i]!.name] = axes[i]!.values[idx[i]!]!;
     let reason: string | undefined;
     let cause: Path = [];
-    const sk = ti < 0 ? "" : `${idx[ti]},${tri < 0 ? -1 : idx[tri]},${ri < 0 ? -1 : idx[ri]},${fi < 0 ? -1 : idx[fi]}`;
+    const sk = ti < 0 ? "" : `${idx[ti]},${tri < 0 ? -1 : idx[tri]},${ri < 0 ? -1 : idx[ri]},${fi < 0 ? -1 : idx[fi]},${vi < 0 ? -1 : idx[vi]}`;
     let hard = supportCache.get(sk);
     if (hard === undefined && !supportCache.has(sk)) supportCache.set(sk, (hard = unsupported(values)));
     let repeats = c.repeats;

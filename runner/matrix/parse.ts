@@ -16,10 +16,11 @@ import { UserError } from "../../format/errors.js";
 import { buildRoot, repoRoot } from "../paths.js";
 import { Locator, type YamlPath } from "./locate.js";
 import { placeholderNames, substituteKnown } from "./placeholders.js";
+import { VERSION_AXIS, versionedName } from "./target-of.js";
 import type { Axis, ExcludeRule, IncludeRule, Match, Matrix, Requirement, Sweep, Target, TargetBuild, TargetCommand, Toolchain } from "./types.js";
 
 /** Axis names with a meaning to the runner; every other axis is passed through to targets. */
-export const BUILTIN_AXES = ["target", "client", "transport", "revision", "flow", "pinning"] as const;
+export const BUILTIN_AXES = ["target", "client", "transport", "revision", "flow", "pinning", "version"] as const;
 
 /** Transports a target can declare a command for (values of the transport axis). */
 export const TRANSPORTS = ["stdio", "http"] as const;
@@ -133,7 +134,14 @@ interface RawMatrix {
       sdkClient?: SdkClientName;
       forkserver?: { preload: string[] };
       requires?: (string | { command: string; when?: RawMatch })[];
-      build?: { name?: string; command: string[]; inputs: string[]; toolchain?: Toolchain[]; resolved?: { from: "pip" | "cargo" | "go"; path: string } };
+      versions?: (string | { version: string; revisions?: string[]; flows?: string[] })[];
+      build?: {
+        name?: string;
+        command: string[];
+        inputs: string[];
+        toolchain?: Toolchain[];
+        resolved?: { from: "pip" | "cargo" | "go" | "npm"; path: string };
+      };
       inProcess?: { workload: string };
       harness?: RawCommand & { transport: string };
       stdio?: RawCommand;
@@ -188,15 +196,31 @@ export function parseMatrix(text: string, name: string, sha256 = createHash("sha
 
 /**
  * Read a target's `build:` section: paths resolved against the matrix folder, `{build}` in
- * `resolved.path` substituted with the build folder.
- * @throws UserError at the offending item for a placeholder other than {build}
+ * `resolved.path` substituted with the build folder. For one version of a versioned target
+ * (`version` given), `{version}` in the command, inputs and `resolved.path` is that version and the
+ * folder is `<name>@<version>`.
+ * @throws UserError at the offending item for a placeholder other than {build} (and {version} for a versioned target)
  */
-function parseBuild(b: NonNullable<RawMatrix["targets"][string]["build"]>, tname: string, matrixDir: string, loc: Locator): TargetBuild {
-  const dir = resolve(buildRoot(), b.name ?? tname);
+function parseBuild(b: NonNullable<RawMatrix["targets"][string]["build"]>, tname: string, matrixDir: string, loc: Locator, version?: string): TargetBuild {
+  const dir = resolve(buildRoot(), version === undefined ? (b.name ?? tname) : versionedName(b.name ?? tname, version));
+  const atVersion: Record<string, string> = version === undefined ? {} : { version };
   b.command.forEach((a, i) => {
     for (const ph of placeholderNames(a))
-      if (ph !== "build")
-        fail(loc, ["targets", tname, "build", "command", i], `placeholder {${ph}} in a build command — a build takes only {build} (the folder to build into)`);
+      if (ph !== "build" && !(ph === "version" && version !== undefined))
+        fail(
+          loc,
+          ["targets", tname, "build", "command", i],
+          `placeholder {${ph}} in a build command — a build takes only {build} (the folder to build into)${version === undefined ? "" : " and {version}"}`,
+        );
+  });
+  b.inputs.forEach((a, i) => {
+    for (const ph of placeholderNames(a))
+      if (!(ph === "version" && version !== undefined))
+        fail(
+          loc,
+          ["targets", tname, "build", "inputs", i],
+          `placeholder {${ph}} in a build input — inputs take only {version}, in a target that lists versions:`,
+        );
   });
   const toolchain = (b.toolchain ?? []).map((tc) => ({
     command: tc.command,
@@ -204,10 +228,10 @@ function parseBuild(b: NonNullable<RawMatrix["targets"][string]["build"]>, tname
     ...(tc.probe ? { probe: tc.probe } : {}),
     ...(tc.version ? { version: tc.version } : {}),
   }));
-  const resolved = b.resolved ? { from: b.resolved.from, path: resolve(matrixDir, substituteKnown(b.resolved.path, { build: dir })) } : undefined;
+  const resolved = b.resolved ? { from: b.resolved.from, path: resolve(matrixDir, substituteKnown(b.resolved.path, { build: dir, ...atVersion })) } : undefined;
   return {
-    command: b.command,
-    inputs: b.inputs.map((p) => resolve(matrixDir, p)),
+    command: b.command.map((a) => substituteKnown(a, atVersion)),
+    inputs: b.inputs.map((p) => resolve(matrixDir, substituteKnown(p, atVersion))),
     toolchain,
     ...(resolved ? { resolved } : {}),
     dir,
@@ -285,7 +309,9 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
         fail(loc, ["axes", clientAxis, "values", j], `unknown client "${v}" — use one of: ${CLIENTS.join(", ")}`);
     });
     const revisioned = axes[clientAxis]!.values.some((c) => c === "sdk" || clientDeclaration(c)?.revisions !== undefined); // a protocol without revisions needs no revision axis
-    for (const axis of revisioned ? ["flow", "revision"] : ["flow"]) {
+    // A per-call matrix runs no flow: its calls are the timing block's (runner/percall/options.ts).
+    const flowed = !(raw.measures ?? []).includes("percall");
+    for (const axis of [...(flowed ? ["flow"] : []), ...(revisioned ? ["revision"] : [])]) {
       if (!byName.has(axis))
         fail(
           loc,
@@ -328,10 +354,61 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
 
   const matrixDir = dirname(resolve(name));
   const targets: Record<string, Target> = {};
+  const versionAxis = byName.get(VERSION_AXIS);
   for (const [tname, t] of Object.entries(raw.targets)) {
+    if (t.versions) {
+      if (!versionAxis)
+        fail(
+          loc,
+          ["targets", tname],
+          `target ${tname} lists versions:, but the matrix has no "${VERSION_AXIS}" axis — add an axis named ${VERSION_AXIS} whose values are those versions`,
+          "versions",
+        );
+      if (!t.build)
+        fail(
+          loc,
+          ["targets", tname],
+          `target ${tname} lists versions: but has no build: — each version is installed by the build into its own folder; add build: (command with {build} and {version}, inputs, resolved)`,
+          "versions",
+        );
+      if (t.version !== undefined)
+        fail(loc, ["targets", tname], `target ${tname} lists versions: and a version: — each listed version is checked exactly; remove version:`, "version");
+      const listed: string[] = [];
+      t.versions.forEach((e, i) => {
+        const v = typeof e === "string" ? e : e.version;
+        const path: YamlPath = typeof e === "string" ? ["targets", tname, "versions", i] : ["targets", tname, "versions", i, "version"];
+        if (!versionAxis.values.includes(v))
+          fail(loc, path, `version "${v}" of target ${tname} is not a value of axis "${VERSION_AXIS}" — add it to the axis' values`);
+        if (listed.includes(v)) fail(loc, path, `version "${v}" repeats in targets.${tname}.versions — remove the duplicate`);
+        listed.push(v);
+        const entry = makeTarget(tname, t, {
+          version: v,
+          ...(typeof e !== "string" && e.revisions ? { revisions: e.revisions } : {}),
+          ...(typeof e !== "string" && e.flows ? { flows: e.flows } : {}),
+        });
+        targets[entry.name] = entry;
+      });
+      targets[tname] = {
+        name: tname,
+        label: t.label ?? tname,
+        ...(t.package !== undefined ? { package: t.package } : {}),
+        versions: listed,
+        requires: [],
+        commands: {},
+      };
+      continue;
+    }
+    targets[tname] = makeTarget(tname, t);
+  }
+  /**
+   * One target entry: the target as declared, or (`ver` given) one version of a versioned target,
+   * named `<tname>@<version>`, with `{version}` substituted in its build and commands, `version` the
+   * exact version, and the version's own revisions and flows where it lists them.
+   */
+  function makeTarget(tname: string, t: RawMatrix["targets"][string], ver?: { version: string; revisions?: string[]; flows?: string[] }): Target {
     const commands: Target["commands"] = {};
-    const build = t.build ? parseBuild(t.build, tname, matrixDir, loc) : undefined;
-    const atBuild: Record<string, string> = build ? { build: build.dir } : {};
+    const build = t.build ? parseBuild(t.build, tname, matrixDir, loc, ver?.version) : undefined;
+    const atBuild: Record<string, string> = { ...(build ? { build: build.dir } : {}), ...(ver ? { version: ver.version } : {}) };
     /** A command of the target (`key`: stdio, http or harness) with {build} substituted and its placeholders checked. */
     const command = (c: RawCommand, key: "stdio" | "http" | "harness"): TargetCommand => {
       const cmd: TargetCommand = {
@@ -399,13 +476,17 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
         `target ${tname} declares harness and ${t.inProcess ? "inProcess" : `a ${t.stdio ? "stdio" : "http"} command`} — a harness times its path itself; remove one of them`,
         "harness",
       );
-    targets[tname] = {
-      name: tname,
-      label: t.label ?? tname,
+    const revisions = ver?.revisions ?? t.revisions;
+    const flows = ver?.flows ?? t.flows;
+    const version = ver?.version ?? t.version;
+    return {
+      name: ver ? versionedName(tname, ver.version) : tname,
+      label: ver ? `${t.label ?? tname} ${ver.version}` : (t.label ?? tname),
       ...(t.package !== undefined ? { package: t.package } : {}),
-      ...(t.version !== undefined ? { version: t.version } : {}),
-      ...(t.revisions ? { revisions: t.revisions } : {}),
-      ...(t.flows ? { flows: t.flows } : {}),
+      ...(version !== undefined ? { version } : {}),
+      ...(revisions ? { revisions } : {}),
+      ...(flows ? { flows } : {}),
+      ...(ver ? { family: tname } : {}),
       ...(t.sdkClient !== undefined ? { sdkClient: t.sdkClient } : {}),
       ...(t.forkserver ? { forkserver: { preload: [...t.forkserver.preload] } } : {}),
       ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),

@@ -14,6 +14,7 @@ import { readBuildRecord } from "../build/build.js";
 import { findProgram } from "../build/toolchain.js";
 import { resolvedVersion, validVersionRange, versionSatisfies } from "../build/resolved.js";
 import type { Configuration, Matrix, Match, Target } from "./types.js";
+import { targetKey } from "./target-of.js";
 
 /** Installed version of npm package `pkg` under the wirecost root's node_modules, or undefined. */
 export function installedPackageVersion(pkg: string): string | undefined {
@@ -40,7 +41,7 @@ export function preflight(m: Matrix, configs: Configuration[]): void {
   const at = (...p: (string | number)[]) => (m.locate ? m.locate(...p) : m.file);
   const byTarget = new Map<string, Configuration[]>();
   for (const c of configs) {
-    const t = c.values.target!;
+    const t = targetKey(m, c.values);
     const list = byTarget.get(t);
     if (list) list.push(c);
     else byTarget.set(t, [c]);
@@ -119,7 +120,7 @@ export function checkCommands(m: Matrix, configs: readonly Configuration[]): voi
   const cwd = dirname(m.file);
   const seen = new Set<string>();
   for (const c of configs) {
-    const name = c.values.target!;
+    const name = targetKey(m, c.values);
     const transport = c.values.transport as "stdio" | "http";
     const key = `${name}.${transport}`;
     if (seen.has(key)) continue;

@@ -45,10 +45,10 @@ export interface Toolchain {
 /**
  * How a built target's resolved dependency set is read after its build: `pip` (the distributions
  * installed for `path`, a Python executable), `cargo` (`path`, a Cargo.lock), `go` (`go version -m`
- * of `path`, a Go binary). Paths are absolute after parsing (`{build}` substituted).
+ * of `path`, a Go binary), `npm` (`path`, a package-lock.json: the packages npm installed). Paths are absolute after parsing (`{build}` substituted).
  */
 export interface ResolvedSource {
-  from: "pip" | "cargo" | "go";
+  from: "pip" | "cargo" | "go" | "npm";
   path: string;
 }
 
@@ -86,6 +86,14 @@ export interface Target {
   build?: TargetBuild;
   /** Revisions it speaks; undefined = all. */
   revisions?: string[];
+  /**
+   * Package versions it is run at (`versions:`, values of the `version` axis), on the family entry
+   * only; each version has its own entry `<name>@<version>` (runner/matrix/target-of.ts) with its
+   * own build folder, `version` set to that exact version and its own revisions and flows.
+   */
+  versions?: string[];
+  /** On a version's entry: the family's name (the `target` axis value). */
+  family?: string;
   /** Flows it serves; undefined = all. */
   flows?: string[];
   /**

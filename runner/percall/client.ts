@@ -42,7 +42,7 @@ export interface SetupTiming {
 const msSince = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
 
 /** One MCP session over one started target process. Call {@link McpCallClient.start}, then `callTool`, then `close`. */
-export class McpCallClient {
+export class McpCallClient implements CallClient {
   private proc?: TargetProcess;
   private session!: McpSession;
   private http?: PipelinedHttpWire;
@@ -76,39 +76,17 @@ export class McpCallClient {
     }
   }
 
-  /** Start the target (HTTP: on `port`) and resolve once it can receive (HTTP: its `listening on` line). */
+  /** Start the target (HTTP: on `port`) and open the raw session over it. */
   private async spawn(port: number): Promise<void> {
-    const { command, values, transport, cwd, timeoutMs } = this.spec;
-    const proc = startTarget(command, transport === "http" ? { ...values, port: String(port) } : values, cwd);
+    const { proc, exited } = await spawnTarget(this.spec, port);
     this.proc = proc;
-    const child = proc.child;
-    child.stdin!.on("error", () => {});
-    const exited = child.then(() => new ProtocolError(`target exited (${proc.exit() ?? "?"}): ${proc.spawnError() ?? proc.stderrExcerpt()}`));
-    let err = "";
-    child.stderr!.on("data", (d: Buffer) => {
-      err += d.toString();
-    });
-    if (transport === "stdio") {
-      const wire = new PipelinedStdioWire(child.stdin!, child.stdout!, timeoutMs);
+    if (this.spec.transport === "stdio") {
+      const wire = new PipelinedStdioWire(proc.child.stdin!, proc.child.stdout!, this.spec.timeoutMs);
       void exited.then((e) => wire.failAll(e));
       this.session = new McpSession(wire, this.spec.revision);
       return;
     }
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ProtocolError(`no listening line within ${timeoutMs} ms: ${proc.stderrExcerpt()}`)), timeoutMs);
-      const check = (): void => {
-        if (/listening on 127\.0\.0\.1:\d+/.test(err)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stderr!.on("data", check);
-      void exited.then((e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-    });
-    this.http = new PipelinedHttpWire(port, "/mcp", timeoutMs);
+    this.http = new PipelinedHttpWire(port, "/mcp", this.spec.timeoutMs);
     this.session = new McpSession(this.http, this.spec.revision);
   }
 
@@ -131,13 +109,64 @@ export class McpCallClient {
    */
   async close(): Promise<void> {
     this.http?.close();
-    if (!this.proc) return; // never started
-    if (this.spec.transport === "stdio" && this.proc.exit() === undefined) {
-      this.proc.child.stdin!.end();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.proc.child, new Promise((r) => (timer = setTimeout(r, 3000)))]);
-      clearTimeout(timer);
-    }
-    await this.proc.stop(3000);
+    if (this.proc) await stopTarget(this.proc, this.spec.transport);
   }
+}
+
+/** What the per-call engine times calls through: wirecost's thin client ({@link McpCallClient}) or a target's own SDK client (runner/percall/sdk-client.ts). */
+export interface CallClient {
+  /** Call a tool and return its result object. @throws ProtocolError on a JSON-RPC error, a tool error (`isError`), or a timeout */
+  callTool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Close the session and stop the target; resolves when it has exited. */
+  close(): Promise<void>;
+}
+
+/**
+ * Start the target of `spec` (HTTP: on `port`) and resolve once it can receive: stdio at once,
+ * HTTP at its `listening on 127.0.0.1:PORT` line on stderr.
+ * @returns the process, and a promise that resolves (never rejects) with the error to report once it exits
+ * @throws ProtocolError when an HTTP target exits or prints no listening line within `spec.timeoutMs`
+ */
+export async function spawnTarget(spec: ClientSpec, port: number): Promise<{ proc: TargetProcess; exited: Promise<ProtocolError> }> {
+  const { command, values, transport, cwd, timeoutMs } = spec;
+  const proc = startTarget(command, transport === "http" ? { ...values, port: String(port) } : values, cwd);
+  const child = proc.child;
+  child.stdin!.on("error", () => {});
+  const exited = child.then(() => new ProtocolError(`target exited (${proc.exit() ?? "?"}): ${proc.spawnError() ?? proc.stderrExcerpt()}`));
+  if (transport === "stdio") return { proc, exited };
+  let err = "";
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new ProtocolError(`no listening line within ${timeoutMs} ms: ${proc.stderrExcerpt()}`)), timeoutMs);
+      child.stderr!.on("data", (d: Buffer) => {
+        err += d.toString();
+        if (/listening on 127\.0\.0\.1:\d+/.test(err)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      void exited.then((e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+    });
+  } catch (e) {
+    await proc.stop(3000);
+    throw e;
+  }
+  return { proc, exited };
+}
+
+/**
+ * Stop a target started by {@link spawnTarget} (stdio: end of stdin, up to 3 s to exit, then the
+ * process group's stop; HTTP: SIGTERM, then SIGKILL after 3 s); resolves when it has exited.
+ */
+export async function stopTarget(proc: TargetProcess, transport: "stdio" | "http"): Promise<void> {
+  if (transport === "stdio" && proc.exit() === undefined) {
+    proc.child.stdin!.end();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([proc.child, new Promise((r) => (timer = setTimeout(r, 3000)))]);
+    clearTimeout(timer);
+  }
+  await proc.stop(3000);
 }

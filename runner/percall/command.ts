@@ -16,6 +16,7 @@ import { shellQuote } from "../../format/shell.js";
 import { callResultBytes, runPercall } from "./engine.js";
 import { writePercall } from "./files.js";
 import { percallPath, type PercallOptions } from "./options.js";
+import { targetKey } from "../matrix/target-of.js";
 
 const round2 = (x: number): number => Number(x.toFixed(2));
 
@@ -39,7 +40,7 @@ export async function runPercallCommand(
     throw new UserError(`--only ${o.only.join(" ")}: matches no configuration — list ids with: npx wirecost expand ${shellQuote(matrixArg)}`);
   const builds = await ensureBuilt(
     matrix,
-    configs.map((c) => c.values.target!),
+    configs.map((c) => targetKey(matrix, c.values)),
   );
   preflight(matrix, configs);
   const m = o.repeats !== undefined ? { ...opts, trials: o.repeats } : opts;

@@ -7,6 +7,10 @@
  * - loops: `loopCalls` single-id `get_tickets` calls sequential, the same concurrent over one
  *   session, and one `get_tickets` with all the ids; elapsed milliseconds;
  * - payload sweep: p50/p95 of `search_tickets` per `limit`, with the result text's bytes.
+ * An MCP path's calls go through the client its `client` axis value names: wirecost's thin client
+ * (runner/percall/client.ts) or the target's own SDK client (runner/percall/sdk-client.ts), both in
+ * this process; for every path timed here the process's CPU time per timed call is recorded
+ * (`process.cpuUsage()` around the timed calls ÷ calls: the client's own share on an MCP path).
  * A harness path (runner/percall/harness.ts) times its calls itself: per trial its command runs
  * once and prints `calls` samples, summarised here into the same histogram; its setup is what the
  * harness reports; loops and the payload sweep are not measured for it. A harness run that fails
@@ -23,9 +27,11 @@ import { openTickets, ticketsDbPath, ticketsText, type Ticket, type TicketStore 
 import { readBuildRecord } from "../build/build.js";
 import { resolvedVersion } from "../build/resolved.js";
 import type { Matrix } from "../matrix/types.js";
-import { McpCallClient, type SetupTiming } from "./client.js";
+import { McpCallClient, type CallClient, type SetupTiming } from "./client.js";
+import { SDK_CLIENT_PACKAGES, SdkCallClient } from "./sdk-client.js";
 import { runHarness } from "./harness.js";
 import type { PercallOptions, PercallPath } from "./options.js";
+import type { SdkClientName } from "../drivers/declarations.js";
 
 /** One trial's latency percentiles, microseconds, and the 1-minute load average when it started. */
 export interface TrialLatency {
@@ -35,6 +41,13 @@ export interface TrialLatency {
   meanUs: number;
   count: number;
   loadavg1: number;
+  /**
+   * CPU time (user + system) of the measuring process per timed call, microseconds: the
+   * `process.cpuUsage()` delta around the timed calls divided by their count. For an MCP path it
+   * is the client's own share (the server is another process); for the direct path, the call
+   * itself. A harness path: what the harness reported of its own process (`cpuPerCallUs`), or null.
+   */
+  clientCpuPerCallUs: number | null;
 }
 
 /** Loop elapsed times of one repeat, milliseconds. */
@@ -82,6 +95,8 @@ export interface PathResults {
   p95Us: number | null;
   /** p95Us − p50Us. */
   spreadUs: number | null;
+  /** Median over trials of {@link TrialLatency.clientCpuPerCallUs}, µs; null when not measured (a harness that does not report it) or failed. */
+  clientCpuPerCallUs: number | null;
   /** Setup samples (none for direct: nothing to start; a harness's: one per trial, when it reports them). */
   setup: SetupTiming[];
   /** Median of each setup phase over the samples, milliseconds; null without samples. */
@@ -130,10 +145,10 @@ function resultText(result: Record<string, unknown>): string {
 }
 
 async function mcpCaller(m: PercallOptions, path: Extract<PercallPath, { kind: "mcp" }>, cwd: string): Promise<{ caller: Caller; setup: SetupTiming }> {
-  const { client, setup } = await McpCallClient.start(
-    { command: path.command, values: path.values, transport: path.transport, revision: path.revision, cwd, timeoutMs: m.timeoutMs },
-    { name: "search_tickets", arguments: { query: m.query, limit: m.limit } },
-  );
+  const spec = { command: path.command, values: path.values, transport: path.transport, revision: path.revision, cwd, timeoutMs: m.timeoutMs };
+  const first = { name: "search_tickets", arguments: { query: m.query, limit: m.limit } };
+  const { client, setup }: { client: CallClient; setup: SetupTiming } =
+    path.client === "sdk" ? await SdkCallClient.start(spec, path.sdkClient!, first) : await McpCallClient.start(spec, first);
   return {
     setup,
     caller: {
@@ -153,16 +168,31 @@ function summarizeUs(samplesUs: readonly number[]): { p50Us: number; p95Us: numb
   return { p50Us: round(s.p50Us), p95Us: round(s.p95Us), p99Us: round(s.p99Us), meanUs: round(s.meanUs), count: s.count };
 }
 
-/** Time `n` sequential calls of `fn` into a histogram; returns the trial summary. */
-async function timeCalls(n: number, fn: () => Promise<unknown>): Promise<{ p50Us: number; p95Us: number; p99Us: number; meanUs: number; count: number }> {
+/**
+ * Time `n` sequential calls of `fn` into a histogram; returns the trial summary and this process's
+ * CPU time (user + system, `process.cpuUsage()` before and after the calls) per call, µs.
+ */
+async function timeCalls(
+  n: number,
+  fn: () => Promise<unknown>,
+): Promise<{ p50Us: number; p95Us: number; p99Us: number; meanUs: number; count: number; clientCpuPerCallUs: number }> {
   const h = newHistogram();
+  const cpu0 = process.cpuUsage();
   for (let i = 0; i < n; i++) {
     const t0 = process.hrtime.bigint();
     await fn();
     h.recordValue(Math.max(1, Number(process.hrtime.bigint() - t0)));
   }
+  const cpu = process.cpuUsage(cpu0);
   const s = summarize(h);
-  return { p50Us: round(s.p50Us), p95Us: round(s.p95Us), p99Us: round(s.p99Us), meanUs: round(s.meanUs), count: s.count };
+  return {
+    p50Us: round(s.p50Us),
+    p95Us: round(s.p95Us),
+    p99Us: round(s.p99Us),
+    meanUs: round(s.meanUs),
+    count: s.count,
+    clientCpuPerCallUs: round((cpu.user + cpu.system) / Math.max(1, n)),
+  };
 }
 
 const elapsedMs = async (fn: () => Promise<unknown>): Promise<number> => {
@@ -204,7 +234,7 @@ async function runHarnessTrial(m: PercallOptions, path: Extract<PercallPath, { k
   acc.runtime = `${o.runtime.name} ${o.runtime.version}`;
   acc.client = o.sdk ? `${o.sdk.name} ${o.sdk.version}` : "";
   acc.calls.push(o.samplesUs);
-  acc.trials.push({ ...summarizeUs(o.samplesUs), loadavg1: load1 });
+  acc.trials.push({ ...summarizeUs(o.samplesUs), loadavg1: load1, clientCpuPerCallUs: o.cpuPerCallUs ?? null });
   if (o.setup) acc.setup.push(o.setup);
 }
 
@@ -257,6 +287,12 @@ interface Acc {
   client: string;
 }
 
+/** The SDK client a path's calls go through, as recorded: `@modelcontextprotocol/client 2.4.0` (installed version). */
+function sdkClientText(generation: SdkClientName): string {
+  const pkg = SDK_CLIENT_PACKAGES[generation];
+  return `${pkg} ${installedPackageVersion(pkg) ?? "not installed"}`;
+}
+
 /** Version of `t`'s package: resolved by its build (built targets), else installed in node_modules. */
 function packageVersion(matrix: Matrix, target: string, pkg: string): string {
   const t = matrix.targets[target];
@@ -295,7 +331,7 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
         payload: [],
         calls: [],
         runtime: p.kind === "harness" ? "" : `node ${process.version}`,
-        client: p.kind === "mcp" ? "wirecost" : "",
+        client: p.kind !== "mcp" ? "" : p.client === "sdk" ? sdkClientText(p.sdkClient!) : "wirecost",
       },
     ]),
   );
@@ -333,6 +369,8 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
     const ok = !a.failure;
     const p50Us = ok ? round(median(a.trials.map((t) => t.p50Us))) : null;
     const p95Us = ok ? round(median(a.trials.map((t) => t.p95Us))) : null;
+    const cpus = a.trials.flatMap((t) => (t.clientCpuPerCallUs === null ? [] : [t.clientCpuPerCallUs]));
+    const clientCpuPerCallUs = ok && cpus.length > 0 ? round(median(cpus)) : null;
     const served = path.kind === "direct" ? undefined : path;
     const setup = a.setup.map((s) => ({ readyMs: round(s.readyMs), openMs: round(s.openMs), listedMs: round(s.listedMs), firstCallMs: round(s.firstCallMs) }));
     const med = (k: keyof SetupTiming): number => round(median(setup.map((s) => s[k])));
@@ -354,6 +392,7 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
       p50Us,
       p95Us,
       spreadUs: p50Us !== null && p95Us !== null ? round(p95Us - p50Us) : null,
+      clientCpuPerCallUs,
       setup,
       setupMedians: ok && setup.length ? { readyMs: med("readyMs"), openMs: med("openMs"), listedMs: med("listedMs"), firstCallMs: med("firstCallMs") } : null,
       loops: a.loops,

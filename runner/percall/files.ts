@@ -3,13 +3,14 @@
  * - `percall.tsv`: per configuration: axis values, label, who measured it (`wirecost`, or `harness`:
  *   a command in another language, runner/percall/harness.ts) with its runtime and client, SDK
  *   version, status (`ok` or `failed`, with the one-line reason in the last column), p50/p95/spread
- *   µs (median over trials), setup medians ms, loop medians ms; a cell not measured (a failed
+ *   µs (median over trials), the measuring process's CPU per call µs (median over trials; the
+ *   client's own share on an MCP path; empty for a harness row), setup medians ms, loop medians ms; a cell not measured (a failed
  *   path's figures, a harness path's loops) is empty, never 0 (the command that re-measures a row
  *   is built by the page from the row's id and the matrix in percall-run.json: results hold data only);
  * - `percall-payload.tsv`: per (configuration, limit): result bytes, p50/p95 µs (median over
  *   trials); no rows for a path whose sweep was not measured (harness paths);
  * - `percall-samples.tsv`: every sample, long format `config kind n metric value` (kind trial:
- *   p50_us p95_us p99_us mean_us calls load1; setup: ready_ms open_ms listed_ms first_call_ms;
+ *   p50_us p95_us p99_us mean_us calls load1 client_cpu_per_call_us; setup: ready_ms open_ms listed_ms first_call_ms;
  *   loop: sequential_ms concurrent_ms batch_ms; call (harness paths): latency_us, one row per timed
  *   call in call order, n = the trial);
  * - `percall-run.json`: the matrix, the per-call parameters, the declared assumptions, and each run
@@ -46,6 +47,7 @@ function summaryRow(p: PathResults): Row {
     p50_us: num(p.p50Us),
     p95_us: num(p.p95Us),
     spread_us: num(p.spreadUs),
+    client_cpu_per_call_us: num(p.clientCpuPerCallUs),
     setup_samples: p.setup.length,
     setup_ready_ms: num(s?.readyMs),
     setup_open_ms: num(s?.openMs),
@@ -71,6 +73,7 @@ function sampleRows(p: PathResults): Row[] {
       ["mean_us", t.meanUs],
       ["calls", t.count],
       ["load1", t.loadavg1],
+      ...(t.clientCpuPerCallUs === null ? [] : [["client_cpu_per_call_us", t.clientCpuPerCallUs] as [string, number]]),
     ]),
   );
   p.setup.forEach((s, i) =>

@@ -47,6 +47,12 @@ export interface HarnessOutput {
   sdk?: { name: string; version: string };
   /** The protocol revision the session negotiated; checked against the configuration's revision when given. */
   protocolVersion?: string;
+  /**
+   * CPU time (user + system) of the harness's own process per timed call, microseconds: its
+   * process CPU clock before and after the timed calls, the difference ÷ WIRECOST_CALLS (a server it
+   * started is another process and not in it). Optional; the row's CPU per call is empty without it.
+   */
+  cpuPerCallUs?: number;
 }
 
 const nameVersion = {
@@ -77,6 +83,7 @@ export const HARNESS_OUTPUT_SCHEMA = {
     runtime: nameVersion,
     sdk: nameVersion,
     protocolVersion: { type: "string", minLength: 1 },
+    cpuPerCallUs: { type: "number", minimum: 0 },
   },
 } as const;
 

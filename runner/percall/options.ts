@@ -8,6 +8,8 @@
  */
 import type { Configuration, Matrix, TargetCommand } from "../matrix/types.js";
 import type { PercallAssumptions } from "../../format/percall.js";
+import { targetOf } from "../matrix/target-of.js";
+import type { SdkClientName } from "../drivers/declarations.js";
 
 export type { PercallAssumptions, TurnShareRow } from "../../format/percall.js";
 
@@ -52,6 +54,13 @@ export type PercallPath =
       command: TargetCommand;
       package: string;
       values: Record<string, string>;
+      /**
+       * The client the calls go through: `raw`, wirecost's thin JSON-RPC client (also when the
+       * matrix has no `client` axis), or `sdk`, the target's own SDK client generation (`sdkClient`).
+       */
+      client: "raw" | "sdk";
+      /** The target's `sdkClient:` (v1 or v2), required for client `sdk`. */
+      sdkClient?: SdkClientName;
     }
   | {
       id: string;
@@ -106,11 +115,15 @@ export function percallOptions(matrix: Matrix): PercallOptions | undefined {
 /**
  * The path an expanded configuration stands for. Labels: the target's label for an in-process
  * target or an in-process harness; `<target label>, <transport>, <revision>` for an MCP one or a
- * harness over a transport.
+ * harness over a transport, and `…, <sdkClient> SDK client` when the target's own SDK client
+ * drives it (`client` axis value `sdk`).
+ * @throws Error on client `sdk` for a target naming no `sdkClient:` or a client axis value other
+ *   than raw and sdk (expand refuses the first at the matrix's line; the second is a matrix this
+ *   mode cannot run)
  */
 export function percallPath(matrix: Matrix, c: Configuration): PercallPath {
   const v = c.values;
-  const t = matrix.targets[v.target!]!;
+  const t = targetOf(matrix, v)!;
   if (t.inProcess) return { id: c.id, kind: "direct", label: t.label, target: t.name, values: v };
   if (t.harness) {
     const tr = t.harness.transport;
@@ -127,10 +140,16 @@ export function percallPath(matrix: Matrix, c: Configuration): PercallPath {
     };
   }
   const transport = v.transport as "stdio" | "http";
+  const client = v.client ?? "raw";
+  if (client !== "raw" && client !== "sdk")
+    throw new Error(`per-call configuration ${c.id}: client ${client} is not one the per-call engine drives (raw or sdk)`);
+  if (client === "sdk" && !t.sdkClient) throw new Error(`per-call configuration ${c.id}: client sdk on target ${t.name}, which names no sdkClient`);
   return {
     id: c.id,
     kind: "mcp",
-    label: `${t.label}, ${transport}, ${v.revision}`,
+    client,
+    ...(client === "sdk" ? { sdkClient: t.sdkClient as SdkClientName } : {}),
+    label: `${t.label}, ${transport}, ${v.revision}${client === "sdk" ? `, ${t.sdkClient} SDK client` : ""}`,
     target: t.name,
     transport,
     revision: v.revision!,

@@ -173,23 +173,13 @@ function diffHttp(a: Extract<Node, { kind: "http" }>, b: Extract<Node, { kind: "
  * (another number of exchanges).
  */
 function diffExchanges(a: Extract<Node, { kind: "exchanges" }>, b: Extract<Node, { kind: "exchanges" }>, out: Set<string>): void {
-  const pairs: [Exchange, Exchange][] = [];
-  let restA = [...a.items].sort((p, q) => p.order - q.order);
-  let restB = [...b.items].sort((p, q) => p.order - q.order);
   // Match by the whole key, then by the key without the JSON-RPC id, then in log order.
-  for (const keyOf of [(x: Exchange) => `${x.key} ${x.id}`, (x: Exchange) => x.key, () => ""]) {
-    const waiting = new Map<string, Exchange[]>();
-    for (const y of restB) waiting.set(keyOf(y), [...(waiting.get(keyOf(y)) ?? []), y]);
-    const leftA: Exchange[] = [];
-    for (const x of restA) {
-      const y = waiting.get(keyOf(x))?.shift();
-      if (y) pairs.push([x, y]);
-      else leftA.push(x);
-    }
-    restA = leftA;
-    restB = [...waiting.values()].flat().sort((p, q) => p.order - q.order);
-  }
-  if (restA.length > 0 || restB.length > 0) out.add("http messages");
+  const { pairs, onlyA, onlyB } = alignInPasses(
+    [...a.items].sort((p, q) => p.order - q.order),
+    [...b.items].sort((p, q) => p.order - q.order),
+    [(x) => `${x.key} ${x.id}`, (x) => x.key, () => ""],
+  );
+  if (onlyA.length > 0 || onlyB.length > 0) out.add("http messages");
   const connOf = new Map<number, number>();
   const taken = new Map<number, number>();
   let connections = a.conns !== b.conns;
@@ -201,6 +191,39 @@ function diffExchanges(a: Extract<Node, { kind: "exchanges" }>, b: Extract<Node,
   }
   if (connections) out.add("connections");
   else if (pairs.some(([x, y]) => x.place !== y.place)) out.add("exchange order");
+}
+
+/**
+ * Pair the items of two lists in passes: by each key function in turn (the n-th unpaired item of
+ * a key with the n-th), lists in the order given (log order). Exchanges of repeats are aligned with
+ * it (below), and so are two runs' exchanges in runner/compare/causes.ts.
+ * @returns the pairs, and what is left of each list
+ */
+export function alignInPasses<T>(a: readonly T[], b: readonly T[], keys: readonly ((x: T) => string)[]): { pairs: [T, T][]; onlyA: T[]; onlyB: T[] } {
+  const pairs: [T, T][] = [];
+  let restA = [...a];
+  let restB = [...b];
+  for (const keyOf of keys) {
+    const waiting = new Map<string, { item: T; at: number }[]>();
+    restB.forEach((y, at) => {
+      const k = keyOf(y);
+      const q = waiting.get(k);
+      if (q) q.push({ item: y, at });
+      else waiting.set(k, [{ item: y, at }]);
+    });
+    const leftA: T[] = [];
+    const usedB = new Set<number>();
+    for (const x of restA) {
+      const y = waiting.get(keyOf(x))?.shift();
+      if (y) {
+        pairs.push([x, y.item]);
+        usedB.add(y.at);
+      } else leftA.push(x);
+    }
+    restA = leftA;
+    restB = restB.filter((_, i) => !usedB.has(i));
+  }
+  return { pairs, onlyA: restA, onlyB: restB };
 }
 
 /** Compare two JSON-RPC message texts value by value; name JSON paths, or `json formatting`. */

@@ -41,6 +41,11 @@ export interface ResultsPlan {
   matrix: { file: string; sha256: string; definition?: string };
   /** Axis names in the matrix's declared order (columns of summary.tsv and coverage.tsv). */
   axisNames: string[];
+  /**
+   * The `version` axis' values in declared order (earlier releases first), when the matrix has
+   * that axis: the order `changes.tsv` pairs consecutive versions in (runner/results/axis-changes.ts).
+   */
+  versions?: string[];
   /** Every configuration after `--only` (all shards together), sorted by id, repeats as run. */
   configurations: Configuration[];
   /** Cells the matrix left out, with the reason. */

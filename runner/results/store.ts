@@ -16,6 +16,8 @@ import type { Provenance } from "../../format/schema.js";
 import type { ResultsPlan, RunRecord } from "./schema.js";
 import { captureLogPath, logDir, resultsFile } from "../../format/layout.js";
 import { anomalySummary } from "../../format/anomalies.js";
+import { changesTsv } from "../../format/changes.js";
+import { versionChanges } from "./axis-changes.js";
 
 /** Columns of runs.tsv, in order. */
 export const RUN_COLUMNS = ["config", "repeat", "status", "exit", "error", ...COUNT_COLUMNS, "stream_sha256", "anomalies"] as const;
@@ -79,7 +81,8 @@ export interface RebuildOptions {
  * Rebuild the derived files of results folder `dir` from its journal, one configuration at a
  * time (memory stays flat in the number of runs): runs.tsv, summary.tsv and medians.tsv for the
  * plan's selected configurations (sorted by id); coverage.tsv for those and the excluded cells
- * (measured | failed | skipped | excluded | not-run, with the reason); provenance.json as given.
+ * (measured | failed | skipped | excluded | not-run, with the reason); provenance.json as given;
+ * changes.tsv when the plan has a `version` axis (`plan.versions`: runner/results/axis-changes.ts).
  * @throws UserError when a journal file is unreadable (see readRuns)
  */
 export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Provenance, opts: RebuildOptions = {}): void {
@@ -146,5 +149,10 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
     toTsv(["config", ...axisNames, "repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields", "anomalies"], summary),
   );
   writeAtomic(resultsFile(dir, "medians"), toTsv(["config", "metric", "min", "median", "max"], medians));
+  if (plan.versions) {
+    const measured = selected.map((id) => byId.get(id)).filter((c) => c !== undefined);
+    const okRuns = (id: string) => runsOf(dir, plan, id).filter((r) => r.status === "ok" && r.counts);
+    writeAtomic(resultsFile(dir, "changes"), changesTsv(versionChanges(dir, measured, plan.versions, okRuns)));
+  }
   writeAtomic(resultsFile(dir, "provenance"), JSON.stringify(provenance, null, 2) + "\n");
 }

@@ -17,7 +17,11 @@ calls one at a time with `time.perf_counter_ns`, and print one JSON object on st
      "setup": {"readyMs": ..., "openMs": ..., "listedMs": ..., "firstCallMs": ...},   # sdk-stdio only
      "runtime": {"name": "python", "version": "3.11.7"},
      "sdk": {"name": "mcp", "version": "2.2.0"},                                      # sdk-stdio only
-     "protocolVersion": "2025-11-25"}                                                  # sdk-stdio only
+     "protocolVersion": "2025-11-25",                                                  # sdk-stdio only
+     "cpuPerCallUs": 812.4}
+
+`cpuPerCallUs` is this process's CPU time (`time.process_time_ns`, user + system; the server is a
+child process and not in it) over the timed calls, divided by their count.
 
 Environment (set by wirecost): WIRECOST_TICKETS_DB, WIRECOST_QUERY, WIRECOST_LIMIT, WIRECOST_CALLS,
 WIRECOST_WARMUP_CALLS, WIRECOST_REVISION, WIRECOST_TRANSPORT (in-process for direct, stdio for
@@ -124,13 +128,21 @@ def measure_direct(s: Settings) -> dict[str, Any]:
             tickets.search_tickets(conn, s.query, s.limit)
         samples: list[float] = []
         search, clock, q, n = tickets.search_tickets, time.perf_counter_ns, s.query, s.limit
+        cpu0 = time.process_time_ns()
         for _ in range(s.calls):
             t = clock()
             search(conn, q, n)
             samples.append((clock() - t) / 1000)
+        cpu = time.process_time_ns() - cpu0
     finally:
         conn.close()
-    return {"wirecostHarness": PROTOCOL, "samplesUs": samples, "resultBytes": result_bytes, "runtime": runtime()}
+    return {
+        "wirecostHarness": PROTOCOL,
+        "samplesUs": samples,
+        "resultBytes": result_bytes,
+        "runtime": runtime(),
+        "cpuPerCallUs": cpu / 1000 / s.calls,
+    }
 
 
 def result_text(result: Any) -> str:
@@ -183,11 +195,13 @@ async def measure_sdk_stdio(s: Settings) -> dict[str, Any]:
             samples: list[float] = []
             call, clock = session.call_tool, time.perf_counter_ns
             errors = 0
+            cpu0 = time.process_time_ns()
             for _ in range(s.calls):
                 t = clock()
                 r = await call("search_tickets", arguments)
                 samples.append((clock() - t) / 1000)
                 errors += bool(r.is_error)
+            cpu = time.process_time_ns() - cpu0
             if errors:
                 raise RuntimeError(f"{errors} of {s.calls} timed calls answered a tool error")
             negotiated = session.protocol_version
@@ -199,6 +213,7 @@ async def measure_sdk_stdio(s: Settings) -> dict[str, Any]:
         "runtime": runtime(),
         "sdk": {"name": "mcp", "version": version("mcp")},
         "protocolVersion": negotiated,
+        "cpuPerCallUs": cpu / 1000 / s.calls,
     }
 
 

@@ -132,17 +132,23 @@ describe("turn share", () => {
 });
 
 describe("per-call matrix", () => {
-  it("expands the committed matrix into fourteen paths with stable ids, the direct ones in-process", () => {
+  it("expands the committed matrix into twenty paths with stable ids, the direct ones in-process, an SDK-client row beside each TypeScript thin-client row", () => {
     const m = loadMatrix(join(root, "matrices/mcp-per-call-overhead.yaml"));
     const ids = expand(m).configurations.map((c) => c.id);
     assert.deepEqual(ids, [
       "direct-in-process",
       "mcp-ts-v1-stdio-2025-11-25",
+      "mcp-ts-v1-stdio-2025-11-25-sdk-client",
       "mcp-ts-v1-http-2025-11-25",
+      "mcp-ts-v1-http-2025-11-25-sdk-client",
       "mcp-ts-v2-stdio-2025-11-25",
+      "mcp-ts-v2-stdio-2025-11-25-sdk-client",
       "mcp-ts-v2-stdio-2026-07-28",
+      "mcp-ts-v2-stdio-2026-07-28-sdk-client",
       "mcp-ts-v2-http-2025-11-25",
+      "mcp-ts-v2-http-2025-11-25-sdk-client",
       "mcp-ts-v2-http-2026-07-28",
+      "mcp-ts-v2-http-2026-07-28-sdk-client",
       "mcp-go-stdio-2025-11-25",
       "mcp-go-stdio-2026-07-28",
       "mcp-go-http-2025-11-25",
@@ -156,7 +162,13 @@ describe("per-call matrix", () => {
     assert.ok(o.assumptions.agentTurnSeconds > 0);
     const paths = expand(m).configurations.map((c) => percallPath(m, c));
     assert.equal(paths[0]!.kind, "direct");
-    assert.equal(paths[6]!.label, "SDK v2, http, 2026-07-28");
+    const byId = new Map(paths.map((p) => [p.id, p]));
+    assert.equal(byId.get("mcp-ts-v2-http-2026-07-28")!.label, "SDK v2, http, 2026-07-28");
+    const sdk = byId.get("mcp-ts-v1-http-2025-11-25-sdk-client")!;
+    assert.ok(sdk.kind === "mcp" && sdk.client === "sdk" && sdk.sdkClient === "v1", JSON.stringify(sdk));
+    assert.equal(sdk.label, "SDK v1, http, 2025-11-25, v1 SDK client");
+    const thin = byId.get("mcp-go-http-2026-07-28")!;
+    assert.ok(thin.kind === "mcp" && thin.client === "raw");
   });
 });
 

@@ -17,13 +17,29 @@ import { SDK_CLIENT_INFO } from "./v2.js";
 /** Revisions the v1 client driver speaks: the one its `initialize` offers (declared as SDK_CLIENTS.v1). */
 export const SDK_V1_REVISIONS = SDK_CLIENTS.v1.revisions;
 
-async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
-  if (!(SDK_V1_REVISIONS as readonly string[]).includes(ctx.revision)) {
-    throw new ProtocolError(`the v1 SDK client speaks ${SDK_V1_REVISIONS.join(", ")} only, not ${ctx.revision}: exclude the cell in the matrix`);
+/**
+ * A v1 SDK `Client` set up as the driver uses it (client info SDK_CLIENT_INFO, an elicitation
+ * handler that answers `confirm`), not yet connected. The per-call engine times calls through it too.
+ * @param revision the MCP revision the configuration names
+ * @throws ProtocolError when `revision` is not the one the v1 client speaks
+ */
+export function newSdkV1Client(revision: string): Client {
+  if (!(SDK_V1_REVISIONS as readonly string[]).includes(revision)) {
+    throw new ProtocolError(`the v1 SDK client speaks ${SDK_V1_REVISIONS.join(", ")} only, not ${revision}: exclude the cell in the matrix`);
   }
-  const flow = sdkFlow(ctx);
   const client = new Client(SDK_CLIENT_INFO, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, async () => ({ ...CONFIRM_ANSWER, content: { ...CONFIRM_ANSWER.content } }));
+  return client;
+}
+
+/** The v1 SDK's Streamable HTTP client transport to `http://127.0.0.1:PORT/PATH`. */
+export function sdkV1HttpTransport(port: number, path = "/mcp"): Transport {
+  return new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}${path}`));
+}
+
+async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
+  const client = newSdkV1Client(ctx.revision);
+  const flow = sdkFlow(ctx);
   try {
     await client.connect(transport, { timeout: ctx.timeoutMs });
     await flow(client, ctx);
@@ -38,5 +54,5 @@ export const sdkV1Driver: Driver = {
   flows: SDK_CLIENTS.v1.flows,
   revisions: SDK_V1_REVISIONS,
   stdio: (channel, ctx) => drive(new ChannelTransport(channel, ctx.timeoutMs) as unknown as Transport, ctx),
-  http: (port, ctx) => drive(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}${ctx.values.path ?? "/mcp"}`)), ctx),
+  http: (port, ctx) => drive(sdkV1HttpTransport(port, ctx.values.path), ctx),
 };

@@ -19,19 +19,29 @@ export const SDK_CLIENT_INFO = { name: "wirecost-sdk", version: "1.0.0" } as con
 /** Revisions the v2 client driver speaks (declared as SDK_CLIENTS.v2). */
 export const SDK_V2_REVISIONS = SDK_CLIENTS.v2.revisions;
 
-function makeClient(ctx: DriverContext): Client {
-  const modern = ctx.revision >= "2026-07-28";
+/**
+ * A v2 SDK `Client` set up as the driver uses it (see the module comment), not yet connected.
+ * The per-call engine times calls through it too.
+ * @param revision the MCP revision to offer (2025 era) or pin (2026-07-28 and later)
+ */
+export function newSdkV2Client(revision: string): Client {
+  const modern = revision >= "2026-07-28";
   const client = new Client(SDK_CLIENT_INFO, {
     capabilities: { elicitation: {} },
-    ...(modern ? { versionNegotiation: { mode: { pin: ctx.revision } } } : { supportedProtocolVersions: [ctx.revision] }),
+    ...(modern ? { versionNegotiation: { mode: { pin: revision } } } : { supportedProtocolVersions: [revision] }),
   } as ConstructorParameters<typeof Client>[1]);
   client.setRequestHandler("elicitation/create", async () => ({ ...CONFIRM_ANSWER, content: { ...CONFIRM_ANSWER.content } }));
   return client;
 }
 
+/** The v2 SDK's Streamable HTTP client transport to `http://127.0.0.1:PORT/PATH`. */
+export function sdkV2HttpTransport(port: number, path = "/mcp"): Transport {
+  return new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}${path}`)) as Transport;
+}
+
 async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
   const flow = sdkFlow(ctx);
-  const client = makeClient(ctx);
+  const client = newSdkV2Client(ctx.revision);
   try {
     await client.connect(transport, { timeout: ctx.timeoutMs } as never);
     await flow(client as never, ctx);
@@ -46,5 +56,5 @@ export const sdkV2Driver: Driver = {
   flows: SDK_CLIENTS.v2.flows,
   revisions: SDK_V2_REVISIONS,
   stdio: (channel, ctx) => drive(new ChannelTransport(channel, ctx.timeoutMs) as unknown as Transport, ctx),
-  http: (port, ctx) => drive(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}${ctx.values.path ?? "/mcp"}`)) as Transport, ctx),
+  http: (port, ctx) => drive(sdkV2HttpTransport(port, ctx.values.path), ctx),
 };

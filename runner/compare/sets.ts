@@ -1,0 +1,175 @@
+/**
+ * The two results folders `wirecost compare` reads, by report kind (format/layout.ts names the
+ * files): a wire (bytes) folder's medians per configuration and column and the capture log of its
+ * first ok repeat; a timing folder's kept trials per configuration and metric (timings.tsv, ok
+ * trials); a per-call folder's trials and kept samples per configuration and metric
+ * (percall-samples.tsv). The marker files tell the kinds apart (summary.tsv, timings-summary.tsv,
+ * percall.tsv).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { captureLogPath, resultsFile } from "../../format/layout.js";
+import { readTsvRecords } from "../../format/tsv.js";
+import { UserError } from "../../format/errors.js";
+
+/** A results folder's report kind. */
+export type SetKind = "wire" | "timing" | "percall";
+
+/** What a results folder says about how it was made (compared at the top of the output). */
+export interface SetContext {
+  /** The matrix file and its sha256 ("" when not recorded). */
+  matrix: string;
+  matrixSha256: string;
+  /** wirecost's version. */
+  tool: string;
+  /** The machine: CPU model and cores, node version. */
+  machine: string;
+}
+
+/** One configuration of a wire folder. */
+export interface WireConfig {
+  transport: "http" | "stdio";
+  /** Median over ok repeats per count column (medians.tsv), in the column's unit. */
+  medians: Record<string, number>;
+  /** The capture log of the first ok repeat, when the folder keeps it. */
+  log?: string;
+}
+
+/** A results folder, read. */
+export type ResultSet =
+  | { kind: "wire"; dir: string; context: SetContext; configs: Map<string, WireConfig> }
+  | {
+      kind: "timing" | "percall";
+      dir: string;
+      context: SetContext;
+      /** config → metric → values (one per trial, or per kept sample), in the metric's unit. */
+      configs: Map<string, Map<string, number[]>>;
+    };
+
+/**
+ * Timing metrics that describe the run, not the target (the load before a trial, calls made,
+ * CPU ticks counted, the quantisation error): not compared.
+ */
+export const TIMING_CONTEXT_METRICS = /^(load1_before|calls|ticks|quantisation_error_pct|tput_c[0-9]+_(requests|errors)|load1)$/;
+
+/** The report kind of a results folder, by its marker file. @throws UserError when it has none */
+export function setKind(dir: string): SetKind {
+  if (!existsSync(dir)) throw new UserError(`${dir}: no such folder; fix: give a results folder (e.g. results, results/a2a-layer-cost)`);
+  if (existsSync(resultsFile(dir, "summary"))) return "wire";
+  if (existsSync(resultsFile(dir, "timingsSummary"))) return "timing";
+  if (existsSync(resultsFile(dir, "percall"))) return "percall";
+  throw new UserError(
+    `${dir}: not a results folder (no summary.tsv, timings-summary.tsv or percall.tsv); fix: give a folder written by \`npx wirecost run\`, or run one there`,
+  );
+}
+
+const REGEN = "re-run the matrix into this folder with `npx wirecost run MATRIX --results DIR`";
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  } catch (e) {
+    throw new UserError(`${file}: not JSON (${(e as Error).message}); fix: ${REGEN}`);
+  }
+}
+
+/** A number cell. @throws UserError naming file, config and column */
+function num(file: string, text: string | undefined, where: string): number {
+  const v = Number(text);
+  if (text === undefined || text === "" || !Number.isFinite(v))
+    throw new UserError(`${file} (${where}): expected a number, found \`${text ?? ""}\`; fix: ${REGEN}`);
+  return v;
+}
+
+/**
+ * Read a results folder of any kind.
+ * @throws UserError (one line naming the file and the fix) when it is not a results folder or a
+ *   file is missing or malformed
+ */
+export function readResultSet(dir: string): ResultSet {
+  const kind = setKind(dir);
+  if (kind === "wire") return readWire(dir);
+  if (kind === "timing") return readTiming(dir);
+  return readPercall(dir);
+}
+
+function readWire(dir: string): ResultSet {
+  const p = readJson(resultsFile(dir, "provenance")) as
+    | { tool?: { version?: string }; matrix?: { file?: string; sha256?: string }; cpu?: { model?: string; cores?: number }; node?: string }
+    | undefined;
+  const context: SetContext = {
+    matrix: p?.matrix?.file ?? "",
+    matrixSha256: p?.matrix?.sha256 ?? "",
+    tool: p?.tool?.version ?? "",
+    machine: p ? `${p.cpu?.model ?? "?"}, ${p.cpu?.cores ?? "?"} cores, node ${p.node ?? "?"}` : "",
+  };
+  const configs = new Map<string, WireConfig>();
+  for (const r of readTsvRecords(resultsFile(dir, "summary"), REGEN)) {
+    const t = r.transport === "stdio" ? "stdio" : "http";
+    configs.set(r.config!, { transport: t, medians: {} });
+  }
+  const mfile = resultsFile(dir, "medians");
+  for (const r of readTsvRecords(mfile, REGEN)) {
+    const c = configs.get(r.config!);
+    if (c) c.medians[r.metric!] = num(mfile, r.median, `${r.config} ${r.metric}`);
+  }
+  const rfile = resultsFile(dir, "runs");
+  if (existsSync(rfile))
+    for (const r of readTsvRecords(rfile, REGEN)) {
+      const c = configs.get(r.config!);
+      if (!c || c.log !== undefined || r.status !== "ok") continue;
+      const log = captureLogPath(dir, r.config!, Number(r.repeat));
+      if (existsSync(log)) c.log = log;
+    }
+  return { kind: "wire", dir, context, configs };
+}
+
+function contextOf(run: Record<string, unknown> | undefined): SetContext {
+  const r = run as
+    | { matrix?: unknown; matrixSha256?: string; tool?: { version?: string }; machine?: { cpuModel?: string; cores?: number }; node?: string }
+    | undefined;
+  const matrix = typeof r?.matrix === "string" ? r.matrix : ((r?.matrix as { file?: string } | undefined)?.file ?? "");
+  return {
+    matrix,
+    matrixSha256: r?.matrixSha256 ?? (r?.matrix as { sha256?: string } | undefined)?.sha256 ?? "",
+    tool: r?.tool?.version ?? "",
+    machine: r?.machine ? `${r.machine.cpuModel ?? "?"}, ${r.machine.cores ?? "?"} cores, node ${r.node ?? "?"}` : "",
+  };
+}
+
+function push(configs: Map<string, Map<string, number[]>>, config: string, metric: string, v: number): void {
+  const m = configs.get(config) ?? new Map<string, number[]>();
+  configs.set(config, m);
+  m.set(metric, [...(m.get(metric) ?? []), v]);
+}
+
+function readTiming(dir: string): ResultSet {
+  const configs = new Map<string, Map<string, number[]>>();
+  const file = resultsFile(dir, "timings");
+  for (const r of readTsvRecords(file, REGEN)) {
+    if (r.status !== "ok" || TIMING_CONTEXT_METRICS.test(r.metric ?? "")) continue;
+    if (r.value === "") continue;
+    push(configs, r.config!, r.metric!, num(file, r.value, `${r.config} trial ${r.trial} ${r.metric}`));
+  }
+  return { kind: "timing", dir, context: contextOf(readJson(resultsFile(dir, "timingsRun"))), configs };
+}
+
+function readPercall(dir: string): ResultSet {
+  const configs = new Map<string, Map<string, number[]>>();
+  const file = resultsFile(dir, "percallSamples");
+  for (const r of readTsvRecords(file, REGEN)) {
+    if (r.kind === "trial" && /^(calls|load1)$/.test(r.metric ?? "")) continue;
+    push(configs, r.config!, `${r.kind}:${r.metric}`, num(file, r.value, `${r.config} ${r.kind} ${r.n} ${r.metric}`));
+  }
+  const run = readJson(resultsFile(dir, "percallRun")) as
+    | { matrix?: string; runs?: { matrixSha256?: string; tool?: { version?: string }; cpuModel?: string; cores?: number; node?: string }[] }
+    | undefined;
+  const last = run?.runs?.at(-1);
+  const context: SetContext = {
+    matrix: run?.matrix ?? "",
+    matrixSha256: last?.matrixSha256 ?? "",
+    tool: last?.tool?.version ?? "",
+    machine: last ? `${last.cpuModel ?? "?"}, ${last.cores ?? "?"} cores, node ${last.node ?? "?"}` : "",
+  };
+  return { kind: "percall", dir, context, configs };
+}

@@ -1,0 +1,106 @@
+/**
+ * The releases section of a bytes report with a `version` axis (generators/sections/releases.ts):
+ * read from the committed releases report's results (summary, medians, provenance) and a
+ * changes.tsv written here with known rows: one chart per flow and transport, releases in version
+ * order, each consecutive pair counted, changed pairs listed with their causes, and the page saying
+ * so when no release changed a byte.
+ */
+import assert from "node:assert/strict";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { changesTsv, type ChangeRow } from "../../format/changes.js";
+import { loadResults } from "../../generators/results/load.js";
+import { releaseOrder, releasesView } from "../../generators/sections/releases.js";
+import { mcpOnTheWire } from "../../generators/pages/mcp-on-the-wire.js";
+import { REPO_ROOT, tempDir } from "./support.js";
+
+const SOURCE = join(REPO_ROOT, "results", "mcp-sdk-releases");
+
+/** A copy of the releases results without logs, with `rows` as its changes.tsv. */
+function resultsWith(rows: ChangeRow[]): string {
+  const dir = join(tempDir("releases"), "results");
+  for (const f of ["summary.tsv", "medians.tsv", "provenance.json", "coverage.tsv", "runs.tsv"]) cpSync(join(SOURCE, f), join(dir, f));
+  writeFileSync(join(dir, "changes.tsv"), changesTsv(rows));
+  return dir;
+}
+
+const pair = (from: string, to: string, rest: string, base: number, head: number) => ({
+  axis: "version",
+  from,
+  to,
+  baseConfig: `raw-mcp-ts-v1-${from}-${rest}`,
+  headConfig: `raw-mcp-ts-v1-${to}-${rest}`,
+  baseTotalBytes: base,
+  headTotalBytes: head,
+  deltaTotalBytes: head - base,
+});
+/** The report page's markdown for the results in `dir`. */
+async function page(dir: string): Promise<string> {
+  const built = await mcpOnTheWire.build(loadResults(dir), { predictions: undefined, configPage: (c) => `config-${c}` });
+  return typeof built === "string" ? built : built.markdown;
+}
+const none = { kind: "", change: "", dir: "", method: "", name: "", count: 0, bytes: 0 };
+
+test("releases are ordered by version, numbers compared as numbers", () => {
+  assert.deepEqual(releaseOrder(["1.13.0", "1.9.0", "2.0.0", "1.10.1", "1.13.0"]), ["1.9.0", "1.10.1", "1.13.0", "2.0.0"]);
+});
+
+test("a chart per flow and transport, each pair counted, a changed pair listed with its causes", async () => {
+  const dir = resultsWith([
+    { ...pair("1.22.0", "1.23.0", "stdio-2025-06-18-plain", 1255, 1255), ...none },
+    {
+      ...pair("1.23.0", "1.24.0", "stdio-2025-06-18-plain", 1255, 1375),
+      kind: "json path",
+      change: "added",
+      dir: "s2c",
+      method: "tools/list",
+      name: "result.tools[*].execution",
+      count: 3,
+      bytes: 120,
+    },
+  ]);
+  const out = await releasesView(loadResults(dir), "mcp-sdk-releases");
+  assert.ok(out);
+  assert.deepEqual(
+    out.view.charts.map((c) => c.file),
+    ["plain-http", "plain-stdio", "ten-http", "ten-stdio"].map((s) => `mcp-sdk-releases-releases-${s}.svg`),
+  );
+  assert.equal(out.assets.length, 4);
+  const svg = out.assets[0]!.content;
+  assert.match(svg, /^<svg/);
+  const at = (label: string) => svg.indexOf(`>${label}</text>`);
+  assert.ok(at("1.13.0") >= 0 && at("1.13.0") < at("1.32.2") && at("1.32.2") < at("2.4.0"), "x axis in release order");
+  assert.match(out.view.releases, /^`1\.13\.0`, `1\.15\.0`, .*`2\.4\.0`$/);
+  assert.equal(out.view.compared, "2");
+  assert.equal(out.view.changed, "1");
+  assert.deepEqual(out.view.pairs.rows[0]!.slice(1), ["1.22.0 → 1.23.0", "1", "0", "0"]);
+  assert.ok(out.view.changes);
+  const row = out.view.changes.rows[0]!;
+  assert.equal(row[1], "1.23.0 → 1.24.0");
+  assert.equal(row[5], "1,255 → 1,375");
+  assert.equal(row[6], "+120");
+  assert.equal(row[7], "json path result.tools\\[\\*\\].execution added in tools/list ×3: +120 B");
+  const md = await page(dir);
+  assert.match(md, /## Across releases/);
+  assert.match(md, /!\[[^\]]*\]\(mcp-sdk-releases-releases-plain-http\.svg\)/);
+  assert.match(md, /1 of\n2 configuration pairs changed bytes/);
+  assert.match(md, /### What changed, and why/);
+});
+
+test("when no release changed a byte, the section says so with the pairs compared", async () => {
+  const dir = resultsWith([{ ...pair("1.22.0", "1.23.0", "stdio-2025-06-18-plain", 1342, 1342), ...none }]);
+  const out = await releasesView(loadResults(dir), "mcp-sdk-releases");
+  assert.ok(out);
+  assert.equal(out.view.changes, undefined);
+  const md = await page(dir);
+  assert.match(md, /No release changed any byte of any configuration/);
+  assert.doesNotMatch(md, /What changed, and why/);
+});
+
+test("results without a version axis have no releases section", async () => {
+  const dir = resultsWith([]);
+  const summary = join(dir, "summary.tsv");
+  writeFileSync(summary, readFileSync(summary, "utf8").replace(/\tversion\t/, "\trelease\t"));
+  assert.equal(await releasesView(loadResults(dir), "x"), undefined);
+});
