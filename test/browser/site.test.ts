@@ -115,7 +115,7 @@ const COMMITTED = join(REPO_ROOT, "results");
  */
 const MCP_PAGE_HEIGHT_BEFORE_PX = 151_707;
 /** The report pages of the committed results. */
-const REPORT_PAGES = ["mcp-on-the-wire", "mcp-on-the-wire-exchanges", "a2a-layer-cost", "mcp-per-call-overhead", "index"];
+const REPORT_PAGES = ["mcp-on-the-wire", "mcp-on-the-wire-exchanges", "mcp-sdk-releases", "a2a-layer-cost", "mcp-per-call-overhead", "index"];
 
 /** Bounding boxes of an SVG's text elements that overlap another by more than 1 px each way. */
 function overlapping(boxes: ReadonlyArray<{ text: string; x: number; y: number; w: number; h: number }>): string[] {
