@@ -10,6 +10,7 @@
  * speaks MCP (see `speaksMcp`), and are drawn from those configurations only; otherwise the page
  * speaks of JSON-RPC messages and requests only.
  */
+import { readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { mdCell, mdCode } from "../escape.js";
 import { formatInt } from "../format.js";
@@ -201,6 +202,10 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   });
   const charts = await wireCharts(mcp ? allRows.filter(isMcp) : allRows, results.axisNames, calls, results.provenance.report.slug, mcp);
   const assets = charts.assets;
+  // The full tables' data, copied into the site beside the page (a results file, unchanged).
+  const data = { medians: `${results.provenance.report.slug}-medians.tsv`, summary: `${results.provenance.report.slug}-summary.tsv` };
+  assets.push({ file: data.medians, content: readFileSync(results.files.medians, "utf8") });
+  assets.push({ file: data.summary, content: readFileSync(results.files.summary, "utf8") });
   const releases = await releasesView(results, results.provenance.report.slug);
   if (releases) assets.push(...releases.assets);
   // MCP-only sections read the MCP configurations only (calls are `tools/call` requests).
@@ -227,6 +232,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     http: section("http", httpRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     charts,
+    data,
     framing: framingShareTable(httpRows),
     servers: serversSideBySide(allRows.filter(isMcp), results.axisNames, labels),
     crossHttp,

@@ -301,6 +301,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
   return renderMarkdownTemplate("mcp-per-call-overhead.md.njk", {
     title: mdCell(r.title),
     answer: percallAnswer(r, (p) => baselineOf(p, r.rows)),
+    dataFile: `${PERCALL_PAGE_ID}-percall.tsv`,
     latencyChart,
     settings: {
       calls: String(r.settings.calls),

@@ -1,5 +1,5 @@
 /** Report kind `timings`: a timing results folder (`timings-summary.tsv`) renders the A2A layer-cost page. */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { A2A_LAYER_COST_DESCRIPTION, A2A_LAYER_COST_ID, A2A_LAYER_COST_TITLE, a2aCpuChart, a2aLayerCostMarkdown } from "../pages/a2a-layer-cost.js";
 import { loadTimings } from "../results/timings.js";
 import { addPage } from "./page-files.js";
@@ -17,6 +17,8 @@ export const timingsReport: ReportKind = {
     const chart = await a2aCpuChart(t);
     addPage(files, A2A_LAYER_COST_ID, A2A_LAYER_COST_TITLE, a2aLayerCostMarkdown(t, chart?.view), generator);
     for (const asset of chart?.assets ?? []) files.set(asset.file, asset.content);
+    // The tables' data, copied into the site beside the page.
+    files.set(`${A2A_LAYER_COST_ID}-timings-summary.tsv`, readFileSync(resultsFile(dir, "timingsSummary"), "utf8"));
     return { entry: { id: A2A_LAYER_COST_ID, title: A2A_LAYER_COST_TITLE, description: A2A_LAYER_COST_DESCRIPTION, results: dir }, files };
   },
 };

@@ -37,7 +37,15 @@ test("render of a folder with a timing report only writes that page, its chart w
   const tmp = mkdtempSync(join(tmpdir(), "wirecost-reports-"));
   const site = join(tmp, "site");
   const { files } = await render({ results: join(root, "results/a2a-layer-cost"), site });
-  assert.deepEqual(files, ["a2a-layer-cost-cpu.svg", "a2a-layer-cost-cpu.tsv", "a2a-layer-cost.html", "a2a-layer-cost.md", "index.html", "index.md"]);
+  assert.deepEqual(files, [
+    "a2a-layer-cost-cpu.svg",
+    "a2a-layer-cost-cpu.tsv",
+    "a2a-layer-cost-timings-summary.tsv",
+    "a2a-layer-cost.html",
+    "a2a-layer-cost.md",
+    "index.html",
+    "index.md",
+  ]);
 });
 
 test("the A2A page answers first: at most 12 rows of CPU per request with the trials' min–max, and the chart's data, all from timings-summary.tsv", async () => {

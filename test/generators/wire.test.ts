@@ -169,6 +169,14 @@ describe("report from real runner results", () => {
       assert.ok(md.includes(`](${file}.svg)`) && md.includes(`](${file}.tsv)`), `${file}: the page shows the chart and links its data`);
       assert.match(readFileSync(join(dir, `${file}.svg`), "utf8"), /^<svg /);
     }
+    // The full tables' data files are the results files, copied and linked.
+    for (const [copy, original] of [
+      ["mcp-on-the-wire-medians.tsv", "medians.tsv"],
+      ["mcp-on-the-wire-summary.tsv", "summary.tsv"],
+    ] as const) {
+      assert.equal(readFileSync(join(dir, copy), "utf8"), readFileSync(join(WIRE, original), "utf8"), `${copy} is ${original}`);
+      assert.ok(md.includes(`](${copy})`), `the page links ${copy}`);
+    }
     const crossover = rows("mcp-on-the-wire-crossover.tsv");
     assert.ok(crossover.some((r) => r[4] === "fitted") && crossover.some((r) => r[4] === "measured"));
     for (const [, , calls = "", bytes = "", kind, config = ""] of crossover) {
