@@ -74,7 +74,7 @@ export async function lineChartSvg(data: readonly LineDatum[], xOrder: readonly 
     data: { values: data.filter((d) => xOrder.includes(d.x)).map((d) => ({ ...d })) },
     mark: { type: "line", point: true },
     encoding: {
-      x: { field: "x", type: "ordinal", sort: [...xOrder], title: xTitle, axis: { labelAngle: -45 } },
+      x: { field: "x", type: "ordinal", sort: [...xOrder], title: xTitle, axis: { labelAngle: -90 } },
       y: { field: "value", type: "quantitative", title: valueTitle, scale: { zero: false } },
       color: { field: "series", type: "nominal", sort: series, title: null, legend: { orient: "bottom", columns: 2, labelLimit: 360 } },
     },
