@@ -23,8 +23,12 @@ export interface TraceView {
 /** Header names worth showing in an exchange line: the protocol's own headers. */
 const PROTOCOL_HEADER = /^(mcp-|last-event-id$|a2a-)/i;
 
-/** Header of the `_meta` bytes column, left out for configurations that do not speak MCP. */
-const META_HEADER = "`_meta` bytes";
+/**
+ * Header of the `_meta` bytes column, left out for configurations that do not speak MCP. One
+ * definition everywhere: the count's `meta_bytes` (README, "What a byte count means"), `_meta`
+ * spans in client → server messages only, so the trace's total equals the metric.
+ */
+const META_HEADER = "`_meta` bytes C→S";
 
 type TraceRow = MessageRow | { total: true; rows: readonly MessageRow[] };
 const sum = (r: TraceRow, f: (m: MessageRow) => number): number => ("total" in r ? r.rows.reduce((s, m) => s + f(m), 0) : f(r));
@@ -38,7 +42,11 @@ const COLUMNS: ReadonlyArray<Column<TraceRow>> = [
   { header: "Body bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.bodyBytes)) },
   { header: "Chunk bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.framingBytes)) },
   { header: "Newline bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.newlineBytes)) },
-  { header: META_HEADER, align: "right", cell: (r) => formatInt(sum(r, (m) => m.metaBytes)) },
+  {
+    header: META_HEADER,
+    align: "right",
+    cell: (r) => ("total" in r || r.dir === "c2s" ? formatInt(sum(r, (m) => (m.dir === "c2s" ? m.metaBytes : 0))) : "—"),
+  },
   {
     header: "All bytes",
     align: "right",

@@ -168,6 +168,8 @@ export function tracedFigures(results: string): TracedFigures {
       if (status !== undefined) statuses.add(status);
     }
     for (const v of totals.values()) addInt(v);
+    // The trace's `_meta` total counts client → server messages only (the count's meta_bytes).
+    addInt(rows.filter((r) => r.get("dir") === "c2s").reduce((s, r) => s + Number(r.get("meta_bytes") ?? 0), 0));
     addInt(allBytes);
     named.set(`trace-all:${config}`, String(allBytes));
     calls.set(config, rows.filter((r) => r.get("dir") === "c2s" && r.get("kind") === "request" && r.get("method") === "tools/call").length);

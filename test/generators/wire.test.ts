@@ -237,6 +237,10 @@ describe("report from real runner results", () => {
       const last = t.rows.at(-1) ?? [];
       const medianTotal = medianCells(WIRE).get(config)?.get("total_bytes");
       assert.equal(parseFormatted(last.at(-1) ?? ""), medianTotal, `${config}: the traced repeat's bytes equal the median total (repeats are count-identical)`);
+      // One `_meta` definition: the trace's total is the count's meta_bytes (client → server only).
+      const metaAt = t.headers.indexOf("_meta bytes C→S");
+      if (metaAt >= 0)
+        assert.equal(parseFormatted(last[metaAt] ?? ""), medianCells(WIRE).get(config)?.get("meta_bytes"), `${config}: trace _meta total = meta_bytes`);
     });
   });
 
