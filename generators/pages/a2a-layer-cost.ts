@@ -5,6 +5,7 @@
  * latency, a capacity table from declared request rates (assumptions, labelled so), the tick
  * quantisation error, and a busy-machine warning. The target named `floor` is the floor.
  */
+import { definitionItems } from "../sections/definitions.js";
 import { cpuBarsSvg, type CpuDatum } from "../charts/svg.js";
 import type { ChartView } from "../sections/wire-charts.js";
 import { toTsv } from "../../format/tsv.js";
@@ -99,6 +100,8 @@ interface View {
   /** True when the interval is the trials' min–max (fewer than 5 trials). */
   minMax: boolean;
   cpuChart: ChartView | null;
+  /** The page's definitions (sections/definitions.ts), markdown list items. */
+  definitions: string[];
   trials: number;
   headlineLayout: string;
   headline: string[];
@@ -410,6 +413,7 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
     findings,
     minMax: all.some((c) => c.trials < 5),
     cpuChart: cpuChart ?? null,
+    definitions: definitionItems(["floor", "trial", "percentile", "busy"]),
     trials,
     headlineLayout,
     headline,

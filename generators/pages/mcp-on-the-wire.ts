@@ -32,6 +32,7 @@ import type { Page, PageOutput, SiteContext } from "./types.js";
 import { RESULTS_FILES } from "../../format/layout.js";
 import { anomalyView } from "../sections/anomalies.js";
 import { wireHeadline } from "../sections/headline.js";
+import { definitionItems } from "../sections/definitions.js";
 import { wireCharts } from "../sections/wire-charts.js";
 import { releasesView } from "../sections/releases.js";
 
@@ -233,6 +234,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     charts,
     data,
+    definitions: definitionItems(mcp ? ["flow", "client", "revision", "layer", "meta", "repeat"] : ["layer", "repeat"]),
     framing: framingShareTable(httpRows),
     servers: serversSideBySide(allRows.filter(isMcp), results.axisNames, labels),
     crossHttp,

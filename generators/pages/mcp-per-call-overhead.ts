@@ -9,6 +9,7 @@
  * row of whoever measured it (wirecost's direct path, or the harness's own in-process row in the
  * same runtime).
  */
+import { definitionItems } from "../sections/definitions.js";
 import { percallAnswer, trialRange } from "../sections/percall-answer.js";
 import type { ChartView } from "../sections/wire-charts.js";
 import { mdCell, mdCode } from "../escape.js";
@@ -302,6 +303,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
     title: mdCell(r.title),
     answer: percallAnswer(r, (p) => baselineOf(p, r.rows)),
     dataFile: `${PERCALL_PAGE_ID}-percall.tsv`,
+    definitions: definitionItems(["client", "revision", "trial", "percentile", "busy"]),
     latencyChart,
     settings: {
       calls: String(r.settings.calls),

@@ -9,6 +9,7 @@ import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { render } from "../../generators/render.js";
+import { DEFINITIONS } from "../../generators/sections/definitions.js";
 import { REPO_ROOT, htmlTables, tempDir } from "./support.js";
 
 const FIXTURE = join(REPO_ROOT, "test", "fixtures", "results-percall");
@@ -56,6 +57,7 @@ describe("per-call page: the answer first", () => {
     }
     assert.ok(checked >= 3, `checked ${checked} cells`);
     // The fixture's trials ran at load 3.26 and more on 2 cores: flagged.
+    for (const term of ["trial", "percentile", "busy"] as const) assert.ok(md.includes(DEFINITIONS[term]), `the ${term} definition, from the one source`);
     assert.match(md, /\*\*Busy machine\.\*\* [0-9]+ of [0-9]+ trials started with a 1-minute load average above the 2 cores/);
   });
 

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { render } from "../../generators/render.js";
+import { DEFINITIONS } from "../../generators/sections/definitions.js";
 import { root } from "../paths.js";
 
 test("render finds the wire report at the root and the timing and per-call reports in sub-folders", async () => {
@@ -76,4 +77,5 @@ test("the A2A page answers first: at most 12 rows of CPU per request with the tr
   for (const r of summary) assert.ok(answer.includes(`${one(r[3] ?? "")} (${one(r[4] ?? "")}–${one(r[5] ?? "")})`), `${r[0]} median and range in the answer`);
   assert.match(answer, /with fewer than 5\ntrials this is their min–max, not a bootstrap interval/);
   assert.match(answer, /busy machine/);
+  for (const term of ["floor", "trial"] as const) assert.ok(md.includes(DEFINITIONS[term]), `the ${term} definition, from the one source`);
 });
