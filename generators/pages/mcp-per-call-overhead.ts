@@ -279,10 +279,18 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
       rows.map((t) => [mdCell(p.label), mdCell(t.label), String(t.turns), f1(t.directMs), f1(t.overMcpMs), f1(t.overheadMs), pct(t.overheadShare)]),
     ),
   );
+  // Each row with the figures it printed here (percall.tsv's p50_us and p95_us), to compare with the re-measured line.
   const reproduce = table(
-    ["configuration", "command that re-measures the row and prints it"],
-    ["l", "l"],
-    [...r.rows, ...r.failed].map((p) => [mdCode(p.config), mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall))]),
+    ["configuration", "command that re-measures the row and prints it", "expected here: p50_us / p95_us (trials min–max p50 [ms])"],
+    ["l", "l", "l"],
+    [
+      ...r.rows.map((p) => [
+        mdCode(p.config),
+        mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall)),
+        `${mdCode(String(p.p50Us))} / ${mdCode(String(p.p95Us))}${trialRange(p.trialP50Us) ? ` (${trialRange(p.trialP50Us)})` : ""}`,
+      ]),
+      ...r.failed.map((p) => [mdCode(p.config), mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall)), "no figure here (the path failed)"]),
+    ],
   );
   const failed = r.failed.map((f) => ({ config: mdCode(f.config), label: mdCell(f.label), reason: mdCell(f.reason) }));
   const command = `npx wirecost run ${shellQuote(r.matrix)} --results ${shellQuote(resultsDir)}`;

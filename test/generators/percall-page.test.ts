@@ -57,6 +57,9 @@ describe("per-call page: the answer first", () => {
     }
     assert.ok(checked >= 3, `checked ${checked} cells`);
     // The fixture's trials ran at load 3.26 and more on 2 cores: flagged.
+    // Each reproduce row names the figures it printed here.
+    for (const t of table)
+      assert.ok(md.includes(`| \`${t["p50_us"]}\` / \`${t["p95_us"]}\``), `${t["config"]}: reproduce row expects p50_us and p95_us of percall.tsv`);
     for (const term of ["trial", "percentile", "busy"] as const) assert.ok(md.includes(DEFINITIONS[term]), `the ${term} definition, from the one source`);
     assert.match(md, /\*\*Busy machine\.\*\* [0-9]+ of [0-9]+ trials started with a 1-minute load average above the 2 cores/);
   });
