@@ -60,7 +60,7 @@ export function percallAnswer(r: PercallResults, baselineOf: (p: PercallRow) => 
   for (const p of mcp) groups.set(groupLabel(p), [...(groups.get(groupLabel(p)) ?? []), p]);
   const all = [...groups];
   const shown = all.slice(0, MAX_ROWS);
-  const header = ["path", "direct p50 [ms]", ...revisions.flatMap((rev) => [`p50 [ms] ${rev} (trials min–max)`, `× direct`, `p95 [ms] ${rev}`])];
+  const header = ["path", "direct p50 [ms]", ...revisions.flatMap((rev) => [`p50 ${rev} [ms]`, "× direct", `p95 ${rev} [ms]`])];
   const rows = shown.map(([label, paths]) => {
     const base = paths.map(baselineOf).find((b) => b !== undefined);
     return [
@@ -120,9 +120,9 @@ function findings(mcp: readonly PercallRow[], revisions: readonly string[], base
       else overlap.push(name);
     }
     if (slower.length > 0)
-      out.push(`At ${newest} the p50 is higher than at ${previous}, every trial of one above every trial of the other, for ${slower.join(", ")}.`);
-    if (faster.length > 0) out.push(`At ${newest} the p50 is lower than at ${previous}, every trial below, for ${faster.join(", ")}.`);
-    if (overlap.length > 0) out.push(`For ${overlap.join(", ")} the trials of the two revisions overlap: no difference is claimed.`);
+      out.push(`At ${newest} the p50 is higher than at ${previous}, every trial of one above every trial of the other, for ${slower.join("; ")}.`);
+    if (faster.length > 0) out.push(`At ${newest} the p50 is lower than at ${previous}, every trial below, for ${faster.join("; ")}.`);
+    if (overlap.length > 0) out.push(`The trials of the two revisions overlap, so no difference is claimed, for ${overlap.join("; ")}.`);
   }
   return out;
 }
