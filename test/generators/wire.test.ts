@@ -223,6 +223,28 @@ describe("report from real runner results", () => {
     }
   });
 
+  it("a configuration page draws its exchanges: one arrow per exchange line, labelled with its bytes per layer", async () => {
+    const page = await read(`${CONFIG_PAGE}.md`);
+    assert.ok(page.includes(`](${CONFIG_PAGE}-sequence.svg)`), "the page shows its sequence diagram");
+    const svg = await read(`${CONFIG_PAGE}-sequence.svg`);
+    const lines = (/```text\n([\s\S]*?)```/.exec(page)?.[1] ?? "").trimEnd().split("\n");
+    assert.ok(lines.length > 0);
+    assert.equal((svg.match(/marker-end="url\(#arrow\)"/g) ?? []).length, lines.length, "one arrow per exchange line");
+    const rows = messageRows(WIRE, "raw-mcp-ts-v2-http-2026-07-28-plain") ?? [];
+    const drawn = [...svg.matchAll(/>([^<]*) bytes<\/text>/g)].flatMap((m) =>
+      [...(m[1] ?? "").matchAll(/[0-9][0-9,]*/g)].map((n) => Number(n[0].replace(/,/g, ""))),
+    );
+    const total = rows.reduce(
+      (sum, r) => sum + ["head_bytes", "body_bytes", "framing_bytes", "newline_bytes"].reduce((s2, k) => s2 + Number(r.get(k) ?? 0), 0),
+      0,
+    );
+    assert.equal(
+      drawn.reduce((a, b) => a + b, 0),
+      total,
+      "the arrows' bytes add up to the traced repeat's bytes",
+    );
+  });
+
   it("trace tables sum the per-message rows of messages.tsv", async () => {
     const keys = rowKeys(await read("mcp-on-the-wire.html"));
     const html = await read("mcp-on-the-wire-exchanges.html");

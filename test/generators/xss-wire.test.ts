@@ -94,7 +94,10 @@ describe("escaping of wire content", () => {
       // The one script is the layout's table enhancement, after </main>; nothing from the wire adds one.
       assert.equal((html.match(/<script/gi) ?? []).length, 1, `${page}: one <script, the layout's`);
       assert.ok(!/<script/i.test(html.slice(0, html.indexOf("</main>"))), `${page}: no <script in the page body`);
-      assert.ok(!/<img(?![^>]*src="mcp-on-the-wire-(?:http-layers|crossover)\.svg")/i.test(html), `${page}: no <img but the charts`);
+      assert.ok(
+        !/<img(?![^>]*src="(?:mcp-on-the-wire-(?:http-layers|crossover)|config-[A-Za-z0-9._-]+-sequence)\.svg")/i.test(html),
+        `${page}: no <img but the charts`,
+      );
       assert.ok(!/\son[a-z]+=/i.test(html.replace(/&[a-z]+;|&#[0-9]+;/g, "").replace(/>[^<]*</g, "><")), `${page}: no event-handler attribute in a tag`);
       assert.ok(!/href="javascript:/i.test(html), `${page}: no javascript: link`);
       const expected = mdTables(md).length;
@@ -105,6 +108,15 @@ describe("escaping of wire content", () => {
       for (const m of html.matchAll(/<a href="([^"]*)"/g)) assert.match(m[1] ?? "", /^[A-Za-z0-9._-]+\.(?:html(#[^"]*)?|tsv)$/, `${page}: link ${m[1]}`);
       // The hostile text is shown, as text.
       assert.ok(textOf(html).includes("<script>alert(1)</script>"), `${page}: wire text visible as text`);
+    }
+  });
+
+  it("sequence diagrams show the hostile wire text escaped: no tag, no script", async () => {
+    const site = await renderXss();
+    for (const page of PAGES.filter((p) => p.startsWith("config-"))) {
+      const svg = readFileSync(join(site, `${page}-sequence.svg`), "utf8");
+      assert.ok(!/<script/i.test(svg) && !/<img/i.test(svg) && !/<\/table>/i.test(svg), `${page}: no live tag from the wire`);
+      assert.ok(svg.includes("&lt;script&gt;alert(1)&lt;/script&gt;"), `${page}: the wire text shown, escaped`);
     }
   });
 
