@@ -77,6 +77,8 @@ export interface PercallRow {
   spreadUs: number;
   /** p50 of each trial, µs, in trial order (from `percall-samples.tsv`). */
   trialP50Us: number[];
+  /** p95 of each trial, µs, in trial order (from `percall-samples.tsv`). */
+  trialP95Us: number[];
   /** Setup medians over `samples` start-ups; null for direct. */
   setup: { samples: number; readyMs: number; openMs: number; listedMs: number; firstCallMs: number } | null;
   /** Null when not measured (harness paths). */
@@ -163,6 +165,7 @@ export function loadPercall(dir: string): PercallResults {
   const samples = readTsv(resultsFile(dir, "percallSamples"), FIX);
   const sc = columnIndex(samples, SAMPLE_COLUMNS);
   const trialP50 = new Map<string, number[]>();
+  const trialP95 = new Map<string, number[]>();
   const callSamples = new Map<string, number[]>();
   const trialLoad1: number[] = [];
   for (const r of samples.rows) {
@@ -172,6 +175,11 @@ export function loadPercall(dir: string): PercallResults {
       const list = callSamples.get(c) ?? [];
       list.push(required(samples, r, sc, "value"));
       callSamples.set(c, list);
+      continue;
+    }
+    if (field(r, sc("kind")) === "trial" && field(r, sc("metric")) === "p95_us") {
+      const c = field(r, sc("config"));
+      trialP95.set(c, [...(trialP95.get(c) ?? []), required(samples, r, sc, "value")]);
       continue;
     }
     if (field(r, sc("kind")) !== "trial" || field(r, sc("metric")) !== "p50_us") continue;
@@ -236,6 +244,7 @@ export function loadPercall(dir: string): PercallResults {
       spreadUs: n("spread_us"),
       clientCpuPerCallUs: v4 ? (numberAt(table, r, col, "client_cpu_per_call_us") ?? null) : null,
       trialP50Us: trialP50.get(config) ?? [],
+      trialP95Us: trialP95.get(config) ?? [],
       setup:
         samplesN > 0
           ? {

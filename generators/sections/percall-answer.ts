@@ -70,7 +70,12 @@ export function percallAnswer(r: PercallResults, baselineOf: (p: PercallRow) => 
         const p = paths.find((x) => x.revision === rev);
         if (p === undefined) return ["—", "—", "—"];
         const range = trialRange(p.trialP50Us);
-        return [range ? `${ms(p.p50Us)} (${range})` : ms(p.p50Us), base ? f1(p.p50Us / base.p50Us) : "—", ms(p.p95Us)];
+        const range95 = trialRange(p.trialP95Us);
+        return [
+          range ? `${ms(p.p50Us)} (${range})` : ms(p.p50Us),
+          base ? f1(p.p50Us / base.p50Us) : "—",
+          range95 ? `${ms(p.p95Us)} (${range95})` : ms(p.p95Us),
+        ];
       }),
     ];
   });
