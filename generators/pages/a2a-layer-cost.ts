@@ -203,6 +203,16 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
         { header: "p95 (µs)", align: "right", cell: (c) => us(c.p95) },
         { header: "p99 (µs)", align: "right", cell: (c) => us(c.p99) },
         { header: "Client CPU per request (µs)", align: "right", cell: (c) => us(c.clientCpu) },
+        ...(["p50", "p95"] as const).map(
+          (q): Column<Cell> => ({
+            header: `${q} trials min–max (µs)`,
+            align: "right",
+            cell: (c) => {
+              const f = t.figure(c.config.id, `${q}_us`);
+              return f === undefined ? "—" : `${us(f.min)}–${us(f.max)}`;
+            },
+          }),
+        ),
       ],
       rows,
     );

@@ -77,5 +77,13 @@ test("the A2A page answers first: at most 12 rows of CPU per request with the tr
   for (const r of summary) assert.ok(answer.includes(`${one(r[3] ?? "")} (${one(r[4] ?? "")}–${one(r[5] ?? "")})`), `${r[0]} median and range in the answer`);
   assert.match(answer, /with fewer than 5\ntrials this is their min–max, not a bootstrap interval/);
   assert.match(answer, /busy machine/);
+  // The latency tables carry the trials' range of p50 and p95 too.
+  const latencyRows = readFileSync(join(results, "timings-summary.tsv"), "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => l.split("\t"))
+    .filter((r) => r[1] === "p50_us" || r[1] === "p95_us");
+  assert.ok(latencyRows.length > 0);
+  for (const r of latencyRows) assert.ok(md.includes(`${one(r[4] ?? "")}–${one(r[5] ?? "")} |`), `${r[0]} ${r[1]} trials range in the latency table`);
   for (const term of ["floor", "trial"] as const) assert.ok(md.includes(DEFINITIONS[term]), `the ${term} definition, from the one source`);
 });
