@@ -29,7 +29,7 @@ const jobs = (v: string) => count(v, "--jobs", 1, maxJobs(), " on this machine (
 export const namedPaths: [string, string][] = [];
 
 /** Options whose value is a folder or file path. */
-const PATH_OPTIONS = ["results", "site", "scratch", "predictions"] as const;
+const PATH_OPTIONS = ["results", "site", "scratch", "predictions", "log"] as const;
 
 /** The wirecost program: commands, options and actions (parse it with `parseAsync`). */
 export function buildProgram(): Command {
@@ -98,6 +98,20 @@ export function buildProgram(): Command {
     .option("--per-message", "print the per-message breakdown instead")
     .option("--strict", "fail on the first anomaly (a byte that is not in the expected shape) instead of counting and naming it")
     .action(async (log: string, o: { stdio?: boolean; perMessage?: boolean; strict?: boolean }) => (await import("./commands/count.js")).countCommand(log, o));
+
+  program
+    .command("capture")
+    .description(
+      "put the relay (--upstream) or the stdio tap (-- CMD) between a client and a server and write a capture log; ends on ^C or when the peers close",
+    )
+    .argument("[command...]", "stdio tap: the server command and its arguments, after --")
+    .requiredOption("--log <file>", "capture log to write (created or truncated)")
+    .option("--upstream <addr>", "relay: the server's address, 127.0.0.1:PORT")
+    .option("--listen <addr>", "relay: address to listen on, 127.0.0.1:PORT (default: a free port; printed)")
+    .option("--count", "count the log at the end and print the row (relay: stdout; stdio tap: stderr)")
+    .action(async (command: string[], o: import("./commands/capture.js").CaptureCommandOptions) => {
+      process.exitCode = await (await import("./commands/capture.js")).captureCommand(command, o);
+    });
 
   program
     .command("recount")

@@ -113,6 +113,18 @@ export function anomaliesPathOf(captureLog: string): string {
   return captureLog.replace(/\.jsonl$/, "") + ".anomalies.tsv";
 }
 
+/**
+ * `<repeat>.client-stdout.txt` / `<repeat>.client-stderr.txt` beside a capture log `<repeat>.jsonl`:
+ * what a declared client (matrix `clients:`) wrote in that run, kept with it (at most
+ * CLIENT_OUTPUT_MAX_BYTES each, the rest cut).
+ */
+export function clientOutputPathOf(captureLog: string, stream: "stdout" | "stderr"): string {
+  return captureLog.replace(/\.jsonl$/, "") + `.client-${stream}.txt`;
+}
+
+/** Most bytes of a declared client's stdout or stderr kept per run (clientOutputPathOf). */
+export const CLIENT_OUTPUT_MAX_BYTES = 1 << 20;
+
 /** The messages.tsv beside any capture log `<name>.jsonl` (warm-up logs outside a results folder too). */
 export function messagesPathOf(captureLog: string): string {
   return captureLog.replace(/\.jsonl$/, "") + ".messages.tsv";

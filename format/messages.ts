@@ -10,7 +10,11 @@
  * joined by `,` (a field name is an RFC 9110 token, so it holds no comma), and the media type of
  * its Content-Type without parameters. `anomalies`: the codes of the anomalies the row is involved
  * in (format/anomalies.ts), joined by `,`; `unattributed_bytes`: the row's bytes that no layer
- * holds (kind `unattributed`). A file without these columns reads with them empty (0).
+ * holds (kind `unattributed`). `json_fields` (a later column: files written before it read with it empty): on c2s JSON-RPC rows, the member paths
+ * the message's JSON holds ({@link jsonFieldPaths}), as a JSON array of strings (so no path
+ * separator can clash with a key); empty when the object's text could not be read whole (it was
+ * split by chunk framing or SSE lines) and on every other row. A file without these columns reads
+ * with them empty (0).
  */
 import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv, toTsv } from "./tsv.js";
@@ -54,6 +58,36 @@ export interface MessageRow {
   anomalies: readonly string[];
   /** Bytes of this row attributed to no layer (`unattributed` rows: a stray stdio line, bytes that are not HTTP/1.1); 0 otherwise. */
   unattributedBytes: number;
+  /** c2s JSON-RPC rows: the member paths of the message ({@link jsonFieldPaths}); empty otherwise. */
+  jsonFields: readonly string[];
+}
+
+/** A key as a path step: `.name` for an identifier, else `["key"]` (JSON string quoting). */
+function step(key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+/**
+ * The member paths of a JSON value, in document order, each once: every leaf (a string, number,
+ * boolean or null) and every empty object or array, written from the root as `.key` steps (or
+ * `["key"]` for a key that is not an identifier) and `[]` for any array element, without the
+ * leading dot: `{"params":{"capabilities":{"roots":{"listChanged":true}},"a":[1,2]}}` gives
+ * `params.capabilities.roots.listChanged`, `params.a[]`.
+ */
+export function jsonFieldPaths(value: unknown): string[] {
+  const out = new Set<string>();
+  const walk = (v: unknown, path: string): void => {
+    if (Array.isArray(v)) {
+      if (v.length === 0) out.add(path);
+      for (const x of v) walk(x, `${path}[]`);
+    } else if (v !== null && typeof v === "object") {
+      const keys = Object.keys(v);
+      if (keys.length === 0) out.add(path);
+      for (const k of keys) walk((v as Record<string, unknown>)[k], path + step(k));
+    } else out.add(path);
+  };
+  walk(value, "");
+  return [...out].map((p) => (p.startsWith(".") ? p.slice(1) : p));
 }
 
 /** Columns of a messages.tsv file, in order. */
@@ -76,6 +110,7 @@ export const MESSAGE_COLUMNS = [
   "content_type",
   "anomalies",
   "unattributed_bytes",
+  "json_fields",
 ] as const;
 /** The columns a file written before `header_names` and `content_type` has. */
 const REQUIRED_COLUMNS = MESSAGE_COLUMNS.slice(0, 14);
@@ -105,6 +140,7 @@ export function messagesTsv(rows: readonly MessageRow[]): string {
       m.contentType,
       m.anomalies.join(","),
       m.unattributedBytes,
+      m.jsonFields.length ? JSON.stringify(m.jsonFields) : "",
     ]),
   );
 }
@@ -147,6 +183,7 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
       contentType: optional("content_type"),
       anomalies: optional("anomalies") === "" ? [] : optional("anomalies").split(","),
       unattributedBytes: optional("unattributed_bytes") === "" ? 0 : Number(optional("unattributed_bytes")),
+      jsonFields: optional("json_fields") === "" ? [] : (JSON.parse(optional("json_fields")) as string[]),
     };
   });
 }

@@ -40,6 +40,19 @@ export interface BuildProvenance {
   builtAt: string;
 }
 
+/**
+ * One client of a bytes folder in provenance.json (`clients.<name>`): the protocol it speaks and,
+ * for a client declared in the matrix (`clients:`, run as a command), `declared: true` and its
+ * `label`.
+ */
+export interface ClientProvenance {
+  protocol: "mcp" | "jsonrpc";
+  /** Set for a client declared in the matrix (a command), absent for wirecost's own drivers. */
+  declared?: true;
+  /** How pages name a declared client (its `label:`). */
+  label?: string;
+}
+
 /** The provenance record of a bytes folder (provenance.json). Times are ISO 8601 UTC. */
 export interface Provenance {
   schemaVersion: number;
@@ -58,7 +71,7 @@ export interface Provenance {
    * speaks; pages show MCP sections only for configurations whose client speaks `mcp`. Absent in
    * results written before it existed (all MCP).
    */
-  clients?: Record<string, { protocol: "mcp" | "jsonrpc" }>;
+  clients?: Record<string, ClientProvenance>;
   /** Target name → how pages name it (`label` from the matrix) and the package it runs on. */
   targets: Record<string, { label: string; package?: string }>;
   /**

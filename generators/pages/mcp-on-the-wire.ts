@@ -34,6 +34,7 @@ import { anomalyView } from "../sections/anomalies.js";
 import { wireHeadline } from "../sections/headline.js";
 import { definitionItems } from "../sections/definitions.js";
 import { wireCharts } from "../sections/wire-charts.js";
+import { clientFieldsView } from "../sections/client-fields.js";
 import { releasesView } from "../sections/releases.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
@@ -243,6 +244,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
       .map(([flow, n]) => `${formatInt(n)} call${n === 1 ? "" : "s"} in ${mdCode(flow)}`)
       .join(", "),
     state: mcp ? stateTable(results, allRows.filter(isMcp)) : undefined,
+    clientFieldsView: clientFieldsView(results),
     exchanges,
     coverage,
     anomalies: anomalyView(results, ctx.configPage),

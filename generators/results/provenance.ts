@@ -32,6 +32,8 @@ export interface Provenance {
    * `clients.<name>.protocol`; undefined when absent (results written before it: every client spoke MCP).
    */
   clientProtocols: ReadonlyMap<string, string> | undefined;
+  /** Clients declared in the matrix (`clients.<name>.declared`, run as commands) → their label (the name when none); empty when none. */
+  declaredClients: ReadonlyMap<string, string>;
   /** Resolved version of every target package, sorted by package name. */
   packages: ReadonlyArray<{ name: string; version: string }>;
   /** Node.js version (e.g. `v20.20.2`). */
@@ -135,10 +137,14 @@ export function readProvenance(file: string, missingFix: string): Provenance {
   }
   const clients = at("clients");
   let clientProtocols: Map<string, string> | undefined;
+  const declaredClients = new Map<string, string>();
   if (clients !== undefined) {
     if (typeof clients !== "object" || clients === null || Array.isArray(clients)) throw wrong("clients", "an object of client name → { protocol }");
     clientProtocols = new Map();
-    for (const name of Object.keys(clients).sort(compareCodeUnits)) clientProtocols.set(name, str(`clients.${name}.protocol`));
+    for (const name of Object.keys(clients).sort(compareCodeUnits)) {
+      clientProtocols.set(name, str(`clients.${name}.protocol`));
+      if (at(`clients.${name}.declared`) === true) declaredClients.set(name, at(`clients.${name}.label`) === undefined ? name : str(`clients.${name}.label`));
+    }
   }
   return {
     schemaVersion: 1,
@@ -147,6 +153,7 @@ export function readProvenance(file: string, missingFix: string): Provenance {
     matrix: { file: str("matrix.file"), sha256: str("matrix.sha256") },
     report,
     clientProtocols,
+    declaredClients,
     packages,
     node: str("node"),
     os: { platform: str("os.platform"), release: str("os.release"), arch: str("os.arch") },

@@ -11,7 +11,7 @@ import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, re
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { execa } from "execa";
 import { UserError } from "../../format/errors.js";
-import type { Matrix, Target } from "../matrix/types.js";
+import type { Buildable, Matrix } from "../matrix/types.js";
 import { buildCacheRoot, repoRoot } from "../paths.js";
 import { writeAtomic } from "../../format/files.js";
 import { missingToolchain, toolchainVersions } from "./toolchain.js";
@@ -55,7 +55,7 @@ function filesUnder(path: string, out: string[]): void {
  * The cache key of `target`'s build.
  * @throws UserError naming an input that does not exist (and, for one under dist/, that compiling makes it)
  */
-export function buildDigest(target: Target, toolchain: Record<string, string>): string {
+export function buildDigest(target: Buildable, toolchain: Record<string, string>): string {
   const b = target.build!;
   // Arguments naming files are keyed by their path from the wirecost root, so the same build declared in matrices of different folders has one key.
   const command = b.command.map((a) => (!a.includes("{") && existsSync(resolve(b.cwd, a)) ? relative(repoRoot, resolve(b.cwd, a)) : a));
@@ -76,7 +76,7 @@ export function buildDigest(target: Target, toolchain: Record<string, string>): 
 }
 
 /** The record of `target`'s current build folder, or undefined when it was never built. */
-export function readBuildRecord(target: Target): BuildRecord | undefined {
+export function readBuildRecord(target: Buildable): BuildRecord | undefined {
   try {
     return JSON.parse(readFileSync(join(target.build!.dir, RECORD), "utf8")) as BuildRecord;
   } catch {
@@ -113,7 +113,7 @@ export function failureLine(text: string): string {
  * the previous build folder as it was; if wirecost exits meanwhile, the group is killed.
  */
 async function runBuild(
-  target: Target,
+  target: Buildable,
   cwd: string,
   digest: string,
   toolchain: Record<string, string>,
@@ -214,7 +214,7 @@ async function runBuild(
 }
 
 /**
- * Build every target of `targetNames` that declares `build:` and is missing or stale, the builds
+ * Build every target or declared client (`clients:`) of `targetNames` that declares `build:` and is missing or stale, the builds
  * side by side (one per build folder), with a line when each starts and ends (and every 15 s while
  * one runs).
  * @param opts `skipMissingToolchains`: a target whose toolchain is missing is skipped (with the
@@ -239,8 +239,9 @@ export async function ensureBuilt(
   /** Targets refused for a missing toolchain (without skipMissingToolchains): all named in one line. */
   const refused: string[] = [];
   for (const name of new Set(targetNames)) {
-    const t = m.targets[name];
+    const t: Buildable | undefined = m.targets[name] ?? m.clients?.[name];
     if (!t?.build) continue;
+    const kind = m.targets[name] ? "target" : "client";
     const missing = missingToolchain(t, cwd);
     if (missing) {
       if (!opts.skipMissingToolchains) {
@@ -266,9 +267,9 @@ export async function ensureBuilt(
     pending.set(t.build.dir, {
       names: [name],
       run: async () => {
-        log(`building target ${name} (${rec ? "its inputs or toolchain changed" : "not built yet"}): ${t.build!.command.join(" ")}`);
+        log(`building ${kind} ${name} (${rec ? "its inputs or toolchain changed" : "not built yet"}): ${t.build!.command.join(" ")}`);
         const built = await runBuild(t, cwd, digest, toolchain, log, opts.signal);
-        log(`built target ${name} in ${built.seconds} s`);
+        log(`built ${kind} ${name} in ${built.seconds} s`);
         return built;
       },
     });

@@ -5,7 +5,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import { spawnSync, type SpawnSyncOptionsWithStringEncoding } from "node:child_process";
-import type { Target } from "../matrix/types.js";
+import type { Buildable } from "../matrix/types.js";
 
 /**
  * Run a toolchain probe and wait for it. The probe runs in its own process group (`detached`, which
@@ -55,7 +55,7 @@ export function findProgram(program: string, cwd: string, path = process.env.PAT
  * Why `target` cannot be built on this machine, or undefined when every tool it lists is here.
  * @returns e.g. `target mcp-go needs go, which is not on PATH — install Go 1.26 or later`
  */
-export function missingToolchain(target: Target, cwd: string): string | undefined {
+export function missingToolchain(target: Buildable, cwd: string): string | undefined {
   for (const tc of target.build?.toolchain ?? []) {
     if (!findProgram(tc.command, cwd)) return `target ${target.name} needs ${tc.command}, which is not on PATH — install ${tc.install}`;
     if (tc.probe) {
@@ -77,7 +77,7 @@ export function missingToolchain(target: Target, cwd: string): string | undefine
  * The version line of every tool `target` lists with a `version` command (e.g. `go` →
  * `go version go1.26.8 linux/amd64`); a command that fails gives "unknown".
  */
-export function toolchainVersions(target: Target, cwd: string): Record<string, string> {
+export function toolchainVersions(target: Buildable, cwd: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const tc of target.build?.toolchain ?? []) {
     if (!tc.version) continue;

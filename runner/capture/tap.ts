@@ -111,3 +111,58 @@ export function startTap(stdin: Writable, stdout: Readable, logPath: string): Ta
     close: () => log.close(),
   };
 }
+
+/** A stdio tap between a client's pipes and a server's (see {@link startPipeTap}). */
+export interface PipeTap {
+  /** Resolves when both directions are done: the server's stdout ended and the client's bytes were all passed on (or the client's side failed). */
+  done: Promise<void>;
+  /** Application bytes passed so far per direction (what the log holds), bytes. */
+  bytes(): { c2s: number; s2c: number };
+  /** Flush and close the log; records offered later are dropped. Safe to call twice. @throws the log's first write error */
+  close(): Promise<void>;
+}
+
+/**
+ * Stdio tap for `wirecost capture -- CMD`: passes the client's bytes (`clientIn`, e.g. this
+ * process's stdin) to the server's stdin and the server's stdout to the client (`clientOut`),
+ * unchanged, chunk by chunk as read, each chunk logged first (capture-log format, no `conn`: c2s
+ * and s2c), with back-pressure (a side that cannot take more pauses the other's reading). The end
+ * of either input is logged (`eof`) and passed on by ending the other side's output. stderr is not
+ * this tap's: the caller keeps it apart.
+ * A failing output (the client gone: EPIPE; the server's stdin closed) never throws: the bytes
+ * still read from that direction are logged and dropped, so the log keeps what each side sent.
+ * @param logPath capture log, created or truncated
+ */
+export function startPipeTap(clientIn: Readable, clientOut: Writable, serverIn: Writable, serverOut: Readable, logPath: string): PipeTap {
+  const log = new CaptureWriter(logPath);
+  const pass = (from: Readable, to: Writable, dir: "c2s" | "s2c") =>
+    new Promise<void>((res) => {
+      let broken = false;
+      to.on("error", () => {
+        broken = true;
+        from.resume();
+      });
+      from.on("data", (d: Buffer) => {
+        log.chunk(undefined, dir, d);
+        if (broken || to.destroyed || to.writableEnded) return;
+        if (!to.write(d)) {
+          from.pause();
+          to.once("drain", () => from.resume());
+        }
+      });
+      from.on("end", () => {
+        log.eof(undefined, dir);
+        if (!broken && !to.destroyed && !to.writableEnded) to.end();
+        res();
+      });
+      from.on("error", () => res());
+      from.on("close", () => res());
+    });
+  const s2c = pass(serverOut, clientOut, "s2c");
+  void pass(clientIn, serverIn, "c2s");
+  return {
+    done: s2c,
+    bytes: () => ({ ...log.bytes }),
+    close: () => log.close(),
+  };
+}

@@ -4,6 +4,7 @@
  * facts. The ETA is the mean wall time per finished run so far times the runs left.
  */
 import cliProgress from "cli-progress";
+import { counted } from "../../format/plural.js";
 
 /** Reports runs as they finish. */
 export interface Progress {
@@ -62,7 +63,7 @@ export function progress(total: number, stream: NodeJS.WriteStream = process.std
       stream.write(`${text}\n`);
     },
     stop() {
-      stream.write(`${n - skipped} runs, ${failures} not ok${skipped ? ` (${skipped} done before, resumed)` : ""}\n`);
+      stream.write(`${counted(n - skipped, "run")}, ${failures} not ok${skipped ? ` (${skipped} done before, resumed)` : ""}\n`);
     },
   };
 }

@@ -156,8 +156,9 @@ function clientPackages(matrix: Matrix): string[] {
 function clientProtocols(matrix: Matrix): NonNullable<Provenance["clients"]> {
   const out: NonNullable<Provenance["clients"]> = {};
   for (const c of [...clientNames(matrix)].sort()) {
-    const d = DRIVERS[c];
-    if (d) out[c] = { protocol: d.protocol };
+    const declared = matrix.clients?.[c];
+    if (declared) out[c] = { protocol: declared.protocol, declared: true, label: declared.label };
+    else if (DRIVERS[c]) out[c] = { protocol: DRIVERS[c].protocol };
   }
   return out;
 }
@@ -266,7 +267,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   try {
     builds = await ensureBuilt(
       matrix,
-      selected.map((c) => targetKey(matrix, c.values)),
+      selected.flatMap((c) => [targetKey(matrix, c.values), ...(c.values.client !== undefined && matrix.clients?.[c.values.client] ? [c.values.client] : [])]),
       { skipMissingToolchains: opts.skipMissingToolchains, signal: opts.signal },
     );
   } catch (e) {
@@ -289,7 +290,11 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     time.readyRuns++;
     time.startupSeconds += ms / 1000;
   };
-  const selection = selected.filter((c) => !builds.skipped.has(targetKey(matrix, c.values)));
+  /** Why a configuration's target or declared client was skipped (its build's toolchain is missing), or undefined. */
+  const skippedWhy = (c: Configuration) =>
+    builds.skipped.get(targetKey(matrix, c.values)) ??
+    (c.values.client !== undefined && matrix.clients?.[c.values.client] ? builds.skipped.get(c.values.client) : undefined);
+  const selection = selected.filter((c) => !skippedWhy(c));
   if (opts.preflight !== false) {
     preflight(matrix, selection);
   }
@@ -301,7 +306,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const store = new ResultsStore(opts.results);
   store.plan(plan);
   for (const c of selected) {
-    const why = builds.skipped.get(targetKey(matrix, c.values));
+    const why = skippedWhy(c);
     for (let repeat = 1; why && repeat <= c.repeats; repeat++) store.record({ config: c.id, repeat, status: "skipped", exit: "", error: why });
   }
   const queue: { c: Configuration; repeat: number }[] = [];

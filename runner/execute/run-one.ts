@@ -3,13 +3,19 @@
  * flow, stop the target, count the capture log. Failures are data: the record says why. A target
  * that stops answering ends as `timeout` on every transport, whichever limit fires first: the
  * run's own (RunTimeout) or a driver's per-exchange one (ResponseTimeout, its reason kept).
+ * A client declared in the matrix (`clients:`, runner/drivers/declared.ts) is run as a command in
+ * the driver's place: over HTTP at the relay's URL, over stdio starting the target itself through
+ * the tap wrapper (so no target process of the runner's own); it fails the run when it exits
+ * non-zero, hangs, or exits 0 having sent the target nothing.
  */
+import { existsSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { startRelay } from "../capture/relay.js";
 import { startTap } from "../capture/tap.js";
 import { readCaptureStreams } from "../capture/log.js";
 import { countStreams, streamsDigest } from "../count/index.js";
 import { DRIVERS } from "../drivers/index.js";
+import { clientCommand, startClient, stdioWrapper, type ClientRun } from "../drivers/declared.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import type { RunRecord } from "../results/schema.js";
 import { writeRunBreakdown } from "../results/messages.js";
@@ -89,13 +95,16 @@ export async function runOne(
   const transport = v.transport as "stdio" | "http";
   const target = targetOf(matrix, v)!;
   const driver = DRIVERS[v.client ?? "raw"];
+  /** A client declared in the matrix (`clients:`), run as a command (runner/drivers/declared.ts). */
+  const declared = v.client !== undefined ? matrix.clients?.[v.client] : undefined;
   const base: RunRecord = { config: config.id, repeat, status: "failed", exit: "", error: "" };
-  if (!driver) return { ...base, error: `unknown client "${v.client}" (clients: ${Object.keys(DRIVERS).join(", ")})` };
-  const declared = target.commands[transport];
-  if (!declared) return { ...base, status: "skipped", error: `target ${target.name} has no ${transport} command` };
+  if (!driver && !declared) return { ...base, error: `unknown client "${v.client}" (clients: ${Object.keys(DRIVERS).join(", ")})` };
+  const targetCmd = target.commands[transport];
+  if (!targetCmd) return { ...base, status: "skipped", error: `target ${target.name} has no ${transport} command` };
   const ctx = { values: v, revision: v.revision ?? "", flow: v.flow ?? "", timeoutMs: matrix.timeoutMs, sdkClient: target.sdkClient };
   const cwd = dirname(matrix.file);
-  let cmd = declared;
+  let cmd = targetCmd;
+  let client: ClientRun | undefined;
   let proc: TargetProcess | undefined;
   let close: (() => Promise<void>) | undefined;
   let status: RunRecord["status"] = "ok";
@@ -108,8 +117,8 @@ export async function runOne(
   try {
     await bounded(
       (async () => {
-        if (opts.forkServers && target.forkserver) {
-          cmd = await opts.forkServers.command(target, declared, cwd);
+        if (opts.forkServers && target.forkserver && !(declared && transport === "stdio")) {
+          cmd = await opts.forkServers.command(target, targetCmd, cwd);
           live();
         }
         if (transport === "http") {
@@ -129,7 +138,18 @@ export async function runOne(
             await relay.close(); // started after the run was given up: nobody else closes it
             live();
           }
-          await driver.http(relay.port, ctx);
+          if (declared) {
+            const url = `http://127.0.0.1:${relay.port}${v.path ?? "/mcp"}`;
+            client = startClient(declared, clientCommand(declared, "http", ctx.flow, {}), { ...v, url }, cwd, logPath);
+            await client.done;
+          } else await driver!.http(relay.port, ctx);
+        } else if (declared) {
+          // The client starts the target itself, through the tap wrapper, which writes the log (no
+          // log of an earlier attempt may stand in for one it never wrote).
+          rmSync(logPath, { force: true });
+          const wrapper = stdioWrapper(cmd, v, logPath);
+          client = startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper }), v, cwd, logPath);
+          await client.done;
         } else {
           const spawned = performance.now();
           proc = startTarget(cmd, v, cwd);
@@ -144,7 +164,7 @@ export async function runOne(
             await p.stop(signal?.aborted ? INTERRUPT_GRACE_MS : undefined);
             await tap.close();
           };
-          await driver.stdio(tap, ctx);
+          await driver!.stdio(tap, ctx);
         }
       })(),
       matrix.timeoutMs,
@@ -156,20 +176,31 @@ export async function runOne(
     error = printable((e as Error).message);
   }
   // On ^C the target gets a short grace: the user is waiting, and nothing of this run is kept.
+  await client?.proc.stop(interrupted ? INTERRUPT_GRACE_MS : undefined);
   await proc?.stop(interrupted ? INTERRUPT_GRACE_MS : undefined);
   await close?.().catch(() => undefined);
   if (interrupted) throw new RunInterrupted(`${config.id} #${repeat} interrupted`);
   const exit = proc?.exit() ?? "";
   const spawnError = proc?.spawnError();
   if (spawnError) return { ...base, status: "failed", exit, error: `cannot start target ${target.name} (${cmd.argv.join(" ")}): ${spawnError}` };
+  const clientTail = client?.stderrExcerpt();
+  if (status !== "ok" && client && !error.includes("client stderr:") && clientTail) error += ` | client stderr: ${printable(clientTail)}`;
   if (status !== "ok") {
     const tail = proc?.stderrExcerpt();
     const exitNote = exit && status === "failed" && !/SIGTERM|SIGKILL/.test(exit) ? ` (target exited: ${exit})` : "";
     return { ...base, status, exit, error: `${error}${exitNote}${tail ? ` | stderr: ${printable(tail)}` : ""}` };
   }
+  const sentNothing = () => ({
+    ...base,
+    status: "failed" as const,
+    exit,
+    error: `client ${declared!.name} exited 0 having sent nothing to the target${clientTail ? ` | client stderr: ${printable(clientTail)}` : ""}`,
+  });
+  if (declared && !existsSync(logPath)) return sentNothing(); // over stdio it never started the target
   try {
     const streams = readCaptureStreams(logPath);
     const result = countStreams(streams, { transport, strict: opts.strict === true });
+    if (declared && result.row.c2s_bytes === 0) return sentNothing();
     const anomalies = writeRunBreakdown(logPath, result, streams);
     return { ...base, status: "ok", exit, counts: result.row, ...(anomalies ? { anomalies } : {}), digest: streamsDigest(streams) };
   } catch (e) {

@@ -11,8 +11,10 @@
  *
  * A cell left to run must be one its client can drive: when the matrix has a `client` axis, the
  * driver's declaration (runner/drivers/declarations.ts; for client `sdk`, that of the SDK client
- * its target names with `sdkClient:`) must list the cell's flow and revision (a target declaring
- * `inProcess:` or `harness:` is driven by no client driver, so this does not apply to it). A cell that fails
+ * its target names with `sdkClient:`; for a client declared under `clients:`, its `flows:` and
+ * `revisions:`) must list the cell's flow and revision (a target declaring `inProcess:` or
+ * `harness:` is driven by no client driver, so this does not apply to it). A declared client
+ * without a command for the cell's transport leaves the cell out, with that reason. A cell that fails
  * this is an error, not an exclusion: the matrix says on purpose which cells it leaves out (an
  * exclude rule), so an undrivable cell it would run is a mistake in it.
  *
@@ -168,6 +170,7 @@ export function expand(m: Matrix): Expansion {
   });
 
   const excludes = (m.exclude ?? []).map((r, i) => ({ r, c: compile(m, r.match), i }));
+  const ci = axes.findIndex((a) => a.name === "client");
   const ti = axes.findIndex((a) => a.name === "target");
   const tri = axes.findIndex((a) => a.name === "transport");
   const ri = axes.findIndex((a) => a.name === "revision");
@@ -203,10 +206,10 @@ export function expand(m: Matrix): Expansion {
       return [`target ${t.name} does not speak revision ${v.revision} (revisions: ${t.revisions.join(", ")})`, ["targets", t.name, "revisions"]];
     if (fi >= 0 && t.flows && !t.flows.includes(v.flow!))
       return [`target ${t.name} does not serve flow ${v.flow} (flows: ${t.flows.join(", ")})`, ["targets", t.name, "flows"]];
+    const dc = v.client !== undefined ? m.clients?.[v.client] : undefined;
+    if (dc && tri >= 0 && !dc.commands[v.transport as "stdio" | "http"]) return [`client ${dc.name} declares no ${v.transport} command`, ["clients", dc.name]];
     return undefined;
   };
-
-  const ci = axes.findIndex((a) => a.name === "client");
   /** Where value `v` of axis `i` is written in the file. */
   const valueAt = (i: number, v: string) => at("axes", i, "values", axes[i]!.values.indexOf(v));
   /**
@@ -218,7 +221,8 @@ export function expand(m: Matrix): Expansion {
     const client = v.client!;
     const t = ti >= 0 ? targetOf(m, v) : undefined;
     if (t?.inProcess || t?.harness) return undefined; // no client driver drives it: called in-process, or a harness with its own client
-    const decl = clientDeclaration(client, t?.sdkClient);
+    const dc = m.clients?.[client];
+    const decl = dc ? { flows: Object.keys(dc.flows), revisions: dc.revisions } : clientDeclaration(client, t?.sdkClient);
     const leaveOut = (match: string) => `or leave the cells out with an exclude rule: - match: { client: ${client}, ${match} }`;
     if (!decl) {
       if (client !== "sdk" || !t) return undefined; // other client names are refused when the matrix is parsed
@@ -247,7 +251,8 @@ export function expand(m: Matrix): Expansion {
     for (let i = 0; i < n; i++) values[axes[i]!.name] = axes[i]!.values[idx[i]!]!;
     let reason: string | undefined;
     let cause: Path = [];
-    const sk = ti < 0 ? "" : `${idx[ti]},${tri < 0 ? -1 : idx[tri]},${ri < 0 ? -1 : idx[ri]},${fi < 0 ? -1 : idx[fi]},${vi < 0 ? -1 : idx[vi]}`;
+    const sk =
+      ti < 0 ? "" : `${idx[ti]},${tri < 0 ? -1 : idx[tri]},${ri < 0 ? -1 : idx[ri]},${fi < 0 ? -1 : idx[fi]},${vi < 0 ? -1 : idx[vi]},${ci < 0 ? -1 : idx[ci]}`;
     let hard = supportCache.get(sk);
     if (hard === undefined && !supportCache.has(sk)) supportCache.set(sk, (hard = unsupported(values)));
     let repeats = c.repeats;

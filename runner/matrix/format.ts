@@ -1,5 +1,6 @@
 /** Print an expansion: TSV (one row per cell) or JSON, as `wirecost expand` does. */
 import { toTsv } from "../../format/tsv.js";
+import { counted } from "../../format/plural.js";
 import type { Expansion } from "./expand.js";
 import type { Matrix } from "./types.js";
 
@@ -36,8 +37,8 @@ export function expansionJson(e: Expansion, all = false): string {
   );
 }
 
-/** One summary line: `N configurations, R runs[, W warm-up runs][, X cells excluded]`. */
+/** One summary line: `N configurations, R runs[, W warm-up runs][, X cells excluded]` (singular nouns for 1). */
 export function expansionSummary(e: Expansion): string {
   const warm = e.configurations.reduce((s, c) => s + (c.warmup ?? 0), 0);
-  return `${e.configurations.length} configurations, ${runCount(e)} runs${warm ? `, ${warm} warm-up runs` : ""}${e.excluded.length ? `, ${e.excluded.length} cells excluded` : ""}`;
+  return `${counted(e.configurations.length, "configuration")}, ${counted(runCount(e), "run")}${warm ? `, ${counted(warm, "warm-up run")}` : ""}${e.excluded.length ? `, ${counted(e.excluded.length, "cell")} excluded` : ""}`;
 }

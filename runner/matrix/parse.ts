@@ -17,7 +17,20 @@ import { buildRoot, repoRoot } from "../paths.js";
 import { Locator, type YamlPath } from "./locate.js";
 import { placeholderNames, substituteKnown } from "./placeholders.js";
 import { VERSION_AXIS, versionedName } from "./target-of.js";
-import type { Axis, ExcludeRule, IncludeRule, Match, Matrix, Requirement, Sweep, Target, TargetBuild, TargetCommand, Toolchain } from "./types.js";
+import type {
+  Axis,
+  DeclaredClient,
+  ExcludeRule,
+  IncludeRule,
+  Match,
+  Matrix,
+  Requirement,
+  Sweep,
+  Target,
+  TargetBuild,
+  TargetCommand,
+  Toolchain,
+} from "./types.js";
 
 /** Axis names with a meaning to the runner; every other axis is passed through to targets. */
 export const BUILTIN_AXES = ["target", "client", "transport", "revision", "flow", "pinning", "version"] as const;
@@ -110,7 +123,26 @@ interface RawCommand {
   argv: string[];
   env?: Record<string, string>;
 }
+interface RawBuild {
+  name?: string;
+  command: string[];
+  inputs: string[];
+  toolchain?: Toolchain[];
+  resolved?: { from: "pip" | "cargo" | "go" | "npm"; path: string };
+}
+interface RawClient {
+  label?: string;
+  package?: string;
+  version?: string;
+  protocol?: "mcp" | "jsonrpc";
+  revisions?: string[];
+  flows: Record<string, string[]>;
+  build?: RawBuild;
+  stdio?: RawCommand;
+  http?: RawCommand;
+}
 interface RawMatrix {
+  clients?: Record<string, RawClient>;
   title?: string;
   slug?: string;
   measures?: string[];
@@ -135,13 +167,7 @@ interface RawMatrix {
       forkserver?: { preload: string[] };
       requires?: (string | { command: string; when?: RawMatch })[];
       versions?: (string | { version: string; revisions?: string[]; flows?: string[] })[];
-      build?: {
-        name?: string;
-        command: string[];
-        inputs: string[];
-        toolchain?: Toolchain[];
-        resolved?: { from: "pip" | "cargo" | "go" | "npm"; path: string };
-      };
+      build?: RawBuild;
       inProcess?: { workload: string };
       harness?: RawCommand & { transport: string };
       stdio?: RawCommand;
@@ -201,7 +227,7 @@ export function parseMatrix(text: string, name: string, sha256 = createHash("sha
  * folder is `<name>@<version>`.
  * @throws UserError at the offending item for a placeholder other than {build} (and {version} for a versioned target)
  */
-function parseBuild(b: NonNullable<RawMatrix["targets"][string]["build"]>, tname: string, matrixDir: string, loc: Locator, version?: string): TargetBuild {
+function parseBuild(b: RawBuild, tname: string, matrixDir: string, loc: Locator, version?: string, section: "targets" | "clients" = "targets"): TargetBuild {
   const dir = resolve(buildRoot(), version === undefined ? (b.name ?? tname) : versionedName(b.name ?? tname, version));
   const atVersion: Record<string, string> = version === undefined ? {} : { version };
   b.command.forEach((a, i) => {
@@ -209,7 +235,7 @@ function parseBuild(b: NonNullable<RawMatrix["targets"][string]["build"]>, tname
       if (ph !== "build" && !(ph === "version" && version !== undefined))
         fail(
           loc,
-          ["targets", tname, "build", "command", i],
+          [section, tname, "build", "command", i],
           `placeholder {${ph}} in a build command — a build takes only {build} (the folder to build into)${version === undefined ? "" : " and {version}"}`,
         );
   });
@@ -218,7 +244,7 @@ function parseBuild(b: NonNullable<RawMatrix["targets"][string]["build"]>, tname
       if (!(ph === "version" && version !== undefined))
         fail(
           loc,
-          ["targets", tname, "build", "inputs", i],
+          [section, tname, "build", "inputs", i],
           `placeholder {${ph}} in a build input — inputs take only {version}, in a target that lists versions:`,
         );
   });
@@ -236,8 +262,90 @@ function parseBuild(b: NonNullable<RawMatrix["targets"][string]["build"]>, tname
     ...(resolved ? { resolved } : {}),
     dir,
     cwd: matrixDir,
-    at: loc.at(["targets", tname, "build"]),
+    at: loc.at([section, tname, "build"]),
   };
+}
+
+/** Argv items of a declared client that stand for several items: the tap wrapper (stdio) and the flow's arguments. */
+export const CLIENT_SPLICES = ["stdio", "flowargs"] as const;
+
+/**
+ * Read the `clients:` section (README "Measure your own client"): builds, commands with their
+ * placeholders checked ({url} in http commands, {stdio} in stdio commands and {flowargs}, each a
+ * whole argv item; {build} when the client has build:; axis names).
+ * @throws UserError at the offending key: a client named like a target, a misplaced or unknown placeholder, no command
+ */
+function parseClients(
+  raw: Record<string, RawClient>,
+  targets: Record<string, unknown>,
+  axisNames: string[],
+  matrixDir: string,
+  loc: Locator,
+): Record<string, DeclaredClient> {
+  const out: Record<string, DeclaredClient> = {};
+  for (const [name, c] of Object.entries(raw)) {
+    if (Object.hasOwn(targets, name))
+      fail(loc, ["clients"], `client "${name}" has the name of a target — name clients and targets apart (their builds share .wirecost/build)`, name);
+    const build = c.build ? parseBuild(c.build, name, matrixDir, loc, undefined, "clients") : undefined;
+    const atBuild: Record<string, string> = build ? { build: build.dir } : {};
+    const commands: DeclaredClient["commands"] = {};
+    for (const tr of TRANSPORTS) {
+      const rc = c[tr];
+      if (!rc) continue;
+      const argv = rc.argv.map((a) => substituteKnown(a, atBuild));
+      const env = Object.fromEntries(Object.entries(rc.env ?? {}).map(([k, v]) => [k, substituteKnown(v, atBuild)]));
+      const texts: [string, YamlPath, boolean][] = [
+        ...argv.map((a, i): [string, YamlPath, boolean] => [a, ["clients", name, tr, "argv", i], true]),
+        ...Object.entries(env).map(([k, v]): [string, YamlPath, boolean] => [v, ["clients", name, tr, "env", k], false]),
+      ];
+      for (const [text, path, isArgv] of texts) {
+        for (const ph of placeholderNames(text)) {
+          if (ph === "url" && tr === "http") continue;
+          if ((CLIENT_SPLICES as readonly string[]).includes(ph)) {
+            if (ph === "stdio" && tr !== "stdio")
+              fail(loc, path, `placeholder {stdio} in an http command — {stdio} (the target started through the tap) is for stdio commands; use {url} here`);
+            if (!isArgv || text !== `{${ph}}`) fail(loc, path, `{${ph}} stands for several argv items — write it as an argv item of its own: "{${ph}}"`);
+            continue;
+          }
+          if (ph === "url") fail(loc, path, `placeholder {url} in a stdio command — a stdio client starts the target itself: use {stdio}`);
+          if (ph === "build")
+            fail(loc, path, `placeholder {build} in client ${name}, which has no build: — add a build: section (command, inputs) or remove {build}`);
+          if (!axisNames.includes(ph))
+            fail(
+              loc,
+              path,
+              `placeholder {${ph}} names no axis — use {url} (http), {stdio} (stdio), {flowargs} or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}`,
+            );
+        }
+      }
+      if (tr === "stdio" && !argv.includes("{stdio}"))
+        fail(
+          loc,
+          ["clients", name, tr, "argv"],
+          `client ${name}'s stdio command has no {stdio} item — add "{stdio}" where the client takes the server command (the target started through the tap)`,
+        );
+      if (tr === "http" && !argv.some((a) => a.includes("{url}")))
+        fail(
+          loc,
+          ["clients", name, tr, "argv"],
+          `client ${name}'s http command has no {url} — add "{url}" where the client takes the server's URL (the relay in front of the target)`,
+        );
+      commands[tr] = { argv, env };
+    }
+    if (!commands.stdio && !commands.http) fail(loc, ["clients", name], `client ${name} has no command — add stdio: or http: (argv: [...])`);
+    out[name] = {
+      name,
+      label: c.label ?? name,
+      ...(c.package !== undefined ? { package: c.package } : {}),
+      ...(c.version !== undefined ? { version: c.version } : {}),
+      protocol: c.protocol ?? "mcp",
+      ...(c.revisions ? { revisions: c.revisions } : {}),
+      flows: c.flows,
+      ...(build ? { build } : {}),
+      commands,
+    };
+  }
+  return out;
 }
 
 /** Fail at `path` (or at key `key` of the map at `path`). */
@@ -303,12 +411,19 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       `no "target" axis — add an axis named target whose values name entries of targets: (${Object.keys(raw.targets).join(", ") || "none defined"})`,
     );
   const clientAxis = axes.findIndex((a) => a.name === "client");
+  const declared = Object.keys(raw.clients ?? {});
   if (clientAxis >= 0) {
     axes[clientAxis]!.values.forEach((v, j) => {
-      if (!(CLIENTS as readonly string[]).includes(v))
-        fail(loc, ["axes", clientAxis, "values", j], `unknown client "${v}" — use one of: ${CLIENTS.join(", ")}`);
+      if (!(CLIENTS as readonly string[]).includes(v) && !declared.includes(v))
+        fail(
+          loc,
+          ["axes", clientAxis, "values", j],
+          `unknown client "${v}" — use one of: ${[...CLIENTS, ...declared].join(", ")}, or declare it under clients:`,
+        );
     });
-    const revisioned = axes[clientAxis]!.values.some((c) => c === "sdk" || clientDeclaration(c)?.revisions !== undefined); // a protocol without revisions needs no revision axis
+    const revisioned = axes[clientAxis]!.values.some(
+      (c) => c === "sdk" || clientDeclaration(c)?.revisions !== undefined || raw.clients?.[c]?.revisions !== undefined,
+    ); // a protocol without revisions needs no revision axis
     // A per-call matrix runs no flow: its calls are the timing block's (runner/percall/options.ts).
     const flowed = !(raw.measures ?? []).includes("percall");
     for (const axis of [...(flowed ? ["flow"] : []), ...(revisioned ? ["revision"] : [])]) {
@@ -505,6 +620,14 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       );
   });
 
+  if (raw.clients && measures.some((x) => x !== "bytes"))
+    fail(
+      loc,
+      ["clients"],
+      `clients: declares clients run as commands, which only bytes runs use (measures: [${measures.join(", ")}] times wirecost's own client) — remove clients: or put them in a bytes matrix (no measures:)`,
+    );
+  const clients = raw.clients ? parseClients(raw.clients, targets, axisNames, matrixDir, loc) : undefined;
+
   const grid = raw.grid ? match(raw.grid, ["grid"]) : undefined;
   const exclude: ExcludeRule[] = (raw.exclude ?? []).map((r, i) => ({
     match: match(r.match, ["exclude", i, "match"]),
@@ -565,6 +688,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     ...(raw.timing ? { timing: raw.timing } : {}),
     axes,
     targets,
+    ...(clients ? { clients } : {}),
     ...(grid ? { grid } : {}),
     exclude,
     include,

@@ -71,35 +71,44 @@ export function preflight(m: Matrix, configs: Configuration[]): void {
         );
     }
   }
+  for (const name of new Set(configs.map((c) => c.values.client ?? ""))) {
+    const client = m.clients?.[name];
+    if (client) checkBuilt(client, at, "clients");
+  }
   checkCommands(m, configs);
 }
 
 /**
- * Check a built target's `package` against the resolved set its build recorded (PyPI: PEP 440,
- * crates and Go: semver). A target not built yet is not checked here: `wirecost run` builds it
+ * Check a built target's or declared client's `package` against the resolved set its build
+ * recorded (PyPI: PEP 440; crates, Go and npm: semver). A target not built yet is not checked here: `wirecost run` builds it
  * first, and `expand` lists it without building.
  * @throws UserError naming the target, the resolved and the wanted version
  */
-function checkBuilt(t: Target, at: (...p: (string | number)[]) => string): void {
+function checkBuilt(
+  t: Pick<Target, "name" | "build" | "package" | "version">,
+  at: (...p: (string | number)[]) => string,
+  section: "targets" | "clients" = "targets",
+): void {
+  const who = `${section === "targets" ? "target" : "client"} ${t.name}`;
   const rec = readBuildRecord(t);
   if (!rec || !t.package || !t.version) return;
   const set = rec.resolved;
   if (!set)
     throw new UserError(
-      `${at("targets", t.name, "package")}: target ${t.name} names package ${t.package}, but its build declares no resolved: set to check it against — add build.resolved ({from: pip|cargo|go, path})`,
+      `${at(section, t.name, "package")}: ${who} names package ${t.package}, but its build declares no resolved: set to check it against — add build.resolved ({from: pip|cargo|go|npm, path})`,
     );
   if (!validVersionRange(set.ecosystem, t.version))
     throw new UserError(
-      `${at("targets", t.name, "version")}: "${t.version}" is not a ${set.ecosystem === "pypi" ? "PEP 440 specifier" : "semver range"} — write e.g. ${set.ecosystem === "pypi" ? "2.2.0, ==2.2.0 or >=2,<3" : set.ecosystem === "go" ? "v1.8.0 or >=1.8.0 <2" : "0.14.1 or ^0.14"}`,
+      `${at(section, t.name, "version")}: "${t.version}" is not a ${set.ecosystem === "pypi" ? "PEP 440 specifier" : "semver range"} — write e.g. ${set.ecosystem === "pypi" ? "2.2.0, ==2.2.0 or >=2,<3" : set.ecosystem === "go" ? "v1.8.0 or >=1.8.0 <2" : "0.14.1 or ^0.14"}`,
     );
   const got = resolvedVersion(set, t.package);
   if (!got)
     throw new UserError(
-      `${at("targets", t.name, "package")}: target ${t.name} needs ${t.package} (${t.version}), which its build did not resolve (${Object.keys(set.packages).length} packages in ${relative(process.cwd(), t.build!.dir)}) — fix the package name or the target's lock file`,
+      `${at(section, t.name, "package")}: ${who} needs ${t.package} (${t.version}), which its build did not resolve (${Object.keys(set.packages).length} packages in ${relative(process.cwd(), t.build!.dir)}) — fix the package name or the lock file`,
     );
   if (!versionSatisfies(set.ecosystem, got, t.version))
     throw new UserError(
-      `${at("targets", t.name, "version")}: target ${t.name} needs ${t.package} ${t.version} but its build resolved ${got} — change the target's lock file or targets.${t.name}.version`,
+      `${at(section, t.name, "version")}: ${who} needs ${t.package} ${t.version} but its build resolved ${got} — change the lock file or ${section}.${t.name}.version`,
     );
 }
 

@@ -71,6 +71,9 @@ export interface TargetBuild {
   at: string;
 }
 
+/** What a build needs of a target or a declared client (runner/build): its name and its `build:`. */
+export type Buildable = { name: string; build?: TargetBuild };
+
 /** A server under test. */
 export interface Target {
   name: string;
@@ -117,6 +120,32 @@ export interface Target {
   harness?: { transport: string; command: TargetCommand };
   /** Commands that must be on PATH (checked by preflight). */
   requires: Requirement[];
+  commands: Partial<Record<"stdio" | "http", TargetCommand>>;
+}
+
+/**
+ * A client declared in the matrix (`clients:`, README "Measure your own client"): a command the
+ * runner starts for each run, which talks to the target through the relay (HTTP: `{url}`) or
+ * starts it through the stdio tap (`{stdio}`: the `wirecost capture --log … -- TARGET ARGV`
+ * wrapper, spliced in as several argv items). Its exit status, stdout and stderr are kept with
+ * the run.
+ */
+export interface DeclaredClient {
+  name: string;
+  /** Name shown on pages. */
+  label: string;
+  /** npm package checked against `version` in the build's resolved set and recorded in provenance. */
+  package?: string;
+  version?: string;
+  /** The protocol it speaks (provenance `clients`); MCP unless declared. */
+  protocol: "mcp" | "jsonrpc";
+  /** Revisions it speaks; undefined: it ignores the revision axis (it offers what it offers). */
+  revisions?: string[];
+  /** Flow name → argv items spliced in at `{flowargs}` (appended when the command has none). */
+  flows: Record<string, string[]>;
+  /** Set when the client is built before it runs (as targets are). */
+  build?: TargetBuild;
+  /** Commands per transport: argv items may hold `{url}` (http), `{stdio}` (stdio, a whole item), `{flowargs}` (a whole item), `{build}` and axis placeholders. */
   commands: Partial<Record<"stdio" | "http", TargetCommand>>;
 }
 
@@ -181,6 +210,8 @@ export interface Matrix {
   timing?: Record<string, unknown>;
   axes: Axis[];
   targets: Record<string, Target>;
+  /** Clients declared in the matrix (`clients:`), by name: values the `client` axis may take beside the built-in drivers. */
+  clients?: Record<string, DeclaredClient>;
   /** Main-grid restriction (axis → values); undefined = every value of every axis. */
   grid?: Match;
   exclude?: ExcludeRule[];

@@ -9,7 +9,7 @@ import { anomalyCounts } from "../count/anomalies.js";
 import { anomaliesTsv } from "../../format/anomalies.js";
 import { anomaliesPathOf, messagesPathOf } from "../../format/layout.js";
 import { writeAtomic } from "../../format/files.js";
-import { messagesTsv, type MessageRow } from "../../format/messages.js";
+import { jsonFieldPaths, messagesTsv, type MessageRow } from "../../format/messages.js";
 import { headSummaries } from "./heads.js";
 
 /**
@@ -20,6 +20,18 @@ export function messageRows(messages: MessageTable, streams: readonly Stream[]):
   const rows = messages.toRows();
   const heads = rows.some((m) => m.kind === "http-only") ? headSummaries(streams) : new Map();
   const used = new Map<string, number>();
+  const byStream = new Map(streams.map((s) => [`${s.conn}:${s.dir}`, s]));
+  /** The member paths of a c2s JSON-RPC message, read from its own text in the stream; [] when that text is not one whole JSON value (split by framing). */
+  const fields = (m: (typeof rows)[number]): string[] => {
+    if (m.dir !== "c2s" || !["request", "notification", "result", "error"].includes(m.kind)) return [];
+    const bytes = byStream.get(`${m.conn}:${m.dir}`)?.bytes;
+    if (!bytes) return [];
+    try {
+      return jsonFieldPaths(JSON.parse(bytes.toString("utf8", m.offset, m.offset + m.bodyBytes)));
+    } catch {
+      return [];
+    }
+  };
   return rows.map((m) => {
     let headerNames: string[] = [];
     let contentType = "";
@@ -49,6 +61,7 @@ export function messageRows(messages: MessageTable, streams: readonly Stream[]):
       contentType,
       anomalies: m.anomaly ? m.anomaly.split(",") : [],
       unattributedBytes: m.unattributedBytes,
+      jsonFields: fields(m),
     };
   });
 }

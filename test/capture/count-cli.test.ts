@@ -90,6 +90,13 @@ test("count: a stdio log counted as HTTP fails with one line that suggests --std
   assert.equal(r.stderr.trimEnd().split("\n").length, 1);
 });
 
+test("count --stdio on an HTTP log (its JSON bodies may still parse as lines) fails with one line that suggests dropping --stdio", () => {
+  const r = spawnSync(process.execPath, [cli, "count", "--stdio", httpLog], { encoding: "utf8" });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /python-relay-http\.jsonl: .*got "POST \/mcp HTTP\/1\.1\\r".* drop --stdio/);
+  assert.equal(r.stderr.trimEnd().split("\n").length, 1);
+});
+
 test("count: a stray stdout line is counted and named on stderr; --strict fails on it with one line", () => {
   const dir = mkdtempSync(join(tmpdir(), "count-cli-"));
   const log = join(dir, "stray.jsonl");

@@ -1,0 +1,81 @@
+"""The MCP Python SDK's own client (mcp, `ClientSession`) as a client declared in matrix.yaml.
+
+One session per run, then the flow, then the session and transport close:
+
+    python client.py REVISION FLOW --url URL          # Streamable HTTP (the relay's URL)
+    python client.py REVISION FLOW -- CMD [ARG...]    # stdio: the SDK's stdio_client starts CMD
+
+REVISION: 2025-11-25 (`initialize`) or 2026-07-28 (`discover`); the session must end up on it.
+FLOW: `plain` (tools/list, then one tools/call of `echo`, as wirecost's raw driver does), `list`
+(tools/list) or `call` (one tools/call of `echo`). The echo text is `WIRECOST_ARGS` bytes of "x"
+(the `args` axis, as the raw driver sends), "hello" without it. Prints the tool's answer on stdout;
+any failure is one line on stderr and exit 1.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import anyio
+
+
+def fail(message: str) -> None:
+    print(f"mcp-py client: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def echo_text() -> str:
+    n = os.environ.get("WIRECOST_ARGS")
+    if n is None or n == "":
+        return "hello"
+    if not n.isdigit():
+        fail(f"WIRECOST_ARGS={n!r} is not a byte count")
+    return "x" * int(n)
+
+
+async def run(revision: str, flow: str, url: str | None, command: list[str]) -> None:
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+    from mcp.client.streamable_http import streamable_http_client
+
+    if url is not None:
+        transport = streamable_http_client(url)
+    else:
+        # The SDK passes only a default environment to the server; the tap wrapper ({stdio}) carries its own.
+        transport = stdio_client(StdioServerParameters(command=command[0], args=command[1:], cwd=os.getcwd()))
+    async with transport as streams:
+        read, write = streams[0], streams[1]
+        async with ClientSession(read, write) as session:
+            if revision == "2026-07-28":
+                await session.discover()
+            else:
+                await session.initialize()
+            if session.protocol_version != revision:
+                fail(f"the session negotiated {session.protocol_version}, not {revision}")
+            if flow in ("plain", "list"):
+                tools = await session.list_tools()
+                if "echo" not in [t.name for t in tools.tools]:
+                    fail("the server lists no echo tool")
+            if flow in ("plain", "call"):
+                result = await session.call_tool("echo", {"text": echo_text()})
+                first = result.content[0] if result.content else None
+                if result.is_error or getattr(first, "type", None) != "text":
+                    fail(f"echo answered {result!r:.200}")
+                print(first.text)
+
+
+def main(argv: list[str]) -> None:
+    if len(argv) < 4 or argv[0] not in ("2025-11-25", "2026-07-28") or argv[1] not in ("plain", "list", "call"):
+        fail("usage: client.py 2025-11-25|2026-07-28 plain|list|call (--url URL | -- CMD [ARG...])")
+    revision, flow, mode = argv[0], argv[1], argv[2]
+    if mode == "--url" and len(argv) == 4:
+        anyio.run(run, revision, flow, argv[3], [])
+    elif mode == "--":
+        anyio.run(run, revision, flow, None, argv[3:])
+    else:
+        fail("give --url URL or -- CMD [ARG...] after the flow")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
