@@ -6,47 +6,6 @@
 import * as vega from "vega";
 import * as vl from "vega-lite";
 
-/** One bar segment: a row label, a stack part and its value. */
-export interface StackedDatum {
-  /** Row label (e.g. a table row key and its configuration). */
-  row: string;
-  /** Stack part (e.g. `Request head`). */
-  part: string;
-  /** Order of the part in the stack (0 first). */
-  order: number;
-  /** Value in the unit named by the chart's axis title (bytes). */
-  value: number;
-}
-
-/**
- * Render a horizontal stacked bar chart as an SVG document.
- * @param data one datum per row and part; rows appear in first-seen order
- * @param valueTitle title of the value axis, including its unit (e.g. `Bytes`)
- * @returns SVG source ending with a newline
- */
-export async function stackedBarSvg(data: readonly StackedDatum[], valueTitle: string): Promise<string> {
-  const rows = [...new Set(data.map((d) => d.row))];
-  const parts = [...new Map(data.map((d) => [d.part, d.order] as const))].sort((a, b) => a[1] - b[1]).map(([p]) => p);
-  const spec: vl.TopLevelSpec = {
-    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    width: 560,
-    data: { values: data.map((d) => ({ ...d })) },
-    mark: { type: "bar" },
-    encoding: {
-      y: { field: "row", type: "nominal", sort: rows, title: null, axis: { labelLimit: 360 } },
-      x: { field: "value", type: "quantitative", title: valueTitle },
-      color: { field: "part", type: "nominal", sort: parts, title: null, legend: { orient: "bottom", columns: 3 } },
-      order: { field: "order", type: "quantitative" },
-    },
-    config: { font: "sans-serif", view: { stroke: null } },
-  };
-  const compiled = vl.compile(spec).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
-  const svg = await view.toSVG();
-  view.finalize();
-  return svg.endsWith("\n") ? svg : `${svg}\n`;
-}
-
 /** One point of a line chart: its x category, its series and its value. */
 export interface LineDatum {
   /** Category on the x axis (e.g. a release `1.25.0`). */
@@ -74,7 +33,7 @@ export async function lineChartSvg(data: readonly LineDatum[], xOrder: readonly 
     data: { values: data.filter((d) => xOrder.includes(d.x)).map((d) => ({ ...d })) },
     mark: { type: "line", point: true },
     encoding: {
-      x: { field: "x", type: "ordinal", sort: [...xOrder], title: xTitle, axis: { labelAngle: -45 } },
+      x: { field: "x", type: "ordinal", sort: [...xOrder], title: xTitle, axis: { labelAngle: -90 } },
       y: { field: "value", type: "quantitative", title: valueTitle, scale: { zero: false } },
       color: { field: "series", type: "nominal", sort: series, title: null, legend: { orient: "bottom", columns: 2, labelLimit: 360 } },
     },
@@ -85,4 +44,188 @@ export async function lineChartSvg(data: readonly LineDatum[], xOrder: readonly 
   const svg = await view.toSVG();
   view.finalize();
   return svg.endsWith("\n") ? svg : `${svg}\n`;
+}
+
+/**
+ * Compile a vega-lite spec and render it headless to an SVG document (no script needed to read it).
+ * @returns SVG source ending with a newline
+ */
+export async function vegaLiteSvg(spec: vl.TopLevelSpec): Promise<string> {
+  const compiled = vl.compile({ ...spec, config: { font: "sans-serif", view: { stroke: null }, ...(spec.config ?? {}) } } as vl.TopLevelSpec).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
+  const svg = await view.toSVG();
+  view.finalize();
+  return svg.endsWith("\n") ? svg : `${svg}\n`;
+}
+
+/** One point of the crossover chart: a panel (server), a revision, a call count and total bytes. */
+export interface CrossoverDatum {
+  /** Panel title (a server's short name). */
+  panel: string;
+  /** Revision (colour). */
+  revision: string;
+  /** `tools/call` requests in the session. */
+  calls: number;
+  /** Total bytes of the session (measured median, or the fitted line's value). */
+  bytes: number;
+  /** `measured` (a median of `medians.tsv`) or `fitted` (fixed + marginal · calls). */
+  kind: "measured" | "fitted";
+}
+
+/**
+ * The crossover chart: total bytes against calls per session, one panel per server (shared
+ * scales), measured medians as points and the fitted lines through them, one colour per revision.
+ * @param data measured points and, per line, its fitted values at the chart's call counts
+ */
+export function crossoverSvg(data: readonly CrossoverDatum[]): Promise<string> {
+  const panels = [...new Set(data.map((d) => d.panel))];
+  return vegaLiteSvg({
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    data: { values: data.map((d) => ({ ...d })) },
+    facet: { field: "panel", type: "nominal", sort: panels, title: null, header: { labelFontSize: 12 } },
+    columns: 3,
+    spec: {
+      width: 220,
+      height: 160,
+      layer: [
+        {
+          transform: [{ filter: "datum.kind === 'fitted'" }],
+          mark: { type: "line", strokeWidth: 1.5 },
+          encoding: {
+            x: { field: "calls", type: "quantitative", title: "Calls per session (tools/call)" },
+            y: { field: "bytes", type: "quantitative", title: "Total bytes per session" },
+            color: { field: "revision", type: "nominal", title: "Revision", legend: { orient: "bottom" } },
+          },
+        },
+        {
+          transform: [{ filter: "datum.kind === 'measured'" }],
+          mark: { type: "point", filled: true, size: 40 },
+          encoding: {
+            x: { field: "calls", type: "quantitative" },
+            y: { field: "bytes", type: "quantitative" },
+            color: { field: "revision", type: "nominal" },
+          },
+        },
+      ],
+    },
+    resolve: { scale: { x: "shared", y: "shared" } },
+  });
+}
+
+/** One bar segment of the layer small multiples: panel row (flow), panel column (revision), bar (server), layer. */
+export interface LayerDatum {
+  flow: string;
+  revision: string;
+  server: string;
+  layer: string;
+  /** Order of the layer in the stack (0 first). */
+  order: number;
+  /** Median bytes of the layer. */
+  bytes: number;
+}
+
+/**
+ * Bytes by layer as small multiples: one panel per flow × revision, one stacked bar per server,
+ * every panel on the same bytes scale.
+ */
+export function layerMultiplesSvg(data: readonly LayerDatum[]): Promise<string> {
+  const order = (key: keyof LayerDatum) => [...new Set(data.map((d) => String(d[key])))];
+  const layers = [...new Map(data.map((d) => [d.layer, d.order] as const))].sort((a, b) => a[1] - b[1]).map(([l]) => l);
+  return vegaLiteSvg({
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    data: { values: data.map((d) => ({ ...d })) },
+    facet: {
+      row: { field: "flow", type: "nominal", sort: order("flow"), title: "Flow" },
+      column: { field: "revision", type: "nominal", sort: order("revision"), title: "Revision" },
+    },
+    spec: {
+      width: 200,
+      height: { step: 14 },
+      mark: { type: "bar" },
+      encoding: {
+        y: { field: "server", type: "nominal", sort: order("server"), title: null },
+        x: { field: "bytes", type: "quantitative", title: "Bytes (median)" },
+        color: { field: "layer", type: "nominal", sort: layers, title: "Layer", legend: { orient: "bottom", columns: 3 } },
+        order: { field: "order", type: "quantitative" },
+      },
+    },
+    resolve: { scale: { x: "shared", y: "shared" } },
+  });
+}
+
+/** One path of a box plot: nearest-rank percentiles of its samples, in the unit of the axis title. */
+export interface BoxDatum {
+  label: string;
+  min: number;
+  q1: number;
+  median: number;
+  q3: number;
+  p95: number;
+  max: number;
+}
+
+/**
+ * Horizontal box plot from precomputed summaries: box 25th–75th percentile with a median tick,
+ * whisker from the minimum to the 95th percentile (the maximum stays in the data, not drawn: one
+ * slow call would squeeze every box).
+ * @param valueTitle the value axis title, with its unit
+ */
+export function boxSvg(data: readonly BoxDatum[], valueTitle: string): Promise<string> {
+  const labels = data.map((d) => d.label);
+  const y = { field: "label", type: "nominal" as const, sort: labels, title: null, axis: { labelLimit: 0 } };
+  return vegaLiteSvg({
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    width: 440,
+    config: { axisY: { labelLimit: 0 } },
+    data: { values: data.map((d) => ({ ...d })) },
+    layer: [
+      { mark: { type: "rule" }, encoding: { y, x: { field: "min", type: "quantitative", title: valueTitle }, x2: { field: "p95" } } },
+      { mark: { type: "bar", size: 14, color: "#9ecae9" }, encoding: { y, x: { field: "q1", type: "quantitative" }, x2: { field: "q3" } } },
+      { mark: { type: "tick", color: "#08519c", thickness: 2, size: 14 }, encoding: { y, x: { field: "median", type: "quantitative" } } },
+    ],
+  });
+}
+
+/** One bar of the CPU chart: a target in a layout, its median and the trials' min and max (µs). */
+export interface CpuDatum {
+  target: string;
+  layout: string;
+  cpuUs: number;
+  minUs: number;
+  maxUs: number;
+  /** True for the floor target (drawn in grey). */
+  floor: boolean;
+}
+
+/** Horizontal bars of CPU per request per target, one panel per layout, min–max error bars, shared scale. */
+export function cpuBarsSvg(data: readonly CpuDatum[]): Promise<string> {
+  const targets = [...new Set(data.map((d) => d.target))];
+  const y = { field: "target", type: "nominal" as const, sort: targets, title: null };
+  return vegaLiteSvg({
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    data: { values: data.map((d) => ({ ...d, kind: d.floor ? "floor" : "SDK" })) },
+    facet: { row: { field: "layout", type: "nominal", title: "Layout" } },
+    spec: {
+      width: 420,
+      height: { step: 18 },
+      layer: [
+        {
+          mark: { type: "bar" },
+          encoding: {
+            y,
+            x: { field: "cpuUs", type: "quantitative", title: "Server CPU per request [µs] (median of trials)" },
+            color: {
+              field: "kind",
+              type: "nominal",
+              title: null,
+              scale: { domain: ["SDK", "floor"], range: ["#4c78a8", "#aaaaaa"] },
+              legend: { orient: "bottom" },
+            },
+          },
+        },
+        { mark: { type: "rule", color: "#222" }, encoding: { y, x: { field: "minUs", type: "quantitative" }, x2: { field: "maxUs" } } },
+      ],
+    },
+    resolve: { scale: { x: "shared" } },
+  });
 }

@@ -5,6 +5,10 @@
  * latency, a capacity table from declared request rates (assumptions, labelled so), the tick
  * quantisation error, and a busy-machine warning. The target named `floor` is the floor.
  */
+import { definitionItems } from "../sections/definitions.js";
+import { cpuBarsSvg, type CpuDatum } from "../charts/svg.js";
+import type { ChartView } from "../sections/wire-charts.js";
+import { toTsv } from "../../format/tsv.js";
 import { mdCell, mdCode } from "../escape.js";
 import { formatFixed, formatInt } from "../format.js";
 import { reproduceCommand } from "../reproduce.js";
@@ -89,6 +93,15 @@ const unique = <T>(xs: readonly T[]): T[] => [...new Set(xs)];
 /** The data the template shows; every figure formatted here from results. */
 interface View {
   title: string;
+  /** The answer: per target CPU per request in each layout with its trial range and ratio to the floor. */
+  answer: TableView;
+  /** Sentences: lightest and heaviest SDK per layout with their ratios to each other and the floor. */
+  findings: string[];
+  /** True when the interval is the trials' min–max (fewer than 5 trials). */
+  minMax: boolean;
+  cpuChart: ChartView | null;
+  /** The page's definitions (sections/definitions.ts), markdown list items. */
+  definitions: string[];
   trials: number;
   headlineLayout: string;
   headline: string[];
@@ -118,9 +131,10 @@ const CHECK_METRICS = ["cpu_per_request_us", "p50_us"] as const;
 
 /**
  * Build the page markdown from timing results.
+ * @param cpuChart the CPU-per-request chart of {@link a2aCpuChart}, when one was drawn
  * @throws Error never for well-formed results; missing figures print as `—`
  */
-export function a2aLayerCostMarkdown(t: Timings): string {
+export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
   const all = cells(t);
   const layouts = unique(all.map((c) => c.config.layout));
   const headlineLayout = layouts.includes("pinned") ? "pinned" : (layouts[0] ?? "default");
@@ -189,6 +203,16 @@ export function a2aLayerCostMarkdown(t: Timings): string {
         { header: "p95 (µs)", align: "right", cell: (c) => us(c.p95) },
         { header: "p99 (µs)", align: "right", cell: (c) => us(c.p99) },
         { header: "Client CPU per request (µs)", align: "right", cell: (c) => us(c.clientCpu) },
+        ...(["p50", "p95"] as const).map(
+          (q): Column<Cell> => ({
+            header: `${q} trials min–max (µs)`,
+            align: "right",
+            cell: (c) => {
+              const f = t.figure(c.config.id, `${q}_us`);
+              return f === undefined ? "—" : `${us(f.min)}–${us(f.max)}`;
+            },
+          }),
+        ),
       ],
       rows,
     );
@@ -350,8 +374,56 @@ export function a2aLayerCostMarkdown(t: Timings): string {
     `CPU: ${mdCell(t.cpuMethod)}. The quantisation error applies to the tick cross-check; the schedstat figure has nanosecond resolution.`,
     `Percentiles: ${mdCell(t.percentileMethod)}.`,
   ];
+  const answerRows = [...subjects, ...(hasFloor ? [FLOOR_TARGET] : [])];
+  const answer = tableView<string>(
+    [
+      { header: "Target", align: "left", cell: (n) => all.find((c) => c.config.target === n)?.label ?? n },
+      ...layouts.flatMap((layout): Column<string>[] => [
+        {
+          header: `${mdCell(layout)}: CPU per request (µs, trials min–max)`,
+          align: "right",
+          cell: (n) => {
+            const c = at(n, layout);
+            return c?.cpu === undefined ? "—" : `${us(c.cpu)} (${us(c.cpuMin)}–${us(c.cpuMax)})`;
+          },
+        },
+        {
+          header: `${mdCell(layout)}: × floor`,
+          align: "right",
+          cell: (n) => {
+            const c = at(n, layout)?.cpu;
+            const f = at(FLOOR_TARGET, layout)?.cpu;
+            return c === undefined || f === undefined ? "—" : times(c / f);
+          },
+        },
+      ]),
+    ],
+    answerRows.slice(0, 12),
+  );
+  const findings: string[] = [];
+  for (const layout of layouts) {
+    const measured = subjects
+      .map((s) => at(s, layout))
+      .filter((c): c is Cell => c?.cpu !== undefined)
+      .sort((a, b) => a.cpu! - b.cpu!);
+    const lightest = measured[0];
+    const heaviest = measured[measured.length - 1];
+    const floor = at(FLOOR_TARGET, layout)?.cpu;
+    if (lightest === undefined || heaviest === undefined) continue;
+    const vsFloor = (c: Cell) => (floor === undefined ? "" : `, ${times(c.cpu! / floor)} the floor`);
+    findings.push(
+      measured.length > 1
+        ? `**${mdCell(layout)}**: ${mdCell(lightest.label)} costs the least server CPU per request (${us(lightest.cpu)} µs${vsFloor(lightest)}) and ${mdCell(heaviest.label)} the most (${us(heaviest.cpu)} µs${vsFloor(heaviest)}, ${times(heaviest.cpu! / lightest.cpu!)} the lightest).`
+        : `**${mdCell(layout)}**: ${mdCell(lightest.label)} spends ${us(lightest.cpu)} µs of server CPU per request${vsFloor(lightest)}.`,
+    );
+  }
   const view: View = {
     title: A2A_LAYER_COST_TITLE,
+    answer,
+    findings,
+    minMax: all.some((c) => c.trials < 5),
+    cpuChart: cpuChart ?? null,
+    definitions: definitionItems(["floor", "trial", "percentile", "busy"]),
     trials,
     headlineLayout,
     headline,
@@ -381,4 +453,42 @@ export function a2aLayerCostMarkdown(t: Timings): string {
     }),
   };
   return renderMarkdownTemplate("a2a-layer-cost.md.njk", view);
+}
+
+/**
+ * The CPU-per-request chart: one bar per target (the floor included, drawn in grey) per layout
+ * panel, with the trials' min–max as an error bar, and its data as a TSV.
+ * @returns undefined when no configuration has a CPU figure
+ */
+export async function a2aCpuChart(t: Timings): Promise<{ view: ChartView; assets: Array<{ file: string; content: string }> } | undefined> {
+  const data: CpuDatum[] = cells(t)
+    .filter((c) => c.cpu !== undefined)
+    .map((c) => ({
+      target: c.config.target,
+      layout: c.config.layout,
+      cpuUs: c.cpu ?? 0,
+      minUs: c.cpuMin ?? c.cpu ?? 0,
+      maxUs: c.cpuMax ?? c.cpu ?? 0,
+      floor: c.config.target === FLOOR_TARGET,
+    }));
+  if (data.length === 0) return undefined;
+  const svg = `${A2A_LAYER_COST_ID}-cpu.svg`;
+  const tsv = `${A2A_LAYER_COST_ID}-cpu.tsv`;
+  return {
+    view: {
+      svg,
+      data: tsv,
+      alt: "Server CPU per request per target, one panel per pinning layout, bars at the median of the trials with the trials' min–max as error bars, the floor in grey",
+    },
+    assets: [
+      { file: svg, content: await cpuBarsSvg(data) },
+      {
+        file: tsv,
+        content: toTsv(
+          ["target", "layout", "cpu_per_request_us", "trial_min_us", "trial_max_us"],
+          data.map((d) => [d.target, d.layout, d.cpuUs, d.minUs, d.maxUs]),
+        ),
+      },
+    ],
+  };
 }

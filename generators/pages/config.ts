@@ -2,6 +2,7 @@
  * One page per configuration: its axes, every metric (min, median, max), every repeat from
  * `runs.tsv`, the identity of its repeats and varying fields, and its trace.
  */
+import { sequenceSvg } from "../charts/sequence.js";
 import { mdCell, mdCode, mdFence } from "../escape.js";
 import { formatInt } from "../format.js";
 import { compareCodeUnits } from "../order.js";
@@ -11,7 +12,7 @@ import type { ConfigSummary, Results } from "../results/load.js";
 import { LEGACY_REPORT } from "../results/provenance.js";
 import { identityLine } from "../sections/identity.js";
 import { speaksMcp } from "../sections/protocol.js";
-import { traceView } from "../sections/trace.js";
+import { sequenceSteps, traceView } from "../sections/trace.js";
 import { readAnomalies } from "../results/extra.js";
 import { tableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
@@ -37,9 +38,10 @@ export function configPageStem(config: string, slug: string): string {
  * Build one configuration's page markdown; its "Back to the report" link goes to
  * `<results.provenance.report.slug>.md`.
  * @param summary the configuration's summary row
+ * @param sequence site-relative file of the page's sequence diagram (see {@link configSequence}), when one was drawn
  * @returns markdown source
  */
-export function configPageMarkdown(results: Results, summary: ConfigSummary): string {
+export function configPageMarkdown(results: Results, summary: ConfigSummary, sequence?: string): string {
   const metrics = [...(results.medians.get(summary.config) ?? new Map())].sort((a, b) => compareCodeUnits(a[0], b[0]));
   const runs = results.runs;
   const runRows = runs?.rows.filter((r) => r.config === summary.config) ?? [];
@@ -48,6 +50,7 @@ export function configPageMarkdown(results: Results, summary: ConfigSummary): st
   const okRepeats = runRows.filter((r) => r.status === "ok").map((r) => r.repeat);
   const anomalies = okRepeats.flatMap((repeat) => readAnomalies(results.dir, summary.config, repeat).map((a) => ({ repeat, ...a })));
   return renderMarkdownTemplate("config.md.njk", {
+    sequence,
     title: mdCode(summary.config),
     report: results.provenance.report.slug,
     axes: tableView(
@@ -99,4 +102,19 @@ export function configPageMarkdown(results: Results, summary: ConfigSummary): st
     trace: trace && { repeat: formatInt(trace.repeat), table: trace.table, exchange: mdFence(trace.exchange) },
     command: mdCode(reproduceCommand(summary.config, results.provenance.matrix.file, RESULTS_FILES.medians, "total_bytes")),
   });
+}
+
+/**
+ * The sequence diagram of a configuration's traced repeat: `<stem>-sequence.svg`, one arrow per
+ * HTTP message or stdio line with its bytes per layer (from `messages.tsv`).
+ * @param stem the configuration page's stem ({@link configPageStem})
+ * @returns undefined when the results hold no per-message breakdown of the configuration
+ */
+export function configSequence(results: Results, summary: ConfigSummary, stem: string): { file: string; content: string } | undefined {
+  const trace = traceView(results, summary.config, { meta: speaksMcp(results, summary) });
+  if (trace === undefined || trace.messages.length === 0) return undefined;
+  return {
+    file: `${stem}-sequence.svg`,
+    content: sequenceSvg(sequenceSteps(trace.messages), `Exchanges of ${summary.config}, repeat ${trace.repeat}: one arrow per HTTP message or stdio line`),
+  };
 }

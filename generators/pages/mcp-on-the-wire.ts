@@ -10,6 +10,7 @@
  * speaks MCP (see `speaksMcp`), and are drawn from those configurations only; otherwise the page
  * speaks of JSON-RPC messages and requests only.
  */
+import { readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { mdCell, mdCode } from "../escape.js";
 import { formatInt } from "../format.js";
@@ -21,7 +22,6 @@ import { environmentView } from "../sections/environment.js";
 import { identityLine } from "../sections/identity.js";
 import { tableView, type Column, type TableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
-import { stackedBarSvg, type StackedDatum } from "../charts/svg.js";
 import { coverageView } from "../sections/coverage.js";
 import { FLOW_CALLS, crossoverView, framingShareTable, serversSideBySide, stateTable } from "../sections/derived.js";
 import { predictionViews } from "../sections/predictions.js";
@@ -31,6 +31,9 @@ import { mdFence } from "../escape.js";
 import type { Page, PageOutput, SiteContext } from "./types.js";
 import { RESULTS_FILES } from "../../format/layout.js";
 import { anomalyView } from "../sections/anomalies.js";
+import { wireHeadline } from "../sections/headline.js";
+import { definitionItems } from "../sections/definitions.js";
+import { wireCharts } from "../sections/wire-charts.js";
 import { clientFieldsView } from "../sections/client-fields.js";
 import { releasesView } from "../sections/releases.js";
 
@@ -70,24 +73,30 @@ const num = (header: string, metric: string): Column<Row> => ({
 /** A target's name as the report shows it: its label from provenance when there is one, else the axis value. */
 const targetName = (labels: ReadonlyMap<string, string>, name: string): string => labels.get(name) ?? name;
 
+/**
+ * The full table's columns, key columns first so the totals show without scrolling: row key,
+ * flow, revision, target, client, total bytes (and `_meta` bytes), then the layers, then the
+ * other axes.
+ */
 function columns(kind: "http" | "stdio", extraAxes: readonly string[], labels: ReadonlyMap<string, string>, mcp: boolean): Array<Column<Row>> {
-  const head: Array<Column<Row>> = [
+  const key: Array<Column<Row>> = [
     { header: "#", align: "left", cell: (r) => r.key },
     { header: "Flow", align: "left", cell: (r) => axis(r, "flow") },
     ...(mcp ? [{ header: "Revision", align: "left", cell: (r) => axis(r, "revision") } satisfies Column<Row>] : []),
     { header: "Target", align: "left", cell: (r) => targetName(labels, axis(r, "target")) },
     { header: "Client", align: "left", cell: (r) => axis(r, "client") },
-    ...extraAxes.map((name): Column<Row> => ({ header: mdCell(name), align: "left", cell: (r) => axis(r, name) })),
+    num("Total bytes", "total_bytes"),
+    ...(mcp ? [num("`_meta` bytes", "meta_bytes")] : []),
     {
       header: "JSON-RPC C→S / S→C",
       align: "right",
       cell: (r) => `${median(r, "jsonrpc_c2s")} / ${median(r, "jsonrpc_s2c")}`,
     },
   ];
-  const tail = [...(mcp ? [num("`_meta` bytes", "meta_bytes")] : []), num("Total bytes", "total_bytes")];
-  if (kind === "stdio") return [...head, num("Newline bytes", "newline_bytes"), ...tail];
+  const extras = extraAxes.map((name): Column<Row> => ({ header: mdCell(name), align: "left", cell: (r) => axis(r, name) }));
+  if (kind === "stdio") return [...key, num("Newline bytes", "newline_bytes"), ...extras];
   return [
-    ...head,
+    ...key,
     num("HTTP round trips", "http_round_trips"),
     num("Request head", "request_head_bytes"),
     num("Request body", "request_body_bytes"),
@@ -95,7 +104,7 @@ function columns(kind: "http" | "stdio", extraAxes: readonly string[], labels: R
     num("Response body", "response_body_bytes"),
     num("Chunk bytes", "chunk_framing_bytes"),
     num("SSE events", "sse_events"),
-    ...tail,
+    ...extras,
   ];
 }
 
@@ -129,15 +138,6 @@ function section(
     }),
   };
 }
-
-/** HTTP layers stacked in the chart, in order: metric and label. */
-const LAYERS = [
-  ["request_head_bytes", "Request head"],
-  ["request_body_bytes", "Request body"],
-  ["response_head_bytes", "Response head"],
-  ["response_body_bytes", "Response body"],
-  ["chunk_framing_bytes", "Chunk bytes"],
-] as const;
 
 /** True when some configuration of the results speaks MCP. */
 const anyMcp = (results: Results): boolean => results.configs.some((c) => speaksMcp(results, c));
@@ -202,15 +202,12 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
       table: t?.table,
     };
   });
-  const assets: Array<{ file: string; content: string }> = [];
-  const chartData: StackedDatum[] = httpRows.flatMap((r) =>
-    LAYERS.map(([metric, part], order) => ({ row: `${r.key} ${r.summary.config}`, part, order, value: r.metrics.get(metric)?.median ?? 0 })),
-  );
-  let chart: string | undefined;
-  if (chartData.length > 0) {
-    chart = `${results.provenance.report.slug}-http-layers.svg`;
-    assets.push({ file: chart, content: await stackedBarSvg(chartData, "Bytes (median)") });
-  }
+  const charts = await wireCharts(mcp ? allRows.filter(isMcp) : allRows, results.axisNames, calls, results.provenance.report.slug, mcp);
+  const assets = charts.assets;
+  // The full tables' data, copied into the site beside the page (a results file, unchanged).
+  const data = { medians: `${results.provenance.report.slug}-medians.tsv`, summary: `${results.provenance.report.slug}-summary.tsv` };
+  assets.push({ file: data.medians, content: readFileSync(results.files.medians, "utf8") });
+  assets.push({ file: data.summary, content: readFileSync(results.files.summary, "utf8") });
   const releases = await releasesView(results, results.provenance.report.slug);
   if (releases) assets.push(...releases.assets);
   // MCP-only sections read the MCP configurations only (calls are `tools/call` requests).
@@ -218,13 +215,27 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
   const crossStdio = crossoverView(stdioRows.filter(isMcp), results.axisNames, calls);
   const predictions = ctx.predictions;
   const other = sorted.filter((c) => !["http", "stdio"].includes(c.axes.get("transport") ?? ""));
+  const slug = results.provenance.report.slug;
+  const details = { id: `${slug}-exchanges`, title: `${results.provenance.report.title}: decoded exchanges and coverage` };
+  const coverage = results.coverage && coverageView(results.coverage);
+  const detailsMarkdown = renderMarkdownTemplate("mcp-on-the-wire-exchanges.md.njk", {
+    title: mdCell(details.title),
+    report: { id: slug, title: mdCell(results.provenance.report.title) },
+    mcp,
+    exchanges,
+    coverage,
+  });
   const markdown = renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
+    details: { id: details.id, title: mdCell(details.title) },
     title: mdCell(results.provenance.report.title),
     mcp,
+    headline: mcp ? wireHeadline(allRows.filter(isMcp), results.axisNames, labels, calls) : undefined,
     releases: releases?.view,
     http: section("http", httpRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
-    chart,
+    charts,
+    data,
+    definitions: definitionItems(mcp ? ["flow", "client", "revision", "layer", "meta", "repeat"] : ["layer", "repeat"]),
     framing: framingShareTable(httpRows),
     servers: serversSideBySide(allRows.filter(isMcp), results.axisNames, labels),
     crossHttp,
@@ -235,7 +246,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     state: mcp ? stateTable(results, allRows.filter(isMcp)) : undefined,
     clientFieldsView: clientFieldsView(results),
     exchanges,
-    coverage: results.coverage && coverageView(results.coverage),
+    coverage,
     anomalies: anomalyView(results, ctx.configPage),
     predictions: predictions && {
       file: mdCode(predictions.file.split("/").pop() ?? ""),
@@ -248,7 +259,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     })),
     env: environmentView(results.provenance),
   });
-  return { markdown, assets };
+  return { markdown, assets, pages: [{ id: details.id, title: details.title, markdown: detailsMarkdown }] };
 }
 
 /**

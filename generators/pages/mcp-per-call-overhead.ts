@@ -9,6 +9,9 @@
  * row of whoever measured it (wirecost's direct path, or the harness's own in-process row in the
  * same runtime).
  */
+import { definitionItems } from "../sections/definitions.js";
+import { percallAnswer, trialRange } from "../sections/percall-answer.js";
+import type { ChartView } from "../sections/wire-charts.js";
 import { mdCell, mdCode } from "../escape.js";
 import { formatFixed } from "../format.js";
 import { reproduceCommand } from "../reproduce.js";
@@ -127,10 +130,11 @@ function table(header: string[], align: Array<"l" | "r">, rows: string[][]): str
 
 /**
  * Build the page's markdown from a per-call results folder's contents. Deterministic.
+ * @param latencyChart the latency distribution chart of {@link percallDistribution}, when some path kept its calls
  * @param resultsDir the results folder the page is rendered from, as `render` names it (printed in
  *   the whole-report run and render commands)
  */
-export function percallMarkdown(r: PercallResults, resultsDir: string): string {
+export function percallMarkdown(r: PercallResults, resultsDir: string, latencyChart?: ChartView): string {
   const direct = r.rows.find((p) => p.kind === "direct" && p.measuredBy === "wirecost")!; // the loader checked there is one
   const mcp = r.rows.filter((p) => p.kind === "mcp");
   const ratio = (p: PercallRow, k: "p50Us" | "p95Us"): string => {
@@ -150,8 +154,9 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
       "p50 ratio × its direct",
       "p95 ratio × its direct",
       "trials p50 [ms]",
+      "p50 trials min–max [ms]",
     ],
-    ["l", "l", "l", "l", "r", "r", "r", "r", "r", "r", "l"],
+    ["l", "l", "l", "l", "r", "r", "r", "r", "r", "r", "l", "r"],
     r.rows.map((p) => [
       mdCell(p.label),
       mdCode(p.config),
@@ -164,6 +169,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
       ratio(p, "p50Us"),
       ratio(p, "p95Us"),
       mdCell(p.trialP50Us.map((t) => ms(t)).join(", ")),
+      mdCell(trialRange(p.trialP50Us) || "—"),
     ]),
   );
   // The write-up's first table, per harness runtime: its in-process row, each of its rows over a transport, and the differences.
@@ -273,10 +279,18 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
       rows.map((t) => [mdCell(p.label), mdCell(t.label), String(t.turns), f1(t.directMs), f1(t.overMcpMs), f1(t.overheadMs), pct(t.overheadShare)]),
     ),
   );
+  // Each row with the figures it printed here (percall.tsv's p50_us and p95_us), to compare with the re-measured line.
   const reproduce = table(
-    ["configuration", "command that re-measures the row and prints it"],
-    ["l", "l"],
-    [...r.rows, ...r.failed].map((p) => [mdCode(p.config), mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall))]),
+    ["configuration", "command that re-measures the row and prints it", "expected here: p50_us / p95_us (trials min–max p50 [ms])"],
+    ["l", "l", "l"],
+    [
+      ...r.rows.map((p) => [
+        mdCode(p.config),
+        mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall)),
+        `${mdCode(String(p.p50Us))} / ${mdCode(String(p.p95Us))}${trialRange(p.trialP50Us) ? ` (${trialRange(p.trialP50Us)})` : ""}`,
+      ]),
+      ...r.failed.map((p) => [mdCode(p.config), mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall)), "no figure here (the path failed)"]),
+    ],
   );
   const failed = r.failed.map((f) => ({ config: mdCode(f.config), label: mdCell(f.label), reason: mdCell(f.reason) }));
   const command = `npx wirecost run ${shellQuote(r.matrix)} --results ${shellQuote(resultsDir)}`;
@@ -295,6 +309,10 @@ export function percallMarkdown(r: PercallResults, resultsDir: string): string {
   }));
   return renderMarkdownTemplate("mcp-per-call-overhead.md.njk", {
     title: mdCell(r.title),
+    answer: percallAnswer(r, (p) => baselineOf(p, r.rows)),
+    dataFile: `${PERCALL_PAGE_ID}-percall.tsv`,
+    definitions: definitionItems(["client", "revision", "trial", "percentile", "busy"]),
+    latencyChart,
     settings: {
       calls: String(r.settings.calls),
       trials: String(r.settings.trials),

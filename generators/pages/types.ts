@@ -17,6 +17,11 @@ export interface PageOutput {
   markdown: string;
   /** Extra files: site-relative name (flat, `[A-Za-z0-9._-]`) and content. */
   assets?: ReadonlyArray<{ file: string; content: string }>;
+  /**
+   * Companion pages the page links (e.g. the wire report's decoded exchanges): id (`[a-z0-9-]`,
+   * unique in the site), plain-text title and markdown; each becomes `<id>.md` and `<id>.html`.
+   */
+  pages?: ReadonlyArray<{ id: string; title: string; markdown: string }>;
 }
 
 /**

@@ -7,6 +7,7 @@
  * predictions:
  *   - id: P1                     # [A-Za-z0-9_-]+, unique
  *     text: The plain flow has seven JSON-RPC messages under 2025-11-25 …
+ *     registered: before-run     # optional: before-run, or after-trial-runs (written after runs of this matrix)
  *     checks:
  *       - claim: seven messages under the old revision   # one line, shown with the verdict
  *         cells:                  # alias → axis values selecting configurations
@@ -36,7 +37,18 @@ export interface Prediction {
   text: string;
   /** Checks, in file order (may be empty: the prediction is then untested). */
   checks: readonly PredictionCheck[];
+  /**
+   * How the prediction was registered, as its author declares it: `before-run`, or
+   * `after-trial-runs` (written after runs of this matrix: never labelled pre-registered);
+   * undefined when not declared (the page then relies on the git check alone).
+   */
+  registered: Registration | undefined;
 }
+
+/** Declared registration of a prediction (the `registered:` key). */
+export type Registration = "before-run" | "after-trial-runs";
+/** The values `registered:` takes. */
+export const REGISTRATIONS: readonly Registration[] = ["before-run", "after-trial-runs"];
 
 const FIX = "see the format in generators/predictions/load.ts, or delete predictions.yaml to render without predictions";
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -80,11 +92,16 @@ export function readPredictions(file: string): Prediction[] {
     seen.add(id);
     const ptext = p["text"];
     if (typeof ptext !== "string") throw fail(at("text"), `${id}.text`, "expected the prediction's text");
+    const registered = p["registered"];
+    if (registered !== undefined && !REGISTRATIONS.includes(registered as Registration)) {
+      throw fail(at("registered"), `${id}.registered`, `expected one of ${REGISTRATIONS.join(", ")}, not \`${String(registered)}\``);
+    }
     const checks = p["checks"] ?? [];
     if (!Array.isArray(checks)) throw fail(at("checks"), `${id}.checks`, "expected a list of checks");
     return {
       id,
       text: ptext.trim(),
+      registered: registered as Registration | undefined,
       checks: checks.map((c: unknown, j): PredictionCheck => {
         const key = `${id}.checks[${j}]`;
         if (!obj(c)) throw fail(at("checks", j), key, "expected a mapping with claim, cells and expect");

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { UserError } from "../../format/errors.js";
-import { configPageMarkdown, configPageStem } from "../pages/config.js";
+import { configPageMarkdown, configPageStem, configSequence } from "../pages/config.js";
 import { REPORTS } from "../pages/index.js";
 import type { SiteContext } from "../pages/types.js";
 import { checkExpression, judgePredictions } from "../predictions/evaluate.js";
@@ -77,11 +77,19 @@ export const wireReport: ReportKind = {
       const out = typeof built === "string" ? { markdown: built } : built;
       addPage(files, id, page.title(results), out.markdown, generator);
       for (const asset of out.assets ?? []) files.set(asset.file, asset.content);
+      for (const extra of out.pages ?? []) {
+        if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(extra.id) || ids.has(extra.id)) throw new Error(`page id not [a-z0-9-] or not unique: ${extra.id}`);
+        ids.add(extra.id);
+        addPage(files, extra.id, extra.title, extra.markdown, generator);
+      }
     }
     const skipped = skippedConfigs(results);
     for (const summary of results.configs) {
       if (skipped.has(summary.config)) continue; // no figure to show: the coverage section names it
-      addPage(files, configPageStem(summary.config, slug), `Configuration ${summary.config}`, configPageMarkdown(results, summary), generator);
+      const stem = configPageStem(summary.config, slug);
+      const sequence = configSequence(results, summary, stem);
+      if (sequence) files.set(sequence.file, sequence.content);
+      addPage(files, stem, `Configuration ${summary.config}`, configPageMarkdown(results, summary, sequence?.file), generator);
     }
     const main = REPORTS[0]!;
     return { entry: { id: main.id(results), title: main.title(results), description: main.description(results), results: dir }, files };

@@ -77,6 +77,8 @@ export interface PercallRow {
   spreadUs: number;
   /** p50 of each trial, µs, in trial order (from `percall-samples.tsv`). */
   trialP50Us: number[];
+  /** p95 of each trial, µs, in trial order (from `percall-samples.tsv`). */
+  trialP95Us: number[];
   /** Setup medians over `samples` start-ups; null for direct. */
   setup: { samples: number; readyMs: number; openMs: number; listedMs: number; firstCallMs: number } | null;
   /** Null when not measured (harness paths). */
@@ -114,6 +116,10 @@ export interface PercallResults {
   rows: PercallRow[];
   /** Failed paths in matrix order. */
   failed: FailedPath[];
+  /** Every timed call's latency in µs by configuration, where the samples were kept (harness paths: `kind` `call`, metric `latency_us`). */
+  callSamplesUs: ReadonlyMap<string, readonly number[]>;
+  /** 1-minute load average recorded before each trial of every path (`kind` `trial`, metric `load1`), in file order. */
+  trialLoad1: readonly number[];
 }
 
 /** A numeric cell; "" gives undefined. @throws UserError naming file:line (column) for anything else that is not a number */
@@ -159,7 +165,23 @@ export function loadPercall(dir: string): PercallResults {
   const samples = readTsv(resultsFile(dir, "percallSamples"), FIX);
   const sc = columnIndex(samples, SAMPLE_COLUMNS);
   const trialP50 = new Map<string, number[]>();
+  const trialP95 = new Map<string, number[]>();
+  const callSamples = new Map<string, number[]>();
+  const trialLoad1: number[] = [];
   for (const r of samples.rows) {
+    if (field(r, sc("kind")) === "trial" && field(r, sc("metric")) === "load1") trialLoad1.push(required(samples, r, sc, "value"));
+    if (field(r, sc("kind")) === "call" && field(r, sc("metric")) === "latency_us") {
+      const c = field(r, sc("config"));
+      const list = callSamples.get(c) ?? [];
+      list.push(required(samples, r, sc, "value"));
+      callSamples.set(c, list);
+      continue;
+    }
+    if (field(r, sc("kind")) === "trial" && field(r, sc("metric")) === "p95_us") {
+      const c = field(r, sc("config"));
+      trialP95.set(c, [...(trialP95.get(c) ?? []), required(samples, r, sc, "value")]);
+      continue;
+    }
     if (field(r, sc("kind")) !== "trial" || field(r, sc("metric")) !== "p50_us") continue;
     const c = field(r, sc("config"));
     trialP50.set(c, [...(trialP50.get(c) ?? []), required(samples, r, sc, "value")]);
@@ -222,6 +244,7 @@ export function loadPercall(dir: string): PercallResults {
       spreadUs: n("spread_us"),
       clientCpuPerCallUs: v4 ? (numberAt(table, r, col, "client_cpu_per_call_us") ?? null) : null,
       trialP50Us: trialP50.get(config) ?? [],
+      trialP95Us: trialP95.get(config) ?? [],
       setup:
         samplesN > 0
           ? {
@@ -254,5 +277,7 @@ export function loadPercall(dir: string): PercallResults {
     builds: [...builds.values()].sort((a, b) => (a.target < b.target ? -1 : 1)),
     rows,
     failed,
+    callSamplesUs: callSamples,
+    trialLoad1,
   };
 }

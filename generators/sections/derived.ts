@@ -51,22 +51,45 @@ export function framingShareTable(rows: readonly KeyedRow[]): TableView | undefi
 /** Calls per flow when the results carry no trace to count them from: the flows' definitions. */
 export const FLOW_CALLS: Readonly<Record<string, number>> = { plain: 1, ten: 10 };
 
-/** The crossover section: per revision its line, and per pair of revisions where they meet. */
-export interface CrossoverView {
-  /** Per group and revision: one-call and ten-call totals, fixed and marginal bytes. */
-  lines: TableView;
-  /** Per group and pair of revisions: the call count where the totals meet. */
-  meets: TableView;
+/** One fitted line: a group (every axis but flow and revision) at one revision. */
+export interface CrossoverLine {
+  /** The group as `axis=value, …`. */
+  group: string;
+  /** The group's axis values in `axisNames` order (flow and revision left out). */
+  tuple: readonly string[];
+  /** Revision of both endpoints. */
+  rev: string;
+  /** The one-call (`plain`) and ten-call (`ten`) rows. */
+  one: KeyedRow;
+  ten: KeyedRow;
+  /** Calls in each endpoint (`tools/call` requests). */
+  c1: number;
+  c10: number;
+  /** Fixed bytes per session and marginal bytes per added call (see `linearCost`). */
+  fixed: number;
+  marginal: number;
+}
+
+/** Where two revisions' lines of one group meet: `at` calls, undefined when parallel. */
+export interface CrossoverMeet {
+  group: string;
+  a: CrossoverLine;
+  b: CrossoverLine;
+  at: number | undefined;
 }
 
 /**
  * Fit fixed and marginal bytes per revision from the `plain` (one call) and `ten` (ten calls)
- * totals of configurations that agree on every other axis, and where two revisions meet.
+ * totals of configurations that agree on every other axis, and where each pair of revisions
+ * meets (revisions in sorted order, so `a` is the older one).
  * @param rows every report row of one transport
  * @param calls configuration id → calls counted in its trace (`tools/call` requests), when known
- * @returns undefined when no configuration has both flows
  */
-export function crossoverView(rows: readonly KeyedRow[], axisNames: readonly string[], calls: ReadonlyMap<string, number>): CrossoverView | undefined {
+export function crossoverFits(
+  rows: readonly KeyedRow[],
+  axisNames: readonly string[],
+  calls: ReadonlyMap<string, number>,
+): { lines: CrossoverLine[]; meets: CrossoverMeet[] } {
   const groupAxes = axisNames.filter((a) => a !== "flow" && a !== "revision");
   const groups = new Map<string, { tuple: string[]; byRevision: Map<string, { one?: KeyedRow; ten?: KeyedRow }> }>();
   for (const r of rows) {
@@ -83,19 +106,19 @@ export function crossoverView(rows: readonly KeyedRow[], axisNames: readonly str
     g.byRevision.set(rev, pair);
     groups.set(key, g);
   }
-  const lineRows: Array<{ group: string; rev: string; one: KeyedRow; ten: KeyedRow; c1: number; c10: number; fixed: number; marginal: number }> = [];
-  const meetRows: Array<{ group: string; a: (typeof lineRows)[number]; b: (typeof lineRows)[number]; at: number | undefined }> = [];
+  const lineRows: CrossoverLine[] = [];
+  const meetRows: CrossoverMeet[] = [];
   const callsOf = (r: KeyedRow): number => calls.get(r.summary.config) ?? FLOW_CALLS[r.summary.axes.get("flow") ?? ""] ?? 0;
   for (const g of [...groups.values()].sort((a, b) => compareTuples(a.tuple, b.tuple))) {
     const label = groupAxes.map((a, i) => `${a}=${g.tuple[i] ?? ""}`).join(", ");
-    const mine: typeof lineRows = [];
+    const mine: CrossoverLine[] = [];
     for (const [rev, pair] of [...g.byRevision].sort((a, b) => compareTuples([a[0]], [b[0]]))) {
       if (pair.one === undefined || pair.ten === undefined) continue;
       const c1 = callsOf(pair.one);
       const c10 = callsOf(pair.ten);
       if (c1 === c10) continue;
       const fit = linearCost(c1, med(pair.one, "total_bytes") ?? 0, c10, med(pair.ten, "total_bytes") ?? 0);
-      mine.push({ group: label, rev, one: pair.one, ten: pair.ten, c1, c10, fixed: fit.fixedBytes, marginal: fit.marginalBytes });
+      mine.push({ group: label, tuple: g.tuple, rev, one: pair.one, ten: pair.ten, c1, c10, fixed: fit.fixedBytes, marginal: fit.marginalBytes });
     }
     lineRows.push(...mine);
     for (let i = 0; i < mine.length; i++) {
@@ -108,6 +131,25 @@ export function crossoverView(rows: readonly KeyedRow[], axisNames: readonly str
       }
     }
   }
+  return { lines: lineRows, meets: meetRows };
+}
+
+/** The crossover section: per revision its line, and per pair of revisions where they meet. */
+export interface CrossoverView {
+  /** Per group and revision: one-call and ten-call totals, fixed and marginal bytes. */
+  lines: TableView;
+  /** Per group and pair of revisions: the call count where the totals meet. */
+  meets: TableView;
+}
+
+/**
+ * The crossover tables of {@link crossoverFits}.
+ * @param rows every report row of one transport
+ * @param calls configuration id → calls counted in its trace (`tools/call` requests), when known
+ * @returns undefined when no configuration has both flows
+ */
+export function crossoverView(rows: readonly KeyedRow[], axisNames: readonly string[], calls: ReadonlyMap<string, number>): CrossoverView | undefined {
+  const { lines: lineRows, meets: meetRows } = crossoverFits(rows, axisNames, calls);
   if (lineRows.length === 0) return undefined;
   const total = (r: KeyedRow): string => formatInt(med(r, "total_bytes") ?? 0);
   return {
@@ -192,6 +234,30 @@ export function stateTable(results: Results, allRows: readonly KeyedRow[]): Tabl
   );
 }
 
+/**
+ * The main grid of a report: the raw client's rows (when no row has the raw client, the most
+ * common client's), and for every axis other than target,
+ * transport, flow, revision and client only its most common value (a sweep's values are rarer;
+ * ties go to the first value in sort order), so each (target, transport, flow, revision) names
+ * at most one row.
+ */
+export function mainGrid<R extends KeyedRow>(rows: readonly R[], axisNames: readonly string[]): R[] {
+  const fixed = axisNames.filter((a) => !["target", "transport", "flow", "revision", "client"].includes(a));
+  const mode = new Map<string, string>();
+  for (const a of fixed) {
+    const counts = new Map<string, number>();
+    for (const r of rows) {
+      const v = r.summary.axes.get(a) ?? "";
+      counts.set(v, (counts.get(v) ?? 0) + 1);
+    }
+    mode.set(a, [...counts].sort((x, y) => y[1] - x[1] || compareTuples([x[0]], [y[0]]))[0]?.[0] ?? "");
+  }
+  const clients = new Map<string, number>();
+  for (const r of rows) clients.set(r.summary.axes.get("client") ?? "raw", (clients.get(r.summary.axes.get("client") ?? "raw") ?? 0) + 1);
+  const client = clients.has("raw") ? "raw" : ([...clients].sort((x, y) => y[1] - x[1] || compareTuples([x[0]], [y[0]]))[0]?.[0] ?? "raw");
+  return rows.filter((r) => (r.summary.axes.get("client") ?? "raw") === client && fixed.every((a) => (r.summary.axes.get(a) ?? "") === mode.get(a)));
+}
+
 /** One flow × transport table of the servers side by side (see {@link serversSideBySide}). */
 export interface ServerComparison {
   transport: string;
@@ -209,17 +275,7 @@ export interface ServerComparison {
  * @returns the tables in transport, flow order; empty when fewer than two targets have rows
  */
 export function serversSideBySide(rows: readonly KeyedRow[], axisNames: readonly string[], labels: ReadonlyMap<string, string>): ServerComparison[] {
-  const fixed = axisNames.filter((a) => !["target", "transport", "flow", "revision", "client"].includes(a));
-  const mode = new Map<string, string>();
-  for (const a of fixed) {
-    const counts = new Map<string, number>();
-    for (const r of rows) {
-      const v = r.summary.axes.get(a) ?? "";
-      counts.set(v, (counts.get(v) ?? 0) + 1);
-    }
-    mode.set(a, [...counts].sort((x, y) => y[1] - x[1] || compareTuples([x[0]], [y[0]]))[0]?.[0] ?? "");
-  }
-  const main = rows.filter((r) => (r.summary.axes.get("client") ?? "raw") === "raw" && fixed.every((a) => (r.summary.axes.get(a) ?? "") === mode.get(a)));
+  const main = mainGrid(rows, axisNames);
   const targets = [...new Set(main.map((r) => r.summary.axes.get("target") ?? ""))].sort((a, b) => compareTuples([labels.get(a) ?? a], [labels.get(b) ?? b]));
   if (targets.length < 2) return [];
   const out: ServerComparison[] = [];

@@ -2,6 +2,7 @@
 import { mdCell, mdCode } from "../escape.js";
 import { formatInt } from "../format.js";
 import type { PredictionResult } from "../predictions/evaluate.js";
+import type { Prediction } from "../predictions/load.js";
 import { stampIso, type Registration } from "../predictions/registration.js";
 import { tableView, type TableView } from "../table.js";
 
@@ -19,11 +20,25 @@ export interface PredictionView {
   checks: Array<{ claim: string; expect: string; verdict: string; evidence: TableView | undefined }>;
 }
 
-function registrationLine(r: Registration | undefined): string {
-  if (r === undefined) return "pre-registration not checked";
+/**
+ * The registration label: what predictions.yaml declares (`registered:`) and what git shows. A
+ * prediction declared written after trial runs is never called pre-registered, whatever git says;
+ * one declared before the run is pre-registered only when git agrees.
+ */
+function registrationLine(r: Registration | undefined, declared: Prediction["registered"]): string {
   const stamp = (label: string, c: { hash: string; time: number } | undefined): string =>
     c === undefined ? "" : `; ${label} ${mdCode(c.hash.slice(0, 12))} at ${stampIso(c.time)}`;
-  return `${r.preRegistered ? "**pre-registered**" : "**not pre-registered**"}: ${mdCell(r.reason)}${stamp("prediction added in", r.predictionCommit)}${stamp("results first committed in", r.resultsCommit)}`;
+  const git =
+    r === undefined
+      ? "git check not made"
+      : `git check: ${mdCell(r.reason)}${stamp("prediction added in", r.predictionCommit)}${stamp("results first committed in", r.resultsCommit)}`;
+  if (declared === "after-trial-runs") return `**written after trial runs** (declared in the predictions file); ${git}`;
+  if (declared === "before-run")
+    return r?.preRegistered
+      ? `**pre-registered** (declared before the run, and git agrees); ${git}`
+      : `**not shown to be pre-registered** (declared before the run, git does not confirm it); ${git}`;
+  if (r === undefined) return "pre-registration not checked (not declared in the predictions file, no git check)";
+  return `${r.preRegistered ? "**pre-registered**" : "**not pre-registered**"} (not declared in the predictions file: from git alone); ${git}`;
 }
 
 /** Build the views of judged predictions. */
@@ -32,7 +47,7 @@ export function predictionViews(results: readonly PredictionResult[], registrati
     id: mdCell(p.prediction.id),
     text: mdCell(p.prediction.text),
     verdict: p.verdict,
-    registration: registrationLine(registration.get(p.prediction.id)),
+    registration: registrationLine(registration.get(p.prediction.id), p.prediction.registered),
     checks: p.checks.map((c) => ({
       claim: mdCell(c.check.claim),
       expect: mdCode(c.check.expect),

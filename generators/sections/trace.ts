@@ -23,8 +23,12 @@ export interface TraceView {
 /** Header names worth showing in an exchange line: the protocol's own headers. */
 const PROTOCOL_HEADER = /^(mcp-|last-event-id$|a2a-)/i;
 
-/** Header of the `_meta` bytes column, left out for configurations that do not speak MCP. */
-const META_HEADER = "`_meta` bytes";
+/**
+ * Header of the `_meta` bytes column, left out for configurations that do not speak MCP. One
+ * definition everywhere: the count's `meta_bytes` (README, "What a byte count means"), `_meta`
+ * spans in client → server messages only, so the trace's total equals the metric.
+ */
+const META_HEADER = "`_meta` bytes C→S";
 
 type TraceRow = MessageRow | { total: true; rows: readonly MessageRow[] };
 const sum = (r: TraceRow, f: (m: MessageRow) => number): number => ("total" in r ? r.rows.reduce((s, m) => s + f(m), 0) : f(r));
@@ -38,7 +42,11 @@ const COLUMNS: ReadonlyArray<Column<TraceRow>> = [
   { header: "Body bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.bodyBytes)) },
   { header: "Chunk bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.framingBytes)) },
   { header: "Newline bytes", align: "right", cell: (r) => formatInt(sum(r, (m) => m.newlineBytes)) },
-  { header: META_HEADER, align: "right", cell: (r) => formatInt(sum(r, (m) => m.metaBytes)) },
+  {
+    header: META_HEADER,
+    align: "right",
+    cell: (r) => ("total" in r || r.dir === "c2s" ? formatInt(sum(r, (m) => (m.dir === "c2s" ? m.metaBytes : 0))) : "—"),
+  },
   {
     header: "All bytes",
     align: "right",
@@ -53,8 +61,8 @@ interface Unit {
   messages: MessageRow[];
 }
 
-/** Decode the exchange lines (`client → POST tools/list [MCP-Protocol-Version, _meta]`, …). */
-export function exchangeLines(messages: readonly MessageRow[]): string[] {
+/** Group a trace's rows into exchange units: an HTTP message (its head and the JSON-RPC messages in its body) or one stdio line. */
+function exchangeUnits(messages: readonly MessageRow[]): Unit[] {
   const units: Unit[] = [];
   const open = new Map<string, Unit>();
   for (const m of [...messages].sort((a, b) => a.seq - b.seq)) {
@@ -69,6 +77,12 @@ export function exchangeLines(messages: readonly MessageRow[]): string[] {
     if (unit !== undefined) unit.messages.push(m);
     else units.push({ dir: m.dir, head: undefined, messages: [m] });
   }
+  return units;
+}
+
+/** Decode the exchange lines (`client → POST tools/list [MCP-Protocol-Version, _meta]`, …). */
+export function exchangeLines(messages: readonly MessageRow[]): string[] {
+  const units = exchangeUnits(messages);
   return units.map((u) => {
     const who = u.dir === "c2s" ? "client →" : "server →";
     const what = u.messages.map((m) => (m.kind === "request" || m.kind === "notification" ? m.method : `${m.method} ${m.kind}`.trim()));
@@ -103,4 +117,37 @@ export function traceView(results: Results, config: string, options: { meta?: bo
   const rows: TraceRow[] = [...messages, { total: true, rows: messages }];
   const columns = options.meta === false ? COLUMNS.filter((c) => c.header !== META_HEADER) : COLUMNS;
   return { repeat, table: tableView(columns, rows), exchange: exchangeLines(messages), messages };
+}
+
+/** One arrow of a sequence diagram: its direction, its label (the exchange line without the lane) and its bytes by layer. */
+export interface SequenceStep {
+  /** `c2s` (client to server) or `s2c`. */
+  dir: string;
+  /** What the arrow carries, e.g. `POST tools/call [Mcp-Session-Id]` or `HTTP 200 OK, text/event-stream: tools/call result`. */
+  label: string;
+  /** Bytes of the unit by layer (head, body, chunk framing, newline), as in `messages.tsv`. */
+  head: number;
+  body: number;
+  framing: number;
+  newline: number;
+}
+
+/**
+ * The steps of a configuration's sequence diagram: one per HTTP message or stdio line, labelled as
+ * its exchange line, with the unit's bytes per layer summed from `messages.tsv`.
+ */
+export function sequenceSteps(messages: readonly MessageRow[]): SequenceStep[] {
+  const lines = exchangeLines(messages);
+  return exchangeUnits(messages).map((u, i) => {
+    const rows = u.head === undefined ? u.messages : [u.head, ...u.messages];
+    const add = (f: (m: MessageRow) => number): number => rows.reduce((s, m) => s + f(m), 0);
+    return {
+      dir: u.dir,
+      label: (lines[i] ?? "").replace(/^(client|server) → /, ""),
+      head: add((m) => m.headBytes),
+      body: add((m) => m.bodyBytes),
+      framing: add((m) => m.framingBytes),
+      newline: add((m) => m.newlineBytes),
+    };
+  });
 }

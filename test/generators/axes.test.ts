@@ -39,11 +39,12 @@ describe("render with other results shapes", () => {
     const http = tables.find((t) => t.headers.includes("Response head"));
     const stdio = tables.find((t) => t.headers.includes("Newline bytes"));
     assert.ok(http && stdio);
-    assert.deepEqual(http.headers.slice(0, 7), ["#", "Flow", "Revision", "Target", "Client", "pinning", "JSON-RPC C→S / S→C"]);
+    assert.deepEqual(http.headers.slice(0, 8), ["#", "Flow", "Revision", "Target", "Client", "Total bytes", "_meta bytes", "JSON-RPC C→S / S→C"]);
+    assert.equal(http.headers.at(-1), "pinning", "other axes come after the layers");
     assert.equal(http.rows.length, 3, "the ws configuration is not in the HTTP table");
     assert.equal(stdio.rows.length, 4);
     const failed = stdio.rows.find((r) => r.slice(1, 3).join(" ") === "plain 2026-07-28");
-    assert.deepEqual(failed?.slice(5), ["a0-s1", "— / —", "—", "—", "—"]);
+    assert.deepEqual(failed?.slice(5), ["—", "—", "— / —", "—", "a0-s1"]);
     assert.ok(md.includes("expect no median (no ok repeat) in the printed line"));
     assert.ok(md.includes("- repeats: 0 of 20 repeats ok;"));
     assert.ok(md.includes("## Other transports"));

@@ -26,8 +26,8 @@ let results = "";
 let site = "";
 let files: string[] = [];
 const read = (name: string): string => readFileSync(join(site, name), "utf8");
-/** Text a reader sees in an HTML page: the body with tags removed and entities decoded. */
-const bodyText = (html: string): string => textOf(/<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? "");
+/** Text a reader sees in an HTML page: the body without its script, tags removed and entities decoded. */
+const bodyText = (html: string): string => textOf((/<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? "").replace(/<script>[\s\S]*?<\/script>/g, ""));
 
 describe("a bytes report named by its matrix, beside the MCP report", () => {
   before(async () => {
@@ -77,7 +77,13 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
   });
 
   it("the JSON-RPC report and its configuration pages carry no MCP wording or MCP sections", () => {
-    const pages = [`${SLUG}.md`, `${SLUG}.html`, ...ECHO_IDS.flatMap((id) => [`config-${SLUG}--${id}.md`, `config-${SLUG}--${id}.html`])];
+    const pages = [
+      `${SLUG}.md`,
+      `${SLUG}.html`,
+      `${SLUG}-exchanges.md`,
+      `${SLUG}-exchanges.html`,
+      ...ECHO_IDS.flatMap((id) => [`config-${SLUG}--${id}.md`, `config-${SLUG}--${id}.html`]),
+    ];
     for (const page of pages) {
       const text = page.endsWith(".html") ? bodyText(read(page)) : read(page);
       for (const word of [/\bMCP\b/, /_meta/, /tools\/call/, /Revision/, /servers side by side/, /totals cross/, /Request state/]) {
@@ -92,6 +98,7 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
       "Flow",
       "Target",
       "Client",
+      "Total bytes",
       "JSON-RPC C→S / S→C",
       "HTTP round trips",
       "Request head",
@@ -100,18 +107,17 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
       "Response body",
       "Chunk bytes",
       "SSE events",
-      "Total bytes",
     ]);
-    assert.deepEqual(stdio?.headers, ["#", "Flow", "Target", "Client", "JSON-RPC C→S / S→C", "Newline bytes", "Total bytes"]);
+    assert.deepEqual(stdio?.headers, ["#", "Flow", "Target", "Client", "Total bytes", "JSON-RPC C→S / S→C", "Newline bytes"]);
     assert.deepEqual(
-      http?.rows.map((r) => r.slice(1, 5)),
+      http?.rows.map((r) => [...r.slice(1, 4), r[5]]),
       [
         ["plain", "JSON-RPC echo (test fixture)", "jsonrpc", "1 / 1"],
         ["ten", "JSON-RPC echo (test fixture)", "jsonrpc", "10 / 10"],
       ],
     );
-    assert.match(read(`${SLUG}.md`), /```text\nclient → POST echo\nserver → HTTP 200 OK, application\/json: echo result\n```/);
-    assert.match(read(`${SLUG}.md`), /```text\nclient → echo\nserver → echo result\n```/);
+    assert.match(read(`${SLUG}-exchanges.md`), /```text\nclient → POST echo\nserver → HTTP 200 OK, application\/json: echo result\n```/);
+    assert.match(read(`${SLUG}-exchanges.md`), /```text\nclient → echo\nserver → echo result\n```/);
   });
 
   it("each report's configuration pages have names of their own and link back to their report", () => {

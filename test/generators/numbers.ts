@@ -168,6 +168,8 @@ export function tracedFigures(results: string): TracedFigures {
       if (status !== undefined) statuses.add(status);
     }
     for (const v of totals.values()) addInt(v);
+    // The trace's `_meta` total counts client → server messages only (the count's meta_bytes).
+    addInt(rows.filter((r) => r.get("dir") === "c2s").reduce((s, r) => s + Number(r.get("meta_bytes") ?? 0), 0));
     addInt(allBytes);
     named.set(`trace-all:${config}`, String(allBytes));
     calls.set(config, rows.filter((r) => r.get("dir") === "c2s" && r.get("kind") === "request" && r.get("method") === "tools/call").length);
@@ -236,6 +238,18 @@ export function tracedFigures(results: string): TracedFigures {
       }
     }
   }
+  // Headline: differences between revisions of configurations that agree on every other axis.
+  const byRest = new Map<string, number[]>();
+  for (const row of summary.slice(1)) {
+    const t = medians.get(row[0] ?? "")?.get("total_bytes");
+    if (t === undefined) continue;
+    const key = axes
+      .filter((a) => a !== "revision")
+      .map((a) => row[axes.indexOf(a) + 1] ?? "")
+      .join("\u0000");
+    byRest.set(key, [...(byRest.get(key) ?? []), t]);
+  }
+  for (const totals of byRest.values()) for (const a of totals) for (const b of totals) addInt(b - a);
   // Row keys link to pages; crossover calls of the flows' definitions appear in prose.
   for (const n of Object.values(definedCalls)) addInt(n);
   return { all, statuses, configs: [...configs].sort((a, b) => b.length - a.length), named };

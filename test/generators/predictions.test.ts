@@ -1,10 +1,13 @@
 /** Predictions: verdicts from expressions, and pre-registration from a temp git repository. */
 import assert from "node:assert/strict";
-import { cpSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { simpleGit } from "simple-git";
+import { UserError } from "../../format/errors.js";
+import { readPredictions } from "../../generators/predictions/load.js";
 import { checkRegistration } from "../../generators/predictions/registration.js";
+import { render } from "../../generators/render.js";
 import { FIXTURE, tempDir } from "./support.js";
 
 async function commitAt(dir: string, files: string[], date: string): Promise<void> {
@@ -33,5 +36,33 @@ describe("pre-registration", () => {
     assert.match(reg.get("LATE")?.reason ?? "", /at or after the first commit/);
     assert.equal(reg.get("NEVER")?.preRegistered, false);
     assert.match(reg.get("NEVER")?.reason ?? "", /not committed/);
+  });
+});
+
+describe("registration as declared in predictions.yaml", () => {
+  it("labels a prediction declared after trial runs as such even when git would call it pre-registered; rejects an unknown value", async () => {
+    const repo = tempDir("git-declared");
+    await simpleGit({ baseDir: repo }).init();
+    const pred = join(repo, "predictions.yaml");
+    writeFileSync(
+      pred,
+      "version: 1\npredictions:\n  - id: LATER\n    registered: after-trial-runs\n    text: a\n  - id: BEFORE\n    registered: before-run\n    text: b\n  - id: PLAIN\n    text: c\n",
+    );
+    await commitAt(repo, ["predictions.yaml"], "2026-01-01T00:00:00Z");
+    cpSync(FIXTURE, join(repo, "results"), { recursive: true });
+    await commitAt(repo, ["results"], "2026-02-01T00:00:00Z");
+    const site = tempDir("site-declared");
+    await render({ results: join(repo, "results"), site });
+    const md = readFileSync(join(site, "mcp-on-the-wire.md"), "utf8");
+    const line = (id: string): string => /^Registration: .*$/m.exec(md.slice(md.indexOf(`### ${id}:`)))?.[0] ?? "";
+    assert.match(line("LATER"), /^Registration: \*\*written after trial runs\*\* \(declared in the predictions file\); git check: /);
+    assert.doesNotMatch(line("LATER"), /\*\*pre-registered\*\*/);
+    assert.match(line("BEFORE"), /^Registration: \*\*pre-registered\*\* \(declared before the run, and git agrees\)/);
+    assert.match(line("PLAIN"), /^Registration: \*\*pre-registered\*\* \(not declared in the predictions file: from git alone\)/);
+    writeFileSync(pred, "version: 1\npredictions:\n  - id: X\n    registered: sometime\n    text: a\n");
+    assert.throws(
+      () => readPredictions(pred),
+      (e: unknown) => e instanceof UserError && /X\.registered/.test(e.message) && /before-run, after-trial-runs/.test(e.message),
+    );
   });
 });

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { render } from "../../generators/render.js";
+import { DEFINITIONS } from "../../generators/sections/definitions.js";
 import { root } from "../paths.js";
 
 test("render finds the wire report at the root and the timing and per-call reports in sub-folders", async () => {
@@ -33,9 +34,56 @@ test("render finds the wire report at the root and the timing and per-call repor
   assert.ok(!existsSync(join(site, "percall.tsv")), "results files are not copied into the site");
 });
 
-test("render of a folder with a timing report only writes that page and the index", async () => {
+test("render of a folder with a timing report only writes that page, its chart with the chart's data, and the index", async () => {
   const tmp = mkdtempSync(join(tmpdir(), "wirecost-reports-"));
   const site = join(tmp, "site");
   const { files } = await render({ results: join(root, "results/a2a-layer-cost"), site });
-  assert.deepEqual(files, ["a2a-layer-cost.html", "a2a-layer-cost.md", "index.html", "index.md"]);
+  assert.deepEqual(files, [
+    "a2a-layer-cost-cpu.svg",
+    "a2a-layer-cost-cpu.tsv",
+    "a2a-layer-cost-timings-summary.tsv",
+    "a2a-layer-cost.html",
+    "a2a-layer-cost.md",
+    "index.html",
+    "index.md",
+  ]);
+});
+
+test("the A2A page answers first: at most 12 rows of CPU per request with the trials' min–max, and the chart's data, all from timings-summary.tsv", async () => {
+  const tmp = mkdtempSync(join(tmpdir(), "wirecost-a2a-answer-"));
+  const site = join(tmp, "site");
+  const results = join(root, "results/a2a-layer-cost");
+  await render({ results, site });
+  const summary = readFileSync(join(results, "timings-summary.tsv"), "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => l.split("\t"))
+    .filter((r) => r[1] === "cpu_per_request_us");
+  const one = (x: string): string => Number(x).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  const chart = readFileSync(join(site, "a2a-layer-cost-cpu.tsv"), "utf8")
+    .trimEnd()
+    .split("\n")
+    .slice(1)
+    .map((l) => l.split("\t"));
+  assert.equal(chart.length, summary.length, "one bar per configuration with a CPU figure");
+  for (const [target, layout, median, min, max] of chart) {
+    const row = summary.find((r) => r[0] === `${target}-${layout}`);
+    assert.deepEqual([median, min, max], [row?.[3], row?.[4], row?.[5]], `${target} ${layout}`);
+  }
+  const md = readFileSync(join(site, "a2a-layer-cost.md"), "utf8");
+  const answer = md.slice(md.indexOf("## The answer"), md.indexOf("## What this measures"));
+  const rows = answer.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| ---") && !l.startsWith("| Target"));
+  assert.ok(rows.length > 0 && rows.length <= 12, `answer rows: ${rows.length}`);
+  for (const r of summary) assert.ok(answer.includes(`${one(r[3] ?? "")} (${one(r[4] ?? "")}–${one(r[5] ?? "")})`), `${r[0]} median and range in the answer`);
+  assert.match(answer, /with fewer than 5\ntrials this is their min–max, not a bootstrap interval/);
+  assert.match(answer, /busy machine/);
+  // The latency tables carry the trials' range of p50 and p95 too.
+  const latencyRows = readFileSync(join(results, "timings-summary.tsv"), "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => l.split("\t"))
+    .filter((r) => r[1] === "p50_us" || r[1] === "p95_us");
+  assert.ok(latencyRows.length > 0);
+  for (const r of latencyRows) assert.ok(md.includes(`${one(r[4] ?? "")}–${one(r[5] ?? "")} |`), `${r[0]} ${r[1]} trials range in the latency table`);
+  for (const term of ["floor", "trial"] as const) assert.ok(md.includes(DEFINITIONS[term]), `the ${term} definition, from the one source`);
 });

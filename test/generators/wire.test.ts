@@ -17,7 +17,7 @@ const WIRE = join(REPO_ROOT, "test", "fixtures", "results-wire");
 const GOLDEN_WIRE = join(REPO_ROOT, "test", "golden", "site-wire");
 /** The configuration page pinned by a golden copy: HTTP, 2026-07-28, protocol headers and `_meta` in its trace. */
 const CONFIG_PAGE = "config-raw-mcp-ts-v2-http-2026-07-28-plain";
-const PINNED = ["mcp-on-the-wire.md", "mcp-on-the-wire.html", `${CONFIG_PAGE}.md`, `${CONFIG_PAGE}.html`];
+const PINNED = ["mcp-on-the-wire.md", "mcp-on-the-wire.html", "mcp-on-the-wire-exchanges.md", `${CONFIG_PAGE}.md`, `${CONFIG_PAGE}.html`];
 
 let rendered: Promise<string> | undefined;
 /** Render the wire fixture once per test file; returns the site folder. */
@@ -30,8 +30,8 @@ function site(): Promise<string> {
   return rendered;
 }
 const read = async (name: string): Promise<string> => readFileSync(join(await site(), name), "utf8");
-/** Text a reader sees in an HTML page: the body with tags removed and entities decoded. */
-const bodyText = (html: string): string => textOf(/<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? "");
+/** Text a reader sees in an HTML page: the body without its script, tags removed and entities decoded. */
+const bodyText = (html: string): string => textOf((/<body>([\s\S]*)<\/body>/.exec(html)?.[1] ?? "").replace(/<script>[\s\S]*?<\/script>/g, ""));
 
 describe("report from real runner results", () => {
   it("fixture holds what the runner writes: logs, per-message breakdowns, coverage, runs", () => {
@@ -57,8 +57,9 @@ describe("report from real runner results", () => {
     }
   });
 
-  it("shows decoded exchanges, the trace and coverage drawn from the logs", async () => {
-    const md = await read("mcp-on-the-wire.md");
+  it("shows decoded exchanges, the trace and coverage drawn from the logs (on the exchanges page the report links)", async () => {
+    assert.match(await read("mcp-on-the-wire.md"), /\]\(mcp-on-the-wire-exchanges\.md\)/);
+    const md = await read("mcp-on-the-wire-exchanges.md");
     assert.match(md, /client → POST initialize\nserver → HTTP 200 OK, text\/event-stream: initialize result\n/);
     assert.match(
       md,
@@ -70,12 +71,13 @@ describe("report from real runner results", () => {
     assert.match(page, /## Trace\n\nRepeat 1, from `messages.tsv`/);
   });
 
-  it("every number on the report page traces to a results cell or a computation over them", async () => {
+  it("every number on the report page and its exchanges page traces to a results cell or a computation over them", async () => {
     const figures = tracedFigures(WIRE);
+    for (const page of ["mcp-on-the-wire-exchanges", "mcp-on-the-wire"]) {
+      assert.deepEqual(untracedNumbers(await read(`${page}.md`), figures), [], `${page} markdown`);
+      assert.deepEqual(untracedNumbers(bodyText(await read(`${page}.html`)), figures), [], `${page} HTML text`);
+    }
     const md = await read("mcp-on-the-wire.md");
-    const html = await read("mcp-on-the-wire.html");
-    assert.deepEqual(untracedNumbers(md, figures), [], "markdown");
-    assert.deepEqual(untracedNumbers(bodyText(html), figures), [], "HTML text");
     // The check sees numbers at all: the page has many, and a changed one is caught.
     const tokens = md.match(/[0-9]/g)?.length ?? 0;
     assert.ok(tokens > 500, `the page has numbers (${tokens} digits)`);
@@ -96,7 +98,8 @@ describe("report from real runner results", () => {
     const figures = tracedFigures(WIRE);
     const md = await read("mcp-on-the-wire.md");
     // A median total in the HTTP table, off by one.
-    const h1 = /^\| \[H1\][^\n]*\| ([0-9,]+) \|$/m.exec(md);
+    // Total bytes is the first number after #, Flow, Revision, Target and Client.
+    const h1 = /^\| \[H1\]\([^)]*\)(?: \| [^|\n]*){4} \| ([0-9,]+) \|/m.exec(md);
     assert.ok(h1?.[1]);
     const total = parseFormatted(h1[1]);
     const corruptTotal = md.replace(h1[0], h1[0].replace(`| ${h1[1]} |`, `| ${(total + 1).toLocaleString("en-US")} |`));
@@ -115,6 +118,86 @@ describe("report from real runner results", () => {
     // A number typed into prose, and a status code no response carried.
     assert.equal(untracedNumbers(`${md}\nAbout 4,321 bytes were saved.\n`, figures).length, 1);
     assert.equal(untracedNumbers(`${md}\nserver → HTTP 418 I'm a teapot\n`, figures).length, 1);
+  });
+
+  it("opens with the answer: a headline of at most 12 rows whose cells are medians and differences of medians.tsv", async () => {
+    const html = await read("mcp-on-the-wire.html");
+    const keys = rowKeys(html);
+    const medians = medianCells(WIRE);
+    const first = htmlTables(html)[0];
+    assert.ok(first !== undefined && first.headers[0] === "Flow" && first.headers[1] === "Revision", "the first table is the headline");
+    assert.ok(first.rows.length > 0 && first.rows.length <= 12, `headline rows: ${first.rows.length}`);
+    let checked = 0;
+    for (const row of first.rows) {
+      for (const cell of row.slice(2)) {
+        const m = /^([0-9,]+)(?: \(([+-]?[0-9,]+)\))? \[(H[0-9]+)\]$/.exec(cell);
+        if (m === null) {
+          assert.equal(cell, "—", `headline cell ${cell}`);
+          continue;
+        }
+        const config = keys.get(m[3] ?? "") ?? "";
+        assert.equal(parseFormatted(m[1] ?? ""), medians.get(config)?.get("total_bytes"), `headline total of ${config}`);
+        if (m[2] !== undefined) {
+          const above: string[] | undefined = first.rows[first.rows.indexOf(row) - 1];
+          assert.equal(above?.[0], row[0], "a difference is to the row above, same flow");
+          const previous: string = config.replace(row[1] ?? "", above?.[1] ?? "");
+          const expected: number = (medians.get(config)?.get("total_bytes") ?? 0) - (medians.get(previous)?.get("total_bytes") ?? 0);
+          assert.equal(Number(m[2].replace(/,/g, "")), expected, `difference of ${config} to ${previous}`);
+        }
+        checked++;
+      }
+    }
+    assert.ok(checked >= 4, "headline cells checked");
+    const md = await read("mcp-on-the-wire.md");
+    const meets = [...md.matchAll(/up to ([0-9.]+) calls per session/g)].map((x) => x[1] ?? "");
+    assert.ok(meets.length > 0, "a crossover finding");
+    for (const at of meets) assert.ok(tracedFigures(WIRE).all.has(at), `crossover ${at} recomputed from medians.tsv`);
+  });
+
+  it("charts plot traced figures: their data files hold medians of medians.tsv and the fitted lines recomputed", async () => {
+    const dir = await site();
+    const medians = medianCells(WIRE);
+    const figures = tracedFigures(WIRE);
+    const rows = (name: string): string[][] =>
+      readFileSync(join(dir, name), "utf8")
+        .trimEnd()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split("\t"));
+    const md = await read("mcp-on-the-wire.md");
+    for (const file of ["mcp-on-the-wire-crossover", "mcp-on-the-wire-http-layers"]) {
+      assert.ok(md.includes(`](${file}.svg)`) && md.includes(`](${file}.tsv)`), `${file}: the page shows the chart and links its data`);
+      assert.match(readFileSync(join(dir, `${file}.svg`), "utf8"), /^<svg /);
+    }
+    // The full tables' data files are the results files, copied and linked.
+    for (const [copy, original] of [
+      ["mcp-on-the-wire-medians.tsv", "medians.tsv"],
+      ["mcp-on-the-wire-summary.tsv", "summary.tsv"],
+    ] as const) {
+      assert.equal(readFileSync(join(dir, copy), "utf8"), readFileSync(join(WIRE, original), "utf8"), `${copy} is ${original}`);
+      assert.ok(md.includes(`](${copy})`), `the page links ${copy}`);
+    }
+    const crossover = rows("mcp-on-the-wire-crossover.tsv");
+    assert.ok(crossover.some((r) => r[4] === "fitted") && crossover.some((r) => r[4] === "measured"));
+    for (const [, , calls = "", bytes = "", kind, config = ""] of crossover) {
+      if (kind === "measured") assert.equal(Number(bytes), medians.get(config)?.get("total_bytes"), `measured point of ${config}`);
+      else {
+        const expected = Number(figures.named.get(`fixed:${config}`)) + Number(figures.named.get(`marginal:${config}`)) * Number(calls);
+        assert.ok(Math.abs(Number(bytes) - expected) <= 0.05 * (1 + Number(calls)), `fitted point of ${config} at ${calls} calls: ${bytes} vs ${expected}`);
+      }
+    }
+    const metric: Record<string, string> = {
+      "Request head": "request_head_bytes",
+      "Request body": "request_body_bytes",
+      "Response head": "response_head_bytes",
+      "Response body": "response_body_bytes",
+      "Chunk bytes": "chunk_framing_bytes",
+    };
+    const layers = rows("mcp-on-the-wire-http-layers.tsv");
+    assert.ok(layers.length > 0);
+    for (const [, , , layer = "", bytes = "", config = ""] of layers) {
+      assert.equal(Number(bytes), medians.get(config)?.get(metric[layer] ?? ""), `${layer} of ${config}`);
+    }
   });
 
   it("prints framing shares and the crossover recomputed from medians.tsv, in place", async () => {
@@ -140,9 +223,31 @@ describe("report from real runner results", () => {
     }
   });
 
+  it("a configuration page draws its exchanges: one arrow per exchange line, labelled with its bytes per layer", async () => {
+    const page = await read(`${CONFIG_PAGE}.md`);
+    assert.ok(page.includes(`](${CONFIG_PAGE}-sequence.svg)`), "the page shows its sequence diagram");
+    const svg = await read(`${CONFIG_PAGE}-sequence.svg`);
+    const lines = (/```text\n([\s\S]*?)```/.exec(page)?.[1] ?? "").trimEnd().split("\n");
+    assert.ok(lines.length > 0);
+    assert.equal((svg.match(/marker-end="url\(#arrow\)"/g) ?? []).length, lines.length, "one arrow per exchange line");
+    const rows = messageRows(WIRE, "raw-mcp-ts-v2-http-2026-07-28-plain") ?? [];
+    const drawn = [...svg.matchAll(/>([^<]*) bytes<\/text>/g)].flatMap((m) =>
+      [...(m[1] ?? "").matchAll(/[0-9][0-9,]*/g)].map((n) => Number(n[0].replace(/,/g, ""))),
+    );
+    const total = rows.reduce(
+      (sum, r) => sum + ["head_bytes", "body_bytes", "framing_bytes", "newline_bytes"].reduce((s2, k) => s2 + Number(r.get(k) ?? 0), 0),
+      0,
+    );
+    assert.equal(
+      drawn.reduce((a, b) => a + b, 0),
+      total,
+      "the arrows' bytes add up to the traced repeat's bytes",
+    );
+  });
+
   it("trace tables sum the per-message rows of messages.tsv", async () => {
-    const html = await read("mcp-on-the-wire.html");
-    const keys = rowKeys(html);
+    const keys = rowKeys(await read("mcp-on-the-wire.html"));
+    const html = await read("mcp-on-the-wire-exchanges.html");
     const traces = htmlTables(html).filter((t) => t.headers.includes("All bytes"));
     const keyed = [...html.matchAll(/<h3><a href="[^"]*">([HS][0-9]+)<\/a>:/g)].map((m) => m[1] ?? "");
     assert.equal(traces.length, keyed.length, "one trace table per decoded exchange");
@@ -154,6 +259,10 @@ describe("report from real runner results", () => {
       const last = t.rows.at(-1) ?? [];
       const medianTotal = medianCells(WIRE).get(config)?.get("total_bytes");
       assert.equal(parseFormatted(last.at(-1) ?? ""), medianTotal, `${config}: the traced repeat's bytes equal the median total (repeats are count-identical)`);
+      // One `_meta` definition: the trace's total is the count's meta_bytes (client → server only).
+      const metaAt = t.headers.indexOf("_meta bytes C→S");
+      if (metaAt >= 0)
+        assert.equal(parseFormatted(last[metaAt] ?? ""), medianCells(WIRE).get(config)?.get("meta_bytes"), `${config}: trace _meta total = meta_bytes`);
     });
   });
 
@@ -168,7 +277,10 @@ describe("report from real runner results", () => {
     await render({ results, site: out });
     const md = readFileSync(join(out, "mcp-on-the-wire.md"), "utf8");
     assert.match(md, /\| plain \| 2025-11-25 \| MCP TypeScript SDK v2 \(@modelcontextprotocol\/server\) \| raw \|/);
-    assert.match(md, /### \[H1\]\([^)]*\): MCP TypeScript SDK v2 \(@modelcontextprotocol\/server\), client raw, http, 2025-11-25, state 0, args 5, catalog 3 /);
+    assert.match(
+      readFileSync(join(out, "mcp-on-the-wire-exchanges.md"), "utf8"),
+      /### \[H1\]\([^)]*\): MCP TypeScript SDK v2 \(@modelcontextprotocol\/server\), client raw, http, 2025-11-25, state 0, args 5, catalog 3 /,
+    );
     // Without the key (as the runner writes provenance today) the axis value stays.
     assert.match(await read("mcp-on-the-wire.md"), /\| plain \| 2025-11-25 \| mcp-ts-v2 \| raw \|/);
   });

@@ -12,7 +12,7 @@ import { render } from "../../generators/render.js";
 import { REPO_ROOT, htmlTables, tempDir, textOf } from "./support.js";
 
 const XSS = join(REPO_ROOT, "test", "fixtures", "results-xss");
-const PAGES = ["mcp-on-the-wire", "config-raw-evil-http-2026-07-28-plain", "config-raw-evil-stdio-2026-07-28-plain"];
+const PAGES = ["mcp-on-the-wire", "mcp-on-the-wire-exchanges", "config-raw-evil-http-2026-07-28-plain", "config-raw-evil-stdio-2026-07-28-plain"];
 
 /** Split one markdown table line into cells on unescaped pipes outside code spans. */
 function mdCells(line: string): string[] {
@@ -91,18 +91,32 @@ describe("escaping of wire content", () => {
     for (const page of PAGES) {
       const html = readFileSync(join(site, `${page}.html`), "utf8");
       const md = readFileSync(join(site, `${page}.md`), "utf8");
-      assert.ok(!/<script/i.test(html), `${page}: no <script`);
-      assert.ok(!/<img(?![^>]*src="mcp-on-the-wire-http-layers\.svg")/i.test(html), `${page}: no <img but the chart`);
+      // The one script is the layout's table enhancement, after </main>; nothing from the wire adds one.
+      assert.equal((html.match(/<script/gi) ?? []).length, 1, `${page}: one <script, the layout's`);
+      assert.ok(!/<script/i.test(html.slice(0, html.indexOf("</main>"))), `${page}: no <script in the page body`);
+      assert.ok(
+        !/<img(?![^>]*src="(?:mcp-on-the-wire-(?:http-layers|crossover)|config-[A-Za-z0-9._-]+-sequence)\.svg")/i.test(html),
+        `${page}: no <img but the charts`,
+      );
       assert.ok(!/\son[a-z]+=/i.test(html.replace(/&[a-z]+;|&#[0-9]+;/g, "").replace(/>[^<]*</g, "><")), `${page}: no event-handler attribute in a tag`);
       assert.ok(!/href="javascript:/i.test(html), `${page}: no javascript: link`);
       const expected = mdTables(md).length;
       assert.ok(expected >= 3, `${page} has tables`);
       assert.equal((html.match(/<table>/g) ?? []).length, expected, `${page}: one <table> per markdown table`);
       assert.equal((html.match(/<\/table>/g) ?? []).length, expected, `${page}: one </table> per markdown table`);
-      // Every link on the page is a sibling page or the chart.
-      for (const m of html.matchAll(/<a href="([^"]*)"/g)) assert.match(m[1] ?? "", /^[A-Za-z0-9._-]+\.html(#[^"]*)?$/, `${page}: link ${m[1]}`);
+      // Every link on the page is a sibling page or a chart's data file.
+      for (const m of html.matchAll(/<a href="([^"]*)"/g)) assert.match(m[1] ?? "", /^[A-Za-z0-9._-]+\.(?:html(#[^"]*)?|tsv)$/, `${page}: link ${m[1]}`);
       // The hostile text is shown, as text.
       assert.ok(textOf(html).includes("<script>alert(1)</script>"), `${page}: wire text visible as text`);
+    }
+  });
+
+  it("sequence diagrams show the hostile wire text escaped: no tag, no script", async () => {
+    const site = await renderXss();
+    for (const page of PAGES.filter((p) => p.startsWith("config-"))) {
+      const svg = readFileSync(join(site, `${page}-sequence.svg`), "utf8");
+      assert.ok(!/<script/i.test(svg) && !/<img/i.test(svg) && !/<\/table>/i.test(svg), `${page}: no live tag from the wire`);
+      assert.ok(svg.includes("&lt;script&gt;alert(1)&lt;/script&gt;"), `${page}: the wire text shown, escaped`);
     }
   });
 
@@ -122,7 +136,7 @@ describe("escaping of wire content", () => {
 
   it("shows the hostile method, id, start line and header names literally where they belong", async () => {
     const site = await renderXss();
-    const html = readFileSync(join(site, "mcp-on-the-wire.html"), "utf8");
+    const html = readFileSync(join(site, "mcp-on-the-wire-exchanges.html"), "utf8");
     const method = "tools/call</table><script>alert(1)</script>|`x`\"'[a](javascript:alert(1))";
     const trace = htmlTables(html).find((t) => t.headers.includes("All bytes"));
     assert.ok(trace, "trace table");

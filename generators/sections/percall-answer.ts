@@ -1,0 +1,191 @@
+/**
+ * The per-call report's answer first: per server and transport, p50 and p95 over the MCP boundary
+ * beside the direct call, with the interval over trials, findings in sentences, the busy-machine
+ * flag of each run, and the latency distributions from the kept samples as a chart. Every figure
+ * is a cell of `percall.tsv` or `percall-samples.tsv`, or a ratio or difference of such cells.
+ */
+import { boxSvg, type BoxDatum } from "../charts/svg.js";
+import { mdCell } from "../escape.js";
+import { formatFixed } from "../format.js";
+import { compareTuples } from "../order.js";
+import { toTsv } from "../../format/tsv.js";
+import type { PercallResults, PercallRow } from "../results/percall.js";
+import type { ChartView } from "./wire-charts.js";
+
+/** At most this many rows in the headline table. */
+const MAX_ROWS = 12;
+/** Below this many trials the interval is the min–max of the trials, not a bootstrap (README, "Uncertainty"). */
+export const MIN_TRIALS_FOR_BOOTSTRAP = 5;
+
+const ms = (us: number): string => formatFixed(us / 1000, 3);
+const f1 = (n: number): string => formatFixed(n, 1);
+
+/**
+ * The interval over trials of a p50 as printed: `min–max` of the per-trial p50s in ms (the page
+ * says that with fewer than {@link MIN_TRIALS_FOR_BOOTSTRAP} trials this is the range, not a
+ * confidence interval). Empty when no trial p50 was kept.
+ */
+export function trialRange(trialsUs: readonly number[]): string {
+  if (trialsUs.length === 0) return "";
+  return `${ms(Math.min(...trialsUs))}–${ms(Math.max(...trialsUs))}`;
+}
+
+/** The group of a path in the headline: its label without its revision. */
+const groupLabel = (p: PercallRow): string => (p.label.endsWith(`, ${p.revision}`) ? p.label.slice(0, -(p.revision.length + 2)) : p.label);
+
+/** The headline's markdown view. */
+export interface PercallAnswer {
+  /** Markdown table (pipe syntax). */
+  table: string;
+  /** True when paths past {@link MAX_ROWS} rows were left to the full table. */
+  cut: boolean;
+  /** Findings, one markdown sentence each. */
+  findings: string[];
+  /** Trials per path (the most any path has), as printed. */
+  trials: string;
+  /** True when some path has fewer than {@link MIN_TRIALS_FOR_BOOTSTRAP} trials. */
+  minMax: boolean;
+  /** The busy-machine line: `busy` when some run's 1-minute load at start or end was above its cores. */
+  load: { busy: boolean; text: string };
+}
+
+/**
+ * Build the answer from the results.
+ * @param baselineOf the direct row a path is compared with (the page's own rule)
+ */
+export function percallAnswer(r: PercallResults, baselineOf: (p: PercallRow) => PercallRow | undefined): PercallAnswer {
+  const mcp = r.rows.filter((p) => p.kind === "mcp");
+  const revisions = [...new Set(mcp.map((p) => p.revision))].sort((a, b) => compareTuples([a], [b]));
+  const groups = new Map<string, PercallRow[]>();
+  for (const p of mcp) groups.set(groupLabel(p), [...(groups.get(groupLabel(p)) ?? []), p]);
+  const all = [...groups];
+  const shown = all.slice(0, MAX_ROWS);
+  const header = ["path", "direct p50 [ms]", ...revisions.flatMap((rev) => [`p50 ${rev} [ms]`, "× direct", `p95 ${rev} [ms]`])];
+  const rows = shown.map(([label, paths]) => {
+    const base = paths.map(baselineOf).find((b) => b !== undefined);
+    return [
+      mdCell(label),
+      base ? (trialRange(base.trialP50Us) ? `${ms(base.p50Us)} (${trialRange(base.trialP50Us)})` : ms(base.p50Us)) : "—",
+      ...revisions.flatMap((rev) => {
+        const p = paths.find((x) => x.revision === rev);
+        if (p === undefined) return ["—", "—", "—"];
+        const range = trialRange(p.trialP50Us);
+        const range95 = trialRange(p.trialP95Us);
+        return [
+          range ? `${ms(p.p50Us)} (${range})` : ms(p.p50Us),
+          base ? f1(p.p50Us / base.p50Us) : "—",
+          range95 ? `${ms(p.p95Us)} (${range95})` : ms(p.p95Us),
+        ];
+      }),
+    ];
+  });
+  const sep = header.map((_, i) => (i === 0 ? ":---" : "---:"));
+  const table = [header, sep, ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+  const trials = Math.max(0, ...r.rows.map((p) => p.trialP50Us.length));
+  return {
+    table,
+    cut: shown.length < all.length,
+    findings: findings(mcp, revisions, baselineOf),
+    trials: String(trials),
+    minMax: r.rows.some((p) => p.trialP50Us.length < MIN_TRIALS_FOR_BOOTSTRAP),
+    load: loadLine(r),
+  };
+}
+
+/** Per transport the ratio range to the direct call and the fastest path; per pair of revisions the paths whose trial ranges do not overlap. */
+function findings(mcp: readonly PercallRow[], revisions: readonly string[], baselineOf: (p: PercallRow) => PercallRow | undefined): string[] {
+  const out: string[] = [];
+  for (const transport of [...new Set(mcp.map((p) => p.transport))].sort()) {
+    const here = mcp
+      .filter((p) => p.transport === transport)
+      .map((p) => ({ p, base: baselineOf(p) }))
+      .filter((x): x is { p: PercallRow; base: PercallRow } => x.base !== undefined);
+    if (here.length === 0) continue;
+    const ratios = here.map((x) => x.p.p50Us / x.base.p50Us).sort((a, b) => a - b);
+    const fastest = [...here].sort((a, b) => a.p.p50Us - b.p.p50Us)[0];
+    const lo = f1(ratios[0] ?? 0);
+    const hi = f1(ratios[ratios.length - 1] ?? 0);
+    out.push(
+      `Over ${mdCell(transport)}, a call's p50 is ${lo === hi ? `${lo}×` : `${lo}× to ${hi}×`} that of the direct call it is compared with; the fastest path is ${mdCell(fastest?.p.label ?? "")} at ${ms(fastest?.p.p50Us ?? 0)} ms.`,
+    );
+  }
+  const newest = revisions[revisions.length - 1];
+  const previous = revisions[revisions.length - 2];
+  if (newest !== undefined && previous !== undefined) {
+    const slower: string[] = [];
+    const faster: string[] = [];
+    const overlap: string[] = [];
+    for (const a of mcp.filter((p) => p.revision === previous)) {
+      const b = mcp.find((p) => p.revision === newest && groupLabel(p) === groupLabel(a));
+      if (b === undefined || a.trialP50Us.length === 0 || b.trialP50Us.length === 0) continue;
+      const [aLo, aHi, bLo, bHi] = [Math.min(...a.trialP50Us), Math.max(...a.trialP50Us), Math.min(...b.trialP50Us), Math.max(...b.trialP50Us)];
+      const name = mdCell(groupLabel(a));
+      if (bLo > aHi) slower.push(`${name} (${ms(b.p50Us)} vs ${ms(a.p50Us)} ms)`);
+      else if (bHi < aLo) faster.push(`${name} (${ms(b.p50Us)} vs ${ms(a.p50Us)} ms)`);
+      else overlap.push(name);
+    }
+    if (slower.length > 0)
+      out.push(`At ${newest} the p50 is higher than at ${previous}, every trial of one above every trial of the other, for ${slower.join("; ")}.`);
+    if (faster.length > 0) out.push(`At ${newest} the p50 is lower than at ${previous}, every trial below, for ${faster.join("; ")}.`);
+    if (overlap.length > 0) out.push(`The trials of the two revisions overlap, so no difference is claimed, for ${overlap.join("; ")}.`);
+  }
+  return out;
+}
+
+/**
+ * The busy-machine line: trials whose 1-minute load average before them was above the run's
+ * cores (as the A2A page flags its trials); without per-trial loads, the runs' loads at start and end.
+ */
+function loadLine(r: PercallResults): { busy: boolean; text: string } {
+  const cores = Math.min(...r.runs.map((run) => run.cores));
+  const coresText = [...new Set(r.runs.map((run) => run.cores))].join(", ");
+  const perTrial = r.trialLoad1.length > 0;
+  const loads = perTrial ? [...r.trialLoad1] : r.runs.flatMap((run) => [run.loadavgStart[0], run.loadavgEnd[0]]).filter((x): x is number => x !== undefined);
+  const range = loads.length === 0 ? "not recorded" : `${formatFixed(Math.min(...loads), 2)}–${formatFixed(Math.max(...loads), 2)}`;
+  const busy = loads.filter((x) => x > cores).length;
+  const where = perTrial ? "before the trials" : "at the runs' starts and ends";
+  if (busy > 0)
+    return {
+      busy: true,
+      text: `**Busy machine.** ${perTrial ? `${busy} of ${loads.length} trials started` : "A run started or ended"} with a 1-minute load average above the ${coresText} cores (load ${range} ${where}). Other work competed for the CPUs: latencies are higher and vary more than on an idle machine; paths were interleaved, so ratios are more trustworthy than absolute figures.`,
+    };
+  return { busy: false, text: `No trial started on a busy machine (1-minute load ${range} ${where}, ${coresText} cores).` };
+}
+
+/**
+ * The latency distributions of the paths whose every call was kept, as a box plot (and its data:
+ * the five-number summary per path, ms).
+ * @returns undefined when no path kept its calls
+ */
+export async function percallDistribution(
+  r: PercallResults,
+  stem: string,
+): Promise<{ view: ChartView; assets: Array<{ file: string; content: string }> } | undefined> {
+  const data: BoxDatum[] = [];
+  const summary: Array<Array<string | number>> = [];
+  for (const p of r.rows) {
+    const samples = r.callSamplesUs.get(p.config);
+    if (samples === undefined || samples.length === 0) continue;
+    const sorted = [...samples].sort((a, b) => a - b);
+    const q = (f: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(f * sorted.length) - 1))] ?? 0;
+    data.push({ label: p.label, min: q(0) / 1000, q1: q(0.25) / 1000, median: q(0.5) / 1000, q3: q(0.75) / 1000, p95: q(0.95) / 1000, max: q(1) / 1000 });
+    summary.push([p.config, p.label, sorted.length, q(0), q(0.25), q(0.5), q(0.75), q(0.95), q(1)]);
+  }
+  if (data.length === 0) return undefined;
+  const svg = `${stem}-latency.svg`;
+  const tsv = `${stem}-latency.tsv`;
+  return {
+    view: {
+      svg,
+      data: tsv,
+      alt: "Latency of every kept call per path: a box from the 25th to the 75th percentile with the median, whiskers from the fastest call to the 95th percentile",
+    },
+    assets: [
+      { file: svg, content: await boxSvg(data, "Latency per call [ms]") },
+      {
+        file: tsv,
+        content: toTsv(["config", "path", "calls", "min_us", "p25_us", "p50_us", "p75_us", "p95_us", "max_us"], summary),
+      },
+    ],
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The wire report's charts, one per question, each an SVG with its data beside it as a TSV file
+ * (the chart's text alternative and what the tracing test reads): the crossover (total bytes
+ * against calls per session, one panel per server) and bytes by layer as small multiples (flow ×
+ * revision panels, one bar per server, shared scales). Both read the main grid of one transport.
+ */
+import { toTsv } from "../../format/tsv.js";
+import { crossoverSvg, layerMultiplesSvg, type CrossoverDatum, type LayerDatum } from "../charts/svg.js";
+import { formatFixed } from "../format.js";
+import { compareTuples } from "../order.js";
+import { crossoverFits, type KeyedRow, mainGrid } from "./derived.js";
+
+/** A chart as the page links it: the SVG, its data file and a one-sentence text alternative. */
+export interface ChartView {
+  /** Site-relative SVG file. */
+  svg: string;
+  /** Site-relative TSV of the plotted values. */
+  data: string;
+  /** Text alternative (the image's alt text), words only: the figures are in the data file and tables. */
+  alt: string;
+}
+
+/** HTTP layers stacked per bar, in order: metric and label. */
+const HTTP_LAYERS = [
+  ["request_head_bytes", "Request head"],
+  ["request_body_bytes", "Request body"],
+  ["response_head_bytes", "Response head"],
+  ["response_body_bytes", "Response body"],
+  ["chunk_framing_bytes", "Chunk bytes"],
+] as const;
+/** Flows drawn in the layer multiples, in order. */
+const LAYER_FLOWS = ["plain", "input", "ten"];
+
+const axis = (r: KeyedRow, name: string): string => r.summary.axes.get(name) ?? "";
+
+/**
+ * Build the charts and their files.
+ * @param rows report rows that speak MCP (every transport)
+ * @param calls configuration id → `tools/call` requests counted in its trace
+ * @param mcp whether the rows speak MCP (the crossover, counted in `tools/call` requests, is drawn only then)
+ * @param slug the report's file stem (chart files are `<slug>-crossover.svg`, `<slug>-http-layers.svg`, …)
+ * @returns the charts that have data, and the files to add to the site
+ */
+export async function wireCharts(
+  rows: readonly KeyedRow[],
+  axisNames: readonly string[],
+  calls: ReadonlyMap<string, number>,
+  slug: string,
+  mcp: boolean,
+): Promise<{ crossover?: ChartView; layers?: ChartView; assets: Array<{ file: string; content: string }> }> {
+  const assets: Array<{ file: string; content: string }> = [];
+  const grid = mainGrid(rows, axisNames);
+  const http = grid.filter((r) => axis(r, "transport") === "http");
+  const base = http.length > 0 ? http : grid.filter((r) => axis(r, "transport") === "stdio");
+  const transport = http.length > 0 ? "HTTP" : "stdio";
+  const out: { crossover?: ChartView; layers?: ChartView; assets: typeof assets } = { assets };
+
+  const fits = mcp ? crossoverFits(base, axisNames, calls) : { lines: [], meets: [] };
+  if (fits.lines.length > 0) {
+    const data: Array<CrossoverDatum & { config: string }> = [];
+    const meetMax = Math.max(0, ...fits.meets.map((m) => (m.at !== undefined && Number.isFinite(m.at) ? Math.ceil(m.at) : 0)));
+    const sorted = [...fits.lines].sort((a, b) => compareTuples([axis(a.one, "target"), a.rev], [axis(b.one, "target"), b.rev]));
+    for (const l of sorted) {
+      const panel = axis(l.one, "target");
+      const far = Math.max(l.c10, Math.min(meetMax, 2 * l.c10));
+      for (const [r, c] of [
+        [l.one, l.c1],
+        [l.ten, l.c10],
+      ] as const) {
+        data.push({ panel, revision: l.rev, calls: c, bytes: r.metrics.get("total_bytes")?.median ?? 0, kind: "measured", config: r.summary.config });
+      }
+      for (const c of [0, far]) {
+        data.push({
+          panel,
+          revision: l.rev,
+          calls: c,
+          bytes: Number(formatFixed(l.fixed + l.marginal * c, 1).replace(/,/g, "")),
+          kind: "fitted",
+          config: l.one.summary.config,
+        });
+      }
+    }
+    const svg = `${slug}-crossover.svg`;
+    const tsv = `${slug}-crossover.tsv`;
+    assets.push({ file: svg, content: await crossoverSvg(data) });
+    assets.push({
+      file: tsv,
+      content: toTsv(
+        ["server", "revision", "calls", "total_bytes", "kind", "config"],
+        data.map((d) => [d.panel, d.revision, d.calls, d.bytes, d.kind, d.config]),
+      ),
+    });
+    out.crossover = {
+      svg,
+      data: tsv,
+      alt: `${transport}: total bytes per session against calls per session, one panel per server, measured medians as points and the fitted line of each revision`,
+    };
+  }
+
+  if (http.length > 0) {
+    const data: Array<LayerDatum & { config: string }> = [];
+    const sorted = [...http]
+      .filter((r) => LAYER_FLOWS.includes(axis(r, "flow")))
+      .sort((a, b) =>
+        compareTuples(
+          [String(LAYER_FLOWS.indexOf(axis(a, "flow"))), axis(a, "revision"), axis(a, "target")],
+          [String(LAYER_FLOWS.indexOf(axis(b, "flow"))), axis(b, "revision"), axis(b, "target")],
+        ),
+      );
+    for (const r of sorted) {
+      HTTP_LAYERS.forEach(([metric, layer], order) => {
+        const v = r.metrics.get(metric)?.median;
+        if (v === undefined) return;
+        data.push({ flow: axis(r, "flow"), revision: axis(r, "revision"), server: axis(r, "target"), layer, order, bytes: v, config: r.summary.config });
+      });
+    }
+    if (data.length > 0) {
+      const svg = `${slug}-http-layers.svg`;
+      const tsv = `${slug}-http-layers.tsv`;
+      assets.push({ file: svg, content: await layerMultiplesSvg(data) });
+      assets.push({
+        file: tsv,
+        content: toTsv(
+          ["flow", "revision", "server", "layer", "bytes", "config"],
+          data.map((d) => [d.flow, d.revision, d.server, d.layer, d.bytes, d.config]),
+        ),
+      });
+      out.layers = {
+        svg,
+        data: tsv,
+        alt: "HTTP bytes by layer (request and response heads and bodies, chunk framing), one panel per flow and revision, one stacked bar per server, all panels on one bytes scale",
+      };
+    }
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+/**
+ * The per-call page answers first: its first table (at most 12 rows) holds the p50s of percall.tsv
+ * with the min–max of the trial p50s in percall-samples.tsv, said to be a range with fewer than 5
+ * trials; a busy machine (a trial's load1 above the cores) is flagged; the latency chart's data
+ * are the nearest-rank percentiles of the kept call samples.
+ */
+import assert from "node:assert/strict";
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { render } from "../../generators/render.js";
+import { DEFINITIONS } from "../../generators/sections/definitions.js";
+import { REPO_ROOT, htmlTables, tempDir } from "./support.js";
+
+const FIXTURE = join(REPO_ROOT, "test", "fixtures", "results-percall");
+
+/** A copy of the per-call fixture, with `samples` appended to percall-samples.tsv. */
+function copy(samples = ""): string {
+  const dir = join(tempDir("percall-page"), "results");
+  cpSync(FIXTURE, dir, { recursive: true });
+  if (samples !== "") appendFileSync(join(dir, "percall-samples.tsv"), samples);
+  return dir;
+}
+
+const rows = (file: string): Array<Record<string, string>> => {
+  const [head = "", ...lines] = readFileSync(file, "utf8").trimEnd().split("\n");
+  const h = head.split("\t");
+  return lines.map((l) => Object.fromEntries(l.split("\t").map((v, i) => [h[i] ?? String(i), v])));
+};
+const ms = (us: number): string => (us / 1000).toFixed(3);
+
+describe("per-call page: the answer first", () => {
+  it("opens with at most 12 rows of p50s from percall.tsv, each with its trials' min–max from percall-samples.tsv", async () => {
+    const results = copy();
+    const site = tempDir("percall-site");
+    await render({ results, site });
+    const html = readFileSync(join(site, "mcp-per-call-overhead.html"), "utf8");
+    const md = readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
+    const first = htmlTables(html)[0];
+    assert.ok(first !== undefined && first.rows.length > 0 && first.rows.length <= 12, "headline rows");
+    assert.match(md, /with fewer than 5 trials this is the min–max of the trials, not a bootstrap interval/);
+    const table = rows(join(results, "percall.tsv"));
+    const samples = rows(join(results, "percall-samples.tsv")).filter((r) => r["kind"] === "trial");
+    let checked = 0;
+    for (const row of first.rows) {
+      row.forEach((cell, i) => {
+        const metric = /^(p50|p95) /.exec(first.headers[i] ?? "")?.[1];
+        if (metric === undefined || cell === "—") return;
+        const m = /^([0-9.]+) \(([0-9.]+)–([0-9.]+)\)$/.exec(cell);
+        assert.ok(m, `cell ${cell}`);
+        const p = table.find((t) => ms(Number(t[`${metric}_us`])) === m[1] && t["label"]?.startsWith(row[0] ?? ""));
+        assert.ok(p, `${row[0]}: ${m[1]} is a ${metric} of percall.tsv`);
+        const mine = samples.filter((t) => t["config"] === p["config"] && t["metric"] === `${metric}_us`).map((t) => Number(t["value"]));
+        assert.equal(m[2], ms(Math.min(...mine)), `${p["config"]} trial ${metric} min`);
+        assert.equal(m[3], ms(Math.max(...mine)), `${p["config"]} trial ${metric} max`);
+        checked++;
+      });
+    }
+    assert.ok(checked >= 3, `checked ${checked} cells`);
+    // The fixture's trials ran at load 3.26 and more on 2 cores: flagged.
+    // Each reproduce row names the figures it printed here.
+    for (const t of table)
+      assert.ok(md.includes(`| \`${t["p50_us"]}\` / \`${t["p95_us"]}\``), `${t["config"]}: reproduce row expects p50_us and p95_us of percall.tsv`);
+    for (const term of ["trial", "percentile", "busy"] as const) assert.ok(md.includes(DEFINITIONS[term]), `the ${term} definition, from the one source`);
+    assert.match(md, /\*\*Busy machine\.\*\* [0-9]+ of [0-9]+ trials started with a 1-minute load average above the 2 cores/);
+  });
+
+  it("an idle run is said to be one; kept call samples become the latency chart and its data", async () => {
+    const calls = [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000];
+    const results = copy(calls.map((v) => `mcp-ts-v1-stdio-2025-11-25\tcall\t1\tlatency_us\t${v}\n`).join(""));
+    const samples = join(results, "percall-samples.tsv");
+    writeLoads(samples, 0.5);
+    const site = tempDir("percall-site-idle");
+    await render({ results, site });
+    const md = readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
+    assert.match(md, /No trial started on a busy machine \(1-minute load 0\.50–0\.50 before the trials, 2 cores\)\./);
+    assert.ok(md.includes("](mcp-per-call-overhead-latency.svg)") && md.includes("](mcp-per-call-overhead-latency.tsv)"));
+    const [row] = rows(join(site, "mcp-per-call-overhead-latency.tsv"));
+    assert.deepEqual(
+      [row?.["calls"], row?.["min_us"], row?.["p25_us"], row?.["p50_us"], row?.["p75_us"], row?.["p95_us"], row?.["max_us"]],
+      ["10", "100", "300", "500", "800", "1000", "1000"],
+    );
+  });
+});
+
+/** Set every trial's load1 in a samples file to `load`. */
+function writeLoads(file: string, load: number): void {
+  const text = readFileSync(file, "utf8")
+    .split("\n")
+    .map((l) => (/\ttrial\t[0-9]+\tload1\t/.test(l) ? l.replace(/\tload1\t[0-9.]+$/, `\tload1\t${load}`) : l))
+    .join("\n");
+  writeFileSync(file, text);
+}
