@@ -24,9 +24,9 @@ export interface LineDatum {
  * @param xTitle title of the x axis; `valueTitle` of the value axis, including its unit
  * @returns SVG source ending with a newline
  */
-export async function lineChartSvg(data: readonly LineDatum[], xOrder: readonly string[], xTitle: string, valueTitle: string): Promise<string> {
+export function lineChartSvg(data: readonly LineDatum[], xOrder: readonly string[], xTitle: string, valueTitle: string): Promise<string> {
   const series = [...new Set(data.map((d) => d.series))];
-  const spec: vl.TopLevelSpec = {
+  return vegaLiteSvg({
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     width: 560,
     height: 220,
@@ -37,13 +37,7 @@ export async function lineChartSvg(data: readonly LineDatum[], xOrder: readonly 
       y: { field: "value", type: "quantitative", title: valueTitle, scale: { zero: false } },
       color: { field: "series", type: "nominal", sort: series, title: null, legend: { orient: "bottom", columns: 2, labelLimit: 360 } },
     },
-    config: { font: "sans-serif", view: { stroke: null } },
-  };
-  const compiled = vl.compile(spec).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: "none" });
-  const svg = await view.toSVG();
-  view.finalize();
-  return svg.endsWith("\n") ? svg : `${svg}\n`;
+  });
 }
 
 /**
