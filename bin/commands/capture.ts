@@ -18,6 +18,7 @@
  * Addresses are 127.0.0.1 only (wirecost never binds nor connects elsewhere).
  */
 import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { startRelay } from "../../runner/capture/relay.js";
 import { startPipeTap } from "../../runner/capture/tap.js";
 import { UserError } from "../../format/errors.js";
@@ -42,10 +43,12 @@ export const STOP_GRACE_MS = 2000;
  * The port of a loopback address given as `127.0.0.1:PORT` (or a bare `PORT`).
  * @param option the option's name, for the error
  * @param allowZero accept port 0 (let the OS pick: `--listen` only)
- * @throws UserError (one line) for any other host, or a port that is not 0–65535 (1–65535 unless `allowZero`)
+ * @throws UserError (one line) for any other host, 127.0.0.1 without a numeric port, or a port that is not 0–65535 (1–65535 unless `allowZero`)
  */
 export function loopbackPort(text: string, option: string, allowZero: boolean): number {
   const m = /^(?:(.*):)?(\d{1,5})$/.exec(text);
+  if (!m && /^127\.0\.0\.1(:.*)?$/.test(text))
+    throw new UserError(`${option} ${text}: no port — give 127.0.0.1:PORT, PORT a number from ${allowZero ? 0 : 1} to 65535`);
   const host = m ? (m[1] ?? "127.0.0.1") : undefined;
   if (host !== "127.0.0.1") {
     const port = m?.[2] ?? "PORT";
@@ -69,7 +72,8 @@ function stopSignal(): Promise<NodeJS.Signals> {
  * @returns the exit code
  * @throws UserError for a non-loopback address, `--upstream` together with a command, neither of
  *   them, `--listen` without `--upstream`, a command that cannot be started, and (with `--count`)
- *   a log that cannot be counted
+ *   a log that cannot be counted; the file-system error of a `--log` path that cannot be created
+ *   (before anything listens or starts)
  */
 export async function captureCommand(command: string[], o: CaptureCommandOptions): Promise<number> {
   if (o.upstream !== undefined && command.length > 0)
@@ -77,6 +81,11 @@ export async function captureCommand(command: string[], o: CaptureCommandOptions
   if (o.upstream === undefined && command.length === 0)
     throw new UserError("capture needs --upstream 127.0.0.1:PORT (relay in front of an HTTP server) or -- CMD [ARGS…] (stdio tap around a server command)");
   if (o.upstream === undefined && o.listen !== undefined) throw new UserError("--listen is for the relay: give --upstream 127.0.0.1:PORT too");
+  if (o.upstream !== undefined) loopbackPort(o.upstream, "--upstream", false);
+  if (o.listen !== undefined) loopbackPort(o.listen, "--listen", true);
+  // The log is created before anything listens or starts: a path that cannot be written fails
+  // at once, not after a whole session relayed into nothing.
+  closeSync(openSync(o.log, "w"));
   return o.upstream !== undefined ? relayMode(o.upstream, o) : tapMode(command, o);
 }
 

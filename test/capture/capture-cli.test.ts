@@ -245,3 +245,29 @@ test("capture: a non-loopback --listen or --upstream is refused with one line, e
     assert.match(err, /^wirecost: --(listen|upstream) \S+: not a loopback address .*127\.0\.0\.1/);
   }
 });
+
+test("capture: a --log in a missing folder, or 127.0.0.1 without a port, fails at once with one line, before listening or starting the command", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "capture-badlog-"));
+  for (const [args, pattern] of [
+    [["--log", join(dir, "no", "x.jsonl"), "--upstream", "127.0.0.1:9"], /^wirecost: --log \S+: cannot open it: no such file or folder/],
+    [
+      ["--log", join(dir, "no", "x.jsonl"), "--", process.execPath, "-e", "require('fs').writeFileSync(process.argv[1], 'x')", join(dir, "ran")],
+      /^wirecost: --log \S+: cannot open it/,
+    ],
+    [["--log", join(dir, "x.jsonl"), "--upstream", "127.0.0.1"], /^wirecost: --upstream 127\.0\.0\.1: no port — give 127\.0\.0\.1:PORT/],
+  ] as const) {
+    const child = spawn(process.execPath, [cli, "capture", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const code = await new Promise<number | null>((res) => child.on("exit", (c) => res(c)));
+    clearTimeout(timer);
+    assert.equal(code, 1, err);
+    assert.equal(out, "");
+    assert.equal(err.split("\n").filter(Boolean).length, 1, err);
+    assert.match(err, pattern);
+  }
+  assert.throws(() => readFileSync(join(dir, "ran")), /ENOENT/, "the command must not be started");
+});
