@@ -5,7 +5,7 @@
  *
  * - Relay: `wirecost capture --upstream 127.0.0.1:PORT [--listen 127.0.0.1:PORT] --log FILE`
  *   listens on 127.0.0.1, prints `listening on 127.0.0.1:PORT` on stdout, relays every connection
- *   to the upstream port, and ends on ^C (SIGINT) or SIGTERM: connections closed, log flushed,
+ *   to the upstream port (a connection to it that fails is named on stderr, once per error code), and ends on ^C (SIGINT) or SIGTERM: connections closed, log flushed,
  *   exit 0.
  * - Stdio tap: `wirecost capture --log FILE -- CMD [ARGS…]` starts CMD and passes this process's
  *   stdin to CMD's stdin and CMD's stdout to this process's stdout, byte for byte; CMD's stderr
@@ -94,7 +94,17 @@ async function relayMode(upstream: string, o: CaptureCommandOptions): Promise<nu
   const up = loopbackPort(upstream, "--upstream", false);
   const listen = o.listen === undefined ? 0 : loopbackPort(o.listen, "--listen", true);
   const stop = stopSignal();
-  const relay = await startRelay(up, o.log, listen).catch((e: NodeJS.ErrnoException) => {
+  // A server that is not (yet) listening shows as the client's connection closed: say why, once per error code.
+  const told = new Set<string>();
+  const upstreamError = (conn: number, e: NodeJS.ErrnoException): void => {
+    const code = e.code ?? e.message;
+    if (told.has(code)) return;
+    told.add(code);
+    process.stderr.write(
+      `wirecost capture: connection ${conn}: cannot connect to --upstream 127.0.0.1:${up} (${code}) — is the server listening there? (the client's connection was closed)\n`,
+    );
+  };
+  const relay = await startRelay(up, o.log, listen, upstreamError).catch((e: NodeJS.ErrnoException) => {
     throw new UserError(`--listen 127.0.0.1:${listen}: cannot listen (${e.code ?? e.message}) — give another port, or 127.0.0.1:0 for one the system picks`);
   });
   process.stdout.write(`listening on 127.0.0.1:${relay.port}\n`);

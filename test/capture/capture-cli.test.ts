@@ -271,3 +271,27 @@ test("capture: a --log in a missing folder, or 127.0.0.1 without a port, fails a
   }
   assert.throws(() => readFileSync(join(dir, "ran")), /ENOENT/, "the command must not be started");
 });
+
+test("capture --upstream: a server not listening is named on stderr once, the client's connections closed, ^C still exits 0", async () => {
+  const free = createServer();
+  await new Promise<void>((r) => free.listen(0, "127.0.0.1", r));
+  const deadPort = (free.address() as { port: number }).port;
+  await new Promise<void>((r) => free.close(() => r()));
+  const log = join(mkdtempSync(join(tmpdir(), "capture-deadup-")), "relay.jsonl");
+  const relay = await startRelayCli(["--upstream", `127.0.0.1:${deadPort}`, "--log", log]);
+  for (let i = 0; i < 2; i++) {
+    await new Promise<void>((res) => {
+      const c: Socket = connect({ host: "127.0.0.1", port: relay.port }, () => c.write("GET /mcp HTTP/1.1\r\nhost: x\r\n\r\n"));
+      c.on("error", () => res());
+      c.on("close", () => res());
+    });
+  }
+  process.kill(-relay.child.pid!, "SIGINT");
+  assert.equal(await relay.exited, 0, relay.err());
+  const told = relay
+    .err()
+    .split("\n")
+    .filter((l) => l.includes("cannot connect"));
+  assert.equal(told.length, 1, relay.err());
+  assert.match(told[0]!, new RegExp(`--upstream 127\\.0\\.0\\.1:${deadPort} \\(ECONNREFUSED\\) — is the server listening there\\?`));
+});
