@@ -314,7 +314,7 @@ function parseClients(
             fail(
               loc,
               path,
-              `placeholder {${ph}} names no axis — use {url} (http), {stdio} (stdio), {flowargs} or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}`,
+              `placeholder {${ph}} names no axis — use {url} (http), {stdio} (stdio), {flowargs} or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}; for a literal brace (e.g. JSON in an argument) write {{ and }}`,
             );
         }
       }
@@ -548,7 +548,11 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
                 : `placeholder {port} in a stdio command — only http commands get a port; remove it`,
             );
           if (!axisNames.includes(ph))
-            fail(loc, path, `placeholder {${ph}} names no axis — use {port} (http) or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}`);
+            fail(
+              loc,
+              path,
+              `placeholder {${ph}} names no axis — use {port} (http) or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}; for a literal brace (e.g. JSON in an argument) write {{ and }}`,
+            );
         }
       }
       return cmd;
