@@ -14,7 +14,8 @@
  *   or on ^C / SIGTERM (CMD's stdin is ended, CMD gets {@link STOP_GRACE_MS} to exit, then
  *   SIGTERM, then SIGKILL), the log flushed.
  * - `--count` counts the log at the end (as `wirecost count`) and prints the row: on stdout for
- *   the relay, on stderr for the tap (its stdout belongs to the client).
+ *   the relay, on stderr for the tap (its stdout belongs to the client). Both print a summary line
+ *   (bytes each way, the log's path) on stderr at the end, unless `--quiet`.
  * Addresses are 127.0.0.1 only (wirecost never binds nor connects elsewhere).
  */
 import { spawn } from "node:child_process";
@@ -34,6 +35,8 @@ export interface CaptureCommandOptions {
   listen?: string;
   /** Count the log at the end and print the row. */
   count?: boolean;
+  /** No summary line on stderr at the end (what a client's stderr would otherwise carry under `wirecost run`). */
+  quiet?: boolean;
 }
 
 /** How long a tapped command has to exit once its stdin ended after ^C or SIGTERM, milliseconds. */
@@ -110,9 +113,10 @@ async function relayMode(upstream: string, o: CaptureCommandOptions): Promise<nu
   process.stdout.write(`listening on 127.0.0.1:${relay.port}\n`);
   await stop;
   await relay.close();
-  process.stderr.write(
-    `wirecost capture: ${relay.connections()} connection(s), ${relay.bytes().c2s} bytes c2s, ${relay.bytes().s2c} bytes s2c, log ${o.log}\n`,
-  );
+  if (!o.quiet)
+    process.stderr.write(
+      `wirecost capture: ${relay.connections()} connection(s), ${relay.bytes().c2s} bytes c2s, ${relay.bytes().s2c} bytes s2c, log ${o.log}\n`,
+    );
   if (o.count) countCommand(o.log, { stdio: false }, process.stdout);
   return 0;
 }
@@ -154,7 +158,7 @@ async function tapMode(command: string[], o: CaptureCommandOptions): Promise<num
   await tap.close();
   process.stdin.destroy();
   const b = tap.bytes();
-  process.stderr.write(`wirecost capture: ${b.c2s} bytes c2s, ${b.s2c} bytes s2c, log ${o.log}\n`);
+  if (!o.quiet) process.stderr.write(`wirecost capture: ${b.c2s} bytes c2s, ${b.s2c} bytes s2c, log ${o.log}\n`);
   if (o.count) countCommand(o.log, { stdio: true }, process.stderr);
   return stopped || code === null ? 0 : code;
 }

@@ -45,7 +45,8 @@ function literal(text: string): string {
 /**
  * The argv items `{stdio}` stands for: `env` with the target's environment (its `env:` and the
  * `WIRECOST_<AXIS>` variables, which a client may not pass on to the server it starts), then this
- * wirecost's `capture --log LOG --` and the target's argv, every item already substituted.
+ * wirecost's `capture --quiet --log LOG --` (no summary line in the client's stderr) and the
+ * target's argv, every item already substituted.
  * @param target the target's stdio command; argv[0] `node` means this Node binary
  */
 export function stdioWrapper(target: TargetCommand, values: Record<string, string>, logPath: string): string[] {
@@ -55,7 +56,7 @@ export function stdioWrapper(target: TargetCommand, values: Record<string, strin
     ...Object.entries(values).map(([k, v]) => `WIRECOST_${k.toUpperCase()}=${v}`),
     ...Object.entries(target.env).map(([k, v]) => `${k}=${substitute(v, values)}`),
   ];
-  return ["env", ...env, process.execPath, resolve(repoRoot, "dist/bin/wirecost.js"), "capture", "--log", resolve(logPath), "--", ...argv];
+  return ["env", ...env, process.execPath, resolve(repoRoot, "dist/bin/wirecost.js"), "capture", "--quiet", "--log", resolve(logPath), "--", ...argv];
 }
 
 /**
