@@ -74,7 +74,7 @@ function stopSignal(): Promise<NodeJS.Signals> {
  * @param command the server command after `--` (tap mode); empty in relay mode
  * @returns the exit code
  * @throws UserError for a non-loopback address, `--upstream` together with a command, neither of
- *   them, `--listen` without `--upstream`, a command that cannot be started, and (with `--count`)
+ *   them, `--listen` without `--upstream`, `--listen` on the `--upstream` port, a command that cannot be started, and (with `--count`)
  *   a log that cannot be counted; the file-system error of a `--log` path that cannot be created
  *   (before anything listens or starts)
  */
@@ -85,7 +85,10 @@ export async function captureCommand(command: string[], o: CaptureCommandOptions
     throw new UserError("capture needs --upstream 127.0.0.1:PORT (relay in front of an HTTP server) or -- CMD [ARGS…] (stdio tap around a server command)");
   if (o.upstream === undefined && o.listen !== undefined) throw new UserError("--listen is for the relay: give --upstream 127.0.0.1:PORT too");
   if (o.upstream !== undefined) loopbackPort(o.upstream, "--upstream", false);
-  if (o.listen !== undefined) loopbackPort(o.listen, "--listen", true);
+  if (o.listen !== undefined && loopbackPort(o.listen, "--listen", true) === loopbackPort(o.upstream!, "--upstream", false))
+    throw new UserError(
+      `--listen ${o.listen} and --upstream ${o.upstream} are the same port: the relay would connect to itself — give --listen another port, or leave it out`,
+    );
   // The log is created before anything listens or starts: a path that cannot be written fails
   // at once, not after a whole session relayed into nothing.
   closeSync(openSync(o.log, "w"));

@@ -246,7 +246,7 @@ test("capture: a non-loopback --listen or --upstream is refused with one line, e
   }
 });
 
-test("capture: a --log in a missing folder, or 127.0.0.1 without a port, fails at once with one line, before listening or starting the command", async () => {
+test("capture: a --log in a missing folder, 127.0.0.1 without a port, or --listen on the --upstream port fails at once with one line, before listening or starting the command", async () => {
   const dir = mkdtempSync(join(tmpdir(), "capture-badlog-"));
   for (const [args, pattern] of [
     [["--log", join(dir, "no", "x.jsonl"), "--upstream", "127.0.0.1:9"], /^wirecost: --log \S+: cannot open it: no such file or folder/],
@@ -255,6 +255,10 @@ test("capture: a --log in a missing folder, or 127.0.0.1 without a port, fails a
       /^wirecost: --log \S+: cannot open it/,
     ],
     [["--log", join(dir, "x.jsonl"), "--upstream", "127.0.0.1"], /^wirecost: --upstream 127\.0\.0\.1: no port — give 127\.0\.0\.1:PORT/],
+    [
+      ["--log", join(dir, "x.jsonl"), "--upstream", "127.0.0.1:39999", "--listen", "127.0.0.1:39999"],
+      /^wirecost: --listen 127\.0\.0\.1:39999 and --upstream 127\.0\.0\.1:39999 are the same port: the relay would connect to itself/,
+    ],
   ] as const) {
     const child = spawn(process.execPath, [cli, "capture", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
