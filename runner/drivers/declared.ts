@@ -121,7 +121,9 @@ export function startClient(client: DeclaredClient, cmd: TargetCommand, values: 
   proc.child.stdin?.on("error", () => undefined);
   proc.child.stdin?.end(); // a client reads nothing from the runner
   const done = (async () => {
-    await proc.child.catch(() => undefined);
+    // Its exit, not the end of its stdout and stderr: a process it left behind (in the background)
+    // may hold them open; that one is stopped with the group below.
+    await Promise.race([proc.child.catch(() => undefined), new Promise((res) => proc.child.once("exit", res))]);
     // What it started (the tap wrapper, the target) gets a moment to end and flush the log.
     const until = Date.now() + CLIENT_LEFTOVER_GRACE_MS;
     while (proc.pid > 0 && groupAlive(proc.pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));

@@ -117,3 +117,16 @@ test("clients: placeholders are checked where they are written; {stdio} and {flo
   assert.deepEqual(cmd.argv, ["cl", "--method", "tools/list", "--", "a{{b}}", "c"]);
   assert.deepEqual(clientCommand(c, "http", "list", {}).argv, ["cl", "--url={url}", "--method", "tools/list"]);
 });
+
+test("a declared client that exits leaving a background process that holds its output ends its run when it exits, not at the time limit", {
+  timeout: 60_000,
+}, async () => {
+  const out = mkdtempSync(join(tmpdir(), "wirecost-declared-bg-"));
+  const started = Date.now();
+  const r = await execa(process.execPath, [cli, "run", "test/fixtures/declared-client-background.yaml", "--results", out], { cwd: root, reject: false });
+  assert.equal(r.exitCode, 0, r.stderr);
+  const [run] = tsv(join(out, "runs.tsv"));
+  assert.equal(run!.status, "ok", run!.error);
+  assert.equal(run!.jsonrpc_c2s, "1");
+  assert.ok(Date.now() - started < 18_000, `the run waited for the background process (${Date.now() - started} ms)`);
+});
