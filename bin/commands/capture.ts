@@ -10,7 +10,8 @@
  * - Stdio tap: `wirecost capture --log FILE -- CMD [ARGS…]` starts CMD and passes this process's
  *   stdin to CMD's stdin and CMD's stdout to this process's stdout, byte for byte; CMD's stderr
  *   goes to this process's stderr, not into the log. It ends when CMD has exited and its stdout
- *   ended (exit: CMD's exit code, 0 when CMD was stopped by ^C, SIGTERM or the end of stdin),
+ *   ended (exit: CMD's exit code, 0 when CMD was stopped by ^C, SIGTERM or the end of stdin,
+ *   128 + the signal's number when another signal ended it: a crash, a SIGKILL from elsewhere),
  *   or on ^C / SIGTERM (CMD's stdin is ended, CMD gets {@link STOP_GRACE_MS} to exit, then
  *   SIGTERM, then SIGKILL), the log flushed.
  * - `--count` counts the log at the end (as `wirecost count`) and prints the row: on stdout for
@@ -20,6 +21,7 @@
  */
 import { spawn } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import { startRelay } from "../../runner/capture/relay.js";
 import { startPipeTap } from "../../runner/capture/tap.js";
 import { UserError } from "../../format/errors.js";
@@ -153,7 +155,7 @@ async function tapMode(command: string[], o: CaptureCommandOptions): Promise<num
     }, STOP_GRACE_MS);
     void exited.then(() => clearTimeout(t));
   });
-  const { code } = await exited;
+  const { code, signal } = await exited;
   // Its stdout ends with it, unless a process it started still holds it: that one is not waited for.
   const held = setTimeout(() => child.stdout.destroy(), STOP_GRACE_MS);
   await tap.done;
@@ -163,5 +165,11 @@ async function tapMode(command: string[], o: CaptureCommandOptions): Promise<num
   const b = tap.bytes();
   if (!o.quiet) process.stderr.write(`wirecost capture: ${b.c2s} bytes c2s, ${b.s2c} bytes s2c, log ${o.log}\n`);
   if (o.count) countCommand(o.log, { stdio: true }, process.stderr);
-  return stopped || code === null ? 0 : code;
+  if (stopped || signal === "SIGINT" || signal === "SIGTERM") return 0; // ^C typed on the terminal reaches CMD too
+  if (signal) {
+    // Killed by a signal nobody here sent (a crash, the OOM killer): not a clean end.
+    process.stderr.write(`wirecost capture: ${command[0]} was ended by ${signal}\n`);
+    return 128 + (osConstants.signals[signal] ?? 0);
+  }
+  return code ?? 0;
 }

@@ -299,3 +299,21 @@ test("capture --upstream: a server not listening is named on stderr once, the cl
   assert.equal(told.length, 1, relay.err());
   assert.match(told[0]!, new RegExp(`--upstream 127\\.0\\.0\\.1:${deadPort} \\(ECONNREFUSED\\) — is the server listening there\\?`));
 });
+
+test("capture -- CMD: a command ended by a signal nobody sent it (a crash) exits 128 + the signal, named on stderr; one ended by SIGINT exits 0", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "capture-signal-"));
+  for (const [sig, want] of [
+    ["KILL", 137],
+    ["INT", 0],
+  ] as const) {
+    const child = spawn(process.execPath, [cli, "capture", "--quiet", "--log", join(dir, `${sig}.jsonl`), "--", "sh", "-c", `kill -${sig} $$`], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((res) => child.on("exit", (c) => res(c)));
+    assert.equal(code, want, err);
+    if (want) assert.match(err, new RegExp(`^wirecost capture: sh was ended by SIG${sig}\\n$`));
+    else assert.equal(err, "");
+  }
+});
