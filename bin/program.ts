@@ -109,6 +109,7 @@ export function buildProgram(): Command {
     .option("--upstream <addr>", "relay: the server's address, 127.0.0.1:PORT")
     .option("--listen <addr>", "relay: address to listen on, 127.0.0.1:PORT (default: a free port; printed)")
     .option("--count", "count the log at the end and print the row (relay: stdout; stdio tap: stderr)")
+    .option("--quiet", "no summary line (bytes relayed, the log's path) on stderr at the end; wirecost run's stdio wrapper passes it")
     .action(async (command: string[], o: import("./commands/capture.js").CaptureCommandOptions) => {
       process.exitCode = await (await import("./commands/capture.js")).captureCommand(command, o);
     });

@@ -5,19 +5,23 @@
  *
  * - Relay: `wirecost capture --upstream 127.0.0.1:PORT [--listen 127.0.0.1:PORT] --log FILE`
  *   listens on 127.0.0.1, prints `listening on 127.0.0.1:PORT` on stdout, relays every connection
- *   to the upstream port, and ends on ^C (SIGINT) or SIGTERM: connections closed, log flushed,
+ *   to the upstream port (a connection to it that fails is named on stderr, once per error code), and ends on ^C (SIGINT) or SIGTERM: connections closed, log flushed,
  *   exit 0.
  * - Stdio tap: `wirecost capture --log FILE -- CMD [ARGS…]` starts CMD and passes this process's
  *   stdin to CMD's stdin and CMD's stdout to this process's stdout, byte for byte; CMD's stderr
  *   goes to this process's stderr, not into the log. It ends when CMD has exited and its stdout
- *   ended (exit: CMD's exit code, 0 when CMD was stopped by ^C, SIGTERM or the end of stdin),
+ *   ended (exit: CMD's exit code, 0 when CMD was stopped by ^C, SIGTERM or the end of stdin,
+ *   128 + the signal's number when another signal ended it: a crash, a SIGKILL from elsewhere),
  *   or on ^C / SIGTERM (CMD's stdin is ended, CMD gets {@link STOP_GRACE_MS} to exit, then
  *   SIGTERM, then SIGKILL), the log flushed.
  * - `--count` counts the log at the end (as `wirecost count`) and prints the row: on stdout for
- *   the relay, on stderr for the tap (its stdout belongs to the client).
+ *   the relay, on stderr for the tap (its stdout belongs to the client). Both print a summary line
+ *   (bytes each way, the log's path) on stderr at the end, unless `--quiet`.
  * Addresses are 127.0.0.1 only (wirecost never binds nor connects elsewhere).
  */
 import { spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import { startRelay } from "../../runner/capture/relay.js";
 import { startPipeTap } from "../../runner/capture/tap.js";
 import { UserError } from "../../format/errors.js";
@@ -33,6 +37,8 @@ export interface CaptureCommandOptions {
   listen?: string;
   /** Count the log at the end and print the row. */
   count?: boolean;
+  /** No summary line on stderr at the end (what a client's stderr would otherwise carry under `wirecost run`). */
+  quiet?: boolean;
 }
 
 /** How long a tapped command has to exit once its stdin ended after ^C or SIGTERM, milliseconds. */
@@ -42,10 +48,12 @@ export const STOP_GRACE_MS = 2000;
  * The port of a loopback address given as `127.0.0.1:PORT` (or a bare `PORT`).
  * @param option the option's name, for the error
  * @param allowZero accept port 0 (let the OS pick: `--listen` only)
- * @throws UserError (one line) for any other host, or a port that is not 0–65535 (1–65535 unless `allowZero`)
+ * @throws UserError (one line) for any other host, 127.0.0.1 without a numeric port, or a port that is not 0–65535 (1–65535 unless `allowZero`)
  */
 export function loopbackPort(text: string, option: string, allowZero: boolean): number {
   const m = /^(?:(.*):)?(\d{1,5})$/.exec(text);
+  if (!m && /^127\.0\.0\.1(:.*)?$/.test(text))
+    throw new UserError(`${option} ${text}: no port — give 127.0.0.1:PORT, PORT a number from ${allowZero ? 0 : 1} to 65535`);
   const host = m ? (m[1] ?? "127.0.0.1") : undefined;
   if (host !== "127.0.0.1") {
     const port = m?.[2] ?? "PORT";
@@ -68,8 +76,9 @@ function stopSignal(): Promise<NodeJS.Signals> {
  * @param command the server command after `--` (tap mode); empty in relay mode
  * @returns the exit code
  * @throws UserError for a non-loopback address, `--upstream` together with a command, neither of
- *   them, `--listen` without `--upstream`, a command that cannot be started, and (with `--count`)
- *   a log that cannot be counted
+ *   them, `--listen` without `--upstream`, `--listen` on the `--upstream` port, a command that cannot be started, and (with `--count`)
+ *   a log that cannot be counted; the file-system error of a `--log` path that cannot be created
+ *   (before anything listens or starts)
  */
 export async function captureCommand(command: string[], o: CaptureCommandOptions): Promise<number> {
   if (o.upstream !== undefined && command.length > 0)
@@ -77,6 +86,14 @@ export async function captureCommand(command: string[], o: CaptureCommandOptions
   if (o.upstream === undefined && command.length === 0)
     throw new UserError("capture needs --upstream 127.0.0.1:PORT (relay in front of an HTTP server) or -- CMD [ARGS…] (stdio tap around a server command)");
   if (o.upstream === undefined && o.listen !== undefined) throw new UserError("--listen is for the relay: give --upstream 127.0.0.1:PORT too");
+  if (o.upstream !== undefined) loopbackPort(o.upstream, "--upstream", false);
+  if (o.listen !== undefined && loopbackPort(o.listen, "--listen", true) === loopbackPort(o.upstream!, "--upstream", false))
+    throw new UserError(
+      `--listen ${o.listen} and --upstream ${o.upstream} are the same port: the relay would connect to itself — give --listen another port, or leave it out`,
+    );
+  // The log is created before anything listens or starts: a path that cannot be written fails
+  // at once, not after a whole session relayed into nothing.
+  closeSync(openSync(o.log, "w"));
   return o.upstream !== undefined ? relayMode(o.upstream, o) : tapMode(command, o);
 }
 
@@ -85,15 +102,26 @@ async function relayMode(upstream: string, o: CaptureCommandOptions): Promise<nu
   const up = loopbackPort(upstream, "--upstream", false);
   const listen = o.listen === undefined ? 0 : loopbackPort(o.listen, "--listen", true);
   const stop = stopSignal();
-  const relay = await startRelay(up, o.log, listen).catch((e: NodeJS.ErrnoException) => {
+  // A server that is not (yet) listening shows as the client's connection closed: say why, once per error code.
+  const told = new Set<string>();
+  const upstreamError = (conn: number, e: NodeJS.ErrnoException): void => {
+    const code = e.code ?? e.message;
+    if (told.has(code)) return;
+    told.add(code);
+    process.stderr.write(
+      `wirecost capture: connection ${conn}: cannot connect to --upstream 127.0.0.1:${up} (${code}) — is the server listening there? (the client's connection was closed)\n`,
+    );
+  };
+  const relay = await startRelay(up, o.log, listen, upstreamError).catch((e: NodeJS.ErrnoException) => {
     throw new UserError(`--listen 127.0.0.1:${listen}: cannot listen (${e.code ?? e.message}) — give another port, or 127.0.0.1:0 for one the system picks`);
   });
   process.stdout.write(`listening on 127.0.0.1:${relay.port}\n`);
   await stop;
   await relay.close();
-  process.stderr.write(
-    `wirecost capture: ${relay.connections()} connection(s), ${relay.bytes().c2s} bytes c2s, ${relay.bytes().s2c} bytes s2c, log ${o.log}\n`,
-  );
+  if (!o.quiet)
+    process.stderr.write(
+      `wirecost capture: ${relay.connections()} connection(s), ${relay.bytes().c2s} bytes c2s, ${relay.bytes().s2c} bytes s2c, log ${o.log}\n`,
+    );
   if (o.count) countCommand(o.log, { stdio: false }, process.stdout);
   return 0;
 }
@@ -127,7 +155,7 @@ async function tapMode(command: string[], o: CaptureCommandOptions): Promise<num
     }, STOP_GRACE_MS);
     void exited.then(() => clearTimeout(t));
   });
-  const { code } = await exited;
+  const { code, signal } = await exited;
   // Its stdout ends with it, unless a process it started still holds it: that one is not waited for.
   const held = setTimeout(() => child.stdout.destroy(), STOP_GRACE_MS);
   await tap.done;
@@ -135,7 +163,13 @@ async function tapMode(command: string[], o: CaptureCommandOptions): Promise<num
   await tap.close();
   process.stdin.destroy();
   const b = tap.bytes();
-  process.stderr.write(`wirecost capture: ${b.c2s} bytes c2s, ${b.s2c} bytes s2c, log ${o.log}\n`);
+  if (!o.quiet) process.stderr.write(`wirecost capture: ${b.c2s} bytes c2s, ${b.s2c} bytes s2c, log ${o.log}\n`);
   if (o.count) countCommand(o.log, { stdio: true }, process.stderr);
-  return stopped || code === null ? 0 : code;
+  if (stopped || signal === "SIGINT" || signal === "SIGTERM") return 0; // ^C typed on the terminal reaches CMD too
+  if (signal) {
+    // Killed by a signal nobody here sent (a crash, the OOM killer): not a clean end.
+    process.stderr.write(`wirecost capture: ${command[0]} was ended by ${signal}\n`);
+    return 128 + (osConstants.signals[signal] ?? 0);
+  }
+  return code ?? 0;
 }

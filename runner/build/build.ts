@@ -124,13 +124,15 @@ export function failureLine(text: string): string {
 }
 
 /**
- * Run `target`'s build into a temporary folder and rename it into place.
+ * Run `target`'s build into a temporary folder and rename it into place; `kind` (a target or a
+ * declared client) names it in progress lines and errors.
  * The build runs in its own process group: a ^C typed on the terminal reaches wirecost only, and
  * `signal` stops the whole group (SIGTERM, SIGKILL after a second) and throws Interrupted, leaving
  * the previous build folder as it was; if wirecost exits meanwhile, the group is killed.
  */
 async function runBuild(
   target: Buildable,
+  kind: "target" | "client",
   cwd: string,
   digest: string,
   toolchain: Record<string, string>,
@@ -187,7 +189,7 @@ async function runBuild(
     if (now === said && Date.now() - saidAt < 60_000) return;
     said = now;
     saidAt = Date.now();
-    log(`  still building ${target.name} (${Math.round((Date.now() - started) / 1000)} s): ${now}`);
+    log(`  still building ${kind} ${target.name} (${Math.round((Date.now() - started) / 1000)} s): ${now}`);
   }, 15_000);
   const r = await child.finally(() => {
     clearInterval(tick);
@@ -199,13 +201,13 @@ async function runBuild(
   if (signal?.aborted) {
     killGroup("SIGKILL"); // anything the build left in its group
     rmSync(tmp, { recursive: true, force: true });
-    throw new Interrupted(`interrupted while building ${target.name}`);
+    throw new Interrupted(`interrupted while building ${kind} ${target.name}`);
   }
   if (r.exitCode !== 0) {
     rmSync(tmp, { recursive: true, force: true });
     const why = r.exitCode === undefined ? (r.signal ?? r.shortMessage) : `exit ${r.exitCode}`;
     throw new UserError(
-      `${b.at}: the build of target ${target.name} failed (${why}): ${failureLine(tail).slice(0, 200) || "no output"} — full output in ${relative(process.cwd(), logFile)}`,
+      `${b.at}: the build of ${kind} ${target.name} failed (${why}): ${failureLine(tail).slice(0, 200) || "no output"} — full output in ${relative(process.cwd(), logFile)}`,
     );
   }
   rmSync(b.dir, { recursive: true, force: true });
@@ -285,7 +287,7 @@ export async function ensureBuilt(
       names: [name],
       run: async () => {
         log(`building ${kind} ${name} (${rec ? "its inputs or toolchain changed" : "not built yet"}): ${t.build!.command.join(" ")}`);
-        const built = await runBuild(t, cwd, digest, toolchain, log, opts.signal);
+        const built = await runBuild(t, kind, cwd, digest, toolchain, log, opts.signal);
         log(`built ${kind} ${name} in ${built.seconds} s`);
         return built;
       },

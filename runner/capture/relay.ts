@@ -34,9 +34,17 @@ export interface Relay {
  * @param upstreamPort the target's port on 127.0.0.1
  * @param logPath capture log file
  * @param listenPort 0 (default) lets the OS choose; see {@link Relay.port}
+ * @param onUpstreamError called when a connection to the upstream fails before it is made (e.g.
+ *   ECONNREFUSED: nothing listens there), with the client connection's number; the client's
+ *   connection is closed either way
  * @throws the listen error (e.g. EADDRINUSE) when the port cannot be bound; the log is closed then
  */
-export async function startRelay(upstreamPort: number, logPath: string, listenPort = 0): Promise<Relay> {
+export async function startRelay(
+  upstreamPort: number,
+  logPath: string,
+  listenPort = 0,
+  onUpstreamError?: (conn: number, err: NodeJS.ErrnoException) => void,
+): Promise<Relay> {
   const log = new CaptureWriter(logPath);
   const sockets = new Set<Socket>();
   let conns = 0;
@@ -44,6 +52,11 @@ export async function startRelay(upstreamPort: number, logPath: string, listenPo
     const conn = ++conns;
     const upstream = connect({ host: "127.0.0.1", port: upstreamPort, allowHalfOpen: true, noDelay: true });
     sockets.add(client).add(upstream);
+    if (onUpstreamError) {
+      const failed = (e: NodeJS.ErrnoException) => onUpstreamError(conn, e);
+      upstream.once("error", failed);
+      upstream.once("connect", () => upstream.off("error", failed));
+    }
     pipe(client, upstream, conn, "c2s");
     pipe(upstream, client, conn, "s2c");
   });

@@ -45,7 +45,8 @@ function literal(text: string): string {
 /**
  * The argv items `{stdio}` stands for: `env` with the target's environment (its `env:` and the
  * `WIRECOST_<AXIS>` variables, which a client may not pass on to the server it starts), then this
- * wirecost's `capture --log LOG --` and the target's argv, every item already substituted.
+ * wirecost's `capture --quiet --log LOG --` (no summary line in the client's stderr) and the
+ * target's argv, every item already substituted.
  * @param target the target's stdio command; argv[0] `node` means this Node binary
  */
 export function stdioWrapper(target: TargetCommand, values: Record<string, string>, logPath: string): string[] {
@@ -55,7 +56,7 @@ export function stdioWrapper(target: TargetCommand, values: Record<string, strin
     ...Object.entries(values).map(([k, v]) => `WIRECOST_${k.toUpperCase()}=${v}`),
     ...Object.entries(target.env).map(([k, v]) => `${k}=${substitute(v, values)}`),
   ];
-  return ["env", ...env, process.execPath, resolve(repoRoot, "dist/bin/wirecost.js"), "capture", "--log", resolve(logPath), "--", ...argv];
+  return ["env", ...env, process.execPath, resolve(repoRoot, "dist/bin/wirecost.js"), "capture", "--quiet", "--log", resolve(logPath), "--", ...argv];
 }
 
 /**
@@ -120,7 +121,9 @@ export function startClient(client: DeclaredClient, cmd: TargetCommand, values: 
   proc.child.stdin?.on("error", () => undefined);
   proc.child.stdin?.end(); // a client reads nothing from the runner
   const done = (async () => {
-    await proc.child.catch(() => undefined);
+    // Its exit, not the end of its stdout and stderr: a process it left behind (in the background)
+    // may hold them open; that one is stopped with the group below.
+    await Promise.race([proc.child.catch(() => undefined), new Promise((res) => proc.child.once("exit", res))]);
     // What it started (the tap wrapper, the target) gets a moment to end and flush the log.
     const until = Date.now() + CLIENT_LEFTOVER_GRACE_MS;
     while (proc.pid > 0 && groupAlive(proc.pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));

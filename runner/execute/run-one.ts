@@ -201,6 +201,17 @@ export async function runOne(
     const streams = readCaptureStreams(logPath);
     const result = countStreams(streams, { transport, strict: opts.strict === true });
     if (declared && result.row.c2s_bytes === 0) return sentNothing();
+    // Bytes that hold no JSON-RPC message (garbage, a wrong protocol) are not a client's session:
+    // a failure naming the first anomaly, never a row of zeros with unattributed bytes.
+    if (declared && result.row.jsonrpc_c2s === 0) {
+      const first = result.anomalies[0];
+      return {
+        ...base,
+        status: "failed",
+        exit,
+        error: `client ${declared.name} exited 0 having sent no JSON-RPC message to the target (${result.row.c2s_bytes} bytes${first ? `; ${first.code}` : ""})${clientTail ? ` | client stderr: ${printable(clientTail)}` : ""}`,
+      };
+    }
     const anomalies = writeRunBreakdown(logPath, result, streams);
     return { ...base, status: "ok", exit, counts: result.row, ...(anomalies ? { anomalies } : {}), digest: streamsDigest(streams) };
   } catch (e) {

@@ -220,7 +220,13 @@ export function expand(m: Matrix): Expansion {
     if (ci < 0) return undefined;
     const client = v.client!;
     const t = ti >= 0 ? targetOf(m, v) : undefined;
-    if (t?.inProcess || t?.harness) return undefined; // no client driver drives it: called in-process, or a harness with its own client
+    // No client driver drives it (called in-process, or a harness with its own client): only the
+    // axis' `raw` (the default) names no driver there; any other client would label a row it never drove.
+    if (t?.inProcess || t?.harness) {
+      if (client === "raw") return undefined;
+      const how = t.inProcess ? "is called in-process (inProcess:), with no client" : "is a harness that brings its own client (harness:)";
+      return `${valueAt(ti, t.name)}: client ${client} cannot drive target ${t.name} (configuration ${id}): it ${how} — leave the cells out with an exclude rule: - match: { client: ${client}, target: ${t.name} }`;
+    }
     const dc = m.clients?.[client];
     const decl = dc ? { flows: Object.keys(dc.flows), revisions: dc.revisions } : clientDeclaration(client, t?.sdkClient);
     const leaveOut = (match: string) => `or leave the cells out with an exclude rule: - match: { client: ${client}, ${match} }`;

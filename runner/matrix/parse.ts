@@ -112,7 +112,13 @@ function schemaMessage(e: ErrorObject, path: YamlPath): string {
     case "pattern":
       if (path[path.length - 1] === "slug")
         return `${at} is ${JSON.stringify(e.data)}, which is not a slug — use lower-case letters and digits joined by single hyphens, e.g. json-rpc-echo-on-the-wire`;
+      if (at === "clients")
+        return `client name ${JSON.stringify(e.data)} does not match ${String(e.params.pattern)} — use lower-case letters, digits, - and _, starting with a letter`;
       return `${at} is ${JSON.stringify(e.data)}, which does not match ${String(e.params.pattern)} — use lower-case letters, digits and _, starting with a letter`;
+    case "not":
+      if (at === "clients")
+        return `client name ${JSON.stringify(e.data)} is a built-in client (raw, sdk, jsonrpc) — give the declared client another name, and use that name on the client axis`;
+      return `${at} ${e.message ?? "is invalid"} — fix it per matrix.schema.json${hint}`;
     default:
       return `${at} ${e.message ?? "is invalid"} — fix it per matrix.schema.json${hint}`;
   }
@@ -314,7 +320,7 @@ function parseClients(
             fail(
               loc,
               path,
-              `placeholder {${ph}} names no axis — use {url} (http), {stdio} (stdio), {flowargs} or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}`,
+              `placeholder {${ph}} names no axis — use {url} (http), {stdio} (stdio), {flowargs} or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}; for a literal brace (e.g. JSON in an argument) write {{ and }}`,
             );
         }
       }
@@ -556,7 +562,11 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
                 : `placeholder {port} in a stdio command — only http commands get a port; remove it`,
             );
           if (!axisNames.includes(ph))
-            fail(loc, path, `placeholder {${ph}} names no axis — use {port} (http) or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}`);
+            fail(
+              loc,
+              path,
+              `placeholder {${ph}} names no axis — use {port} (http) or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}; for a literal brace (e.g. JSON in an argument) write {{ and }}`,
+            );
         }
       }
       return cmd;

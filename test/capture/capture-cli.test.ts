@@ -245,3 +245,75 @@ test("capture: a non-loopback --listen or --upstream is refused with one line, e
     assert.match(err, /^wirecost: --(listen|upstream) \S+: not a loopback address .*127\.0\.0\.1/);
   }
 });
+
+test("capture: a --log in a missing folder, 127.0.0.1 without a port, or --listen on the --upstream port fails at once with one line, before listening or starting the command", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "capture-badlog-"));
+  for (const [args, pattern] of [
+    [["--log", join(dir, "no", "x.jsonl"), "--upstream", "127.0.0.1:9"], /^wirecost: --log \S+: cannot open it: no such file or folder/],
+    [
+      ["--log", join(dir, "no", "x.jsonl"), "--", process.execPath, "-e", "require('fs').writeFileSync(process.argv[1], 'x')", join(dir, "ran")],
+      /^wirecost: --log \S+: cannot open it/,
+    ],
+    [["--log", join(dir, "x.jsonl"), "--upstream", "127.0.0.1"], /^wirecost: --upstream 127\.0\.0\.1: no port — give 127\.0\.0\.1:PORT/],
+    [
+      ["--log", join(dir, "x.jsonl"), "--upstream", "127.0.0.1:39999", "--listen", "127.0.0.1:39999"],
+      /^wirecost: --listen 127\.0\.0\.1:39999 and --upstream 127\.0\.0\.1:39999 are the same port: the relay would connect to itself/,
+    ],
+  ] as const) {
+    const child = spawn(process.execPath, [cli, "capture", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const code = await new Promise<number | null>((res) => child.on("exit", (c) => res(c)));
+    clearTimeout(timer);
+    assert.equal(code, 1, err);
+    assert.equal(out, "");
+    assert.equal(err.split("\n").filter(Boolean).length, 1, err);
+    assert.match(err, pattern);
+  }
+  assert.throws(() => readFileSync(join(dir, "ran")), /ENOENT/, "the command must not be started");
+});
+
+test("capture --upstream: a server not listening is named on stderr once, the client's connections closed, ^C still exits 0", async () => {
+  const free = createServer();
+  await new Promise<void>((r) => free.listen(0, "127.0.0.1", r));
+  const deadPort = (free.address() as { port: number }).port;
+  await new Promise<void>((r) => free.close(() => r()));
+  const log = join(mkdtempSync(join(tmpdir(), "capture-deadup-")), "relay.jsonl");
+  const relay = await startRelayCli(["--upstream", `127.0.0.1:${deadPort}`, "--log", log]);
+  for (let i = 0; i < 2; i++) {
+    await new Promise<void>((res) => {
+      const c: Socket = connect({ host: "127.0.0.1", port: relay.port }, () => c.write("GET /mcp HTTP/1.1\r\nhost: x\r\n\r\n"));
+      c.on("error", () => res());
+      c.on("close", () => res());
+    });
+  }
+  process.kill(-relay.child.pid!, "SIGINT");
+  assert.equal(await relay.exited, 0, relay.err());
+  const told = relay
+    .err()
+    .split("\n")
+    .filter((l) => l.includes("cannot connect"));
+  assert.equal(told.length, 1, relay.err());
+  assert.match(told[0]!, new RegExp(`--upstream 127\\.0\\.0\\.1:${deadPort} \\(ECONNREFUSED\\) — is the server listening there\\?`));
+});
+
+test("capture -- CMD: a command ended by a signal nobody sent it (a crash) exits 128 + the signal, named on stderr; one ended by SIGINT exits 0", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "capture-signal-"));
+  for (const [sig, want] of [
+    ["KILL", 137],
+    ["INT", 0],
+  ] as const) {
+    const child = spawn(process.execPath, [cli, "capture", "--quiet", "--log", join(dir, `${sig}.jsonl`), "--", "sh", "-c", `kill -${sig} $$`], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let err = "";
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((res) => child.on("exit", (c) => res(c)));
+    assert.equal(code, want, err);
+    if (want) assert.match(err, new RegExp(`^wirecost capture: sh was ended by SIG${sig}\\n$`));
+    else assert.equal(err, "");
+  }
+});

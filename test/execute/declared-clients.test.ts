@@ -1,6 +1,6 @@
 /**
  * Clients declared in YAML (`clients:`): one that exits at once, one that prints garbage and never
- * connects (exit 0), and one that hangs are recorded failed (or timeout) with their stderr line,
+ * connects (exit 0), one that sends bytes holding no JSON-RPC message (exit 0), and one that hangs are recorded failed (or timeout) with their stderr line,
  * never as rows of zeros; their stdout and stderr are kept beside the run's log. The matrix
  * refuses a misplaced placeholder at its line.
  */
@@ -16,7 +16,9 @@ import { clientCommand, stdioWrapper } from "../../runner/drivers/declared.js";
 import { cli, root } from "../paths.js";
 import { tsv } from "./helpers.js";
 
-test("a declared client that exits at once, prints garbage, or hangs is a recorded failure with its stderr line", { timeout: 60_000 }, async () => {
+test("a declared client that exits at once, prints garbage, sends no JSON-RPC message, or hangs is a recorded failure with its stderr line", {
+  timeout: 60_000,
+}, async () => {
   const out = mkdtempSync(join(tmpdir(), "wirecost-declared-"));
   const r = await execa(process.execPath, [cli, "run", "test/fixtures/declared-clients.yaml", "--results", out], { cwd: root, reject: false });
   assert.equal(r.exitCode, 1, r.stderr);
@@ -28,6 +30,14 @@ test("a declared client that exits at once, prints garbage, or hangs is a record
     "garbage-http": [
       "failed",
       /^client garbage exited 0 having sent nothing to the target \| client stderr: garbage: never connected to http:\/\/127\.0\.0\.1:\d+\/mcp$/,
+    ],
+    "noise-stdio": [
+      "failed",
+      /^client noise exited 0 having sent no JSON-RPC message to the target \(9 bytes; stdio-non-jsonrpc-line\) \| client stderr: noise: sent it$/,
+    ],
+    "noise-http": [
+      "failed",
+      /^client noise exited 0 having sent no JSON-RPC message to the target \(\d+ bytes; invalid-json\) \| client stderr: noise: sent it$/,
     ],
     "hangs-stdio": ["timeout", /time limit of 4 s .*client stderr: hangs: waiting for nothing/],
     "hangs-http": ["timeout", /time limit of 4 s .*client stderr: hangs: waiting for nothing/],
@@ -90,9 +100,33 @@ test("clients: placeholders are checked where they are written; {stdio} and {flo
   const c = ok.clients!.c!;
   const values = { client: "c", target: "t", transport: "stdio", revision: "2025-11-25", flow: "list" };
   const wrapper = stdioWrapper(ok.targets.t!.commands.stdio!, values, "/r/logs/x/1.jsonl");
-  assert.deepEqual(wrapper.slice(-9), ["capture", "--log", "/r/logs/x/1.jsonl", "--", process.execPath, "t.js", "--transport", "stdio", "2025-11-25"]);
+  assert.deepEqual(wrapper.slice(-10), [
+    "capture",
+    "--quiet",
+    "--log",
+    "/r/logs/x/1.jsonl",
+    "--",
+    process.execPath,
+    "t.js",
+    "--transport",
+    "stdio",
+    "2025-11-25",
+  ]);
   assert.ok(wrapper.includes("T_MODE=xlist") && wrapper.includes("WIRECOST_REVISION=2025-11-25"), "the target's environment travels in the wrapper");
   const cmd = clientCommand(c, "stdio", "list", { stdio: ["a{b}", "c"] });
   assert.deepEqual(cmd.argv, ["cl", "--method", "tools/list", "--", "a{{b}}", "c"]);
   assert.deepEqual(clientCommand(c, "http", "list", {}).argv, ["cl", "--url={url}", "--method", "tools/list"]);
+});
+
+test("a declared client that exits leaving a background process that holds its output ends its run when it exits, not at the time limit", {
+  timeout: 60_000,
+}, async () => {
+  const out = mkdtempSync(join(tmpdir(), "wirecost-declared-bg-"));
+  const started = Date.now();
+  const r = await execa(process.execPath, [cli, "run", "test/fixtures/declared-client-background.yaml", "--results", out], { cwd: root, reject: false });
+  assert.equal(r.exitCode, 0, r.stderr);
+  const [run] = tsv(join(out, "runs.tsv"));
+  assert.equal(run!.status, "ok", run!.error);
+  assert.equal(run!.jsonrpc_c2s, "1");
+  assert.ok(Date.now() - started < 18_000, `the run waited for the background process (${Date.now() - started} ms)`);
 });
