@@ -31,8 +31,8 @@ import { mdFence } from "../escape.js";
 import type { Page, PageOutput, SiteContext } from "./types.js";
 import { RESULTS_FILES } from "../../format/layout.js";
 import { anomalyView } from "../sections/anomalies.js";
-import { wireHeadline } from "../sections/headline.js";
-import { definitionItems } from "../sections/definitions.js";
+import { HEADLINE_FLOWS, wireHeadline } from "../sections/headline.js";
+import { definitionItems, flowBriefLine } from "../sections/definitions.js";
 import { wireCharts } from "../sections/wire-charts.js";
 import { clientFieldsView } from "../sections/client-fields.js";
 import { releasesView } from "../sections/releases.js";
@@ -225,11 +225,13 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     exchanges,
     coverage,
   });
+  const headline = mcp ? wireHeadline(allRows.filter(isMcp), results.axisNames, labels, calls) : undefined;
   const markdown = renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
     details: { id: details.id, title: mdCell(details.title) },
     title: mdCell(results.provenance.report.title),
     mcp,
-    headline: mcp ? wireHeadline(allRows.filter(isMcp), results.axisNames, labels, calls) : undefined,
+    headline,
+    flowLine: flowBriefLine(HEADLINE_FLOWS),
     releases: releases?.view,
     http: section("http", httpRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),

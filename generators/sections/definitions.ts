@@ -22,6 +22,23 @@ export const DEFINITIONS = {
   busy: "a trial that started with a 1-minute load average above the cores it was allowed; its figures are flagged.",
 } as const;
 
+/** Each flow in a few words, for a line under a table (the full words: {@link DEFINITIONS}'s `flow`). */
+export const FLOW_BRIEF: Readonly<Record<string, string>> = {
+  plain: "`tools/list` and one `tools/call`",
+  input: "one `tools/call` that asks the user one question",
+  ten: "`tools/list` and ten `tools/call`",
+  state: "`input` with a `requestState` of the `state` axis's size",
+};
+
+/**
+ * The brief line of the given flows (`` `plain`: `tools/list` and one `tools/call`; … ``), those
+ * without a brief left out.
+ * @param flows flow names in the order to show them
+ */
+export function flowBriefLine(flows: readonly string[]): string {
+  return flows.flatMap((f) => (FLOW_BRIEF[f] === undefined ? [] : [`\`${f}\`: ${FLOW_BRIEF[f]}`])).join("; ");
+}
+
 /** A term of {@link DEFINITIONS}. */
 export type Term = keyof typeof DEFINITIONS;
 

@@ -13,29 +13,39 @@ import { crossoverFits, type CrossoverMeet, type KeyedRow, mainGrid } from "./de
 /** At most this many rows in a headline table (a reader takes it in at a glance). */
 export const HEADLINE_MAX_ROWS = 12;
 /** Flows of the headline, in order; other flows stay in the full tables. */
-const HEADLINE_FLOWS = ["plain", "input", "ten"] as const;
+export const HEADLINE_FLOWS = ["plain", "input", "ten"] as const;
 
-/** The headline of the wire report. */
-export interface WireHeadline {
-  /** Transport the table shows (`http` when the results have HTTP rows, else `stdio`). */
+/** One transport's table of the headline. */
+export interface HeadlineTable {
+  /** `http` or `stdio`. */
   transport: string;
   /** Flow × revision rows, one column per server: median total bytes and, after the first revision, the difference to the previous one. */
   table: TableView;
-  /** Server name → label (the column headers are the short names). */
-  legend: string[];
-  /** Findings, one markdown sentence each. */
-  findings: string[];
   /** True when rows past {@link HEADLINE_MAX_ROWS} were left to the full tables. */
   cut: boolean;
+}
+
+/** The headline of the wire report. */
+export interface WireHeadline {
+  /** One table per transport the main grid has, `http` first. */
+  tables: HeadlineTable[];
+  /** Server name → label (the column headers are the short names). */
+  legend: string[];
+  /** Findings, one markdown sentence each; a sentence names the transport it holds for. */
+  findings: string[];
+  /** The client and the other axes' values the tables hold (`client \`raw\``, `state \`0\``, …), markdown. */
+  settings: string[];
 }
 
 const total = (r: KeyedRow | undefined): number | undefined => r?.metrics.get("total_bytes")?.median;
 const axis = (r: KeyedRow, name: string): string => r.summary.axes.get(name) ?? "";
 /** A signed difference as printed: `+12`, `-467`, `0`. */
 const signed = (d: number): string => (d > 0 ? `+${formatInt(d)}` : formatInt(d));
+const byName = (a: string, b: string): number => compareTuples([a], [b]);
 
 /**
- * Build the headline from the report rows that speak MCP.
+ * Build the headline from the report rows that speak MCP: one table per transport (HTTP first,
+ * then stdio), since the revisions compare differently over each.
  * @param rows report rows (`H1`, `S1`, …) of every transport
  * @param axisNames the results' axis columns (summary.tsv)
  * @param calls configuration id → `tools/call` requests counted in its trace
@@ -47,12 +57,31 @@ export function wireHeadline(
   labels: ReadonlyMap<string, string>,
   calls: ReadonlyMap<string, number>,
 ): WireHeadline | undefined {
-  const grid = mainGrid(rows, axisNames);
-  const transport = grid.some((r) => axis(r, "transport") === "http") ? "http" : "stdio";
-  const here = grid.filter((r) => axis(r, "transport") === transport && (HEADLINE_FLOWS as readonly string[]).includes(axis(r, "flow")));
-  if (here.length === 0) return undefined;
-  const targets = [...new Set(here.map((r) => axis(r, "target")))].sort((a, b) => compareTuples([a], [b]));
-  const revisions = [...new Set(here.map((r) => axis(r, "revision")))].sort((a, b) => compareTuples([a], [b]));
+  const grid = mainGrid(rows, axisNames).filter((r) => (HEADLINE_FLOWS as readonly string[]).includes(axis(r, "flow")));
+  const transports = ["http", "stdio"].filter((t) => grid.some((r) => axis(r, "transport") === t));
+  if (transports.length === 0) return undefined;
+  const targets = [...new Set(grid.map((r) => axis(r, "target")))].sort(byName);
+  const tables = transports.map((transport) =>
+    headlineTable(
+      grid.filter((r) => axis(r, "transport") === transport),
+      transport,
+      targets,
+    ),
+  );
+  return {
+    tables,
+    legend: targets.map((t) => (labels.has(t) && labels.get(t) !== t ? `${mdCell(t)}: ${mdCell(labels.get(t) ?? t)}` : mdCell(t))),
+    findings: findings(grid, transports, axisNames, calls),
+    settings: ["client", ...axisNames.filter((a) => !["target", "transport", "flow", "revision", "client"].includes(a))].flatMap((a) => {
+      const values = [...new Set(grid.map((r) => r.summary.axes.get(a) ?? (a === "client" ? "raw" : "")))];
+      return values.length === 1 && values[0] !== "" ? [`${mdCell(a)} ${mdCode(values[0] ?? "")}`] : [];
+    }),
+  };
+}
+
+/** One transport's flow × revision table (rows of that transport only). */
+function headlineTable(here: readonly KeyedRow[], transport: string, targets: readonly string[]): HeadlineTable {
+  const revisions = [...new Set(here.map((r) => axis(r, "revision")))].sort(byName);
   const at = (flow: string, rev: string, target: string): KeyedRow | undefined =>
     here.find((r) => axis(r, "flow") === flow && axis(r, "revision") === rev && axis(r, "target") === target);
   const all = HEADLINE_FLOWS.flatMap((flow) => revisions.map((rev, i) => ({ flow, rev, prev: revisions[i - 1] }))).filter((x) =>
@@ -74,65 +103,93 @@ export function wireHeadline(
     ],
     shown,
   );
-  return {
-    transport,
-    table,
-    legend: targets.map((t) => (labels.has(t) && labels.get(t) !== t ? `${mdCell(t)}: ${mdCell(labels.get(t) ?? t)}` : mdCell(t))),
-    findings: findings(here, targets, revisions, transport, axisNames, calls),
-    cut: shown.length < all.length,
-  };
+  return { transport, table, cut: shown.length < all.length };
 }
 
-/** The sentences: per flow, which revision is lighter on which servers; per server, the crossover; the lightest and heaviest server. */
-function findings(
-  rows: readonly KeyedRow[],
-  targets: readonly string[],
-  revisions: readonly string[],
-  transport: string,
-  axisNames: readonly string[],
-  calls: ReadonlyMap<string, number>,
-): string[] {
+/** How the newest revision compares with the one before it over one transport, one flow. */
+interface FlowVerdict {
+  transport: string;
+  previous: string;
+  newest: string;
+  /** The verdict in words (`lighter than 2025-11-25 on every server measured`), with the range of differences. */
+  text: string;
+  /** The same without the revision it is compared with (`lighter on every server measured (…)`). */
+  bare: string;
+  /** -1 lighter everywhere, +1 heavier everywhere, 0 mixed or equal. */
+  sign: number;
+}
+
+/**
+ * The sentences: per flow, which revision is lighter over each transport (one sentence for both,
+ * so that a transport where the answer turns round is read beside the other); per transport and
+ * server, the crossover; per transport, the lightest and heaviest server for one call.
+ */
+function findings(grid: readonly KeyedRow[], transports: readonly string[], axisNames: readonly string[], calls: ReadonlyMap<string, number>): string[] {
   const out: string[] = [];
-  const newest = revisions[revisions.length - 1];
-  const previous = revisions[revisions.length - 2];
-  const find = (flow: string, rev: string | undefined, target: string) =>
-    rows.find((r) => axis(r, "flow") === flow && axis(r, "revision") === rev && axis(r, "target") === target);
   const list = (names: readonly string[]): string => names.map((n) => mdCell(n)).join(", ");
-  if (newest !== undefined && previous !== undefined) {
-    for (const flow of HEADLINE_FLOWS) {
-      const pairs = targets
-        .map((t) => ({ t, a: total(find(flow, previous, t)), b: total(find(flow, newest, t)) }))
-        .filter((p): p is { t: string; a: number; b: number } => p.a !== undefined && p.b !== undefined);
-      if (pairs.length === 0) continue;
-      const lighter = pairs.filter((p) => p.b < p.a).map((p) => p.t);
-      const heavier = pairs.filter((p) => p.b > p.a).map((p) => p.t);
-      const parts = [
-        lighter.length > 0 ? `lighter than ${previous} on ${lighter.length === pairs.length ? "every server measured" : list(lighter)}` : "",
-        heavier.length > 0
-          ? `heavier${lighter.length > 0 ? "" : ` than ${previous}`} on ${heavier.length === pairs.length ? "every server measured" : list(heavier)}`
-          : "",
-      ].filter(Boolean);
-      const range = pairs.map((p) => p.b - p.a).sort((x, y) => x - y);
-      const lo = range[0] ?? 0;
-      const hi = range[range.length - 1] ?? 0;
-      const span = lo === hi ? `${signed(lo)} bytes` : `${signed(lo)} to ${signed(hi)} bytes`;
-      out.push(
-        `Over ${transport}, flow ${mdCode(flow)}: ${newest} is ${parts.length > 0 ? parts.join(" and ") : `equal to ${previous}`} (${span} per session).`,
-      );
+  const revisionsOf = (rows: readonly KeyedRow[]): string[] => [...new Set(rows.map((r) => axis(r, "revision")))].sort(byName);
+  const find = (rows: readonly KeyedRow[], flow: string, rev: string | undefined, target: string) =>
+    rows.find((r) => axis(r, "flow") === flow && axis(r, "revision") === rev && axis(r, "target") === target);
+  const verdict = (rows: readonly KeyedRow[], transport: string, flow: string): FlowVerdict | undefined => {
+    const revisions = revisionsOf(rows);
+    const newest = revisions[revisions.length - 1];
+    const previous = revisions[revisions.length - 2];
+    if (newest === undefined || previous === undefined) return undefined;
+    const targets = [...new Set(rows.map((r) => axis(r, "target")))].sort(byName);
+    const pairs = targets
+      .map((t) => ({ t, a: total(find(rows, flow, previous, t)), b: total(find(rows, flow, newest, t)) }))
+      .filter((p): p is { t: string; a: number; b: number } => p.a !== undefined && p.b !== undefined);
+    if (pairs.length === 0) return undefined;
+    const lighter = pairs.filter((p) => p.b < p.a).map((p) => p.t);
+    const heavier = pairs.filter((p) => p.b > p.a).map((p) => p.t);
+    const phrase = (than: string): string =>
+      [
+        lighter.length > 0 ? `lighter${than} on ${lighter.length === pairs.length ? "every server measured" : list(lighter)}` : "",
+        heavier.length > 0 ? `heavier${lighter.length > 0 ? "" : than} on ${heavier.length === pairs.length ? "every server measured" : list(heavier)}` : "",
+      ]
+        .filter(Boolean)
+        .join(" and ") || `equal${than === "" ? "" : ` to ${previous}`}`;
+    const range = pairs.map((p) => p.b - p.a).sort((x, y) => x - y);
+    const lo = range[0] ?? 0;
+    const hi = range[range.length - 1] ?? 0;
+    const span = lo === hi ? `${signed(lo)} bytes` : `${signed(lo)} to ${signed(hi)} bytes`;
+    const text = `${phrase(` than ${previous}`)} (${span} per session)`;
+    const bare = `${phrase("")} (${span} per session)`;
+    const sign = lighter.length === pairs.length ? -1 : heavier.length === pairs.length ? 1 : 0;
+    return { transport, previous, newest, text, bare, sign };
+  };
+  const of = (transport: string): KeyedRow[] => grid.filter((r) => axis(r, "transport") === transport);
+  for (const flow of HEADLINE_FLOWS) {
+    const verdicts = transports.map((t) => verdict(of(t), t, flow)).filter((v): v is FlowVerdict => v !== undefined);
+    const first = verdicts[0];
+    if (first === undefined) continue;
+    const sameRevisions = verdicts.every((v) => v.newest === first.newest && v.previous === first.previous);
+    const turns = verdicts.some((v) => v.sign !== first.sign);
+    if (sameRevisions) {
+      const clauses = verdicts.map((v, i) => `${i === 0 ? "" : turns ? "but " : "and "}over ${v.transport} ${v.bare}`);
+      out.push(`Flow ${mdCode(flow)}, ${first.newest} against ${first.previous}: ${clauses.join(", ")}.`);
+    } else {
+      for (const v of verdicts) out.push(`Over ${v.transport}, flow ${mdCode(flow)}: ${v.newest} is ${v.text}.`);
     }
   }
-  const fits = crossoverFits(rows, axisNames, calls);
-  for (const t of targets) {
-    const meet = fits.meets.find((m: CrossoverMeet) => axis(m.a.one, "target") === t && m.a.rev === previous && m.b.rev === newest);
-    if (meet === undefined) continue;
-    out.push(crossoverSentence(t, meet));
-  }
-  if (newest !== undefined) {
+  for (const transport of transports) {
+    const rows = of(transport);
+    const revisions = revisionsOf(rows);
+    const newest = revisions[revisions.length - 1];
+    const previous = revisions[revisions.length - 2];
+    const targets = [...new Set(rows.map((r) => axis(r, "target")))].sort(byName);
+    const fits = crossoverFits(rows, axisNames, calls);
+    for (const t of targets) {
+      const meet = fits.meets.find((m: CrossoverMeet) => axis(m.a.one, "target") === t && m.a.rev === previous && m.b.rev === newest);
+      if (meet === undefined) continue;
+      out.push(crossoverSentence(t, transport, meet));
+    }
+    if (newest === undefined) continue;
     const one = targets
-      .map((t) => ({ t, r: find("plain", newest, t) }))
+      .map((t) => ({ t, r: find(rows, "plain", newest, t) }))
       .map((x) => ({ ...x, v: total(x.r) }))
       .filter((x): x is { t: string; r: KeyedRow; v: number } => x.r !== undefined && x.v !== undefined)
-      .sort((a, b) => a.v - b.v || compareTuples([a.t], [b.t]));
+      .sort((a, b) => a.v - b.v || byName(a.t, b.t));
     const first = one[0];
     const last = one[one.length - 1];
     if (first !== undefined && last !== undefined && one.length > 1) {
@@ -144,16 +201,20 @@ function findings(
   return out;
 }
 
-/** One server's crossover in words, with the fitted fixed and marginal bytes it rests on. */
-function crossoverSentence(target: string, m: CrossoverMeet): string {
-  const basis = `fixed ${formatFixed(m.a.fixed, 1)} vs ${formatFixed(m.b.fixed, 1)} bytes per session, ${formatFixed(m.a.marginal, 1)} vs ${formatFixed(m.b.marginal, 1)} bytes per added call`;
+/**
+ * One server's crossover in words, with the fitted fixed and marginal bytes it rests on, each
+ * figure named by its revision (the newer revision first, as the sentence reads).
+ */
+function crossoverSentence(target: string, transport: string, m: CrossoverMeet): string {
+  const cost = (l: CrossoverMeet["a"]): string => `${l.rev}: ${formatFixed(l.fixed, 1)} bytes per session + ${formatFixed(l.marginal, 1)} per added call`;
+  const basis = `${cost(m.b)}; ${cost(m.a)}`;
   const lighterAt = (calls: number): boolean => m.b.fixed + m.b.marginal * calls < m.a.fixed + m.a.marginal * calls;
-  const name = mdCell(target);
+  const name = `With ${mdCell(target)} over ${transport}`;
   if (m.at === undefined || m.at < 1) {
     const word = lighterAt(1) ? "lighter" : "heavier";
-    return `With ${name}, ${m.b.rev} is ${word} than ${m.a.rev} at every call count from one (${basis}).`;
+    return `${name}, ${m.b.rev} is ${word} than ${m.a.rev} at every call count from one (${basis}).`;
   }
   const early = lighterAt(1) ? "lighter" : "heavier";
   const late = early === "lighter" ? "heavier" : "lighter";
-  return `With ${name}, ${m.b.rev} is ${early} than ${m.a.rev} up to ${formatFixed(m.at, 2)} calls per session and ${late} beyond (${basis}).`;
+  return `${name}, ${m.b.rev} is ${early} than ${m.a.rev} up to ${formatFixed(m.at, 2)} calls per session and ${late} beyond (${basis}).`;
 }

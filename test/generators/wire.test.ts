@@ -154,6 +154,30 @@ describe("report from real runner results", () => {
     for (const at of meets) assert.ok(tracedFigures(WIRE).all.has(at), `crossover ${at} recomputed from medians.tsv`);
   });
 
+  it("the answer covers both transports: a stdio table beside the HTTP one, findings for each, fitted figures named by revision", async () => {
+    const md = await read("mcp-on-the-wire.md");
+    const answer = md.slice(md.indexOf("## The answer"), md.indexOf("## What the figures mean"));
+    assert.ok(answer.includes("### Over http") && answer.includes("### Over stdio"), "one table per transport");
+    const html = await read("mcp-on-the-wire.html");
+    const [httpTable, stdioTable] = htmlTables(html);
+    assert.ok(stdioTable !== undefined && stdioTable.rows.length <= 12 && stdioTable.rows.some((r) => r.slice(2).some((c) => / \[S[0-9]+\]$/.test(c))));
+    assert.ok(httpTable?.rows.every((r) => r.slice(2).every((c) => c === "—" || / \[H[0-9]+\]$/.test(c))));
+    // Each flow's sentence says how the revisions compare over both transports.
+    assert.match(answer, /^- Flow `plain`, [0-9-]+ against [0-9-]+: over http .* over stdio /m);
+    // Every fitted figure in a crossover sentence is preceded by the revision it belongs to.
+    const sentences = [...answer.matchAll(/^- With (.*) over (http|stdio), ([0-9-]+) is .* than ([0-9-]+) .*\((.*)\)\.$/gm)];
+    assert.ok(sentences.length > 0, "crossover sentences");
+    for (const [, , , newer, older, basis = ""] of sentences) {
+      assert.match(
+        basis,
+        new RegExp(`^${newer}: [0-9,.]+ bytes per session \\+ [0-9,.]+ per added call; ${older}: [0-9,.]+ bytes per session \\+ [0-9,.]+ per added call$`),
+      );
+    }
+    // The settings shared by every row are named, not left as "the main grid's options".
+    assert.match(answer, /Every row has the same settings:\sclient `raw`/);
+    assert.ok(!answer.includes("main\ngrid") && !answer.includes("main grid"));
+  });
+
   it("charts plot traced figures: their data files hold medians of medians.tsv and the fitted lines recomputed", async () => {
     const dir = await site();
     const medians = medianCells(WIRE);
