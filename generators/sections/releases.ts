@@ -28,6 +28,12 @@ export interface ReleasesView {
   pairs: TableView;
   /** Each configuration pair whose bytes changed, with its causes; undefined when none changed. */
   changes: TableView | undefined;
+  /**
+   * The answer in a few lines, for the top of the page: per target, each pair of consecutive
+   * releases that changed bytes (Δ total bytes, configurations changed, the causes named), then
+   * the releases where nothing changed; markdown, one item each.
+   */
+  summary: string[];
   /** Pairs compared and pairs with a byte change, over the whole report. */
   compared: string;
   changed: string;
@@ -38,6 +44,8 @@ export function releaseOrder(versions: Iterable<string>): string[] {
   return [...new Set(versions)].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
 }
 
+/** `1 configuration`, `4 configurations`. */
+const plural = (n: number, word: string): string => `${formatInt(n)} ${word}${n === 1 ? "" : "s"}`;
 const signed = (n: number): string => (n > 0 ? `+${formatInt(n)}` : formatInt(n));
 
 /**
@@ -64,6 +72,22 @@ function causesText(rows: readonly ChangeRow[]): string {
       return `${row.kind} ${row.name} ${row.change}${where}${count > 1 ? ` ×${count}` : ""}: ${signed(bytes)} B`;
     })
     .join("; ");
+}
+
+/**
+ * The causes of one configuration pair without their bytes (`json path result.tools[*].execution
+ * added in tools/list`), to be listed once per release pair.
+ */
+function causeNames(rows: readonly ChangeRow[]): string[] {
+  const merged = new Map<string, string[]>();
+  for (const r of rows) {
+    if (r.kind === "") continue;
+    const name = r.kind === "unexplained" ? "unexplained bytes" : r.kind === "error" ? `not compared: ${r.name}` : `${r.kind} ${mdCode(r.name)} ${r.change}`;
+    const methods = merged.get(name) ?? [];
+    if (r.method !== "" && !methods.includes(r.method)) methods.push(r.method);
+    merged.set(name, methods);
+  }
+  return [...merged].map(([name, methods]) => (methods.length ? `${name} in ${methods.join(", ")}` : name));
 }
 
 /**
@@ -167,8 +191,41 @@ export async function releasesView(results: Results, slug: string): Promise<{ vi
         changedPairs,
       )
     : undefined;
+  const summary: string[] = [];
+  for (const target of [...new Set(releaseRows.map((r) => r.target))]) {
+    const mine = releaseRows.filter((r) => r.target === target);
+    const changedHere = mine.filter((r) => r.changed > 0);
+    for (const r of changedHere) {
+      const here = changedPairs.filter((p) => p.target === target && p.from === r.from && p.to === r.to);
+      const deltas = here.map((p) => p.rows[0]?.deltaTotalBytes ?? 0);
+      const lo = Math.min(...deltas);
+      const hi = Math.max(...deltas);
+      const span = lo === hi ? `${signed(lo)} B` : `${signed(lo)} to ${signed(hi)} B`;
+      summary.push(
+        `**${mdCode(target)} ${r.from} → ${r.to}**: ${span} total bytes in ${formatInt(r.changed)} of ${plural(r.compared, "configuration")}; ${causeNames(here.flatMap((p) => p.rows)).join("; ")}.`,
+      );
+    }
+    const first = mine[0];
+    const last = mine[mine.length - 1];
+    if (first !== undefined && last !== undefined && changedHere.length === 0) {
+      summary.push(
+        `**${mdCode(target)} ${first.from} → ${last.to}**: no release changed any byte (${plural(
+          mine.reduce((n, r) => n + r.compared, 0),
+          "configuration pair",
+        )}).`,
+      );
+    } else if (changedHere.length < mine.length) {
+      summary.push(
+        `${mdCode(target)}, no byte changed: ${mine
+          .filter((r) => r.changed === 0)
+          .map((r) => `${r.from} → ${r.to}`)
+          .join(", ")}.`,
+      );
+    }
+  }
   return {
     view: {
+      summary,
       releases: order.map(mdCode).join(", "),
       charts,
       pairs: pairsTable,

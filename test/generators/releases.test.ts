@@ -86,6 +86,14 @@ test("a chart per flow and transport, each pair counted, a changed pair listed w
   assert.match(md, /!\[[^\]]*\]\(mcp-sdk-releases-releases-plain-http\.svg\)/);
   assert.match(md, /1 of\n2 configuration pairs changed bytes/);
   assert.match(md, /### What changed, and why/);
+  // The answer is at the top, before the charts: each changed pair of releases with its Δ and causes, from changes.tsv.
+  assert.deepEqual(out.view.summary, [
+    "**`mcp-ts-v1` 1.23.0 → 1.24.0**: +120 B total bytes in 1 of 1 configuration; json path `result.tools[*].execution` added in tools/list.",
+    "`mcp-ts-v1`, no byte changed: 1.22.0 → 1.23.0.",
+  ]);
+  const top = md.indexOf(out.view.summary[0]!);
+  assert.ok(top > 0 && top < md.indexOf("![") && top < md.indexOf("### What changed, and why"), "the summary comes before the charts and the tables");
+  assert.doesNotMatch(md, /^## The answer$/m, "the revision table of a releases page is not called the answer");
 });
 
 test("when no release changed a byte, the section says so with the pairs compared", async () => {
@@ -95,6 +103,7 @@ test("when no release changed a byte, the section says so with the pairs compare
   assert.equal(out.view.changes, undefined);
   const md = await page(dir);
   assert.match(md, /No release changed any byte of any configuration/);
+  assert.deepEqual(out.view.summary, ["**`mcp-ts-v1` 1.22.0 → 1.23.0**: no release changed any byte (1 configuration pair)."]);
   assert.doesNotMatch(md, /What changed, and why/);
 });
 
