@@ -313,6 +313,13 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
     dataFile: `${PERCALL_PAGE_ID}-percall.tsv`,
     definitions: definitionItems(["client", "revision", "trial", "percentile", "busy"]),
     latencyChart,
+    keptPaths: String(r.rows.filter((p) => (r.callSamplesUs.get(p.config)?.length ?? 0) > 0).length),
+    allPaths: String(r.rows.length),
+    cpu: {
+      all: r.rows.every((p) => p.clientCpuPerCallUs !== null),
+      absent: r.rows.every((p) => p.clientCpuPerCallUs === null),
+      rows: `${r.rows.filter((p) => p.clientCpuPerCallUs !== null).length} of ${r.rows.length}`,
+    },
     settings: {
       calls: String(r.settings.calls),
       trials: String(r.settings.trials),

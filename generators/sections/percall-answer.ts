@@ -33,6 +33,31 @@ export function trialRange(trialsUs: readonly number[]): string {
 /** The group of a path in the headline: its label without its revision. */
 const groupLabel = (p: PercallRow): string => (p.label.endsWith(`, ${p.revision}`) ? p.label.slice(0, -(p.revision.length + 2)) : p.label);
 
+/** A difference in ms as printed: `+0.567`, `-0.012`. */
+const signedMs = (us: number): string => (us > 0 ? `+${ms(us)}` : ms(us));
+
+/**
+ * The server of a path as the headline names it: its label without transport and revision, with
+ * the installed SDK version when the label does not already carry it (`SDK v1 1.32.2`).
+ */
+export function serverLabel(p: PercallRow): string {
+  let label = groupLabel(p);
+  if (label.endsWith(`, ${p.transport}`)) label = label.slice(0, -(p.transport.length + 2));
+  return p.packageVersion !== "" && !label.includes(p.packageVersion) ? `${label} ${p.packageVersion}` : label;
+}
+
+/**
+ * Who called the server on a path, from percall.tsv's `measured_by` and `client`: `thin client`
+ * (wirecost's own JSON-RPC client), `SDK client (…)` (the server SDK's own client in wirecost's
+ * process), `harness (…)` (a measurement command in the server's language, with its SDK client),
+ * `not recorded` (a results file from before the `client` column).
+ */
+export function clientLabel(p: PercallRow): string {
+  if (p.measuredBy === "harness") return p.client !== "" ? `harness (${p.client})` : "harness";
+  if (p.client === "wirecost") return "thin client";
+  return p.client !== "" ? `SDK client (${p.client})` : "not recorded";
+}
+
 /** The headline's markdown view. */
 export interface PercallAnswer {
   /** Markdown table (pipe syntax). */
@@ -60,26 +85,35 @@ export function percallAnswer(r: PercallResults, baselineOf: (p: PercallRow) => 
   for (const p of mcp) groups.set(groupLabel(p), [...(groups.get(groupLabel(p)) ?? []), p]);
   const all = [...groups];
   const shown = all.slice(0, MAX_ROWS);
-  const header = ["path", "direct p50 [ms]", ...revisions.flatMap((rev) => [`p50 ${rev} [ms]`, "× direct", `p95 ${rev} [ms]`])];
-  const rows = shown.map(([label, paths]) => {
+  const header = [
+    "server",
+    "client",
+    "transport",
+    "direct p50 / p95 [ms]",
+    ...revisions.flatMap((rev) => [`p50 at revision ${rev} [ms]`, "− direct [ms] (×)", `p95 at revision ${rev} [ms]`, "− direct p95 [ms]"]),
+  ];
+  const rows = shown.map(([, paths]) => {
     const base = paths.map(baselineOf).find((b) => b !== undefined);
+    const first = paths[0];
+    const withRange = (us: number, trials: readonly number[]): string => (trialRange(trials) ? `${ms(us)} (${trialRange(trials)})` : ms(us));
     return [
-      mdCell(label),
-      base ? (trialRange(base.trialP50Us) ? `${ms(base.p50Us)} (${trialRange(base.trialP50Us)})` : ms(base.p50Us)) : "—",
+      first ? mdCell(serverLabel(first)) : "—",
+      first ? mdCell(clientLabel(first)) : "—",
+      first ? mdCell(first.transport) : "—",
+      base ? `${withRange(base.p50Us, base.trialP50Us)} / ${withRange(base.p95Us, base.trialP95Us)}` : "—",
       ...revisions.flatMap((rev) => {
         const p = paths.find((x) => x.revision === rev);
-        if (p === undefined) return ["—", "—", "—"];
-        const range = trialRange(p.trialP50Us);
-        const range95 = trialRange(p.trialP95Us);
+        if (p === undefined) return ["—", "—", "—", "—"];
         return [
-          range ? `${ms(p.p50Us)} (${range})` : ms(p.p50Us),
-          base ? f1(p.p50Us / base.p50Us) : "—",
-          range95 ? `${ms(p.p95Us)} (${range95})` : ms(p.p95Us),
+          withRange(p.p50Us, p.trialP50Us),
+          base ? `${signedMs(p.p50Us - base.p50Us)} (${f1(p.p50Us / base.p50Us)}×)` : "—",
+          withRange(p.p95Us, p.trialP95Us),
+          base ? signedMs(p.p95Us - base.p95Us) : "—",
         ];
       }),
     ];
   });
-  const sep = header.map((_, i) => (i === 0 ? ":---" : "---:"));
+  const sep = header.map((_, i) => (i < 3 ? ":---" : "---:"));
   const table = [header, sep, ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
   const trials = Math.max(0, ...r.rows.map((p) => p.trialP50Us.length));
   return {
@@ -178,7 +212,7 @@ export async function percallDistribution(
     view: {
       svg,
       data: tsv,
-      alt: "Latency of every kept call per path: a box from the 25th to the 75th percentile with the median, whiskers from the fastest call to the 95th percentile",
+      alt: `Latency of every kept call, ${data.length} of ${r.rows.length} paths (those that kept each call): a box from the 25th to the 75th percentile with the median, whiskers from the fastest call to the 95th percentile`,
     },
     assets: [
       { file: svg, content: await boxSvg(data, "Latency per call [ms]") },

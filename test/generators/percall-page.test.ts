@@ -42,26 +42,47 @@ describe("per-call page: the answer first", () => {
     const table = rows(join(results, "percall.tsv"));
     const samples = rows(join(results, "percall-samples.tsv")).filter((r) => r["kind"] === "trial");
     let checked = 0;
+    let differences = 0;
+    assert.deepEqual(first.headers.slice(0, 4), ["server", "client", "transport", "direct p50 / p95 [ms]"]);
+    const signedMs = (us: number): string => (us > 0 ? `+${ms(us)}` : ms(us));
     for (const row of first.rows) {
+      // The direct call this row is compared with: its p50 and p95 are a direct row of percall.tsv.
+      const direct = /^([0-9.]+) \([^)]*\) \/ ([0-9.]+) \([^)]*\)$/.exec(row[3] ?? "");
+      assert.ok(direct, `direct cell ${row[3]}`);
+      const d = table.find((t) => t["transport"] === "in-process" && ms(Number(t["p50_us"])) === direct[1] && ms(Number(t["p95_us"])) === direct[2]);
+      assert.ok(d, `${row[0]}: the direct cell is a direct row of percall.tsv`);
+      assert.match(row[1] ?? "", /^(thin client|SDK client \(.+\)|harness( \(.+\))?|not recorded)$/, "who called the server");
       row.forEach((cell, i) => {
         const metric = /^(p50|p95) /.exec(first.headers[i] ?? "")?.[1];
         if (metric === undefined || cell === "—") return;
         const m = /^([0-9.]+) \(([0-9.]+)–([0-9.]+)\)$/.exec(cell);
         assert.ok(m, `cell ${cell}`);
-        const p = table.find((t) => ms(Number(t[`${metric}_us`])) === m[1] && t["label"]?.startsWith(row[0] ?? ""));
+        const p = table.find(
+          (t) => ms(Number(t[`${metric}_us`])) === m[1] && t["transport"] === row[2] && t["label"]?.startsWith((row[0] ?? "").split(" ")[0] ?? ""),
+        );
         assert.ok(p, `${row[0]}: ${m[1]} is a ${metric} of percall.tsv`);
+        // The next column is the difference to the direct call, in ms (the p50's with its ratio).
+        const diff = row[i + 1] ?? "";
+        const us = Number(p[`${metric}_us`]) - Number(d[`${metric}_us`]);
+        assert.equal(diff.split(" ")[0], signedMs(us), `${p["config"]} ${metric} minus direct`);
+        if (metric === "p50") assert.match(diff, / \([0-9.]+×\)$/);
+        differences++;
         const mine = samples.filter((t) => t["config"] === p["config"] && t["metric"] === `${metric}_us`).map((t) => Number(t["value"]));
         assert.equal(m[2], ms(Math.min(...mine)), `${p["config"]} trial ${metric} min`);
         assert.equal(m[3], ms(Math.max(...mine)), `${p["config"]} trial ${metric} max`);
         checked++;
       });
     }
-    assert.ok(checked >= 3, `checked ${checked} cells`);
+    assert.ok(checked >= 3 && differences === checked, `checked ${checked} cells, ${differences} differences`);
     // The fixture's trials ran at load 3.26 and more on 2 cores: flagged.
     // Each reproduce row names the figures it printed here.
     for (const t of table)
       assert.ok(md.includes(`| \`${t["p50_us"]}\` / \`${t["p95_us"]}\``), `${t["config"]}: reproduce row expects p50_us and p95_us of percall.tsv`);
     for (const term of ["trial", "percentile", "busy"] as const) assert.ok(md.includes(DEFINITIONS[term]), `the ${term} definition, from the one source`);
+    // The CPU sentence says what the results hold: this fixture has no client_cpu_per_call_us column.
+    assert.ok(!Object.keys(table[0] ?? {}).includes("client_cpu_per_call_us"));
+    assert.match(md, /These results do not hold the measuring process's CPU time per\stimed call/);
+    assert.doesNotMatch(md, /Every row states the measuring process's CPU time/);
     assert.match(md, /\*\*Busy machine\.\*\* [0-9]+ of [0-9]+ trials started with a 1-minute load average above the 2 cores/);
   });
 
@@ -75,6 +96,8 @@ describe("per-call page: the answer first", () => {
     const md = readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
     assert.match(md, /No trial started on a busy machine \(1-minute load 0\.50–0\.50 before the trials, 2 cores\)\./);
     assert.ok(md.includes("](mcp-per-call-overhead-latency.svg)") && md.includes("](mcp-per-call-overhead-latency.tsv)"));
+    const paths = rows(join(results, "percall.tsv")).length;
+    assert.match(md, new RegExp(`Latency of every kept call, 1 of ${paths} paths: only these kept each call`), "the chart says which paths it plots");
     const [row] = rows(join(site, "mcp-per-call-overhead-latency.tsv"));
     assert.deepEqual(
       [row?.["calls"], row?.["min_us"], row?.["p25_us"], row?.["p50_us"], row?.["p75_us"], row?.["p95_us"], row?.["max_us"]],

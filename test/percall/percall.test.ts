@@ -163,10 +163,10 @@ describe("per-call matrix", () => {
     const paths = expand(m).configurations.map((c) => percallPath(m, c));
     assert.equal(paths[0]!.kind, "direct");
     const byId = new Map(paths.map((p) => [p.id, p]));
-    assert.equal(byId.get("mcp-ts-v2-http-2026-07-28")!.label, "SDK v2, http, 2026-07-28");
+    assert.equal(byId.get("mcp-ts-v2-http-2026-07-28")!.label, "TypeScript SDK v2, http, 2026-07-28");
     const sdk = byId.get("mcp-ts-v1-http-2025-11-25-sdk-client")!;
     assert.ok(sdk.kind === "mcp" && sdk.client === "sdk" && sdk.sdkClient === "v1", JSON.stringify(sdk));
-    assert.equal(sdk.label, "SDK v1, http, 2025-11-25, v1 SDK client");
+    assert.equal(sdk.label, "TypeScript SDK v1, http, 2025-11-25, v1 SDK client");
     const thin = byId.get("mcp-go-http-2026-07-28")!;
     assert.ok(thin.kind === "mcp" && thin.client === "raw");
   });
