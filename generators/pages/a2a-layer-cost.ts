@@ -95,7 +95,11 @@ interface View {
   title: string;
   /** The answer: per target CPU per request in each layout with its trial range and ratio to the floor. */
   answer: TableView;
-  /** Sentences: lightest and heaviest SDK per layout with their ratios to each other and the floor. */
+  /** The answer's short target names with their full labels, markdown. */
+  answerTargets: string[];
+  /** The answer's layouts, headline layout first, each with what it pins (from the run record), markdown. */
+  answerLayouts: string[];
+  /** Sentences: lightest and heaviest SDK per layout with their ratios to each other and the floor; whether the layouts differ beyond the trials' spread. */
   findings: string[];
   /** True when the interval is the trials' min–max (fewer than 5 trials). */
   minMax: boolean;
@@ -375,10 +379,13 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
     `Percentiles: ${mdCell(t.percentileMethod)}.`,
   ];
   const answerRows = [...subjects, ...(hasFloor ? [FLOOR_TARGET] : [])];
+  // The headline's layout first, in the table and in the sentences.
+  const answerLayouts = [headlineLayout, ...layouts.filter((l) => l !== headlineLayout)];
+  const labelOf = (n: string): string => all.find((c) => c.config.target === n)?.label ?? n;
   const answer = tableView<string>(
     [
-      { header: "Target", align: "left", cell: (n) => all.find((c) => c.config.target === n)?.label ?? n },
-      ...layouts.flatMap((layout): Column<string>[] => [
+      { header: "Target", align: "left", cell: (n) => n },
+      ...answerLayouts.flatMap((layout): Column<string>[] => [
         {
           header: `${mdCell(layout)}: CPU per request (µs, trials min–max)`,
           align: "right",
@@ -400,8 +407,10 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
     ],
     answerRows.slice(0, 12),
   );
+  const answerTargets = answerRows.map((n) => `${mdCode(n)}: ${mdCell(labelOf(n))}`);
+  const answerLayoutWords = answerLayouts.map((l) => `**${mdCell(l)}**: ${t.layouts[l] === undefined ? "no CPU pinning" : mdCode(t.layouts[l])}`);
   const findings: string[] = [];
-  for (const layout of layouts) {
+  for (const layout of answerLayouts) {
     const measured = subjects
       .map((s) => at(s, layout))
       .filter((c): c is Cell => c?.cpu !== undefined)
@@ -411,15 +420,36 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
     const floor = at(FLOOR_TARGET, layout)?.cpu;
     if (lightest === undefined || heaviest === undefined) continue;
     const vsFloor = (c: Cell) => (floor === undefined ? "" : `, ${times(c.cpu! / floor)} the floor`);
+    const name = (c: Cell) => mdCode(c.config.target);
     findings.push(
       measured.length > 1
-        ? `**${mdCell(layout)}**: ${mdCell(lightest.label)} costs the least server CPU per request (${us(lightest.cpu)} µs${vsFloor(lightest)}) and ${mdCell(heaviest.label)} the most (${us(heaviest.cpu)} µs${vsFloor(heaviest)}, ${times(heaviest.cpu! / lightest.cpu!)} the lightest).`
-        : `**${mdCell(layout)}**: ${mdCell(lightest.label)} spends ${us(lightest.cpu)} µs of server CPU per request${vsFloor(lightest)}.`,
+        ? `**${mdCell(layout)}**: ${name(lightest)} costs the least server CPU per request (${us(lightest.cpu)} µs${vsFloor(lightest)}) and ${name(heaviest)} the most (${us(heaviest.cpu)} µs${vsFloor(heaviest)}, ${times(heaviest.cpu! / lightest.cpu!)} the lightest).`
+        : `**${mdCell(layout)}**: ${name(lightest)} spends ${us(lightest.cpu)} µs of server CPU per request${vsFloor(lightest)}.`,
     );
+  }
+  // Between the two layouts: a target whose trial ranges overlap is not said to differ.
+  const [first, second] = answerLayouts;
+  if (first !== undefined && second !== undefined) {
+    const overlap: string[] = [];
+    const apart: string[] = [];
+    for (const n of answerRows) {
+      const a = at(n, first);
+      const b = at(n, second);
+      if (a?.cpuMin === undefined || a.cpuMax === undefined || b?.cpuMin === undefined || b.cpuMax === undefined) continue;
+      if (a.cpuMin <= b.cpuMax && b.cpuMin <= a.cpuMax) overlap.push(mdCode(n));
+      else apart.push(`${mdCode(n)} (${us(a.cpu)} vs ${us(b.cpu)} µs, ${a.cpuMax < b.cpuMin ? "lower" : "higher"} in every trial)`);
+    }
+    if (overlap.length > 0)
+      findings.push(
+        `${overlap.length === answerRows.length ? "For every target" : `For ${overlap.join(", ")}`}, the trials' ranges in the ${mdCell(first)} and ${mdCell(second)} layouts overlap: the layouts do not differ beyond the spread of the trials, so a target's figures in the two layouts are one finding, not two.`,
+      );
+    if (apart.length > 0) findings.push(`The ${mdCell(first)} layout differs from ${mdCell(second)} beyond the trials' spread for ${apart.join("; ")}.`);
   }
   const view: View = {
     title: A2A_LAYER_COST_TITLE,
     answer,
+    answerTargets,
+    answerLayouts: answerLayoutWords,
     findings,
     minMax: all.some((c) => c.trials < 5),
     cpuChart: cpuChart ?? null,

@@ -86,4 +86,25 @@ test("the A2A page answers first: at most 12 rows of CPU per request with the tr
   assert.ok(latencyRows.length > 0);
   for (const r of latencyRows) assert.ok(md.includes(`${one(r[4] ?? "")}–${one(r[5] ?? "")} |`), `${r[0]} ${r[1]} trials range in the latency table`);
   for (const term of ["floor", "trial"] as const) assert.ok(md.includes(DEFINITIONS[term]), `the ${term} definition, from the one source`);
+  // The headline's layout (pinned) comes first, and each layout is defined above the table from the run record.
+  const header = answer.split("\n").find((l) => l.startsWith("| Target")) ?? "";
+  assert.ok(header.indexOf("pinned:") > 0 && header.indexOf("pinned:") < header.indexOf("default:"), header);
+  const run = JSON.parse(readFileSync(join(results, "timings-run.json"), "utf8")) as { layouts: Record<string, string> };
+  assert.ok(answer.includes(`**pinned**: \`${run.layouts["floor-pinned"]}\``), "the pinned layout is defined in the caption");
+  assert.match(answer, /^Targets: `a2a-[a-z]+`: A2A /m);
+  // Per target, the layouts are said to differ only when their trial ranges do not overlap.
+  const range = (config: string): [number, number] => {
+    const r = summary.find((x) => x[0] === config);
+    return [Number(r?.[4]), Number(r?.[5])];
+  };
+  const targets = [...new Set(summary.map((r) => (r[0] ?? "").replace(/-(pinned|default)$/, "")))];
+  const overlapLine = answer.split("\n").find((l) => l.includes("layouts overlap")) ?? "";
+  const apartLine = answer.split("\n").find((l) => l.includes("beyond the trials' spread for")) ?? "";
+  for (const n of targets) {
+    const [a0, a1] = range(`${n}-pinned`);
+    const [b0, b1] = range(`${n}-default`);
+    const overlaps = a0 <= b1 && b0 <= a1;
+    assert.equal(overlapLine.includes(`\`${n}\``) || overlapLine.startsWith("- For every target"), overlaps, `${n}: overlap said iff the ranges overlap`);
+    assert.equal(apartLine.includes(`\`${n}\``), !overlaps, `${n}: a difference claimed iff the ranges are apart`);
+  }
 });
