@@ -225,7 +225,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     exchanges,
     coverage,
   });
-  const headline = mcp ? wireHeadline(allRows.filter(isMcp), results.axisNames, labels, calls) : undefined;
+  const headline = mcp ? wireHeadline(allRows.filter(isMcp), results.axisNames, headlineLabels(results), calls) : undefined;
   const markdown = renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
     details: { id: details.id, title: mdCell(details.title) },
     title: mdCell(results.provenance.report.title),
@@ -262,6 +262,24 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     env: environmentView(results.provenance),
   });
   return { markdown, assets, pages: [{ id: details.id, title: details.title, markdown: detailsMarkdown }] };
+}
+
+/**
+ * The targets' labels for the headline's legend, each with the version of its package that was
+ * installed (provenance `packages`) when the label does not name it already:
+ * `MCP TypeScript SDK v1 (@modelcontextprotocol/sdk 1.32.2)`. Left as they are when the results
+ * have a `version` axis (one results folder, many versions).
+ */
+function headlineLabels(results: Results): Map<string, string> {
+  const out = new Map(results.provenance.targetLabels);
+  if (results.axisNames.includes("version")) return out;
+  for (const [target, label] of out) {
+    const pkg = results.provenance.targetPackages.get(target);
+    const version = results.provenance.packages.find((p) => p.name === pkg)?.version;
+    if (pkg === undefined || version === undefined || label.includes(version)) continue;
+    out.set(target, label.includes(`(${pkg})`) ? label.replace(`(${pkg})`, `(${pkg} ${version})`) : `${label} ${version}`);
+  }
+  return out;
 }
 
 /**

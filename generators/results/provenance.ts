@@ -53,6 +53,8 @@ export interface Provenance {
    * `targets.<name>.label` (the matrix's `targets.<name>.label`); empty when absent.
    */
   targetLabels: ReadonlyMap<string, string>;
+  /** Target name → the package it was declared with (`targets.<name>.package`), when recorded. */
+  targetPackages: ReadonlyMap<string, string>;
   /** Targets built before they ran (optional key `builds`), sorted by name; empty when none. */
   builds: readonly TargetBuildInfo[];
 }
@@ -119,11 +121,14 @@ export function readProvenance(file: string, missingFix: string): Provenance {
   else throw wrong("command", "a string or an array of strings");
   const targets = at("targets");
   const targetLabels = new Map<string, string>();
+  const targetPackages = new Map<string, string>();
   if (targets !== undefined) {
     if (typeof targets !== "object" || targets === null || Array.isArray(targets)) {
       throw wrong("targets", "an object of target name → { label }");
     }
     for (const [name, entry] of Object.entries(targets as Record<string, unknown>).sort((a, b) => compareCodeUnits(a[0], b[0]))) {
+      const pkg = typeof entry === "object" && entry !== null ? (entry as Record<string, unknown>)["package"] : undefined;
+      if (typeof pkg === "string") targetPackages.set(name, pkg);
       const label = typeof entry === "object" && entry !== null ? (entry as Record<string, unknown>)["label"] : undefined;
       if (label === undefined) continue;
       if (typeof label !== "string") throw wrong(`targets.${name}.label`, "a string");
@@ -162,6 +167,7 @@ export function readProvenance(file: string, missingFix: string): Provenance {
     endedAt: str("endedAt"),
     command,
     targetLabels,
+    targetPackages,
     builds: readBuilds(at("builds"), file),
   };
 }

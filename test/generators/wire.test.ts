@@ -178,6 +178,21 @@ describe("report from real runner results", () => {
     assert.ok(!answer.includes("main\ngrid") && !answer.includes("main grid"));
   });
 
+  it("the answer's legend names each server's installed version (provenance packages) when its label does not", async () => {
+    const results = join(tempDir("wire-versions"), "results");
+    cpSync(WIRE, results, { recursive: true });
+    const file = join(results, "provenance.json");
+    const provenance = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown> & { packages: Record<string, string> };
+    provenance["targets"] = { "mcp-ts-v2": { label: "MCP TypeScript SDK v2 (@modelcontextprotocol/server)", package: "@modelcontextprotocol/server" } };
+    writeFileSync(file, JSON.stringify(provenance));
+    const site = tempDir("wire-versions-site");
+    await render({ results, site });
+    const md = readFileSync(join(site, "mcp-on-the-wire.md"), "utf8");
+    const version = provenance.packages["@modelcontextprotocol/server"];
+    assert.ok(version);
+    assert.ok(md.includes(`Servers: mcp-ts-v2: MCP TypeScript SDK v2 (@modelcontextprotocol/server ${version}).`), "the version in the legend");
+  });
+
   it("charts plot traced figures: their data files hold medians of medians.tsv and the fitted lines recomputed", async () => {
     const dir = await site();
     const medians = medianCells(WIRE);
