@@ -33,6 +33,9 @@ export function trialRange(trialsUs: readonly number[]): string {
 /** The group of a path in the headline: its label without its revision. */
 const groupLabel = (p: PercallRow): string => (p.label.endsWith(`, ${p.revision}`) ? p.label.slice(0, -(p.revision.length + 2)) : p.label);
 
+/** Spaces made non-breaking, so a short label column is not squeezed to one word a line by the wide figure columns. */
+const keepTogether = (text: string): string => text.replace(/ /g, "\u00a0");
+
 /** A difference in ms as printed: `+0.567`, `-0.012`. */
 const signedMs = (us: number): string => (us > 0 ? `+${ms(us)}` : ms(us));
 
@@ -90,15 +93,15 @@ export function percallAnswer(r: PercallResults, baselineOf: (p: PercallRow) => 
     "client",
     "transport",
     "direct p50 / p95 [ms]",
-    ...revisions.flatMap((rev) => [`p50 at revision ${rev} [ms]`, "− direct [ms] (×)", `p95 at revision ${rev} [ms]`, "− direct p95 [ms]"]),
+    ...revisions.flatMap((rev) => [`p50 [ms], revision ${rev}`, "− direct [ms] (×)", `p95 [ms], revision ${rev}`, "− direct [ms]"]),
   ];
   const rows = shown.map(([, paths]) => {
     const base = paths.map(baselineOf).find((b) => b !== undefined);
     const first = paths[0];
     const withRange = (us: number, trials: readonly number[]): string => (trialRange(trials) ? `${ms(us)} (${trialRange(trials)})` : ms(us));
     return [
-      first ? mdCell(serverLabel(first)) : "—",
-      first ? mdCell(clientLabel(first)) : "—",
+      first ? keepTogether(mdCell(serverLabel(first))) : "—",
+      first ? keepTogether(mdCell(clientLabel(first))) : "—",
       first ? mdCell(first.transport) : "—",
       base ? `${withRange(base.p50Us, base.trialP50Us)} / ${withRange(base.p95Us, base.trialP95Us)}` : "—",
       ...revisions.flatMap((rev) => {
