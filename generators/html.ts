@@ -27,7 +27,33 @@ markdown.core.ruler.push("md_links_to_html", (state) => {
  * @returns HTML fragment (no `<html>` wrapper)
  */
 export function markdownToHtml(source: string): string {
-  return markdown.render(source);
+  return collapseReproduce(markdown.render(source));
+}
+
+/** Headings whose section is folded away in HTML: the long lists of commands that re-measure each row. */
+const COLLAPSED_HEADING = /^Reproduce\b/;
+
+/**
+ * Fold each section whose heading starts with "Reproduce" (the heading and everything up to the
+ * next heading of the same or a higher level) into `<details>`, its heading the `<summary>`: the
+ * commands stay in the page, one click away, and the page is not mostly command lists. The
+ * markdown page keeps them open.
+ * @param html an HTML fragment from markdown-it (headings as `<hN>text</hN>`)
+ */
+export function collapseReproduce(html: string): string {
+  const heading = /<h([1-6])>([^<]*)<\/h\1>\n?/g;
+  const heads = [...html.matchAll(heading)].map((m) => ({ at: m.index ?? 0, end: (m.index ?? 0) + m[0].length, level: Number(m[1]), text: m[2] ?? "" }));
+  let out = "";
+  let from = 0;
+  for (let i = 0; i < heads.length; i++) {
+    const h = heads[i];
+    if (h === undefined || h.at < from || !COLLAPSED_HEADING.test(h.text)) continue;
+    const next = heads.slice(i + 1).find((n) => n.level <= h.level);
+    const stop = next?.at ?? html.length;
+    out += `${html.slice(from, h.at)}<details class="reproduce"><summary><h${h.level}>${h.text}</h${h.level}></summary>\n${html.slice(h.end, stop)}</details>\n`;
+    from = stop;
+  }
+  return out + html.slice(from);
 }
 
 /** What the layout shows around a page's body. */

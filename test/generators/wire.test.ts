@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { collapseReproduce } from "../../generators/html.js";
 import { render } from "../../generators/render.js";
 import { messageRows, medianCells, tracedFigures, untracedNumbers } from "./numbers.js";
 import { REPO_ROOT, htmlTables, parseFormatted, rowKeys, tempDir, textOf } from "./support.js";
@@ -191,6 +192,22 @@ describe("report from real runner results", () => {
     const version = provenance.packages["@modelcontextprotocol/server"];
     assert.ok(version);
     assert.ok(md.includes(`Servers: mcp-ts-v2: MCP TypeScript SDK v2 (@modelcontextprotocol/server ${version}).`), "the version in the legend");
+  });
+
+  it("the HTML folds each Reproduce section into <details> (up to the next heading of its level); the markdown keeps it open", async () => {
+    assert.equal(
+      collapseReproduce("<h2>A</h2>\n<p>a</p>\n<h3>Reproduce the rows</h3>\n<ul><li>x</li></ul>\n<h4>sub</h4>\n<p>y</p>\n<h2>B</h2>\n"),
+      '<h2>A</h2>\n<p>a</p>\n<details class="reproduce"><summary><h3>Reproduce the rows</h3></summary>\n<ul><li>x</li></ul>\n<h4>sub</h4>\n<p>y</p>\n</details>\n<h2>B</h2>\n',
+    );
+    assert.equal(
+      collapseReproduce("<h2>Reproduce</h2>\n<p>z</p>\n"),
+      '<details class="reproduce"><summary><h2>Reproduce</h2></summary>\n<p>z</p>\n</details>\n',
+    );
+    const html = await read("mcp-on-the-wire.html");
+    const md = await read("mcp-on-the-wire.md");
+    assert.ok(md.includes("### Reproduce the HTTP rows"));
+    assert.ok(html.includes('<details class="reproduce"><summary><h3>Reproduce the HTTP rows</h3></summary>'));
+    assert.equal((html.match(/<details /g) ?? []).length, (html.match(/<\/details>/g) ?? []).length);
   });
 
   it("charts plot traced figures: their data files hold medians of medians.tsv and the fitted lines recomputed", async () => {
