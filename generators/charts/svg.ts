@@ -77,7 +77,8 @@ export function crossoverSvg(data: readonly CrossoverDatum[]): Promise<string> {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     data: { values: data.map((d) => ({ ...d })) },
     facet: { field: "panel", type: "nominal", sort: panels, title: null, header: { labelFontSize: 12 } },
-    columns: 3,
+    // Up to five panels in one row, so that no empty cell of the grid draws a lone axis.
+    columns: panels.length <= 5 ? Math.max(1, panels.length) : panels.length % 3 === 0 ? 3 : panels.length % 4 === 0 ? 4 : 3,
     spec: {
       width: 220,
       height: 160,

@@ -18,6 +18,42 @@ export interface ChartView {
   data: string;
   /** Text alternative (the image's alt text), words only: the figures are in the data file and tables. */
   alt: string;
+  /** Series that the eye cannot tell apart because they coincide, computed from the plotted values (markdown); "" when none. */
+  coincide?: string;
+}
+
+/**
+ * Which series of a chart coincide: per panel, the series with the same values at every x, in
+ * words (`2025-06-18 and 2025-11-25 (the later drawn over the earlier) in every panel`).
+ * @param points one entry per plotted value: panel, series, x and value
+ * @returns "" when no two series of a panel coincide
+ */
+export function coincidingSeries(points: ReadonlyArray<{ panel: string; series: string; x: string | number; value: number }>): string {
+  const byPanel = new Map<string, Map<string, string[]>>();
+  for (const p of points) {
+    const panel = byPanel.get(p.panel) ?? new Map<string, string[]>();
+    panel.set(p.series, [...(panel.get(p.series) ?? []), `${p.x}=${p.value}`]);
+    byPanel.set(p.panel, panel);
+  }
+  const groupsOf = new Map<string, string[]>();
+  for (const [panel, series] of byPanel) {
+    const same = new Map<string, string[]>();
+    for (const [name, values] of series) {
+      const key = [...values].sort().join(";");
+      same.set(key, [...(same.get(key) ?? []), name]);
+    }
+    for (const names of same.values()) {
+      if (names.length < 2) continue;
+      const words = [...names].sort((a, b) => compareTuples([a], [b])).join(" and ");
+      groupsOf.set(words, [...(groupsOf.get(words) ?? []), panel]);
+    }
+  }
+  return [...groupsOf]
+    .map(
+      ([words, panels]) =>
+        `${words} coincide (the later drawn over the earlier) ${panels.length === byPanel.size ? "in every panel" : `in ${panels.join(", ")}`}`,
+    )
+    .join("; ");
 }
 
 /** HTTP layers stacked per bar, in order: metric and label. */
@@ -93,6 +129,7 @@ export async function wireCharts(
     out.crossover = {
       svg,
       data: tsv,
+      coincide: coincidingSeries(data.filter((d) => d.kind === "measured").map((d) => ({ panel: d.panel, series: d.revision, x: d.calls, value: d.bytes }))),
       alt: `${transport}: total bytes per session against calls per session, one panel per server, measured medians as points and the fitted line of each revision`,
     };
   }

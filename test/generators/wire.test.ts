@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { collapseReproduce } from "../../generators/html.js";
 import { render } from "../../generators/render.js";
+import { coincidingSeries } from "../../generators/sections/wire-charts.js";
 import { messageRows, medianCells, tracedFigures, untracedNumbers } from "./numbers.js";
 import { REPO_ROOT, htmlTables, parseFormatted, rowKeys, tempDir, textOf } from "./support.js";
 
@@ -208,6 +209,32 @@ describe("report from real runner results", () => {
     assert.ok(md.includes("### Reproduce the HTTP rows"));
     assert.ok(html.includes('<details class="reproduce"><summary><h3>Reproduce the HTTP rows</h3></summary>'));
     assert.equal((html.match(/<details /g) ?? []).length, (html.match(/<\/details>/g) ?? []).length);
+  });
+
+  it("a chart says which of its series coincide, from the plotted values", async () => {
+    const pt = (panel: string, series: string, x: number, value: number) => ({ panel, series, x, value });
+    assert.equal(
+      coincidingSeries([pt("a", "r1", 1, 10), pt("a", "r1", 10, 50), pt("a", "r2", 1, 10), pt("a", "r2", 10, 50), pt("a", "r3", 1, 9), pt("a", "r3", 10, 50)]),
+      "r1 and r2 coincide (the later drawn over the earlier) in every panel",
+    );
+    assert.equal(
+      coincidingSeries([pt("a", "r1", 1, 10), pt("a", "r2", 1, 10), pt("b", "r1", 1, 10), pt("b", "r2", 1, 11)]),
+      "r1 and r2 coincide (the later drawn over the earlier) in a",
+    );
+    assert.equal(coincidingSeries([pt("a", "r1", 1, 10), pt("a", "r2", 1, 11)]), "");
+    // On the page: the crossover's note matches its data file.
+    const dir = await site();
+    const md = await read("mcp-on-the-wire.md");
+    const measured = readFileSync(join(dir, "mcp-on-the-wire-crossover.tsv"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split("\t"))
+      .filter((r) => r[4] === "measured")
+      .map(([panel = "", series = "", x = "", value = ""]) => ({ panel, series, x: Number(x), value: Number(value) }));
+    const note = coincidingSeries(measured);
+    if (note === "") assert.doesNotMatch(md, /Lines hidden under others/);
+    else assert.ok(md.includes(`Lines hidden under others: ${note}.`), note);
   });
 
   it("charts plot traced figures: their data files hold medians of medians.tsv and the fitted lines recomputed", async () => {
