@@ -18,7 +18,7 @@ export interface LineDatum {
 
 /**
  * Render a line chart with points over ordinal x categories as an SVG document (a series has a
- * line through the categories it has a value for).
+ * line through the categories it has a value for); the value axis starts at zero.
  * @param data one datum per category and series
  * @param xOrder the x categories in display order (categories not listed are left out)
  * @param xTitle title of the x axis; `valueTitle` of the value axis, including its unit
@@ -34,7 +34,8 @@ export function lineChartSvg(data: readonly LineDatum[], xOrder: readonly string
     mark: { type: "line", point: true },
     encoding: {
       x: { field: "x", type: "ordinal", sort: [...xOrder], title: xTitle, axis: { labelAngle: -90 } },
-      y: { field: "value", type: "quantitative", title: valueTitle, scale: { zero: false } },
+      // From zero, so that a step of a few bytes on a total of thousands looks as small as it is.
+      y: { field: "value", type: "quantitative", title: valueTitle, scale: { zero: true } },
       color: { field: "series", type: "nominal", sort: series, title: null, legend: { orient: "bottom", columns: 2, labelLimit: 360 } },
     },
   });

@@ -14,6 +14,7 @@ import { skippedConfigs } from "../results/extra.js";
 import type { Results } from "../results/load.js";
 import { idStem } from "../stem.js";
 import { tableView, type TableView } from "../table.js";
+import { coincidingSeries } from "./wire-charts.js";
 
 /** The axis whose values are releases. */
 const VERSION = "version";
@@ -23,7 +24,7 @@ export interface ReleasesView {
   /** Releases in order, as inline code joined by commas. */
   releases: string;
   /** One chart per flow and transport: its heading and its SVG file beside the page. */
-  charts: { flow: string; transport: string; file: string }[];
+  charts: { flow: string; transport: string; file: string; coincide: string }[];
   /** Per target and consecutive pair of releases: configurations compared and changed. */
   pairs: TableView;
   /** Each configuration pair whose bytes changed, with its causes; undefined when none changed. */
@@ -118,7 +119,12 @@ export async function releasesView(results: Results, slug: string): Promise<{ vi
     const [flow, transport] = JSON.parse(key) as [string, string];
     const file = `${slug}-releases-${idStem(`${flow}-${transport}`)}.svg`;
     assets.push({ file, content: await lineChartSvg(data, order, "Release", "Total bytes (median)") });
-    charts.push({ flow: mdCode(flow), transport: mdCode(transport), file });
+    charts.push({
+      flow: mdCode(flow),
+      transport: mdCode(transport),
+      file,
+      coincide: coincidingSeries(data.map((d) => ({ panel: "", series: d.series, x: d.x, value: d.value }))),
+    });
   }
   // Pairs of consecutive releases, from changes.tsv.
   const rows = results.changes ?? [];

@@ -23,36 +23,39 @@ export interface ChartView {
 }
 
 /**
- * Which series of a chart coincide: per panel, the series with the same values at every x, in
- * words (`2025-06-18 and 2025-11-25 (the later drawn over the earlier) in every panel`).
+ * Which series of a chart coincide: per panel, each pair of series that has the same value at
+ * every x where both have one, in words (`2025-06-18 and 2025-11-25 coincide (the later drawn
+ * over the earlier) in every panel`; `coincide where both are drawn` when they share only some
+ * x; no panel named when the chart has one).
  * @param points one entry per plotted value: panel, series, x and value
  * @returns "" when no two series of a panel coincide
  */
 export function coincidingSeries(points: ReadonlyArray<{ panel: string; series: string; x: string | number; value: number }>): string {
-  const byPanel = new Map<string, Map<string, string[]>>();
+  const byPanel = new Map<string, Map<string, Map<string, number>>>();
   for (const p of points) {
-    const panel = byPanel.get(p.panel) ?? new Map<string, string[]>();
-    panel.set(p.series, [...(panel.get(p.series) ?? []), `${p.x}=${p.value}`]);
+    const panel = byPanel.get(p.panel) ?? new Map<string, Map<string, number>>();
+    const series = panel.get(p.series) ?? new Map<string, number>();
+    series.set(String(p.x), p.value);
+    panel.set(p.series, series);
     byPanel.set(p.panel, panel);
   }
   const groupsOf = new Map<string, string[]>();
   for (const [panel, series] of byPanel) {
-    const same = new Map<string, string[]>();
-    for (const [name, values] of series) {
-      const key = [...values].sort().join(";");
-      same.set(key, [...(same.get(key) ?? []), name]);
-    }
-    for (const names of same.values()) {
-      if (names.length < 2) continue;
-      const words = [...names].sort((a, b) => compareTuples([a], [b])).join(" and ");
-      groupsOf.set(words, [...(groupsOf.get(words) ?? []), panel]);
+    const names = [...series.keys()].sort((a, b) => compareTuples([a], [b]));
+    for (let i = 0; i < names.length; i++) {
+      for (let j = i + 1; j < names.length; j++) {
+        const a = series.get(names[i] ?? "") ?? new Map<string, number>();
+        const b = series.get(names[j] ?? "") ?? new Map<string, number>();
+        const shared = [...a.keys()].filter((x) => b.has(x));
+        if (shared.length === 0 || shared.some((x) => a.get(x) !== b.get(x))) continue;
+        const partial = shared.length < a.size || shared.length < b.size;
+        const words = `${names[i]} and ${names[j]} coincide${partial ? " where both are drawn" : ""} (the later drawn over the earlier)`;
+        groupsOf.set(words, [...(groupsOf.get(words) ?? []), panel]);
+      }
     }
   }
   return [...groupsOf]
-    .map(
-      ([words, panels]) =>
-        `${words} coincide (the later drawn over the earlier) ${panels.length === byPanel.size ? "in every panel" : `in ${panels.join(", ")}`}`,
-    )
+    .map(([words, panels]) => (byPanel.size === 1 ? words : `${words} ${panels.length === byPanel.size ? "in every panel" : `in ${panels.join(", ")}`}`))
     .join("; ");
 }
 

@@ -94,6 +94,13 @@ test("a chart per flow and transport, each pair counted, a changed pair listed w
   const top = md.indexOf(out.view.summary[0]!);
   assert.ok(top > 0 && top < md.indexOf("![") && top < md.indexOf("### What changed, and why"), "the summary comes before the charts and the tables");
   assert.doesNotMatch(md, /^## The answer$/m, "the revision table of a releases page is not called the answer");
+  // Lines under others are named; the value axis starts at zero.
+  for (const c of out.view.charts) if (c.coincide !== "") assert.ok(md.includes(`Lines hidden under others: ${c.coincide}.`), c.file);
+  assert.ok(
+    out.view.charts.some((c) => /mcp-ts-v2 2025-06-18 and mcp-ts-v2 2025-11-25 coincide/.test(c.coincide)),
+    "the committed results have coinciding v2 revisions",
+  );
+  assert.match(svg, />0<\/text>/, "the value axis has a 0 tick");
 });
 
 test("when no release changed a byte, the section says so with the pairs compared", async () => {

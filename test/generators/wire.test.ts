@@ -215,7 +215,11 @@ describe("report from real runner results", () => {
     const pt = (panel: string, series: string, x: number, value: number) => ({ panel, series, x, value });
     assert.equal(
       coincidingSeries([pt("a", "r1", 1, 10), pt("a", "r1", 10, 50), pt("a", "r2", 1, 10), pt("a", "r2", 10, 50), pt("a", "r3", 1, 9), pt("a", "r3", 10, 50)]),
-      "r1 and r2 coincide (the later drawn over the earlier) in every panel",
+      "r1 and r2 coincide (the later drawn over the earlier)",
+    );
+    assert.equal(
+      coincidingSeries([pt("a", "r1", 1, 10), pt("a", "r2", 1, 10), pt("a", "r2", 2, 12), pt("b", "r1", 1, 10), pt("b", "r2", 1, 10)]),
+      "r1 and r2 coincide where both are drawn (the later drawn over the earlier) in a; r1 and r2 coincide (the later drawn over the earlier) in b",
     );
     assert.equal(
       coincidingSeries([pt("a", "r1", 1, 10), pt("a", "r2", 1, 10), pt("b", "r1", 1, 10), pt("b", "r2", 1, 11)]),
