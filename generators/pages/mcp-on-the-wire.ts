@@ -226,6 +226,18 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     coverage,
   });
   const headline = mcp ? wireHeadline(allRows.filter(isMcp), results.axisNames, headlineLabels(results), calls) : undefined;
+  // The headline's row keys link to their configuration pages, as the full tables' keys do.
+  const configOfKey = new Map(allRows.map((r) => [r.key, r.summary.config] as const));
+  for (const t of headline?.tables ?? []) {
+    t.table.rows = t.table.rows.map((cells) =>
+      cells.map((c) =>
+        c.replace(/\\\[([HS][0-9]+)\\\]$/, (whole, key: string) => {
+          const config = configOfKey.get(key);
+          return config === undefined ? whole : `\\[[${key}](${ctx.configPage(config)}.md)\\]`;
+        }),
+      ),
+    );
+  }
   const markdown = renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
     details: { id: details.id, title: mdCell(details.title) },
     title: mdCell(results.provenance.report.title),

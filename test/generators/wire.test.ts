@@ -164,6 +164,11 @@ describe("report from real runner results", () => {
     const [httpTable, stdioTable] = htmlTables(html);
     assert.ok(stdioTable !== undefined && stdioTable.rows.length <= 12 && stdioTable.rows.some((r) => r.slice(2).some((c) => / \[S[0-9]+\]$/.test(c))));
     assert.ok(httpTable?.rows.every((r) => r.slice(2).every((c) => c === "—" || / \[H[0-9]+\]$/.test(c))));
+    // Each row key in the answer links to its configuration page, as in the full tables.
+    const keys = rowKeys(html);
+    const linked = [...html.slice(0, html.indexOf("<h2>What the figures mean")).matchAll(/\[<a href="([^"]+)\.html">([HS][0-9]+)<\/a>\]/g)];
+    assert.ok(linked.length > 0, "linked keys in the answer");
+    for (const [, href, key] of linked) assert.equal(href, `config-${keys.get(key ?? "")}`, `${key} links to its configuration page`);
     // Each flow's sentence says how the revisions compare over both transports.
     assert.match(answer, /^- Flow `plain`, [0-9-]+ against [0-9-]+: over http .* over stdio /m);
     // Every fitted figure in a crossover sentence is preceded by the revision it belongs to.
