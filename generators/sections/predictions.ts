@@ -16,8 +16,10 @@ export interface PredictionView {
   verdict: string;
   /** Pre-registration sentence. */
   registration: string;
-  /** Per check: claim, expression, verdict and evidence table. */
-  checks: Array<{ claim: string; expect: string; verdict: string; evidence: TableView | undefined }>;
+  /** Per check: claim, expression, verdict, why it failed ("" unless it failed) and evidence table. */
+  checks: Array<{ claim: string; expect: string; verdict: string; why: string; evidence: TableView | undefined }>;
+  /** Why the prediction failed: how many configuration groups do not hold it (`2 of 30 configuration groups`); "" unless failed. */
+  why: string;
 }
 
 /**
@@ -41,6 +43,24 @@ function registrationLine(r: Registration | undefined, declared: Prediction["reg
   return `${r.preRegistered ? "**pre-registered**" : "**not pre-registered**"} (not declared in the predictions file: from git alone); ${git}`;
 }
 
+type EvidenceRow = PredictionResult["checks"][number]["evidence"][number];
+
+/** `2 of 30 configuration groups`: the false evidence rows of all tested ones; "" when none is false. */
+function failedCounts(evidence: readonly EvidenceRow[]): string {
+  const tested = evidence.filter((e) => e.outcome !== undefined);
+  const failed = tested.filter((e) => e.outcome === false);
+  return failed.length === 0 ? "" : `${formatInt(failed.length)} of ${formatInt(tested.length)} configuration groups`;
+}
+
+/** How many evidence rows are false, and the configurations of the first few, markdown; "" when none. */
+function failedWhy(evidence: readonly EvidenceRow[]): string {
+  const counts = failedCounts(evidence);
+  if (counts === "") return "";
+  const failed = evidence.filter((e) => e.outcome === false);
+  const shown = failed.slice(0, 3).map((e) => e.configs.map(([a, id]) => `${mdCell(a)} = ${mdCode(id)}`).join(", "));
+  return `${counts}: ${shown.join("; ")}${failed.length > shown.length ? "; …" : ""}`;
+}
+
 /** Build the views of judged predictions. */
 export function predictionViews(results: readonly PredictionResult[], registration: ReadonlyMap<string, Registration>): PredictionView[] {
   return results.map((p) => ({
@@ -48,10 +68,12 @@ export function predictionViews(results: readonly PredictionResult[], registrati
     text: mdCell(p.prediction.text),
     verdict: p.verdict,
     registration: registrationLine(registration.get(p.prediction.id), p.prediction.registered),
+    why: failedCounts(p.checks.flatMap((c) => c.evidence)),
     checks: p.checks.map((c) => ({
       claim: mdCell(c.check.claim),
       expect: mdCode(c.check.expect),
       verdict: c.verdict,
+      why: failedWhy(c.evidence),
       evidence:
         c.evidence.length === 0
           ? undefined

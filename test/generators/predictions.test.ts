@@ -7,7 +7,9 @@ import { simpleGit } from "simple-git";
 import { UserError } from "../../format/errors.js";
 import { readPredictions } from "../../generators/predictions/load.js";
 import { checkRegistration } from "../../generators/predictions/registration.js";
+import type { PredictionResult } from "../../generators/predictions/evaluate.js";
 import { render } from "../../generators/render.js";
+import { predictionViews } from "../../generators/sections/predictions.js";
 import { FIXTURE, tempDir } from "./support.js";
 
 async function commitAt(dir: string, files: string[], date: string): Promise<void> {
@@ -64,5 +66,22 @@ describe("registration as declared in predictions.yaml", () => {
       () => readPredictions(pred),
       (e: unknown) => e instanceof UserError && /X\.registered/.test(e.message) && /before-run, after-trial-runs/.test(e.message),
     );
+  });
+});
+
+describe("why a prediction failed", () => {
+  it("names how many configuration groups do not hold it, and the first of them", () => {
+    const row = (id: string, outcome: boolean | undefined) => ({ configs: [["old", `${id}-a`] as const, ["new", `${id}-b`] as const], values: [], outcome });
+    const check = { claim: "c", expect: "old.x == 1" } as unknown as PredictionResult["checks"][number]["check"];
+    const result = {
+      prediction: { id: "P", text: "t", checks: [check], registered: undefined },
+      verdict: "failed",
+      checks: [{ check, verdict: "failed", evidence: [row("x1", true), row("x2", false), row("x3", undefined), row("x4", false)] }],
+    } as unknown as PredictionResult;
+    const [view] = predictionViews([result], new Map());
+    assert.equal(view?.why, "2 of 3 configuration groups");
+    assert.equal(view?.checks[0]?.why, "2 of 3 configuration groups: old = `x2-a`, new = `x2-b`; old = `x4-a`, new = `x4-b`");
+    const held = { ...result, verdict: "held", checks: [{ check, verdict: "held", evidence: [row("x1", true)] }] } as unknown as PredictionResult;
+    assert.equal(predictionViews([held], new Map())[0]?.why, "");
   });
 });
