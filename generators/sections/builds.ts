@@ -21,7 +21,12 @@ export function buildsTable(builds: readonly TargetBuildInfo[]): TableView | und
         align: "right",
         cell: (b: TargetBuildInfo) => `${formatInt(b.packages.length)}${ECOSYSTEM[b.ecosystem] ? ` (${ECOSYSTEM[b.ecosystem]})` : ""}`,
       },
-      { header: "Resolved set", align: "left", cell: (b: TargetBuildInfo) => b.packages.map((p) => `${p.name} ${p.version}`).join(", ") || "—" },
+      // A package resolved at several versions (`2.0.119, 3.0.10`) reads `syn 2.0.119 and 3.0.10`, not as a nameless entry of the list.
+      {
+        header: "Resolved set",
+        align: "left",
+        cell: (b: TargetBuildInfo) => b.packages.map((p) => `${p.name} ${p.version.split(/,\s*/).join(" and ")}`).join(", ") || "—",
+      },
     ],
     builds,
   );

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { render } from "../../generators/render.js";
+import { buildsTable } from "../../generators/sections/builds.js";
 import { DEFINITIONS } from "../../generators/sections/definitions.js";
 import { root } from "../paths.js";
 
@@ -107,4 +108,19 @@ test("the A2A page answers first: at most 12 rows of CPU per request with the tr
     assert.equal(overlapLine.includes(`\`${n}\``) || overlapLine.startsWith("- For every target"), overlaps, `${n}: overlap said iff the ranges overlap`);
     assert.equal(apartLine.includes(`\`${n}\``), !overlaps, `${n}: a difference claimed iff the ranges are apart`);
   }
+});
+
+test("a package resolved at two versions is listed under its name once, both versions named", () => {
+  const table = buildsTable([
+    {
+      target: "t",
+      ecosystem: "crates",
+      toolchain: [],
+      packages: [
+        { name: "syn", version: "2.0.119, 3.0.10" },
+        { name: "synstructure", version: "0.14.0" },
+      ],
+    },
+  ]);
+  assert.equal(table?.rows[0]?.[3], "syn 2.0.119 and 3.0.10, synstructure 0.14.0");
 });
