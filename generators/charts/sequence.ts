@@ -15,17 +15,24 @@ const SERVER_X = 700;
 const STEP = 44;
 const TOP = 40;
 
-/** The bytes line of a step: the layers it has, e.g. `head 221 · body 100 · chunks 11 bytes`. */
+/**
+ * The bytes line of a step: the layers it has, e.g. `head 221 · body 100 · chunks 11 bytes`; a
+ * body that holds bytes outside its JSON-RPC messages says which, e.g. `body 196 (SSE event
+ * fields 23 + JSON-RPC 173)`, as the trace tables split it.
+ */
 function bytesLine(s: SequenceStep): string {
+  const inner = s.body - s.bodyOutside;
+  const split =
+    s.bodyOutside > 0 && inner > 0 ? ` (${s.sse ? "SSE event fields" : "outside JSON-RPC"} ${formatInt(s.bodyOutside)} + JSON-RPC ${formatInt(inner)})` : "";
   const parts = [
     ["head", s.head],
-    ["body", s.body],
+    [`body`, s.body, split],
     ["chunks", s.framing],
     ["newline", s.newline],
   ] as const;
   return `${parts
     .filter(([, v]) => v > 0)
-    .map(([n, v]) => `${n} ${formatInt(v)}`)
+    .map(([n, v, more]) => `${n} ${formatInt(v)}${more ?? ""}`)
     .join(" · ")} bytes`;
 }
 

@@ -128,6 +128,10 @@ export interface SequenceStep {
   /** Bytes of the unit by layer (head, body, chunk framing, newline), as in `messages.tsv`. */
   head: number;
   body: number;
+  /** Of `body`, the bytes outside JSON-RPC messages (SSE event fields and blank lines when `sse`). */
+  bodyOutside: number;
+  /** True when the unit's messages came as SSE events. */
+  sse: boolean;
   framing: number;
   newline: number;
 }
@@ -146,6 +150,8 @@ export function sequenceSteps(messages: readonly MessageRow[]): SequenceStep[] {
       label: (lines[i] ?? "").replace(/^(client|server) → /, ""),
       head: add((m) => m.headBytes),
       body: add((m) => m.bodyBytes),
+      bodyOutside: u.head?.bodyBytes ?? 0,
+      sse: u.messages.some((m) => m.sse),
       framing: add((m) => m.framingBytes),
       newline: add((m) => m.newlineBytes),
     };

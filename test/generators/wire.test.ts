@@ -323,9 +323,16 @@ describe("report from real runner results", () => {
     assert.ok(lines.length > 0);
     assert.equal((svg.match(/marker-end="url\(#arrow\)"/g) ?? []).length, lines.length, "one arrow per exchange line");
     const rows = messageRows(WIRE, "raw-mcp-ts-v2-http-2026-07-28-plain") ?? [];
-    const drawn = [...svg.matchAll(/>([^<]*) bytes<\/text>/g)].flatMap((m) =>
-      [...(m[1] ?? "").matchAll(/[0-9][0-9,]*/g)].map((n) => Number(n[0].replace(/,/g, ""))),
-    );
+    const labels = [...svg.matchAll(/>([^<]*) bytes<\/text>/g)].map((m) => m[1] ?? "");
+    // A body's split (SSE event fields + JSON-RPC) adds up to the body, and is not counted twice.
+    const num = (x: string): number => Number(x.replace(/,/g, ""));
+    // The 2025-11-25 session answers in SSE events.
+    const sseSvg = await read("config-raw-mcp-ts-v2-http-2025-11-25-plain-sequence.svg");
+    const sseLabels = [...sseSvg.matchAll(/>([^<]*) bytes<\/text>/g)].map((m) => m[1] ?? "");
+    const splits = [...labels, ...sseLabels].flatMap((l) => [...l.matchAll(/body ([0-9,]+) \(SSE event fields ([0-9,]+) \+ JSON-RPC ([0-9,]+)\)/g)]);
+    assert.ok(splits.length > 0, "SSE bodies say what their extra bytes are");
+    for (const [, body = "", sse = "", rpc = ""] of splits) assert.equal(num(sse) + num(rpc), num(body));
+    const drawn = labels.flatMap((l) => [...l.replace(/\([^)]*\)/g, "").matchAll(/[0-9][0-9,]*/g)].map((n) => num(n[0])));
     const total = rows.reduce(
       (sum, r) => sum + ["head_bytes", "body_bytes", "framing_bytes", "newline_bytes"].reduce((s2, k) => s2 + Number(r.get(k) ?? 0), 0),
       0,
