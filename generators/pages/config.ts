@@ -35,6 +35,19 @@ export function configPageStem(config: string, slug: string): string {
 }
 
 /**
+ * The values an axis took over the configurations of this configuration's target, in sort order
+ * (`0, 256, 4096`), or `only this one` when the target ran one value: an axis the target does not
+ * use (another SDK's option) or one not swept for it.
+ */
+function targetValues(results: Results, summary: ConfigSummary, axis: string): string {
+  const target = summary.axes.get("target");
+  const values = [...new Set(results.configs.filter((c) => c.axes.get("target") === target).map((c) => c.axes.get(axis) ?? ""))].sort((a, b) =>
+    a.localeCompare(b, "en", { numeric: true }),
+  );
+  return values.length <= 1 ? "only this one" : values.join(", ");
+}
+
+/**
  * Build one configuration's page markdown; its "Back to the report" link goes to
  * `<results.provenance.report.slug>.md`.
  * @param summary the configuration's summary row
@@ -55,10 +68,11 @@ export function configPageMarkdown(results: Results, summary: ConfigSummary, seq
     report: results.provenance.report.slug,
     axes: tableView(
       [
-        { header: "Axis", align: "left", cell: (a: readonly [string, string]) => a[0] },
-        { header: "Value", align: "left", cell: (a: readonly [string, string]) => a[1] },
+        { header: "Axis", align: "left", cell: (a: readonly [string, string, string]) => a[0] },
+        { header: "Value", align: "left", cell: (a: readonly [string, string, string]) => a[1] },
+        { header: "Values this target ran", align: "left", cell: (a: readonly [string, string, string]) => a[2] },
       ],
-      results.axisNames.map((a) => [a, summary.axes.get(a) ?? ""] as const),
+      results.axisNames.map((a) => [a, summary.axes.get(a) ?? "", targetValues(results, summary, a)] as const),
     ),
     identity: identityLine(summary),
     varying: summary.varyingFields.map((f) => mdCode(f) || mdCell("(empty)")),

@@ -315,6 +315,24 @@ describe("report from real runner results", () => {
     }
   });
 
+  it("a configuration page says which values of each axis its target ran (from summary.tsv), 'only this one' when one", async () => {
+    const [head = "", ...lines] = readFileSync(join(WIRE, "summary.tsv"), "utf8").trimEnd().split("\n");
+    const cols = head.split("\t");
+    const rows = lines.map((l) => l.split("\t"));
+    const config = "raw-mcp-ts-v2-http-2026-07-28-plain";
+    const mine = rows.find((r) => r[0] === config) ?? [];
+    const target = mine[cols.indexOf("target")];
+    const html = await read(`${CONFIG_PAGE}.html`);
+    const axes = htmlTables(html).find((t) => t.headers[0] === "Axis");
+    assert.ok(axes !== undefined && axes.headers[2] === "Values this target ran");
+    for (const [axis = "", , ran = ""] of axes.rows) {
+      const i = cols.indexOf(axis);
+      const values = [...new Set(rows.filter((r) => r[cols.indexOf("target")] === target).map((r) => r[i] ?? ""))];
+      if (values.length <= 1) assert.equal(ran, "only this one", axis);
+      else assert.deepEqual(ran.split(", ").sort(), values.sort(), axis);
+    }
+  });
+
   it("a configuration page draws its exchanges: one arrow per exchange line, labelled with its bytes per layer", async () => {
     const page = await read(`${CONFIG_PAGE}.md`);
     assert.ok(page.includes(`](${CONFIG_PAGE}-sequence.svg)`), "the page shows its sequence diagram");
