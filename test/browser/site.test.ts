@@ -210,6 +210,18 @@ describe("pages a reader reads (committed results)", { skip }, () => {
       const page = await browser.newPage();
       await page.goto(url);
       assert.deepEqual(await rowsOf(page), withoutScript, "the script changes no row before a click");
+      // At 390 px a table wider than the page says that it scrolls; a table that fits does not.
+      const phone = await browser.newPage({ viewport: { width: 390, height: 800 } });
+      await phone.goto(url);
+      const hints = await phone.$$eval("main table", (ts) =>
+        ts.map((t) => ({ wide: t.scrollWidth > t.clientWidth + 1, hint: t.previousElementSibling?.classList.contains("scroll-hint") === true })),
+      );
+      assert.ok(
+        hints.some((h) => h.wide),
+        "some table is wider than a phone",
+      );
+      for (const h of hints) assert.equal(h.hint, h.wide, "a scroll hint exactly above the wide tables");
+      await phone.close();
       // The full HTTP table: the one whose header has "Total bytes" and more than 12 rows.
       const index = await page.$$eval("main table", (ts) =>
         ts.findIndex(
