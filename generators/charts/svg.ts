@@ -200,7 +200,8 @@ export function cpuBarsSvg(data: readonly CpuDatum[]): Promise<string> {
   return vegaLiteSvg({
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
     data: { values: data.map((d) => ({ ...d, kind: d.floor ? "floor" : "SDK" })) },
-    facet: { row: { field: "layout", type: "nominal", title: "Layout" } },
+    // Panels in the order the data first names them (the page puts its headline layout first).
+    facet: { row: { field: "layout", type: "nominal", title: "Layout", sort: [...new Set(data.map((d) => d.layout))] } },
     spec: {
       width: 420,
       height: { step: 18 },

@@ -87,6 +87,9 @@ function cells(t: Timings): Cell[] {
   });
 }
 
+/** The layout the headline and the answer lead with: `pinned` when measured, else the first. */
+const headlineLayoutOf = (layouts: readonly string[]): string => (layouts.includes("pinned") ? "pinned" : (layouts[0] ?? "default"));
+
 /** Ordered unique values. */
 const unique = <T>(xs: readonly T[]): T[] => [...new Set(xs)];
 
@@ -141,7 +144,7 @@ const CHECK_METRICS = ["cpu_per_request_us", "p50_us"] as const;
 export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
   const all = cells(t);
   const layouts = unique(all.map((c) => c.config.layout));
-  const headlineLayout = layouts.includes("pinned") ? "pinned" : (layouts[0] ?? "default");
+  const headlineLayout = headlineLayoutOf(layouts);
   const at = (target: string, layout: string) => all.find((c) => c.config.target === target && c.config.layout === layout);
   const subjects = unique(all.map((c) => c.config.target)).filter((n) => n !== FLOOR_TARGET);
   const hasFloor = all.some((c) => c.config.target === FLOOR_TARGET);
@@ -491,7 +494,11 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
  * @returns undefined when no configuration has a CPU figure
  */
 export async function a2aCpuChart(t: Timings): Promise<{ view: ChartView; assets: Array<{ file: string; content: string }> } | undefined> {
-  const data: CpuDatum[] = cells(t)
+  const all = cells(t);
+  const layouts = unique(all.map((c) => c.config.layout));
+  // The headline's layout (pinned) first, as in the answer table.
+  const first = headlineLayoutOf(layouts);
+  const data: CpuDatum[] = [...all.filter((c) => c.config.layout === first), ...all.filter((c) => c.config.layout !== first)]
     .filter((c) => c.cpu !== undefined)
     .map((c) => ({
       target: c.config.target,

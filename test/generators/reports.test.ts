@@ -67,6 +67,9 @@ test("the A2A page answers first: at most 12 rows of CPU per request with the tr
     .slice(1)
     .map((l) => l.split("\t"));
   assert.equal(chart.length, summary.length, "one bar per configuration with a CPU figure");
+  assert.equal(chart[0]?.[1], "pinned", "the chart's first panel is the headline's layout");
+  const cpuSvg = readFileSync(join(site, "a2a-layer-cost-cpu.svg"), "utf8");
+  assert.ok(cpuSvg.indexOf(">pinned<") >= 0 && cpuSvg.indexOf(">pinned<") < cpuSvg.indexOf(">default<"), "pinned panel drawn first");
   for (const [target, layout, median, min, max] of chart) {
     const row = summary.find((r) => r[0] === `${target}-${layout}`);
     assert.deepEqual([median, min, max], [row?.[3], row?.[4], row?.[5]], `${target} ${layout}`);
