@@ -7,6 +7,7 @@
  * of `wirecost compare`). Every figure comes from the results files.
  */
 import type { ChangeRow } from "../../format/changes.js";
+import { counted } from "../../format/plural.js";
 import { lineChartSvg, type LineDatum } from "../charts/svg.js";
 import { mdCode } from "../escape.js";
 import { formatInt } from "../format.js";
@@ -45,8 +46,6 @@ export function releaseOrder(versions: Iterable<string>): string[] {
   return [...new Set(versions)].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
 }
 
-/** `1 configuration`, `4 configurations`. */
-const plural = (n: number, word: string): string => `${formatInt(n)} ${word}${n === 1 ? "" : "s"}`;
 const signed = (n: number): string => (n > 0 ? `+${formatInt(n)}` : formatInt(n));
 
 /**
@@ -208,14 +207,14 @@ export async function releasesView(results: Results, slug: string): Promise<{ vi
       const hi = Math.max(...deltas);
       const span = lo === hi ? `${signed(lo)} B` : `${signed(lo)} to ${signed(hi)} B`;
       summary.push(
-        `**${mdCode(target)} ${r.from} → ${r.to}**: ${span} total bytes in ${formatInt(r.changed)} of ${plural(r.compared, "configuration")}; ${causeNames(here.flatMap((p) => p.rows)).join("; ")}.`,
+        `**${mdCode(target)} ${r.from} → ${r.to}**: ${span} total bytes in ${formatInt(r.changed)} of ${counted(r.compared, "configuration")}; ${causeNames(here.flatMap((p) => p.rows)).join("; ")}.`,
       );
     }
     const first = mine[0];
     const last = mine[mine.length - 1];
     if (first !== undefined && last !== undefined && changedHere.length === 0) {
       summary.push(
-        `**${mdCode(target)} ${first.from} → ${last.to}**: no release changed any byte (${plural(
+        `**${mdCode(target)} ${first.from} → ${last.to}**: no release changed any byte (${counted(
           mine.reduce((n, r) => n + r.compared, 0),
           "configuration pair",
         )}).`,
