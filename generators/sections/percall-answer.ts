@@ -138,12 +138,15 @@ function findings(mcp: readonly PercallRow[], revisions: readonly string[], base
       .map((p) => ({ p, base: baselineOf(p) }))
       .filter((x): x is { p: PercallRow; base: PercallRow } => x.base !== undefined);
     if (here.length === 0) continue;
-    const ratios = here.map((x) => x.p.p50Us / x.base.p50Us).sort((a, b) => a - b);
+    const byRatio = [...here].sort((a, b) => a.p.p50Us / a.base.p50Us - b.p.p50Us / b.base.p50Us);
+    const ratioOf = (x: { p: PercallRow; base: PercallRow } | undefined) => f1(x ? x.p.p50Us / x.base.p50Us : 0);
+    const [least, most] = [byRatio[0], byRatio[byRatio.length - 1]];
     const fastest = [...here].sort((a, b) => a.p.p50Us - b.p.p50Us)[0];
-    const lo = f1(ratios[0] ?? 0);
-    const hi = f1(ratios[ratios.length - 1] ?? 0);
+    const lo = ratioOf(least);
+    const hi = ratioOf(most);
+    const range = lo === hi ? `${lo}×` : `${lo}× (${mdCell(least?.p.label ?? "")}) to ${hi}× (${mdCell(most?.p.label ?? "")})`;
     out.push(
-      `Over ${mdCell(transport)}, a call's p50 is ${lo === hi ? `${lo}×` : `${lo}× to ${hi}×`} that of the direct call it is compared with; the fastest path is ${mdCell(fastest?.p.label ?? "")} at ${ms(fastest?.p.p50Us ?? 0)} ms.`,
+      `Over ${mdCell(transport)}, a call's p50 is ${range} that of the direct call it is compared with; the fastest path is ${mdCell(fastest?.p.label ?? "")} at ${ms(fastest?.p.p50Us ?? 0)} ms.`,
     );
   }
   const newest = revisions[revisions.length - 1];
