@@ -73,6 +73,32 @@ const LAYER_FLOWS = ["plain", "input", "ten"];
 const axis = (r: KeyedRow, name: string): string => r.summary.axes.get(name) ?? "";
 
 /**
+ * Add a chart's SVG and the TSV of its plotted values to `assets` as `<stem>.svg` and `<stem>.tsv`.
+ * @param svgSource the rendered chart (a promise of its SVG source)
+ * @param columns the TSV header; `rows` one row per plotted value
+ * @returns the two file names
+ */
+async function addChart(
+  assets: Array<{ file: string; content: string }>,
+  stem: string,
+  svgSource: Promise<string>,
+  columns: readonly string[],
+  rows: ReadonlyArray<ReadonlyArray<string | number>>,
+): Promise<{ svg: string; tsv: string }> {
+  const svg = `${stem}.svg`;
+  const tsv = `${stem}.tsv`;
+  assets.push({ file: svg, content: await svgSource });
+  assets.push({
+    file: tsv,
+    content: toTsv(
+      [...columns],
+      rows.map((r) => [...r]),
+    ),
+  });
+  return { svg, tsv };
+}
+
+/**
  * Build the charts and their files.
  * @param rows report rows that speak MCP (every transport)
  * @param calls configuration id → `tools/call` requests counted in its trace
@@ -119,16 +145,13 @@ export async function wireCharts(
         });
       }
     }
-    const svg = `${slug}-crossover.svg`;
-    const tsv = `${slug}-crossover.tsv`;
-    assets.push({ file: svg, content: await crossoverSvg(data) });
-    assets.push({
-      file: tsv,
-      content: toTsv(
-        ["server", "revision", "calls", "total_bytes", "kind", "config"],
-        data.map((d) => [d.panel, d.revision, d.calls, d.bytes, d.kind, d.config]),
-      ),
-    });
+    const { svg, tsv } = await addChart(
+      assets,
+      `${slug}-crossover`,
+      crossoverSvg(data),
+      ["server", "revision", "calls", "total_bytes", "kind", "config"],
+      data.map((d) => [d.panel, d.revision, d.calls, d.bytes, d.kind, d.config]),
+    );
     out.crossover = {
       svg,
       data: tsv,
@@ -155,16 +178,13 @@ export async function wireCharts(
       });
     }
     if (data.length > 0) {
-      const svg = `${slug}-http-layers.svg`;
-      const tsv = `${slug}-http-layers.tsv`;
-      assets.push({ file: svg, content: await layerMultiplesSvg(data) });
-      assets.push({
-        file: tsv,
-        content: toTsv(
-          ["flow", "revision", "server", "layer", "bytes", "config"],
-          data.map((d) => [d.flow, d.revision, d.server, d.layer, d.bytes, d.config]),
-        ),
-      });
+      const { svg, tsv } = await addChart(
+        assets,
+        `${slug}-http-layers`,
+        layerMultiplesSvg(data),
+        ["flow", "revision", "server", "layer", "bytes", "config"],
+        data.map((d) => [d.flow, d.revision, d.server, d.layer, d.bytes, d.config]),
+      );
       out.layers = {
         svg,
         data: tsv,
