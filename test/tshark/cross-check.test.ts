@@ -131,6 +131,8 @@ test("tshark agrees with the relay log on TCP payload bytes and HTTP body length
       runs.push({ id: c.id, port: relayPort, log, from, to: Date.now() / 1000 });
     }
   } finally {
+    // Ports still held (a run failed before reaching them) would keep the test process alive.
+    for (const h of held) if (h.server.listening) h.server.close();
     await new Promise((r) => setTimeout(r, 300)); // let the last frames reach the capture
     const closed = new Promise((r) => tshark.on("close", r));
     tshark.kill("SIGINT");
