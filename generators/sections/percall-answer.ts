@@ -207,6 +207,8 @@ export async function percallDistribution(
     const samples = r.callSamplesUs.get(p.config);
     if (samples === undefined || samples.length === 0) continue;
     const sorted = [...samples].sort((a, b) => a - b);
+    // Nearest-rank percentile (the smallest sample with at least f of the samples at or below it), the
+    // rule of the report's p50/p95; simple-statistics' quantileSorted interpolates between samples instead.
     const q = (f: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(f * sorted.length) - 1))] ?? 0;
     data.push({ label: p.label, min: q(0) / 1000, q1: q(0.25) / 1000, median: q(0.5) / 1000, q3: q(0.75) / 1000, p95: q(0.95) / 1000, max: q(1) / 1000 });
     summary.push([p.config, p.label, sorted.length, q(0), q(0.25), q(0.5), q(0.75), q(0.95), q(1)]);
