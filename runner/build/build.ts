@@ -7,7 +7,7 @@
  * set; a second run with the same key rebuilds nothing.
  */
 import { createHash } from "node:crypto";
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { execa } from "execa";
 import { UserError } from "../../format/errors.js";
@@ -17,6 +17,7 @@ import { writeAtomic } from "../../format/files.js";
 import { missingToolchain, toolchainVersions } from "./toolchain.js";
 import { readResolved, type ResolvedSet } from "./resolved.js";
 import { Interrupted } from "../errors.js";
+import { lockHolderAlive, readLock, thisProcessLockRecord } from "../results/lock.js";
 
 /** The record a finished build leaves in its folder (`wirecost-build.json`). Times ISO 8601 UTC, seconds wall-clock. */
 export interface BuildRecord {
@@ -210,6 +211,8 @@ async function runBuild(
       `${b.at}: the build of ${kind} ${target.name} failed (${why}): ${failureLine(tail).slice(0, 200) || "no output"} — full output in ${relative(process.cwd(), logFile)}`,
     );
   }
+  // The resolved set is read where the build will live ({build} in resolved.path), so the folder
+  // is renamed into place first; the record is written last, so a folder without it is never reused.
   rmSync(b.dir, { recursive: true, force: true });
   mkdirSync(dirname(b.dir), { recursive: true });
   renameSync(tmp, b.dir);
@@ -230,6 +233,42 @@ async function runBuild(
   };
   writeAtomic(join(b.dir, RECORD), JSON.stringify(rec, null, 2) + "\n");
   return rec;
+}
+
+/**
+ * Take the build lock of `target`'s build folder (`<folder>.lock`, created with O_EXCL, holding
+ * the {@link LockRecord} of this process), so that two wirecost processes sharing `.wirecost/`
+ * (two runs into different results folders, test files run side by side) never build one folder
+ * at the same time. While another live process holds it, waits (a line every 15 s); a lock left
+ * by a process that is gone is taken over.
+ * @returns the function that releases the lock (safe to call twice)
+ * @throws Interrupted when `signal` fires while waiting; a file-system error creating the lock
+ */
+async function takeBuildLock(target: Buildable, kind: "target" | "client", log: (line: string) => void, signal?: AbortSignal): Promise<() => void> {
+  const path = `${target.build!.dir}.lock`;
+  mkdirSync(dirname(path), { recursive: true });
+  const rec = thisProcessLockRecord(`build ${kind} ${target.name}`);
+  const started = Date.now();
+  let saidAt = started;
+  for (;;) {
+    try {
+      writeFileSync(path, `${JSON.stringify(rec)}\n`, { flag: "wx" });
+      return () => rmSync(path, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    const held = readLock(path);
+    if (!lockHolderAlive(held)) {
+      rmSync(path, { force: true }); // stale (its process is gone): take it over
+      continue;
+    }
+    if (signal?.aborted) throw new Interrupted(`interrupted while waiting to build ${kind} ${target.name}`);
+    if (Date.now() - saidAt >= 15_000) {
+      saidAt = Date.now();
+      log(`  waiting for wirecost pid ${held!.pid}, which is building ${kind} ${target.name} (${Math.round((Date.now() - started) / 1000)} s)`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /**
@@ -286,10 +325,18 @@ export async function ensureBuilt(
     pending.set(t.build.dir, {
       names: [name],
       run: async () => {
-        log(`building ${kind} ${name} (${rec ? "its inputs or toolchain changed" : "not built yet"}): ${t.build!.command.join(" ")}`);
-        const built = await runBuild(t, kind, cwd, digest, toolchain, log, opts.signal);
-        log(`built ${kind} ${name} in ${built.seconds} s`);
-        return built;
+        const release = await takeBuildLock(t, kind, log, opts.signal);
+        try {
+          // Another wirecost process may have built it while this one waited for the lock.
+          const now = readBuildRecord(t);
+          if (now && now.digest === digest && existsSync(t.build!.dir)) return now;
+          log(`building ${kind} ${name} (${rec ? "its inputs or toolchain changed" : "not built yet"}): ${t.build!.command.join(" ")}`);
+          const built = await runBuild(t, kind, cwd, digest, toolchain, log, opts.signal);
+          log(`built ${kind} ${name} in ${built.seconds} s`);
+          return built;
+        } finally {
+          release();
+        }
       },
     });
   }

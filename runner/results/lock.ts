@@ -69,8 +69,20 @@ export function lockHolderAlive(rec: LockRecord | undefined): boolean {
   return rec.procStart === undefined || now === undefined || now === rec.procStart;
 }
 
+/** The lock record of this process (pid, host, start time now, `command`, its /proc start time where known). */
+export function thisProcessLockRecord(command: string): LockRecord {
+  const started = procStart(process.pid);
+  return {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: new Date().toISOString(),
+    command,
+    ...(started !== undefined ? { procStart: started } : {}),
+  };
+}
+
 /** The record of the lock at `path`; undefined when it is absent or does not parse. */
-function readLock(path: string): LockRecord | undefined {
+export function readLock(path: string): LockRecord | undefined {
   try {
     return JSON.parse(readFileSync(path, "utf8")) as LockRecord;
   } catch {
@@ -97,13 +109,7 @@ export function lockResults(dir: string, o: { option: string; command: string; n
     throw fileSystemError(e, named) ?? e;
   }
   const path = lockPath(dir);
-  const rec: LockRecord = {
-    pid: process.pid,
-    host: hostname(),
-    startedAt: new Date().toISOString(),
-    command: o.command,
-    ...(procStart(process.pid) !== undefined ? { procStart: procStart(process.pid)! } : {}),
-  };
+  const rec = thisProcessLockRecord(o.command);
   const text = `${JSON.stringify(rec, null, 2)}\n`;
   for (let attempt = 0; ; attempt++) {
     let fd: number;

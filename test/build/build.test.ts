@@ -104,6 +104,19 @@ test("a built target builds once, rebuilds when an input changes, and its runs m
   assert.ok(existsSync(join(dir, ".wirecost", "build", "ok", "run.sh")), "a failed rebuild leaves the previous build in place");
 });
 
+test("two wirecost processes sharing one build folder build a target once, and both run", { timeout: 120_000 }, async () => {
+  const { dir, matrix, env } = scratch();
+  // The build sleeps so the second process arrives while the first still builds.
+  writeFileSync(join(dir, "build.sh"), readFileSync(join(dir, "build.sh"), "utf8").replace('out="$1"', 'out="$1"\nsleep 2'));
+  const run = (results: string) =>
+    execa(process.execPath, [cli, "run", matrix, "--only", "ok-*", "--results", join(dir, results)], { cwd: dir, env, reject: false });
+  const [a, b] = await Promise.all([run("r1"), run("r2")]);
+  assert.equal(a.exitCode, 0, a.stderr);
+  assert.equal(b.exitCode, 0, b.stderr);
+  assert.equal(builds(dir), 1, "one build for both processes");
+  assert.equal(existsSync(join(dir, ".wirecost", "build", "ok.lock")), false, "the build lock is released");
+});
+
 test("a missing toolchain refuses the run in one line, or is skipped with --skip-missing-toolchains", { timeout: 120_000 }, async () => {
   const { dir, matrix, env } = scratch();
   const refused = await execa(process.execPath, [cli, "run", matrix, "--results", join(dir, "r1")], { cwd: dir, env, reject: false });
