@@ -182,7 +182,7 @@ export function boxSvg(data: readonly BoxDatum[], valueTitle: string): Promise<s
   });
 }
 
-/** One bar of the CPU chart: a target in a layout, its median and the trials' min and max (µs). */
+/** One bar of the CPU chart: a target in a layout, its median and the ends of its interval over trials (µs). */
 export interface CpuDatum {
   target: string;
   layout: string;
@@ -193,7 +193,7 @@ export interface CpuDatum {
   floor: boolean;
 }
 
-/** Horizontal bars of CPU per request per target, one panel per layout, min–max error bars, shared scale. */
+/** Horizontal bars of CPU per request per target, one panel per layout, error bars from `minUs` to `maxUs` (the interval over trials), shared scale. */
 export function cpuBarsSvg(data: readonly CpuDatum[]): Promise<string> {
   const targets = [...new Set(data.map((d) => d.target))];
   const y = { field: "target", type: "nominal" as const, sort: targets, title: null };
