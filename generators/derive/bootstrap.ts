@@ -86,3 +86,15 @@ export function trialInterval(values: readonly number[]): TrialInterval | undefi
   const [low, high] = bootstrapMedianInterval(values);
   return { low, high, method: "bootstrap", trials: values.length };
 }
+
+/**
+ * How a page names the intervals it prints in brackets, from the methods of those intervals: the
+ * bootstrap, the min–max, or both (naming the rule).
+ * @param methods the method of each interval printed (empty: as if all were min–max)
+ */
+export function intervalWords(methods: ReadonlyArray<TrialInterval["method"]>): string {
+  if (!methods.includes("bootstrap")) return `the trials' min–max (with fewer than ${MIN_TRIALS_FOR_BOOTSTRAP} trials, not a bootstrap interval)`;
+  return methods.includes("min–max")
+    ? `the ${BOOTSTRAP_METHOD}, or the trials' min–max where there are fewer than ${MIN_TRIALS_FOR_BOOTSTRAP} trials`
+    : `the ${BOOTSTRAP_METHOD}`;
+}

@@ -17,7 +17,7 @@ import { tableView, type Column, type TableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
 import { buildsTable } from "../sections/builds.js";
 import { RESULTS_FILES } from "../../format/layout.js";
-import { BOOTSTRAP_METHOD, MIN_TRIALS_FOR_BOOTSTRAP, trialInterval } from "../derive/bootstrap.js";
+import { intervalWords, MIN_TRIALS_FOR_BOOTSTRAP, trialInterval } from "../derive/bootstrap.js";
 import { a2aProbes, type ProbesView } from "../sections/a2a-probes.js";
 
 /** Page id, file stem of `a2a-layer-cost.md` / `.html`. */
@@ -478,11 +478,7 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
     answerLayouts: answerLayoutWords,
     findings,
     minMax: all.some((c) => c.cpuInterval === "min–max"),
-    intervalWords: all.every((c) => c.cpuInterval !== "bootstrap")
-      ? `the trials' min–max (with fewer than ${MIN_TRIALS_FOR_BOOTSTRAP} trials, not a bootstrap interval)`
-      : all.some((c) => c.cpuInterval === "min–max")
-        ? `the ${BOOTSTRAP_METHOD}, or the trials' min–max where a configuration has fewer than ${MIN_TRIALS_FOR_BOOTSTRAP} ok trials`
-        : `the ${BOOTSTRAP_METHOD}`,
+    intervalWords: intervalWords(all.flatMap((c) => c.cpuInterval ?? [])),
     probes: a2aProbes(t, FLOOR_TARGET, answerLayouts),
     cpuChart: cpuChart ?? null,
     definitions: definitionItems(["floor", "trial", "percentile", "busy"]),

@@ -10,7 +10,7 @@
  * same runtime).
  */
 import { definitionItems } from "../sections/definitions.js";
-import { percallAnswer, trialRange } from "../sections/percall-answer.js";
+import { percallAnswer, trialIntervalText } from "../sections/percall-answer.js";
 import type { ChartView } from "../sections/wire-charts.js";
 import { mdCell, mdCode } from "../escape.js";
 import { formatFixed } from "../format.js";
@@ -154,7 +154,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
       "p50 ratio × its direct",
       "p95 ratio × its direct",
       "trials p50 [ms]",
-      "p50 trials min–max [ms]",
+      "p50 interval over trials [ms]",
     ],
     ["l", "l", "l", "l", "r", "r", "r", "r", "r", "r", "l", "r"],
     r.rows.map((p) => [
@@ -169,7 +169,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
       ratio(p, "p50Us"),
       ratio(p, "p95Us"),
       mdCell(p.trialP50Us.map((t) => ms(t)).join(", ")),
-      mdCell(trialRange(p.trialP50Us) || "—"),
+      mdCell(trialIntervalText(p.trialP50Us) || "—"),
     ]),
   );
   // The write-up's first table, per harness runtime: its in-process row, each of its rows over a transport, and the differences.
@@ -281,13 +281,13 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
   );
   // Each row with the figures it printed here (percall.tsv's p50_us and p95_us), to compare with the re-measured line.
   const reproduce = table(
-    ["configuration", "command that re-measures the row and prints it", "expected here: p50_us / p95_us (trials min–max p50 [ms])"],
+    ["configuration", "command that re-measures the row and prints it", "expected here: p50_us / p95_us (interval of the trial p50s [ms])"],
     ["l", "l", "l"],
     [
       ...r.rows.map((p) => [
         mdCode(p.config),
         mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall)),
-        `${mdCode(String(p.p50Us))} / ${mdCode(String(p.p95Us))}${trialRange(p.trialP50Us) ? ` (${trialRange(p.trialP50Us)})` : ""}`,
+        `${mdCode(String(p.p50Us))} / ${mdCode(String(p.p95Us))}${trialIntervalText(p.trialP50Us) ? ` (${trialIntervalText(p.trialP50Us)})` : ""}`,
       ]),
       ...r.failed.map((p) => [mdCode(p.config), mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall)), "no figure here (the path failed)"]),
     ],

@@ -30,7 +30,7 @@ const rows = (file: string): Array<Record<string, string>> => {
 const ms = (us: number): string => (us / 1000).toFixed(3);
 
 describe("per-call page: the answer first", () => {
-  it("opens with at most 12 rows of p50s from percall.tsv, each with its trials' min–max from percall-samples.tsv", async () => {
+  it("opens with at most 12 rows of p50s from percall.tsv, each with its trials' interval (min–max below 5 trials) from percall-samples.tsv", async () => {
     const results = copy();
     const site = tempDir("percall-site");
     await render({ results, site });
@@ -38,7 +38,10 @@ describe("per-call page: the answer first", () => {
     const md = readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
     const first = htmlTables(html)[0];
     assert.ok(first !== undefined && first.rows.length > 0 && first.rows.length <= 12, "headline rows");
-    assert.match(md, /with fewer than 5 trials this is the min–max of the trials, not a bootstrap interval/);
+    assert.match(
+      md,
+      /in brackets the interval of the [0-9]+ trials' p50s and p95s: the trials' min–max \(with fewer than 5 trials, not a bootstrap interval\)/,
+    );
     const table = rows(join(results, "percall.tsv"));
     const samples = rows(join(results, "percall-samples.tsv")).filter((r) => r["kind"] === "trial");
     let checked = 0;

@@ -161,7 +161,7 @@ test("from 5 trials the A2A page prints the bootstrap interval of timings.tsv's 
   // The summary says 3 trials for the other configurations: the words name both intervals.
   assert.match(
     md,
-    /in brackets the percentile bootstrap 95 % interval of the median \(10,000 resamples[^)]*\), or the trials' min–max where a configuration has fewer than 5 ok trials/,
+    /in brackets the percentile bootstrap 95 % interval of the median \(10,000 resamples[^)]*\), or the trials' min–max where there are fewer than 5 trials/,
   );
   // The probes: which one the headline uses; the window's requests, ticks and quantisation; minus and times the floor.
   assert.match(md, /The headline and the answer use the \*\*fixed-count probe\*\*/);
