@@ -10,7 +10,7 @@
  * figure; per pair of SDKs the ratio under each probe, raw and floor-subtracted; and sentences that
  * say from the figures why the ratios differ (the floor's own share, the change with concurrency).
  */
-import { mdCode } from "../escape.js";
+import { mdCell, mdCode } from "../escape.js";
 import { formatFixed, formatInt } from "../format.js";
 import { trialInterval } from "../derive/bootstrap.js";
 import type { TimingConfiguration, Timings } from "../results/timings.js";
@@ -194,7 +194,9 @@ export function a2aProbes(t: Timings, floor: string, layoutOrder: readonly strin
               ", ",
             )} of the lightest SDK's (${mdCode(lightest.target)}) figure under the same probes, so every ratio to it is pulled towards 1 by that much shared cost, and the floor-subtracted ratios are larger`
         : "";
-      findings.push(`**${layout}**: the floor itself spends ${f.map((x) => `${us(x.v)} µs (${x.p.name})`).join(", ")} of server CPU per request${share}.`);
+      findings.push(
+        `**${mdCell(layout)}**: the floor itself spends ${f.map((x) => `${us(x.v)} µs (${x.p.name})`).join(", ")} of server CPU per request${share}.`,
+      );
     }
     if (one && most.connections > 1) {
       const changes = subjects
@@ -205,7 +207,7 @@ export function a2aProbes(t: Timings, floor: string, layoutOrder: readonly strin
         .filter((x): x is { c: TimingConfiguration; a: number; b: number } => x.a !== undefined && x.b !== undefined);
       if (changes.length > 0)
         findings.push(
-          `**${layout}**, concurrency: from 1 to ${formatInt(most.connections)} connections the CPU per request changes by ${changes.map((x) => `${signedPct(((x.b - x.a) / x.a) * 100)} for ${mdCode(x.c.target)} (${us(x.a)} → ${us(x.b)} µs)`).join(", ")}; a ratio between two servers moves with concurrency by the quotient of their changes.`,
+          `**${mdCell(layout)}**, concurrency: from 1 to ${formatInt(most.connections)} connections the CPU per request changes by ${changes.map((x) => `${signedPct(((x.b - x.a) / x.a) * 100)} for ${mdCode(x.c.target)} (${us(x.a)} → ${us(x.b)} µs)`).join(", ")}; a ratio between two servers moves with concurrency by the quotient of their changes.`,
         );
     }
   }
