@@ -119,3 +119,13 @@ test("the wire flow a2a-card counts the card's bytes: one more round trip than a
   assert.ok(cardBytes > 0);
   assert.equal(m("floor-a2a-card", "response_body_bytes") - m("floor-a2a-send", "response_body_bytes"), cardBytes);
 });
+
+test("a target that serves no agent card fails the a2a-card flow, the run's reason naming the card", { timeout: 60_000 }, async () => {
+  const results = join(tempDir("a2a-card-missing"), "results");
+  const run = await execa(process.execPath, [cli, "run", "test/fixtures/matrices/a2a-card-missing.yaml", "--results", results], { cwd: root, reject: false });
+  assert.equal(run.exitCode, 1, run.stderr);
+  const [head = "", row = ""] = readFileSync(join(results, "runs.tsv"), "utf8").trim().split("\n");
+  const cells = Object.fromEntries(row.split("\t").map((v, i) => [head.split("\t")[i], v]));
+  assert.equal(cells["status"], "failed");
+  assert.match(cells["error"] ?? "", /^agent card: no string "name" in \{"jsonrpc":"2\.0"/);
+});
