@@ -12,8 +12,16 @@
  */
 export const SCHEMA_VERSION = 1;
 
-/** Version of a timing folder's `timings-run.json`. Readable: 1 only. */
-export const TIMINGS_SCHEMA_VERSION = 1;
+/**
+ * Version of a timing folder's `timings-run.json` (and the `timings.tsv` metrics beside it; 2: each
+ * throughput window also records its tick figure, `tput_c<N>_ticks_per_request_us`, `_ticks` and
+ * `_quantisation_error_pct`, the time-window probe). Readable: 1 and 2; a schema-1 folder has no
+ * tick figures for its windows.
+ */
+export const TIMINGS_SCHEMA_VERSION = 2;
+
+/** Timing schema versions the reader takes (generators/results/timings.ts). */
+export const TIMINGS_READABLE_VERSIONS: readonly number[] = [1, TIMINGS_SCHEMA_VERSION];
 
 /**
  * Version of the per-call files (3: status, reason, measured_by, runtime, client; harness call

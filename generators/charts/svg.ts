@@ -182,7 +182,7 @@ export function boxSvg(data: readonly BoxDatum[], valueTitle: string): Promise<s
   });
 }
 
-/** One bar of the CPU chart: a target in a layout, its median and the trials' min and max (µs). */
+/** One bar of the CPU chart: a target in a layout, its median and the ends of its interval over trials (µs). */
 export interface CpuDatum {
   target: string;
   layout: string;
@@ -193,7 +193,7 @@ export interface CpuDatum {
   floor: boolean;
 }
 
-/** Horizontal bars of CPU per request per target, one panel per layout, min–max error bars, shared scale. */
+/** Horizontal bars of CPU per request per target, one panel per layout, error bars from `minUs` to `maxUs` (the interval over trials), shared scale. */
 export function cpuBarsSvg(data: readonly CpuDatum[]): Promise<string> {
   const targets = [...new Set(data.map((d) => d.target))];
   const y = { field: "target", type: "nominal" as const, sort: targets, title: null };
@@ -224,5 +224,44 @@ export function cpuBarsSvg(data: readonly CpuDatum[]): Promise<string> {
       ],
     },
     resolve: { scale: { x: "shared" } },
+  });
+}
+
+/** One measured point of a sweep chart: its panel, its series (one line and colour), x and y in the axes' units. */
+export interface SweepDatum {
+  /** Panel title (e.g. a server and transport). */
+  panel: string;
+  /** Series within the panel (e.g. a revision, or a path). */
+  series: string;
+  x: number;
+  y: number;
+}
+
+/**
+ * A sweep as small multiples: one panel per `panel` (in first-seen order, up to four a row, shared
+ * scales), in each a line with points per series over a quantitative x; both axes start at zero,
+ * so the height at the left is the fixed cost and the slope the cost per unit of x.
+ * @param xTitle and `yTitle`: the axes' titles, with their units
+ * @returns SVG source ending with a newline
+ */
+export function sweepLinesSvg(data: readonly SweepDatum[], xTitle: string, yTitle: string): Promise<string> {
+  const panels = [...new Set(data.map((d) => d.panel))];
+  const series = [...new Set(data.map((d) => d.series))];
+  return vegaLiteSvg({
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    data: { values: data.map((d) => ({ ...d })) },
+    facet: { field: "panel", type: "nominal", sort: panels, title: null, header: { labelFontSize: 12, labelLimit: 260 } },
+    columns: Math.min(4, Math.max(1, panels.length)),
+    spec: {
+      width: 220,
+      height: 160,
+      mark: { type: "line", point: true },
+      encoding: {
+        x: { field: "x", type: "quantitative", title: xTitle, scale: { zero: true } },
+        y: { field: "y", type: "quantitative", title: yTitle, scale: { zero: true } },
+        color: { field: "series", type: "nominal", sort: series, title: null, legend: { orient: "bottom", columns: 2, labelLimit: 360 } },
+      },
+    },
+    resolve: { scale: { x: "shared", y: "shared" } },
   });
 }

@@ -17,6 +17,8 @@ import { tableView, type Column, type TableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
 import { buildsTable } from "../sections/builds.js";
 import { RESULTS_FILES } from "../../format/layout.js";
+import { intervalWords, MIN_TRIALS_FOR_BOOTSTRAP, trialInterval } from "../derive/bootstrap.js";
+import { a2aProbes, type ProbesView } from "../sections/a2a-probes.js";
 
 /** Page id, file stem of `a2a-layer-cost.md` / `.html`. */
 export const A2A_LAYER_COST_ID = "a2a-layer-cost";
@@ -49,8 +51,11 @@ interface Cell {
   config: TimingConfiguration;
   label: string;
   cpu?: number;
+  /** The interval of the CPU figure over trials (bootstrap from 5 trials on, else min–max). */
   cpuMin?: number;
   cpuMax?: number;
+  /** How that interval was taken. */
+  cpuInterval?: "bootstrap" | "min–max";
   ticksCpu?: number;
   quantisationPct?: number;
   requests?: number;
@@ -63,17 +68,31 @@ interface Cell {
   trials: number;
 }
 
+/**
+ * The interval printed beside a metric's median: the bootstrap interval of the median over the ok
+ * trials' values from {@link MIN_TRIALS_FOR_BOOTSTRAP} trials on, else their min–max (from the
+ * summary when `timings.tsv` is absent).
+ */
+function intervalOf(t: Timings, config: string, metric: string): { low: number; high: number; method: "bootstrap" | "min–max" } | undefined {
+  const i = trialInterval(t.trialValues(config, metric));
+  if (i) return i;
+  const f = t.figure(config, metric);
+  return f === undefined ? undefined : { low: f.min, high: f.max, method: "min–max" };
+}
+
 function cells(t: Timings): Cell[] {
   return t.configs.map((config) => {
     const f = (m: string) => t.figure(config.id, m);
     const cpu = f("cpu_per_request_us");
     const calls = f("calls");
+    const interval = intervalOf(t, config.id, "cpu_per_request_us");
     return {
       config,
       label: t.targets[config.target] ?? config.target,
       cpu: cpu?.median,
-      cpuMin: cpu?.min,
-      cpuMax: cpu?.max,
+      cpuMin: interval?.low,
+      cpuMax: interval?.high,
+      cpuInterval: interval?.method,
       ticksCpu: f("ticks_per_request_us")?.median,
       quantisationPct: f("quantisation_error_pct")?.median,
       requests: calls ? calls.median * calls.trials : undefined,
@@ -106,6 +125,10 @@ interface View {
   findings: string[];
   /** True when the interval is the trials' min–max (fewer than 5 trials). */
   minMax: boolean;
+  /** How the interval in brackets is taken, in words. */
+  intervalWords: string;
+  /** The two CPU probes side by side (sections/a2a-probes.ts). */
+  probes: ProbesView | null;
   cpuChart: ChartView | null;
   /** The page's definitions (sections/definitions.ts), markdown list items. */
   definitions: string[];
@@ -184,7 +207,7 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
     { header: "Target", align: "left", cell: (c) => c.label },
     { header: "Layout", align: "left", cell: (c) => c.config.layout },
     { header: "CPU per request (µs)", align: "right", cell: (c) => us(c.cpu) },
-    { header: "Trial range (µs)", align: "right", cell: (c) => (c.cpuMin === undefined ? "—" : `${us(c.cpuMin)}–${us(c.cpuMax)}`) },
+    { header: "Interval (µs)", align: "right", cell: (c) => (c.cpuMin === undefined ? "—" : `${us(c.cpuMin)}–${us(c.cpuMax)}`) },
     { header: "Requests", align: "right", cell: (c) => (c.requests === undefined ? "—" : formatInt(c.requests)) },
     { header: "Ticks cross-check (µs)", align: "right", cell: (c) => us(c.ticksCpu) },
     { header: "Quantisation error", align: "right", cell: (c) => (c.quantisationPct === undefined ? "—" : pct(c.quantisationPct)) },
@@ -212,11 +235,11 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
         { header: "Client CPU per request (µs)", align: "right", cell: (c) => us(c.clientCpu) },
         ...(["p50", "p95"] as const).map(
           (q): Column<Cell> => ({
-            header: `${q} trials min–max (µs)`,
+            header: `${q} interval (µs)`,
             align: "right",
             cell: (c) => {
-              const f = t.figure(c.config.id, `${q}_us`);
-              return f === undefined ? "—" : `${us(f.min)}–${us(f.max)}`;
+              const f = intervalOf(t, c.config.id, `${q}_us`);
+              return f === undefined ? "—" : `${us(f.low)}–${us(f.high)}`;
             },
           }),
         ),
@@ -390,7 +413,7 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
       { header: "Target", align: "left", cell: (n) => n },
       ...answerLayouts.flatMap((layout): Column<string>[] => [
         {
-          header: `${mdCell(layout)}: CPU per request (µs, trials min–max)`,
+          header: `${mdCell(layout)}: CPU per request (µs, interval)`,
           align: "right",
           cell: (n) => {
             const c = at(n, layout);
@@ -430,7 +453,7 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
         : `**${mdCell(layout)}**: ${name(lightest)} spends ${us(lightest.cpu)} µs of server CPU per request${vsFloor(lightest)}.`,
     );
   }
-  // Between the two layouts: a target whose trial ranges overlap is not said to differ.
+  // Between the two layouts: a target whose intervals overlap is not said to differ.
   const [first, second] = answerLayouts;
   if (first !== undefined && second !== undefined) {
     const overlap: string[] = [];
@@ -440,13 +463,13 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
       const b = at(n, second);
       if (a?.cpuMin === undefined || a.cpuMax === undefined || b?.cpuMin === undefined || b.cpuMax === undefined) continue;
       if (a.cpuMin <= b.cpuMax && b.cpuMin <= a.cpuMax) overlap.push(mdCode(n));
-      else apart.push(`${mdCode(n)} (${us(a.cpu)} vs ${us(b.cpu)} µs, ${a.cpuMax < b.cpuMin ? "lower" : "higher"} in every trial)`);
+      else apart.push(`${mdCode(n)} (${us(a.cpu)} vs ${us(b.cpu)} µs, intervals ${us(a.cpuMin)}–${us(a.cpuMax)} and ${us(b.cpuMin)}–${us(b.cpuMax)} µs)`);
     }
     if (overlap.length > 0)
       findings.push(
-        `${overlap.length === answerRows.length ? "For every target" : `For ${overlap.join(", ")}`}, the trials' ranges in the ${mdCell(first)} and ${mdCell(second)} layouts overlap: the layouts do not differ beyond the spread of the trials, so a target's figures in the two layouts are one finding, not two.`,
+        `${overlap.length === answerRows.length ? "For every target" : `For ${overlap.join(", ")}`}, the intervals in the ${mdCell(first)} and ${mdCell(second)} layouts overlap: the layouts do not differ beyond the spread of the trials, so a target's figures in the two layouts are one finding, not two.`,
       );
-    if (apart.length > 0) findings.push(`The ${mdCell(first)} layout differs from ${mdCell(second)} beyond the trials' spread for ${apart.join("; ")}.`);
+    if (apart.length > 0) findings.push(`The ${mdCell(first)} layout differs from ${mdCell(second)} beyond the intervals for ${apart.join("; ")}.`);
   }
   const view: View = {
     title: A2A_LAYER_COST_TITLE,
@@ -454,7 +477,9 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
     answerTargets,
     answerLayouts: answerLayoutWords,
     findings,
-    minMax: all.some((c) => c.trials < 5),
+    minMax: all.some((c) => c.cpuInterval === "min–max"),
+    intervalWords: intervalWords(all.flatMap((c) => c.cpuInterval ?? [])),
+    probes: a2aProbes(t, FLOOR_TARGET, answerLayouts),
     cpuChart: cpuChart ?? null,
     definitions: definitionItems(["floor", "trial", "percentile", "busy"]),
     trials,
@@ -490,7 +515,7 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
 
 /**
  * The CPU-per-request chart: one bar per target (the floor included, drawn in grey) per layout
- * panel, with the trials' min–max as an error bar, and its data as a TSV.
+ * panel, with the interval over trials as an error bar, and its data as a TSV.
  * @returns undefined when no configuration has a CPU figure
  */
 export async function a2aCpuChart(t: Timings): Promise<{ view: ChartView; assets: Array<{ file: string; content: string }> } | undefined> {
@@ -515,14 +540,14 @@ export async function a2aCpuChart(t: Timings): Promise<{ view: ChartView; assets
     view: {
       svg,
       data: tsv,
-      alt: "Server CPU per request per target, one panel per pinning layout, bars at the median of the trials with the trials' min–max as error bars, the floor in grey",
+      alt: "Server CPU per request per target, one panel per pinning layout, bars at the median of the trials with the interval over trials as error bars, the floor in grey",
     },
     assets: [
       { file: svg, content: await cpuBarsSvg(data) },
       {
         file: tsv,
         content: toTsv(
-          ["target", "layout", "cpu_per_request_us", "trial_min_us", "trial_max_us"],
+          ["target", "layout", "cpu_per_request_us", "interval_low_us", "interval_high_us"],
           data.map((d) => [d.target, d.layout, d.cpuUs, d.minUs, d.maxUs]),
         ),
       },

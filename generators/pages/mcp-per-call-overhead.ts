@@ -10,7 +10,7 @@
  * same runtime).
  */
 import { definitionItems } from "../sections/definitions.js";
-import { percallAnswer, trialRange } from "../sections/percall-answer.js";
+import { percallAnswer, trialIntervalText } from "../sections/percall-answer.js";
 import type { ChartView } from "../sections/wire-charts.js";
 import { mdCell, mdCode } from "../escape.js";
 import { formatFixed } from "../format.js";
@@ -131,10 +131,11 @@ function table(header: string[], align: Array<"l" | "r">, rows: string[][]): str
 /**
  * Build the page's markdown from a per-call results folder's contents. Deterministic.
  * @param latencyChart the latency distribution chart of {@link percallDistribution}, when some path kept its calls
+ * @param payloadChart the payload-sweep chart (sections/payload-chart.ts), when some path measured the sweep
  * @param resultsDir the results folder the page is rendered from, as `render` names it (printed in
  *   the whole-report run and render commands)
  */
-export function percallMarkdown(r: PercallResults, resultsDir: string, latencyChart?: ChartView): string {
+export function percallMarkdown(r: PercallResults, resultsDir: string, latencyChart?: ChartView, payloadChart?: ChartView): string {
   const direct = r.rows.find((p) => p.kind === "direct" && p.measuredBy === "wirecost")!; // the loader checked there is one
   const mcp = r.rows.filter((p) => p.kind === "mcp");
   const ratio = (p: PercallRow, k: "p50Us" | "p95Us"): string => {
@@ -154,7 +155,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
       "p50 ratio × its direct",
       "p95 ratio × its direct",
       "trials p50 [ms]",
-      "p50 trials min–max [ms]",
+      "p50 interval over trials [ms]",
     ],
     ["l", "l", "l", "l", "r", "r", "r", "r", "r", "r", "l", "r"],
     r.rows.map((p) => [
@@ -169,7 +170,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
       ratio(p, "p50Us"),
       ratio(p, "p95Us"),
       mdCell(p.trialP50Us.map((t) => ms(t)).join(", ")),
-      mdCell(trialRange(p.trialP50Us) || "—"),
+      mdCell(trialIntervalText(p.trialP50Us) || "—"),
     ]),
   );
   // The write-up's first table, per harness runtime: its in-process row, each of its rows over a transport, and the differences.
@@ -281,13 +282,13 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
   );
   // Each row with the figures it printed here (percall.tsv's p50_us and p95_us), to compare with the re-measured line.
   const reproduce = table(
-    ["configuration", "command that re-measures the row and prints it", "expected here: p50_us / p95_us (trials min–max p50 [ms])"],
+    ["configuration", "command that re-measures the row and prints it", "expected here: p50_us / p95_us (interval of the trial p50s [ms])"],
     ["l", "l", "l"],
     [
       ...r.rows.map((p) => [
         mdCode(p.config),
         mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall)),
-        `${mdCode(String(p.p50Us))} / ${mdCode(String(p.p95Us))}${trialRange(p.trialP50Us) ? ` (${trialRange(p.trialP50Us)})` : ""}`,
+        `${mdCode(String(p.p50Us))} / ${mdCode(String(p.p95Us))}${trialIntervalText(p.trialP50Us) ? ` (${trialIntervalText(p.trialP50Us)})` : ""}`,
       ]),
       ...r.failed.map((p) => [mdCode(p.config), mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall)), "no figure here (the path failed)"]),
     ],
@@ -313,6 +314,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
     dataFile: `${PERCALL_PAGE_ID}-percall.tsv`,
     definitions: definitionItems(["client", "revision", "trial", "percentile", "busy"]),
     latencyChart,
+    payloadChart,
     keptPaths: String(r.rows.filter((p) => (r.callSamplesUs.get(p.config)?.length ?? 0) > 0).length),
     allPaths: String(r.rows.length),
     cpu: {

@@ -2,11 +2,15 @@
  * Timing results, read from files only (written by a timing run, see ARCHITECTURE.md, "Results folder"):
  * - `timings-summary.tsv`: `config  metric  trials  median  min  max` (median/min/max over a
  *   configuration's ok trials; metric names carry their unit, e.g. `cpu_per_request_us`);
- * - `timings-run.json`: machine, node, tool, timing parameters with the declared `assumptions`,
- *   per-configuration axis values, target labels, layouts, order, per-trial load and status.
+ * - `timings.tsv`: `config  trial  seq  layout  workload  status  metric  value`, one row per ok
+ *   trial and metric (the values the page's intervals are taken over; optional: without it the
+ *   intervals are the summary's min–max);
+ * - `timings-run.json`: schema version (format/schema.ts, `TIMINGS_READABLE_VERSIONS`), machine,
+ *   node, tool, timing parameters with the declared `assumptions`, per-configuration axis values,
+ *   target labels, layouts, order, per-trial load and status.
  * A results folder holds them itself or in one direct sub-folder (e.g. `results/a2a-layer-cost/`).
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { columnIndex, field, readTsv } from "../../format/tsv.js";
 
@@ -71,12 +75,17 @@ export interface Timings {
   cpuMethod: string;
   /** Targets built before they ran, with toolchain and resolved set (empty when none). */
   builds: readonly TargetBuildInfo[];
+  /** Schema version of `timings-run.json` (1: its throughput windows carry no tick figures). */
+  schemaVersion: number;
   /** A figure by configuration id and metric, or undefined when the summary lacks it. */
   figure(config: string, metric: string): TimingFigure | undefined;
+  /** The ok trials' values of a metric, in trial order, from `timings.tsv`; empty when that file or the metric is absent. */
+  trialValues(config: string, metric: string): number[];
 }
 
 import { readBuilds, type TargetBuildInfo } from "./builds.js";
 import { resultsFile } from "../../format/layout.js";
+import { TIMINGS_READABLE_VERSIONS } from "../../format/schema.js";
 
 const FIX = "rerun the timing matrix: npx wirecost run matrices/a2a-layer-cost.yaml --results DIR";
 
@@ -126,6 +135,14 @@ export function loadTimings(dir: string): Timings {
       fix: FIX,
     });
   }
+  if (!TIMINGS_READABLE_VERSIONS.includes(run.schemaVersion as number))
+    throw new UserError({
+      file: runFile,
+      key: "schemaVersion",
+      problem: `is ${String(run.schemaVersion)}, this page reads ${TIMINGS_READABLE_VERSIONS.join(" and ")}`,
+      fix: "re-run the timing matrix with this version of wirecost (npx wirecost run matrices/a2a-layer-cost.yaml --results DIR)",
+    });
+  const trialValues = readTrialValues(dir);
   const timing = (run.timing ?? {}) as Timings["timing"] & { assumptions?: Record<string, unknown> | null };
   const a = timing.assumptions ?? {};
   const rawConfigs = run.configurations as { id: string; values: Record<string, string> }[] | undefined;
@@ -162,6 +179,29 @@ export function loadTimings(dir: string): Timings {
     percentileMethod: String(run.percentileMethod ?? "unknown"),
     cpuMethod: String(run.cpuMethod ?? "unknown"),
     builds: readBuilds(run.builds, runFile),
+    schemaVersion: run.schemaVersion as number,
     figure: (config, metric) => figures.get(`${config}\t${metric}`),
+    trialValues: (config, metric) => [...(trialValues.get(`${config}\t${metric}`) ?? [])],
   };
+}
+
+/**
+ * The ok trials' values per `config\tmetric` from `timings.tsv`, in trial order.
+ * @returns an empty map when the file is absent
+ * @throws UserError naming the file and line of a malformed row
+ */
+function readTrialValues(dir: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  if (!existsSync(resultsFile(dir, "timings"))) return out;
+  const table = readTsv(resultsFile(dir, "timings"), FIX);
+  const col = columnIndex(table, ["config", "trial", "status", "metric", "value"]);
+  const rows = table.rows.filter((r) => field(r, col("status")) === "ok").sort((a, b) => Number(field(a, col("trial"))) - Number(field(b, col("trial"))));
+  for (const row of rows) {
+    const v = Number(field(row, col("value")));
+    if (field(row, col("value")) === "" || Number.isNaN(v))
+      throw new UserError({ file: table.file, line: row.line, key: "value", problem: `not a number: ${field(row, col("value"))}`, fix: FIX });
+    const k = `${field(row, col("config"))}\t${field(row, col("metric"))}`;
+    out.set(k, [...(out.get(k) ?? []), v]);
+  }
+  return out;
 }

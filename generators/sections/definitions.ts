@@ -16,7 +16,7 @@ export const DEFINITIONS = {
   repeat:
     "one fresh run of a configuration (a new server process and session); a byte figure is the median over the ok repeats, and repeats whose streams are byte-identical are said to be so.",
   trial:
-    "one timed run of a configuration (a fresh process, warm-up discarded); a timing figure is the median over trials, with the trials' range beside it (with fewer than 5 trials the min–max, not a bootstrap interval).",
+    "one timed run of a configuration (a fresh process, warm-up discarded); a timing figure is the median over trials, with its interval beside it: from 5 trials on the percentile bootstrap 95 % interval of the median (10,000 seeded resamples, so a page renders the same twice; with exactly 5 trials it equals the min–max), with fewer the trials' min–max.",
   floor: "a server that answers every request with a pre-baked constant and does no protocol work: what the machine and the HTTP stack cost on their own.",
   percentile: "the latency that half of the calls (p50) and 95 % of the calls (p95) stay under, per trial.",
   busy: "a trial that started with a 1-minute load average above the cores it was allowed; its figures are flagged.",

@@ -11,23 +11,24 @@ import { compareTuples } from "../order.js";
 import { toTsv } from "../../format/tsv.js";
 import type { PercallResults, PercallRow } from "../results/percall.js";
 import type { ChartView } from "./wire-charts.js";
+import { intervalWords, MIN_TRIALS_FOR_BOOTSTRAP, trialInterval } from "../derive/bootstrap.js";
 
 /** At most this many rows in the headline table. */
 const MAX_ROWS = 12;
-/** Below this many trials the interval is the min–max of the trials, not a bootstrap (README, "Uncertainty"). */
-export const MIN_TRIALS_FOR_BOOTSTRAP = 5;
 
 const ms = (us: number): string => formatFixed(us / 1000, 3);
 const f1 = (n: number): string => formatFixed(n, 1);
 
 /**
- * The interval over trials of a p50 as printed: `min–max` of the per-trial p50s in ms (the page
- * says that with fewer than {@link MIN_TRIALS_FOR_BOOTSTRAP} trials this is the range, not a
- * confidence interval). Empty when no trial p50 was kept.
+ * The interval over trials of a per-trial figure as printed, `low–high` in ms: from
+ * {@link MIN_TRIALS_FOR_BOOTSTRAP} trials on the percentile bootstrap interval of the median
+ * (generators/derive/bootstrap.ts), below that the trials' min–max (the page says which). Empty
+ * when no trial figure was kept.
+ * @param trialsUs the per-trial figures, µs
  */
-export function trialRange(trialsUs: readonly number[]): string {
-  if (trialsUs.length === 0) return "";
-  return `${ms(Math.min(...trialsUs))}–${ms(Math.max(...trialsUs))}`;
+export function trialIntervalText(trialsUs: readonly number[]): string {
+  const i = trialInterval(trialsUs);
+  return i === undefined ? "" : `${ms(i.low)}–${ms(i.high)}`;
 }
 
 /** The group of a path in the headline: its label without its revision. */
@@ -73,6 +74,8 @@ export interface PercallAnswer {
   trials: string;
   /** True when some path has fewer than {@link MIN_TRIALS_FOR_BOOTSTRAP} trials. */
   minMax: boolean;
+  /** How the intervals in brackets were taken (generators/derive/bootstrap.ts `intervalWords`). */
+  intervalWords: string;
   /** The busy-machine line: `busy` when some run's 1-minute load at start or end was above its cores. */
   load: { busy: boolean; text: string };
 }
@@ -98,7 +101,7 @@ export function percallAnswer(r: PercallResults, baselineOf: (p: PercallRow) => 
   const rows = shown.map(([, paths]) => {
     const base = paths.map(baselineOf).find((b) => b !== undefined);
     const first = paths[0];
-    const withRange = (us: number, trials: readonly number[]): string => (trialRange(trials) ? `${ms(us)} (${trialRange(trials)})` : ms(us));
+    const withRange = (us: number, trials: readonly number[]): string => (trialIntervalText(trials) ? `${ms(us)} (${trialIntervalText(trials)})` : ms(us));
     return [
       first ? keepTogether(mdCell(serverLabel(first))) : "—",
       first ? keepTogether(mdCell(clientLabel(first))) : "—",
@@ -125,6 +128,7 @@ export function percallAnswer(r: PercallResults, baselineOf: (p: PercallRow) => 
     findings: findings(mcp, revisions, baselineOf),
     trials: String(trials),
     minMax: r.rows.some((p) => p.trialP50Us.length < MIN_TRIALS_FOR_BOOTSTRAP),
+    intervalWords: intervalWords(r.rows.flatMap((p) => trialInterval(p.trialP50Us)?.method ?? [])),
     load: loadLine(r),
   };
 }

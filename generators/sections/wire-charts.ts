@@ -2,10 +2,12 @@
  * The wire report's charts, one per question, each an SVG with its data beside it as a TSV file
  * (the chart's text alternative and what the tracing test reads): the crossover (total bytes
  * against calls per session, one panel per server) and bytes by layer as small multiples (flow ×
- * revision panels, one bar per server, shared scales). Both read the main grid of one transport.
+ * revision panels, one bar per server, shared scales), both from the main grid of one transport;
+ * and the request-state growth (total bytes against the `state` axis's size, one panel per server,
+ * transport and client, one line per revision), from the rows of the `state` flow.
  */
 import { toTsv } from "../../format/tsv.js";
-import { crossoverSvg, layerMultiplesSvg, type CrossoverDatum, type LayerDatum } from "../charts/svg.js";
+import { crossoverSvg, layerMultiplesSvg, sweepLinesSvg, type CrossoverDatum, type LayerDatum, type SweepDatum } from "../charts/svg.js";
 import { formatFixed } from "../format.js";
 import { compareTuples } from "../order.js";
 import { crossoverFits, type KeyedRow, mainGrid } from "./derived.js";
@@ -112,13 +114,13 @@ export async function wireCharts(
   calls: ReadonlyMap<string, number>,
   slug: string,
   mcp: boolean,
-): Promise<{ crossover?: ChartView; layers?: ChartView; assets: Array<{ file: string; content: string }> }> {
+): Promise<{ crossover?: ChartView; layers?: ChartView; state?: ChartView; assets: Array<{ file: string; content: string }> }> {
   const assets: Array<{ file: string; content: string }> = [];
   const grid = mainGrid(rows, axisNames);
   const http = grid.filter((r) => axis(r, "transport") === "http");
   const base = http.length > 0 ? http : grid.filter((r) => axis(r, "transport") === "stdio");
   const transport = http.length > 0 ? "HTTP" : "stdio";
-  const out: { crossover?: ChartView; layers?: ChartView; assets: typeof assets } = { assets };
+  const out: { crossover?: ChartView; layers?: ChartView; state?: ChartView; assets: typeof assets } = { assets };
 
   const fits = mcp ? crossoverFits(base, axisNames, calls) : { lines: [], meets: [] };
   if (fits.lines.length > 0) {
@@ -192,5 +194,48 @@ export async function wireCharts(
       };
     }
   }
+
+  const state = axisNames.includes("state") ? statePoints(rows, axisNames) : [];
+  if (state.length > 0) {
+    const { svg, tsv } = await addChart(
+      assets,
+      `${slug}-request-state`,
+      sweepLinesSvg(state, "Request state [bytes] (state axis)", "Total bytes per session (median)"),
+      ["panel", "revision", "state_bytes", "total_bytes", "config"],
+      state.map((d) => [d.panel, d.series, d.x, d.y, d.config]),
+    );
+    out.state = {
+      svg,
+      data: tsv,
+      coincide: coincidingSeries(state.map((d) => ({ panel: d.panel, series: d.series, x: d.x, value: d.y }))),
+      alt: "Total bytes of the state flow against the size of its request state, one panel per server, transport and client, one line per revision",
+    };
+  }
   return out;
+}
+
+/**
+ * The request-state chart's points: every row of the `state` flow with a numeric `state` value,
+ * its median total bytes. Panel: target, transport, the client when not `raw`, and the value of
+ * any other axis that varies among that target's state rows (e.g. `pystate=plain`), so each panel
+ * and revision has one point per state size. Sorted by panel, revision, state size.
+ */
+function statePoints(rows: readonly KeyedRow[], axisNames: readonly string[]): Array<SweepDatum & { config: string }> {
+  const stateRows = rows.filter((r) => axis(r, "flow") === "state" && axis(r, "state") !== "" && Number.isFinite(Number(axis(r, "state"))));
+  const fixed = ["target", "transport", "client", "flow", "state", "revision"];
+  const varying = (target: string): string[] =>
+    axisNames.filter((a) => !fixed.includes(a) && new Set(stateRows.filter((r) => axis(r, "target") === target).map((r) => axis(r, a))).size > 1);
+  const points = stateRows
+    .filter((r) => r.metrics.get("total_bytes")?.median !== undefined)
+    .map((r) => {
+      const client = axis(r, "client");
+      const panel = [
+        axis(r, "target"),
+        axis(r, "transport"),
+        ...(client !== "" && client !== "raw" ? [`${client} client`] : []),
+        ...varying(axis(r, "target")).map((a) => `${a}=${axis(r, a)}`),
+      ].join(" ");
+      return { panel, series: axis(r, "revision"), x: Number(axis(r, "state")), y: r.metrics.get("total_bytes")!.median, config: r.summary.config };
+    });
+  return points.sort((a, b) => compareTuples([a.panel, a.series], [b.panel, b.series]) || a.x - b.x);
 }

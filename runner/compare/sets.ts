@@ -51,7 +51,7 @@ export type ResultSet =
  * Timing metrics that describe the run, not the target (the load before a trial, calls made,
  * CPU ticks counted, the quantisation error): not compared.
  */
-export const TIMING_CONTEXT_METRICS = /^(load1_before|calls|ticks|quantisation_error_pct|tput_c[0-9]+_(requests|errors)|load1)$/;
+export const TIMING_CONTEXT_METRICS = /^(load1_before|calls|ticks|quantisation_error_pct|tput_c[0-9]+_(requests|errors|ticks|quantisation_error_pct)|load1)$/;
 
 /** The report kind of a results folder, by its marker file. @throws UserError when it has none */
 export function setKind(dir: string): SetKind {

@@ -46,8 +46,12 @@ export type SdkClientName = keyof typeof SDK_CLIENTS;
 /** The values a target's `sdkClient:` may take, in declared order (matrix.schema.json lists the same). */
 export const SDK_CLIENT_NAMES = Object.keys(SDK_CLIENTS) as SdkClientName[];
 
-/** Client `jsonrpc`: plain JSON-RPC 2.0 echo requests, one (plain), two (two: one more round trip than plain) or ten (ten); no revisions. */
-export const JSONRPC_CLIENT = { flows: ["plain", "two", "ten"] } as const satisfies ClientDeclaration;
+/**
+ * Client `jsonrpc`: plain JSON-RPC 2.0 echo requests, one (plain), two (two: one more round trip
+ * than plain) or ten (ten); and A2A 1.0 over its JSON-RPC binding (HTTP only): one `SendMessage`
+ * (a2a-send), or the agent card fetched first, then the `SendMessage` (a2a-card); no revisions.
+ */
+export const JSONRPC_CLIENT = { flows: ["plain", "two", "ten", "a2a-send", "a2a-card"] } as const satisfies ClientDeclaration;
 
 /** Clients whose declaration depends on the target (its `sdkClient:`); the others have one of their own. */
 const FIXED: Record<Exclude<ClientName, "sdk">, ClientDeclaration> = { raw: RAW_CLIENT, jsonrpc: JSONRPC_CLIENT };

@@ -27,7 +27,7 @@ import { targetKey, targetOf } from "../matrix/target-of.js";
 export interface TimingOptions {
   /** Measures selected (`measures:`); `bytes` is the counting run and not handled here. */
   measures: TimingMeasure[];
-  /** Trials per configuration (default 3). */
+  /** Trials per configuration (default 5: the fewest from which pages print a bootstrap interval). */
   trials: number;
   /** Discarded warm-up calls per trial (default 2000). */
   warmupCalls: number;
@@ -70,7 +70,7 @@ export function timingOptions(matrix: Matrix): TimingOptions | undefined {
     if (!WORKLOADS[w]) throw new UserError(`${matrix.file}: timing.workloads.${k}: unknown workload "${w}" — use one of: ${Object.keys(WORKLOADS).join(", ")}`);
   return {
     measures: measures as TimingMeasure[],
-    trials: num("trials", 3),
+    trials: num("trials", 5),
     warmupCalls: num("warmupCalls", 2000),
     calls: num("calls", 10000),
     connections: (t.connections as number[] | undefined) ?? [1, 50],

@@ -3,6 +3,7 @@ import { toTsv } from "../../format/tsv.js";
 import { writeAtomic } from "../../format/files.js";
 import type { TrialResult } from "./trial.js";
 import { resultsFile, trialPath } from "../../format/layout.js";
+import { TIMINGS_SCHEMA_VERSION } from "../../format/schema.js";
 
 /** Fixed precision of values in TSV (3 decimals: nanosecond resolution for `_us` figures). */
 const fix = (v: number) => (Number.isFinite(v) ? Number(v.toFixed(3)) : v);
@@ -35,6 +36,9 @@ export function trialMetrics(r: TrialResult): [string, number][] {
       [p + "p95_us", t.latency.p95Us],
       [p + "p99_us", t.latency.p99Us],
       [p + "cpu_per_request_us", t.cpuPerRequestUs],
+      [p + "ticks_per_request_us", t.ticksPerRequestUs],
+      [p + "ticks", t.ticks],
+      [p + "quantisation_error_pct", t.quantisationError * 100],
       [p + "client_cpu_per_request_us", t.clientCpuPerRequestUs],
     );
   }
@@ -71,7 +75,7 @@ export function writeTimings(dir: string, results: TrialResult[], run: Record<st
     resultsFile(dir, "timingsRun"),
     JSON.stringify(
       {
-        schemaVersion: 1,
+        schemaVersion: TIMINGS_SCHEMA_VERSION,
         ...run,
         trials: sorted.map((r) => ({
           config: r.config,

@@ -58,6 +58,15 @@ export interface ThroughputResult {
   latency: LatencySummary;
   /** Server CPU per request over the window, microseconds (schedstat). */
   cpuPerRequestUs: number;
+  /**
+   * The same window's server CPU by clock ticks (utime + stime of /proc/<pid>/stat ÷ requests, µs),
+   * the ticks counted and their quantisation error (one tick over the ticks; Infinity for none):
+   * the time-window probe of the seed write-up (a fixed window, its request count and the tick
+   * quantisation error printed with it).
+   */
+  ticksPerRequestUs: number;
+  ticks: number;
+  quantisationError: number;
   clientCpuPerRequestUs: number;
   /** HdrHistogram compressed base64 of the window's latencies (ns). */
   histogram: string;
@@ -156,13 +165,17 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
         let after: CpuSample | undefined;
         const t = await runThroughput(port, req, c, spec.throughputMs, { before: () => (before = sampleCpu(p.pid)), after: () => (after = sampleCpu(p.pid)) });
         if (t.errors > 0) throw new Error(`throughput with ${c} connections: ${t.errors} failed exchange(s), first: ${t.firstError}`);
+        const cpu = cpuPerRequest(before!, after!, Math.max(1, t.requests));
         res.throughput.push({
           connections: c,
           requests: t.requests,
           errors: t.errors,
           requestsPerSecond: t.requestsPerSecond,
           latency: summarize(t.hist),
-          cpuPerRequestUs: cpuPerRequest(before!, after!, Math.max(1, t.requests)).cpuPerRequestUs,
+          cpuPerRequestUs: cpu.cpuPerRequestUs,
+          ticksPerRequestUs: cpu.ticksPerRequestUs,
+          ticks: cpu.ticks,
+          quantisationError: cpu.quantisationError,
           clientCpuPerRequestUs: t.clientCpuUs / Math.max(1, t.requests),
           histogram: encodeHistogram(t.hist),
         });

@@ -55,8 +55,10 @@ func (e *echoExecutor) Cancel(_ context.Context, execCtx *a2asrv.ExecutorContext
 	}
 }
 
-// agentCard is the card served at /.well-known/agent-card.json (not used by the timing flows):
-// the JS target's fields, with the JSON-RPC interface at http://127.0.0.1:PORT/.
+// agentCard is the card served at /.well-known/agent-card.json (not used by the timing flows; the
+// wire flow a2a-card fetches it): the JS target's fields, with the JSON-RPC interface at
+// http://127.0.0.1:PORT/, and one echo skill (the A2A TCK's mandatory card test requires a
+// non-empty skills list, each skill with id, name, description and tags).
 func agentCard(port int) *a2a.AgentCard {
 	return &a2a.AgentCard{
 		Name:        "wirecost echo",
@@ -67,7 +69,7 @@ func agentCard(port int) *a2a.AgentCard {
 		},
 		DefaultInputModes:  []string{"text/plain"},
 		DefaultOutputModes: []string{"text/plain"},
-		Skills:             []a2a.AgentSkill{},
+		Skills:             []a2a.AgentSkill{{ID: "echo", Name: "echo", Description: "Replies Echo: <text>.", Tags: []string{"echo"}}},
 	}
 }
 

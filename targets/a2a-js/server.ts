@@ -4,13 +4,15 @@
  * `<text>` is the concatenated text parts of the user message. `configuration.historyLength: 0` is
  * honoured by the SDK (no `history` in the response). Requests need header `A2A-Version: 1.0`.
  *
- * Usage: `node dist/targets/a2a-js/server.js --port N` — listens on 127.0.0.1:N, path `/`.
+ * Usage: `node dist/targets/a2a-js/server.js --port N` — listens on 127.0.0.1:N, JSON-RPC at path
+ * `/`, the agent card (the SDK's `agentCardHandler`) at `GET /.well-known/agent-card.json`, mounted
+ * after the JSON-RPC handler so the timed `POST /` requests pass no extra route.
  * The task store is the SDK's in-memory one (never evicts): start a fresh process per trial.
  */
 import express from "express";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
-import { jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
-import { TaskState, type AgentCard } from "@a2a-js/sdk";
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import { AGENT_CARD_PATH, TaskState, type AgentCard } from "@a2a-js/sdk";
 
 /** Parse `--port N` from argv. @throws Error when missing or not a port number */
 export function parsePort(argv: readonly string[]): number {
@@ -49,7 +51,12 @@ export class EchoExecutor implements AgentExecutor {
   async cancelTask(): Promise<void> {}
 }
 
-/** The agent card served at `/.well-known/agent-card.json` (not used by the timing flows). */
+/**
+ * The agent card served at `/.well-known/agent-card.json` (not used by the timing flows; the wire
+ * flow `a2a-card` fetches it). One `echo` skill, as the other targets' cards: the A2A TCK's
+ * mandatory card test requires a non-empty `skills` list, each skill with id, name, description
+ * and tags.
+ */
 export function agentCard(port: number): AgentCard {
   return {
     name: "wirecost echo",
@@ -62,7 +69,18 @@ export function agentCard(port: number): AgentCard {
     securityRequirements: [],
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
-    skills: [],
+    skills: [
+      {
+        id: "echo",
+        name: "echo",
+        description: "Replies Echo: <text>.",
+        tags: ["echo"],
+        examples: [],
+        inputModes: [],
+        outputModes: [],
+        securityRequirements: [],
+      },
+    ],
     signatures: [],
   } as AgentCard;
 }
@@ -71,6 +89,7 @@ const port = parsePort(process.argv);
 const handler = new DefaultRequestHandler(agentCard(port), new InMemoryTaskStore(), new EchoExecutor());
 const app = express();
 app.use("/", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: handler }));
 const server = app.listen(port, "127.0.0.1");
 server.keepAliveTimeout = 60_000;
 for (const sig of ["SIGTERM", "SIGINT"] as const) process.on(sig, () => server.close(() => process.exit(0)));

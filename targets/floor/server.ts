@@ -3,7 +3,8 @@
  * response (an A2A-shaped JSON-RPC result carrying `Echo: hello`, so the same response check as the
  * A2A echo workload passes) and does no protocol work, so
  * that client, loopback and kernel cost can be separated from an SDK's. The request body is read
- * and discarded.
+ * and discarded. `GET /.well-known/agent-card.json` is answered with a pre-baked agent card
+ * (FLOOR_CARD), so the wire flow that fetches the card before `SendMessage` runs against it too.
  *
  * Usage: `node dist/targets/floor/server.js --port N [--burn-us U]` — listens on 127.0.0.1:N.
  * `--burn-us U` spends U microseconds of process CPU (measured with process.cpuUsage) on each
@@ -15,6 +16,17 @@ import { createServer } from "node:http";
 export const FLOOR_BODY = Buffer.from(
   '{"jsonrpc":"2.0","id":1,"result":{"task":{"id":"floor","contextId":"floor","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"artifactId":"echo-1","name":"echo","parts":[{"text":"Echo: hello","mediaType":"text/plain"}]}]}}}',
 );
+
+/**
+ * The agent card, bytes: an A2A 1.0 card with the members the other targets' cards carry and one
+ * `echo` skill. A constant like the answer, so its interface URL names no port (`http://127.0.0.1/`).
+ */
+export const FLOOR_CARD = Buffer.from(
+  '{"name":"floor","description":"A pre-baked constant response, no A2A work.","supportedInterfaces":[{"url":"http://127.0.0.1/","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"version":"1.0.0","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"echo","name":"echo","description":"Replies Echo: hello.","tags":["echo"]}]}',
+);
+
+/** The path of the agent card (A2A 1.0, "Agent Discovery": the well-known URI). */
+export const CARD_PATH = "/.well-known/agent-card.json";
 
 /** Read `--name V` from argv as a number, or `fallback` when absent. @throws Error when not a number ≥ 0 */
 export function numberArg(argv: readonly string[], name: string, fallback?: number): number {
@@ -59,9 +71,15 @@ export function burnCpu(us: number): number {
 const port = numberArg(process.argv, "--port");
 const burnUs = numberArg(process.argv, "--burn-us", 0);
 const headers = { "content-type": "application/json", "content-length": String(FLOOR_BODY.length) };
+const cardHeaders = { "content-type": "application/json", "content-length": String(FLOOR_CARD.length) };
 const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
   req.on("data", () => {});
   req.on("end", () => {
+    if (req.method === "GET" && req.url === CARD_PATH) {
+      res.writeHead(200, cardHeaders);
+      res.end(FLOOR_CARD);
+      return;
+    }
     burnCpu(burnUs);
     res.writeHead(200, headers);
     res.end(FLOOR_BODY);

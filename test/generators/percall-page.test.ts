@@ -1,8 +1,9 @@
 /**
  * The per-call page answers first: its first table (at most 12 rows) holds the p50s of percall.tsv
- * with the min–max of the trial p50s in percall-samples.tsv, said to be a range with fewer than 5
- * trials; a busy machine (a trial's load1 above the cores) is flagged; the latency chart's data
- * are the nearest-rank percentiles of the kept call samples.
+ * with the interval of the trial p50s in percall-samples.tsv, said to be their min–max with fewer
+ * than 5 trials; a busy machine (a trial's load1 above the cores) is flagged; the latency chart's
+ * data are the nearest-rank percentiles of the kept call samples; the payload-sweep chart's data
+ * are the rows of percall-payload.tsv.
  */
 import assert from "node:assert/strict";
 import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
@@ -30,7 +31,7 @@ const rows = (file: string): Array<Record<string, string>> => {
 const ms = (us: number): string => (us / 1000).toFixed(3);
 
 describe("per-call page: the answer first", () => {
-  it("opens with at most 12 rows of p50s from percall.tsv, each with its trials' min–max from percall-samples.tsv", async () => {
+  it("opens with at most 12 rows of p50s from percall.tsv, each with its trials' interval (min–max below 5 trials) from percall-samples.tsv", async () => {
     const results = copy();
     const site = tempDir("percall-site");
     await render({ results, site });
@@ -38,7 +39,10 @@ describe("per-call page: the answer first", () => {
     const md = readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
     const first = htmlTables(html)[0];
     assert.ok(first !== undefined && first.rows.length > 0 && first.rows.length <= 12, "headline rows");
-    assert.match(md, /with fewer than 5 trials this is the min–max of the trials, not a bootstrap interval/);
+    assert.match(
+      md,
+      /in brackets the interval of the [0-9]+ trials' p50s and p95s: the trials' min–max \(with fewer than 5 trials, not a bootstrap interval\)/,
+    );
     const table = rows(join(results, "percall.tsv"));
     const samples = rows(join(results, "percall-samples.tsv")).filter((r) => r["kind"] === "trial");
     let checked = 0;
@@ -104,6 +108,41 @@ describe("per-call page: the answer first", () => {
       [row?.["calls"], row?.["min_us"], row?.["p25_us"], row?.["p50_us"], row?.["p75_us"], row?.["p95_us"], row?.["max_us"]],
       ["10", "100", "300", "500", "800", "1000", "1000"],
     );
+  });
+  it("draws the payload sweep: each plotted point is a row of percall-payload.tsv, with the path's per-message and per-KB figures, in a panel per transport", async () => {
+    const results = copy();
+    const site = tempDir("percall-payload-site");
+    await render({ results, site });
+    const md = readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
+    assert.ok(
+      md.includes("](mcp-per-call-overhead-payload.svg)") && md.includes("](mcp-per-call-overhead-payload.tsv)"),
+      "the page shows the chart and links its data",
+    );
+    assert.match(readFileSync(join(site, "mcp-per-call-overhead-payload.svg"), "utf8"), /^<svg /);
+    const sweep = rows(join(results, "percall-payload.tsv"));
+    const table = rows(join(results, "percall.tsv"));
+    const plotted = rows(join(site, "mcp-per-call-overhead-payload.tsv"));
+    assert.ok(plotted.length > 0);
+    for (const p of plotted) {
+      const src = sweep.find((x) => x["config"] === p["config"] && x["result_bytes"] === p["result_bytes"]);
+      assert.equal(p["p50_us"], src?.["p50_us"], `${p["config"]} at ${p["result_bytes"]} bytes`);
+      const path = table.find((x) => x["config"] === p["config"]);
+      assert.ok(
+        path?.["transport"] === p["panel"] || path?.["transport"] === "in-process",
+        `${p["config"]} drawn in its transport's panel (the direct call in every panel)`,
+      );
+      // Per path: per message = p50 at the smallest size; per KB = the slope to the largest size (µs per KiB).
+      const own = sweep.filter((x) => x["config"] === p["config"]).sort((a, b) => Number(a["result_bytes"]) - Number(b["result_bytes"]));
+      const lo = own[0]!;
+      const hi = own[own.length - 1]!;
+      const perKb = ((Number(hi["p50_us"]) - Number(lo["p50_us"])) / (Number(hi["result_bytes"]) - Number(lo["result_bytes"]))) * 1024;
+      assert.equal(Number(p["per_message_us"]), Number(lo["p50_us"]));
+      assert.ok(Math.abs(Number(p["per_kb_us"]) - perKb) < 0.001, `${p["config"]} per KB ${p["per_kb_us"]} vs ${perKb}`);
+    }
+    const transports = new Set(
+      table.filter((x) => x["transport"] !== "in-process" && sweep.some((y) => y["config"] === x["config"])).map((x) => x["transport"]),
+    );
+    assert.deepEqual(new Set(plotted.map((p) => p["panel"])), transports, "one panel per transport with a swept MCP path");
   });
 });
 

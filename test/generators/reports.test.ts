@@ -50,7 +50,7 @@ test("render of a folder with a timing report only writes that page, its chart w
   ]);
 });
 
-test("the A2A page answers first: at most 12 rows of CPU per request with the trials' min–max, and the chart's data, all from timings-summary.tsv", async () => {
+test("the A2A page answers first: at most 12 rows of CPU per request with the interval over trials (min–max of 3 trials here), and the chart's data, all from timings-summary.tsv", async () => {
   const tmp = mkdtempSync(join(tmpdir(), "wirecost-a2a-answer-"));
   const site = join(tmp, "site");
   const results = join(root, "results/a2a-layer-cost");
@@ -79,7 +79,7 @@ test("the A2A page answers first: at most 12 rows of CPU per request with the tr
   const rows = answer.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| ---") && !l.startsWith("| Target"));
   assert.ok(rows.length > 0 && rows.length <= 12, `answer rows: ${rows.length}`);
   for (const r of summary) assert.ok(answer.includes(`${one(r[3] ?? "")} (${one(r[4] ?? "")}–${one(r[5] ?? "")})`), `${r[0]} median and range in the answer`);
-  assert.match(answer, /with fewer than 5\ntrials this is their min–max, not a bootstrap interval/);
+  assert.match(answer, /in brackets the trials' min–max \(with fewer than 5 trials, not a bootstrap interval\)/);
   assert.match(answer, /busy machine/);
   // The latency tables carry the trials' range of p50 and p95 too.
   const latencyRows = readFileSync(join(results, "timings-summary.tsv"), "utf8")
@@ -103,7 +103,7 @@ test("the A2A page answers first: at most 12 rows of CPU per request with the tr
   };
   const targets = [...new Set(summary.map((r) => (r[0] ?? "").replace(/-(pinned|default)$/, "")))];
   const overlapLine = answer.split("\n").find((l) => l.includes("layouts overlap")) ?? "";
-  const apartLine = answer.split("\n").find((l) => l.includes("beyond the trials' spread for")) ?? "";
+  const apartLine = answer.split("\n").find((l) => l.includes("beyond the intervals for")) ?? "";
   for (const n of targets) {
     const [a0, a1] = range(`${n}-pinned`);
     const [b0, b1] = range(`${n}-default`);

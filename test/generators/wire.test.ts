@@ -257,7 +257,7 @@ describe("report from real runner results", () => {
         .slice(1)
         .map((l) => l.split("\t"));
     const md = await read("mcp-on-the-wire.md");
-    for (const file of ["mcp-on-the-wire-crossover", "mcp-on-the-wire-http-layers"]) {
+    for (const file of ["mcp-on-the-wire-crossover", "mcp-on-the-wire-http-layers", "mcp-on-the-wire-request-state"]) {
       assert.ok(md.includes(`](${file}.svg)`) && md.includes(`](${file}.tsv)`), `${file}: the page shows the chart and links its data`);
       assert.match(readFileSync(join(dir, `${file}.svg`), "utf8"), /^<svg /);
     }
@@ -289,6 +289,16 @@ describe("report from real runner results", () => {
     assert.ok(layers.length > 0);
     for (const [, , , layer = "", bytes = "", config = ""] of layers) {
       assert.equal(Number(bytes), medians.get(config)?.get(metric[layer] ?? ""), `${layer} of ${config}`);
+    }
+    // The request-state chart: every point is a state-flow row's median total bytes at its state size.
+    const state = rows("mcp-on-the-wire-request-state.tsv");
+    assert.ok(state.length > 1, "request-state points");
+    for (const [, revision = "", stateBytes = "", bytes = "", config = ""] of state) {
+      assert.equal(Number(bytes), medians.get(config)?.get("total_bytes"), `request-state point of ${config}`);
+      assert.ok(
+        config.includes(revision) && (stateBytes === "0" || config.includes(`-s${stateBytes}`)),
+        `${config} at state ${stateBytes}, revision ${revision}`,
+      );
     }
   });
 

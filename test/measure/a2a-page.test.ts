@@ -20,6 +20,12 @@ const FIGURES: Record<string, Record<string, number>> = {
     client_cpu_per_request_us: 150,
     tput_c1_requests_per_s: 410,
     tput_c50_requests_per_s: 166.4,
+    tput_c1_requests: 1210,
+    tput_c1_cpu_per_request_us: 2421.5,
+    tput_c1_ticks_per_request_us: 2420,
+    tput_c1_quantisation_error_pct: 0.34,
+    tput_c50_requests: 498,
+    tput_c50_cpu_per_request_us: 2500,
   },
   "floor-pinned": {
     cpu_per_request_us: 73.4,
@@ -32,6 +38,8 @@ const FIGURES: Record<string, Record<string, number>> = {
     client_cpu_per_request_us: 30,
     tput_c1_requests_per_s: 9000,
     tput_c50_requests_per_s: 20000,
+    tput_c1_cpu_per_request_us: 70,
+    tput_c50_cpu_per_request_us: 20,
   },
   "a2a-js-default": {
     cpu_per_request_us: 2421.5,
@@ -59,7 +67,7 @@ const FIGURES: Record<string, Record<string, number>> = {
   },
 };
 
-function writeResults(dir: string, assumptions: unknown): void {
+function writeResults(dir: string, assumptions: unknown, schemaVersion = 1): void {
   mkdirSync(dir, { recursive: true });
   const rows = ["config\tmetric\ttrials\tmedian\tmin\tmax"];
   for (const [config, metrics] of Object.entries(FIGURES))
@@ -72,7 +80,7 @@ function writeResults(dir: string, assumptions: unknown): void {
   writeFileSync(
     join(dir, "timings-run.json"),
     JSON.stringify({
-      schemaVersion: 1,
+      schemaVersion,
       matrix: "matrices/a2a-layer-cost.yaml",
       command: "wirecost run matrices/a2a-layer-cost.yaml --results results/a2a-layer-cost",
       startedAt: "2026-01-01T00:00:00Z",
@@ -131,5 +139,44 @@ test("timing results without the declared capacity rates are refused, naming the
   await assert.rejects(
     render({ results, site: join(results, "site") }),
     (e: unknown) => e instanceof UserError && e.key === "timing.assumptions.capacityRequestsPerSecond" && /timings-run\.json/.test(e.message),
+  );
+});
+
+test("from 5 trials the A2A page prints the bootstrap interval of timings.tsv's trials, names it, and sets the two probes side by side", async () => {
+  const results = mkdtempSync(join(tmpdir(), "wirecost-a2a-page-"));
+  const dir = join(results, "a2a-layer-cost");
+  writeResults(dir, { capacityRequestsPerSecond: [10], agentTurnSeconds: [1, 30] }, 2);
+  // Five ok trials of one figure (a failed sixth is left out): with 5 trials the 95 % percentile
+  // bootstrap interval of the median is their min–max (test/generators/bootstrap.test.ts), here 2,300–2,500,
+  // not the summary's min–max (2,121.5–2,593.0), so the page read the trials.
+  const trials = [2357.26, 2300, 2500, 2350, 2400];
+  const rows = ["config\ttrial\tseq\tlayout\tworkload\tstatus\tmetric\tvalue"];
+  trials.forEach((v, i) => rows.push(`a2a-js-pinned\t${i + 1}\t${i + 1}\tpinned\ta2a-send-message\tok\tcpu_per_request_us\t${v}`));
+  rows.push("a2a-js-pinned\t6\t6\tpinned\ta2a-send-message\tfailed\terror\t0");
+  writeFileSync(join(dir, "timings.tsv"), rows.join("\n") + "\n");
+  const site = join(results, "site");
+  await render({ results, site });
+  const md = readFileSync(join(site, "a2a-layer-cost.md"), "utf8");
+  assert.match(md, /\| A2A JS SDK \| pinned \| 2,357\.3 \| 2,300\.0–2,500\.0 \|/);
+  // The summary says 3 trials for the other configurations: the words name both intervals.
+  assert.match(
+    md,
+    /in brackets the percentile bootstrap 95 % interval of the median \(10,000 resamples[^)]*\), or the trials' min–max where there are fewer than 5 trials/,
+  );
+  // The probes: which one the headline uses; the window's requests, ticks and quantisation; minus and times the floor.
+  assert.match(md, /The headline and the answer use the \*\*fixed-count probe\*\*/);
+  assert.match(md, /\| a2a-js \| pinned \| time window, 1 connection \| 1,210 \| 2,421\.5 \| [^|]+ \| 2,420\.0 \| 0\.34 % \| 2,351\.5 \| 34\.6× \|/);
+  assert.match(md, /\| a2a-js \| pinned \| time window, 50 connections \| 498 \| 2,500\.0 \| [^|]+ \| — \| — \| 2,480\.0 \| 125\.0× \|/);
+  // Concurrency from the data: 2421.5 → 2500 is +3 %; the floor 70 → 20 is −71 %.
+  assert.match(md, /\+3 % for `a2a-js` \(2,421\.5 → 2,500\.0 µs\), -71 % for `floor` \(70\.0 → 20\.0 µs\)/);
+  assert.doesNotMatch(md, /predate the windows' tick figures/);
+});
+
+test("a timing folder of an unknown schema version is refused in one line naming the key", async () => {
+  const results = mkdtempSync(join(tmpdir(), "wirecost-a2a-page-"));
+  writeResults(results, { capacityRequestsPerSecond: [10], agentTurnSeconds: [1, 30] }, 9);
+  await assert.rejects(
+    render({ results, site: join(results, "site") }),
+    (e: unknown) => e instanceof UserError && e.key === "schemaVersion" && /is 9, this page reads 1 and 2/.test(e.message) && !e.message.includes("\n"),
   );
 });
