@@ -48,7 +48,7 @@ function bombOffset(doc: Document): number {
  * The document's value (`doc.toJS()`), its alias expansion bounded.
  * @param name the file as the user named it, for the message
  * @param lines the LineCounter the document was parsed with
- * @throws UserError `name:line:col: YAML aliases expand to more than 100 nodes … — write the values out` when the aliases expand past {@link MAX_ALIAS_COUNT}
+ * @throws UserError `name:line:col: YAML aliases expand past the alias limit (100) … — write the values out` when the aliases expand past {@link MAX_ALIAS_COUNT} (the `yaml` package counts each alias times the aliases inside what it names)
  */
 export function yamlValue(doc: Document, lines: LineCounter, name: string): unknown {
   try {
@@ -57,7 +57,7 @@ export function yamlValue(doc: Document, lines: LineCounter, name: string): unkn
     if (!(e instanceof ReferenceError) || !/alias count/i.test(e.message)) throw e;
     const pos = lines.linePos(bombOffset(doc));
     throw new UserError(
-      `${name}:${pos.line}:${pos.col}: YAML aliases expand to more than ${MAX_ALIAS_COUNT} nodes (aliases of nodes that hold aliases, from this one) — write the values out instead of nesting aliases`,
+      `${name}:${pos.line}:${pos.col}: YAML aliases expand past the alias limit (${MAX_ALIAS_COUNT}: aliases of nodes that hold aliases, from this one) — write the values out instead of nesting aliases`,
     );
   }
 }
