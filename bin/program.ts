@@ -6,6 +6,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { toolInfo } from "../runner/results/provenance.js";
 import { maxJobs } from "../runner/execute/jobs.js";
+import { MAX_REPEATS } from "../runner/matrix/types.js";
 
 /**
  * A whole number option value.
@@ -17,6 +18,8 @@ function count(v: string, name: string, min = 0, max = Number.POSITIVE_INFINITY,
   return Number(v);
 }
 const collect = (v: string, prev: string[]) => [...prev, v];
+/** `--repeats`: 0 to {@link MAX_REPEATS}. */
+const repeatsOption = (v: string) => count(v, "--repeats", 0, MAX_REPEATS);
 /** `--jobs`: 1 to {@link maxJobs}. */
 const jobs = (v: string) => count(v, "--jobs", 1, maxJobs(), " on this machine (4 per core, at most 64; default: two per core)");
 
@@ -61,7 +64,7 @@ export function buildProgram(): Command {
     .description("run a matrix against real targets and write results")
     .argument("[matrix]", "matrix file", "matrix.yaml")
     .option("--only <glob>", "run only configurations whose id matches (repeatable)", collect, [])
-    .option("--repeats <n>", "runs per configuration, overriding the matrix", (v) => count(v, "--repeats"))
+    .option("--repeats <n>", "runs per configuration, overriding the matrix", repeatsOption)
     .option("--jobs <n>", "concurrent runs (default: two per core; at most 4 per core and 64)", jobs)
     .option("--results <dir>", "results folder (locked while a run writes it)", "results")
     .option("--shard <k/n>", "run only shard K of N (deterministic partition of configuration ids)")
@@ -78,7 +81,7 @@ export function buildProgram(): Command {
     .option("--only <glob>", "verify only configurations whose id matches (repeatable)", collect, [])
     .option("--results <dir>", "results folder to check", "results")
     .option("--scratch <dir>", "folder for the re-run (default: a new temp folder)")
-    .option("--repeats <n>", "runs per configuration (default: as recorded)", (v) => count(v, "--repeats"))
+    .option("--repeats <n>", "runs per configuration (default: as recorded)", repeatsOption)
     .option("--jobs <n>", "concurrent runs (default: two per core; at most 4 per core and 64)", jobs)
     .action(async (matrix: string, o: import("./commands/verify.js").VerifyCommandOptions) => (await import("./commands/verify.js")).verifyCommand(matrix, o));
 

@@ -58,6 +58,14 @@ export function lockPath(dir: string): string {
   return join(dir, LOCK_FILE);
 }
 
+/**
+ * `.wirecost-targets/`: beside the lock, one file per target process the lock's holder started
+ * and has not stopped yet (`<pid>.json`: pid, process start time, command), so that the next
+ * writer of the folder can stop targets left by a writer that died (runner/targets/watch.ts).
+ * Removed when empty. Never part of the results.
+ */
+export const TARGETS_DIR = ".wirecost-targets";
+
 /** The files a bytes folder's journal rebuilds (removed when a folder is started afresh). */
 export const REBUILT_FILES: readonly string[] = [
   RESULTS_FILES.runs,

@@ -2,7 +2,7 @@
  * A table model built once from rows and column definitions; the markdown template only adds
  * the pipe syntax (hyperfine's exporter split). Cells are escaped here, headers are trusted.
  */
-import { mdCell } from "./escape.js";
+import { mdCell } from "../format/markdown.js";
 
 /** One column: its header, its alignment and how a row yields the cell's plain text. */
 export interface Column<Row> {

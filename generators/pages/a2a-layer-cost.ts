@@ -9,7 +9,7 @@ import { definitionItems } from "../sections/definitions.js";
 import { cpuBarsSvg, type CpuDatum } from "../charts/svg.js";
 import type { ChartView } from "../sections/wire-charts.js";
 import { toTsv } from "../../format/tsv.js";
-import { mdCell, mdCode } from "../escape.js";
+import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatFixed, formatInt } from "../format.js";
 import { reproduceCommand } from "../reproduce.js";
 import type { TimingConfiguration, Timings } from "../results/timings.js";

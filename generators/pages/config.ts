@@ -3,7 +3,7 @@
  * `runs.tsv`, the identity of its repeats and varying fields, and its trace.
  */
 import { sequenceSvg } from "../charts/sequence.js";
-import { mdCell, mdCode, mdFence } from "../escape.js";
+import { mdCell, mdCode, mdFence } from "../../format/markdown.js";
 import { formatInt } from "../format.js";
 import { compareCodeUnits } from "../order.js";
 import { reproduceCommand } from "../reproduce.js";

@@ -1,5 +1,5 @@
 /** The index page (`site/index.md` and `.html`): lists every report rendered and its results folder. */
-import { mdCell } from "../escape.js";
+import { mdCell } from "../../format/markdown.js";
 import type { ReportSite } from "../reports/types.js";
 import { tableView, type Column } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";

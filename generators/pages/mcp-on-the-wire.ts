@@ -12,7 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
-import { mdCell, mdCode } from "../escape.js";
+import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatInt } from "../format.js";
 import { compareTuples } from "../order.js";
 import { reproduceCommand } from "../reproduce.js";
@@ -27,7 +27,7 @@ import { FLOW_CALLS, crossoverView, framingShareTable, serversSideBySide, stateT
 import { predictionViews } from "../sections/predictions.js";
 import { traceView } from "../sections/trace.js";
 import { speaksMcp } from "../sections/protocol.js";
-import { mdFence } from "../escape.js";
+import { mdFence } from "../../format/markdown.js";
 import type { Page, PageOutput, SiteContext } from "./types.js";
 import { RESULTS_FILES } from "../../format/layout.js";
 import { anomalyView } from "../sections/anomalies.js";

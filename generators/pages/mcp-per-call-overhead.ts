@@ -12,7 +12,7 @@
 import { definitionItems } from "../sections/definitions.js";
 import { percallAnswer, trialIntervalText } from "../sections/percall-answer.js";
 import type { ChartView } from "../sections/wire-charts.js";
-import { mdCell, mdCode } from "../escape.js";
+import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatFixed } from "../format.js";
 import { reproduceCommand } from "../reproduce.js";
 import { shellQuote } from "../../format/shell.js";

@@ -18,6 +18,7 @@
 import { readFileSync } from "node:fs";
 import { LineCounter, parseDocument } from "yaml";
 import { UserError } from "../../format/errors.js";
+import { yamlValue } from "../../format/yaml.js";
 
 /** One check of a prediction. */
 export interface PredictionCheck {
@@ -71,7 +72,7 @@ export function readPredictions(file: string): Prediction[] {
     const e = doc.errors[0];
     throw fail(e?.pos[0], "(yaml)", e?.message.split("\n")[0] ?? "invalid YAML");
   }
-  const root: unknown = doc.toJS();
+  const root: unknown = yamlValue(doc, lineCounter, file);
   const offsetOf = (path: ReadonlyArray<string | number>): number | undefined => {
     const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
     return node?.range?.[0];

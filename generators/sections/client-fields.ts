@@ -8,7 +8,7 @@
  * same target, transport and revision (their first logged repeat each); a group without a raw
  * counterpart or without logs is left out.
  */
-import { mdCell } from "../escape.js";
+import { mdCell } from "../../format/markdown.js";
 import { compareCodeUnits } from "../order.js";
 import { firstLoggedRepeat, readMessages, type MessageRow } from "../results/extra.js";
 import type { ConfigSummary, Results } from "../results/load.js";

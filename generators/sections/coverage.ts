@@ -1,5 +1,5 @@
 /** The coverage grid: every expanded cell as measured, failed, excluded (with its rule) or not run. */
-import { mdCell } from "../escape.js";
+import { mdCell } from "../../format/markdown.js";
 import { formatInt } from "../format.js";
 import type { Coverage } from "../results/extra.js";
 import { tableView, type TableView } from "../table.js";

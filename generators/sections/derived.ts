@@ -2,7 +2,7 @@
  * Derived figures of the report, each printed with its inputs: the framing share of each HTTP
  * total and the linear crossover estimate between revisions from one-call and ten-call totals.
  */
-import { mdCell } from "../escape.js";
+import { mdCell } from "../../format/markdown.js";
 import { crossoverCalls, linearCost, sharePercent } from "../derive/figures.js";
 import { formatFixed, formatInt } from "../format.js";
 import { compareTuples } from "../order.js";

@@ -4,7 +4,7 @@
  * from the crossover fits. Every number printed here is a median of `medians.tsv`, a difference of
  * two medians, or a crossover figure of {@link crossoverFits} (the tracing test recomputes each).
  */
-import { mdCell, mdCode } from "../escape.js";
+import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatFixed, formatInt } from "../format.js";
 import { compareTuples } from "../order.js";
 import { tableView, type TableView } from "../table.js";

@@ -1,5 +1,5 @@
 /** The "identity of repeats" line for one configuration (ARCHITECTURE.md, "Identity of repeats"). */
-import { mdCell, mdCode } from "../escape.js";
+import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatInt } from "../format.js";
 import type { ConfigSummary } from "../results/load.js";
 

@@ -5,7 +5,7 @@
  * is a cell of `percall.tsv` or `percall-samples.tsv`, or a ratio or difference of such cells.
  */
 import { boxSvg, type BoxDatum } from "../charts/svg.js";
-import { mdCell } from "../escape.js";
+import { mdCell } from "../../format/markdown.js";
 import { formatFixed } from "../format.js";
 import { compareTuples } from "../order.js";
 import { toTsv } from "../../format/tsv.js";

@@ -1,5 +1,5 @@
 /** The predictions section: each prediction's text, verdict, pre-registration and evidence rows. */
-import { mdCell, mdCode } from "../escape.js";
+import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatInt } from "../format.js";
 import type { PredictionResult } from "../predictions/evaluate.js";
 import type { Prediction } from "../predictions/load.js";

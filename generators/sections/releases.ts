@@ -9,7 +9,7 @@
 import type { ChangeRow } from "../../format/changes.js";
 import { counted } from "../../format/plural.js";
 import { lineChartSvg, type LineDatum } from "../charts/svg.js";
-import { mdCode } from "../escape.js";
+import { mdCode } from "../../format/markdown.js";
 import { formatInt } from "../format.js";
 import { skippedConfigs } from "../results/extra.js";
 import type { Results } from "../results/load.js";

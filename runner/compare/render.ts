@@ -4,6 +4,7 @@
  * Every figure is from the two results folders; a timing change that is not significant is
  * printed `~`, never as a regression or an improvement.
  */
+import { mdCell, mdCode, mdCodeCell } from "../../format/markdown.js";
 import type { ByteCause } from "./causes.js";
 import type { Comparison, ConfigBytes, MetricChange } from "./compare.js";
 import type { Trip } from "./rules.js";
@@ -32,12 +33,17 @@ export function changeText(m: MetricChange): string {
   return `${pct > 0 ? "+" : ""}${pct.toFixed(1)}%`;
 }
 
-/** One cause as a phrase: `header \`cache-control\` added (s2c, tools/list) ×3, +39 each` (bytes per occurrence when they divide evenly). */
-export function causeText(c: ByteCause, code: (s: string) => string = (s) => s): string {
+/**
+ * One cause as a phrase: `header \`cache-control\` added (s2c, tools/list) ×3, +39 each` (bytes
+ * per occurrence when they divide evenly).
+ * @param code how the cause's name (a header name, a JSON path: wire text) is written, e.g. as a code span
+ * @param text how the rest of the wire text (the JSON-RPC method, the connections change) is written, e.g. escaped
+ */
+export function causeText(c: ByteCause, code: (s: string) => string = (s) => s, text: (s: string) => string = (s) => s): string {
   const where = [c.dir === "both" ? "" : c.dir, c.method].filter(Boolean).join(", ");
-  const what = c.kind === "connections" ? `connections ${c.name}` : `${c.kind} ${code(c.name)} ${c.change}`;
+  const what = c.kind === "connections" ? `connections ${text(c.name)}` : `${c.kind} ${code(c.name)} ${c.change}`;
   const each = c.count > 1 && c.bytes % c.count === 0 && c.bytes !== 0 ? `, ${signed(c.bytes / c.count)} each` : "";
-  return `${what}${where ? ` (${where})` : ""}${c.count > 1 ? ` ×${c.count}${each}` : ""}`;
+  return `${what}${where ? ` (${text(where)})` : ""}${c.count > 1 ? ` ×${c.count}${each}` : ""}`;
 }
 
 function layersText(c: ByteCause): string {
@@ -110,35 +116,45 @@ function textOut(c: Comparison, trips: readonly Trip[]): string {
   return `${out.join("\n")}\n`;
 }
 
-const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
-
 const capitalised = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** Configuration ids as code spans, comma-separated (markdown, one line). */
+const codeList = (ids: readonly string[]): string => ids.map(mdCode).join(", ");
+
+/**
+ * The comparison as GitHub-flavoured markdown (the pull-request comment). Everything that came
+ * from the results folders or the wire (folder names, notes, ids, column and metric names, cause
+ * names, rules) goes through format/markdown.ts, one line each, so a JSON key or header holding a
+ * backtick, a pipe, brackets or HTML stays literal text in its span or cell.
+ */
 function mdOut(c: Comparison, trips: readonly Trip[]): string {
-  const out = [`### wirecost compare: ${c.kind} results`, "", `Base \`${c.base.dir}\`, head \`${c.head.dir}\`.`, ""];
-  for (const n of c.notes) out.push(`> **Note:** ${cell(n)}`, "");
+  const out = [`### wirecost compare: ${c.kind} results`, "", `Base ${mdCode(c.base.dir)}, head ${mdCode(c.head.dir)}.`, ""];
+  for (const n of c.notes) out.push(`> **Note:** ${mdCell(n)}`, "");
   out.push(
-    `Configurations: ${c.compared.length} in both, ${c.onlyBase.length} only in base, ${c.onlyHead.length} only in head. ${capitalised(summaryLine(c))}.`,
+    `Configurations: ${c.compared.length} in both, ${c.onlyBase.length} only in base, ${c.onlyHead.length} only in head. ${mdCell(capitalised(summaryLine(c)))}.`,
     "",
   );
-  if (c.onlyBase.length) out.push(`Only in base: ${c.onlyBase.map((x) => `\`${x}\``).join(", ")}`, "");
-  if (c.onlyHead.length) out.push(`Only in head: ${c.onlyHead.map((x) => `\`${x}\``).join(", ")}`, "");
-  if (c.failedBase.length) out.push(`No ok run in base (every run failed): ${c.failedBase.map((x) => `\`${x}\``).join(", ")}`, "");
-  if (c.failedHead.length) out.push(`No ok run in head (every run failed): ${c.failedHead.map((x) => `\`${x}\``).join(", ")}`, "");
-  if (trips.length) out.push("**Failed rules:**", "", ...trips.map((t) => `- \`${cell(t.rule)}\`: \`${t.config}\` ${t.metric} ${t.change}`), "");
+  if (c.onlyBase.length) out.push(`Only in base: ${codeList(c.onlyBase)}`, "");
+  if (c.onlyHead.length) out.push(`Only in head: ${codeList(c.onlyHead)}`, "");
+  if (c.failedBase.length) out.push(`No ok run in base (every run failed): ${codeList(c.failedBase)}`, "");
+  if (c.failedHead.length) out.push(`No ok run in head (every run failed): ${codeList(c.failedHead)}`, "");
+  if (trips.length)
+    out.push("**Failed rules:**", "", ...trips.map((t) => `- ${mdCode(t.rule)}: ${mdCode(t.config)} ${mdCell(t.metric)} ${mdCell(t.change)}`), "");
   if (c.kind === "wire") {
     for (const b of c.bytes) {
-      out.push(`#### \`${b.config}\``, "", "| column | base | head | change |", "| --- | ---: | ---: | ---: |");
-      for (const x of b.changes) out.push(`| ${x.column} | ${fig(x.base)} | ${fig(x.head)} | ${signed(x.delta)} |`);
+      out.push(`#### ${mdCode(b.config)}`, "", "| column | base | head | change |", "| --- | ---: | ---: | ---: |");
+      for (const x of b.changes) out.push(`| ${mdCell(x.column)} | ${fig(x.base)} | ${fig(x.head)} | ${signed(x.delta)} |`);
       out.push("");
-      if (!b.causes) out.push(`Causes not found: ${cell(b.note ?? "no logs")}.`, "");
+      if (!b.causes) out.push(`Causes not found: ${mdCell(b.note ?? "no logs")}.`, "");
       else {
         out.push("| bytes | cause | layers |", "| ---: | --- | --- |");
-        for (const x of b.causes.causes) out.push(`| ${signed(x.bytes)} | ${cell(causeText(x, (s) => `\`${s}\``))} | ${layersText(x)} |`);
+        for (const x of b.causes.causes) out.push(`| ${signed(x.bytes)} | ${causeText(x, mdCodeCell, mdCell)} | ${mdCell(layersText(x))} |`);
         out.push(
-          `| ${signed(b.causes.unexplainedBytes)} | unexplained | ${Object.entries(b.causes.unexplained)
-            .map(([l, n]) => `${l} ${signed(n)}`)
-            .join(", ")} |`,
+          `| ${signed(b.causes.unexplainedBytes)} | unexplained | ${mdCell(
+            Object.entries(b.causes.unexplained)
+              .map(([l, n]) => `${l} ${signed(n)}`)
+              .join(", "),
+          )} |`,
           "",
         );
       }
@@ -147,7 +163,7 @@ function mdOut(c: Comparison, trips: readonly Trip[]): string {
     out.push("| config | metric | base | head | ratio | n | p | change |", "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (const m of c.metrics)
       out.push(
-        `| \`${m.config}\` | ${m.metric} | ${fig(m.medianBase)} | ${fig(m.medianHead)} | ${fig(m.ratio)} | ${m.nBase}/${m.nHead} | ${pText(m.p)} | ${changeText(m)} |`,
+        `| ${mdCodeCell(m.config)} | ${mdCell(m.metric)} | ${fig(m.medianBase)} | ${fig(m.medianHead)} | ${fig(m.ratio)} | ${m.nBase}/${m.nHead} | ${pText(m.p)} | ${mdCell(changeText(m))} |`,
       );
     out.push("");
   }

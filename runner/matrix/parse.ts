@@ -13,6 +13,7 @@ import { LineCounter, parseDocument } from "yaml";
 import { CLIENTS } from "../drivers/clients.js";
 import { clientDeclaration, type SdkClientName } from "../drivers/declarations.js";
 import { UserError } from "../../format/errors.js";
+import { yamlValue } from "../../format/yaml.js";
 import { buildRoot, repoRoot } from "../paths.js";
 import { Locator, type YamlPath } from "./locate.js";
 import { placeholderNames, substituteKnown } from "./placeholders.js";
@@ -84,6 +85,11 @@ export function keyPath(path: YamlPath): string {
   return s || "the top level";
 }
 
+/** A value as a message shows it: JSON, except numbers JSON cannot write (`1e400` and `.inf` read as Infinity). */
+function shown(v: unknown): string {
+  return typeof v === "number" && !Number.isFinite(v) ? String(v) : JSON.stringify(v);
+}
+
 function schemaMessage(e: ErrorObject, path: YamlPath): string {
   const at = keyPath(path);
   const desc = (e.parentSchema as { description?: string } | undefined)?.description;
@@ -95,29 +101,29 @@ function schemaMessage(e: ErrorObject, path: YamlPath): string {
       return `${at} lacks "${String(e.params.missingProperty)}" — add ${String(e.params.missingProperty)}: (see matrix.schema.json)`;
     case "type": {
       const t = String(e.params.type).replace(",", " or ");
-      return `${at} must be ${t === "integer" ? "a whole number" : t}, got ${JSON.stringify(e.data)} — change the value${hint}`;
+      return `${at} must be ${t === "integer" ? "a whole number" : t}, got ${shown(e.data)} — change the value${hint}`;
     }
     case "minimum":
-      return `${at} is ${JSON.stringify(e.data)} but must be ≥ ${String(e.params.limit)} — counts are whole numbers, 0 means zero`;
+      return `${at} is ${shown(e.data)} but must be ≥ ${String(e.params.limit)} — ${e.params.limit === 0 ? "counts are whole numbers, 0 means zero" : `give a larger number${hint}`}`;
     case "maximum":
-      return `${at} is ${JSON.stringify(e.data)} but must be ≤ ${String(e.params.limit)} — give a smaller number${hint}`;
+      return `${at} is ${shown(e.data)} but must be ≤ ${String(e.params.limit)} — give a smaller number${hint}`;
     case "enum":
-      return `${at} is ${JSON.stringify(e.data)} — use one of: ${(e.params.allowedValues as unknown[]).map(String).join(", ")}`;
+      return `${at} is ${shown(e.data)} — use one of: ${(e.params.allowedValues as unknown[]).map(String).join(", ")}`;
     case "exclusiveMinimum":
-      return `${at} is ${JSON.stringify(e.data)} but must be > ${String(e.params.limit)} — give a positive number`;
+      return `${at} is ${shown(e.data)} but must be > ${String(e.params.limit)} — give a positive number`;
     case "const":
-      return `${at} is ${JSON.stringify(e.data)} — write ${JSON.stringify(e.params.allowedValue)}${hint}`;
+      return `${at} is ${shown(e.data)} — write ${JSON.stringify(e.params.allowedValue)}${hint}`;
     case "minItems":
       return `${at} ${Array.isArray(e.data) && e.data.length > 0 ? `has ${e.data.length} item(s)` : "is empty"} — list at least ${String(e.params.limit)} item(s)${hint}`;
     case "pattern":
       if (path[path.length - 1] === "slug")
-        return `${at} is ${JSON.stringify(e.data)}, which is not a slug — use lower-case letters and digits joined by single hyphens, e.g. json-rpc-echo-on-the-wire`;
+        return `${at} is ${shown(e.data)}, which is not a slug — use lower-case letters and digits joined by single hyphens, e.g. json-rpc-echo-on-the-wire`;
       if (at === "clients")
-        return `client name ${JSON.stringify(e.data)} does not match ${String(e.params.pattern)} — use lower-case letters, digits, - and _, starting with a letter`;
-      return `${at} is ${JSON.stringify(e.data)}, which does not match ${String(e.params.pattern)} — use lower-case letters, digits and _, starting with a letter`;
+        return `client name ${shown(e.data)} does not match ${String(e.params.pattern)} — use lower-case letters, digits, - and _, starting with a letter`;
+      return `${at} is ${shown(e.data)}, which does not match ${String(e.params.pattern)} — use lower-case letters, digits and _, starting with a letter`;
     case "not":
       if (at === "clients")
-        return `client name ${JSON.stringify(e.data)} is a built-in client (raw, sdk, jsonrpc) — give the declared client another name, and use that name on the client axis`;
+        return `client name ${shown(e.data)} is a built-in client (raw, sdk, jsonrpc) — give the declared client another name, and use that name on the client axis`;
       return `${at} ${e.message ?? "is invalid"} — fix it per matrix.schema.json${hint}`;
     default:
       return `${at} ${e.message ?? "is invalid"} — fix it per matrix.schema.json${hint}`;
@@ -209,7 +215,7 @@ export function parseMatrix(text: string, name: string, sha256 = createHash("sha
     throw new UserError(`${name}:${pos.line}:${pos.col}: invalid YAML: ${first.message.split("\n")[0]} — fix the syntax at that line`);
   }
   const loc = new Locator(name, doc, lc);
-  const data = doc.toJS() as unknown;
+  const data = yamlValue(doc, lc, name);
   if (data === null || data === undefined)
     throw new UserError(`${name}:1:1: the matrix file is empty — write version: 1, axes: and targets: (see README "The matrix")`);
   const errs = validate(data);

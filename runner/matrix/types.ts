@@ -1,6 +1,14 @@
 /** Types of a parsed matrix (see matrix.schema.json for the file format, README "The matrix"). */
 import type { SdkClientName } from "../drivers/declarations.js";
 
+/**
+ * The most repeats (and warm-up runs) of one configuration: matrix.schema.json's `count`
+ * maximum, and the bound of `wirecost run --repeats` and `verify --repeats` (kept in step: a test
+ * reads the schema). Bounded so that a typo (`repeats: 1e400`, read as Infinity) cannot plan
+ * unbounded runs.
+ */
+export const MAX_REPEATS = 10_000;
+
 /** One axis: its name, values in declared order, id template and optional default. */
 export interface Axis {
   name: string;

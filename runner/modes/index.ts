@@ -8,6 +8,7 @@ import { UserError } from "../../format/errors.js";
 import { resultsFile } from "../../format/layout.js";
 import type { Matrix } from "../matrix/types.js";
 import { killAllTargets } from "../targets/process.js";
+import { reapTargets, recordTargetsIn } from "../targets/watch.js";
 import { lockResults } from "../results/lock.js";
 import { bytesMode } from "./bytes.js";
 import { percallMode } from "./percall.js";
@@ -76,7 +77,8 @@ export interface InterruptHandling {
 
 /**
  * The one signal handling of every command that runs targets (`wirecost run` in each mode,
- * `wirecost verify`). The first ^C or SIGTERM aborts the returned signal when `graceful` (the
+ * `wirecost verify`). SIGHUP (the terminal or ssh session closed) is handled as SIGTERM is. The
+ * first ^C or SIGTERM aborts the returned signal when `graceful` (the
  * caller stops, writes what finished and prints how to go on), or kills every target group,
  * prints `note` and exits 130 when not; a second one kills every target group, prints `again`
  * and exits 130 at once. Targets left alive at exit are killed (an `exit` listener).
@@ -97,12 +99,14 @@ export function handleInterrupts(o: { graceful: boolean; note?: string; again: s
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  process.on("SIGHUP", onSignal);
   process.on("exit", killAllTargets);
   return {
     signal: ac.signal,
     dispose() {
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
+      process.off("SIGHUP", onSignal);
       process.off("exit", killAllTargets);
       if (ac.signal.aborted) {
         killAllTargets();
@@ -110,6 +114,20 @@ export function handleInterrupts(o: { graceful: boolean; note?: string; again: s
       }
     },
   };
+}
+
+/**
+ * For a command that now holds the lock of results folder `dir`: stop the targets a dead writer
+ * of the folder left running (runner/targets/watch.ts reapTargets; a `note:` line names them) and
+ * record the targets started from now on in the folder.
+ */
+export function takeOverTargets(dir: string): void {
+  const reaped = reapTargets(dir);
+  if (reaped.length > 0)
+    process.stderr.write(
+      `note: ${dir}: stopped ${reaped.length} target process group(s) left running by an earlier wirecost run that died (pid ${reaped.join(", ")})\n`,
+    );
+  recordTargetsIn(dir);
 }
 
 /**
@@ -134,8 +152,10 @@ export async function runWithMode(matrix: Matrix, file: string, o: Omit<ModeRunO
   try {
     const lock = lockResults(o.results, { option: "--results", command });
     try {
+      takeOverTargets(o.results);
       return await mode.run(matrix, file, { ...o, signal: interrupts.signal, command });
     } finally {
+      recordTargetsIn(undefined);
       lock.release();
     }
   } finally {

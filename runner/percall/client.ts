@@ -9,7 +9,7 @@
 import { McpSession } from "../drivers/mcp/session.js";
 import { PipelinedHttpWire, PipelinedStdioWire } from "../drivers/mcp/pipelined.js";
 import { ProtocolError } from "../drivers/types.js";
-import { freePort, startTarget, type TargetProcess } from "../targets/process.js";
+import { checkLoopbackOnly, freePort, startTarget, type TargetProcess } from "../targets/process.js";
 import type { TargetCommand } from "../matrix/types.js";
 
 /** How to start a target and which session to open. */
@@ -142,7 +142,12 @@ export async function spawnTarget(spec: ClientSpec, port: number): Promise<{ pro
         err += d.toString();
         if (/listening on 127\.0\.0\.1:\d+/.test(err)) {
           clearTimeout(timer);
-          resolve();
+          try {
+            checkLoopbackOnly(port);
+            resolve();
+          } catch (e) {
+            reject(new ProtocolError((e as Error).message));
+          }
         }
       });
       void exited.then((e) => {

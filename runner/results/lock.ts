@@ -11,6 +11,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import { hostname } from "node:os";
 import { fileSystemError, UserError } from "../../format/errors.js";
 import { lockPath } from "../../format/layout.js";
+import { processStart as procStart } from "../targets/watch.js";
 
 /** What `.wirecost-lock` holds (JSON). */
 export interface LockRecord {
@@ -30,16 +31,6 @@ export interface ResultsLock {
   path: string;
   /** Remove the lock (only while it is still this process's), and the folder when this lock created it and it is still empty. Safe to call twice. */
   release(): void;
-}
-
-/** Start time of process `pid` in clock ticks since boot (/proc/<pid>/stat field 22), undefined where unknown. */
-function procStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  } catch {
-    return undefined;
-  }
 }
 
 /** Is `pid` a live process (not a zombie)? Another user's process counts as live. */

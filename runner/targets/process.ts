@@ -1,12 +1,14 @@
 /**
  * Start and stop target processes (execa). Each target runs in its own process group so that
- * stopping it (TERM, then KILL after a grace period) also stops anything it started.
+ * stopping it (TERM, then KILL after a grace period) also stops anything it started; every group
+ * is watched so that it dies with wirecost, `kill -9` included (runner/targets/watch.ts).
  */
 import { readFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { execa, type ResultPromise } from "execa";
 import { substitute } from "../matrix/placeholders.js";
 import type { TargetCommand } from "../matrix/types.js";
+import { unwatchTarget, watchTarget } from "./watch.js";
 
 /** Process group ids (= leader pids) of targets started and not yet stopped. */
 const liveGroups = new Set<number>();
@@ -24,6 +26,7 @@ export function killAllTargets(): number {
     } catch {
       /* already gone */
     }
+    unwatchTarget(pgid);
   }
   liveGroups.clear();
   return n;
@@ -166,7 +169,10 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
   let exited: string | undefined;
   let spawnError: string | undefined;
   const pid = child.pid ?? -1;
-  if (pid > 0) liveGroups.add(pid);
+  if (pid > 0) {
+    liveGroups.add(pid);
+    watchTarget(pid, [file, ...argv.slice(1)].join(" "));
+  }
   const done = child.then((r) => {
     exited = r.signal ?? String(r.exitCode ?? "");
     if (r.failed && r.exitCode === undefined && r.signal === undefined) {
@@ -198,7 +204,7 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
         clearTimeout(t);
       }
       killGroup("SIGKILL"); // anything left in the group
-      liveGroups.delete(pid);
+      if (liveGroups.delete(pid)) unwatchTarget(pid);
     },
   };
 }
@@ -224,13 +230,72 @@ export async function waitForPort(port: number, timeoutMs: number, alive: () => 
   }
 }
 
+/** An address of /proc/net/tcp or tcp6 (hex words in host byte order, little-endian here) as text: `127.0.0.1`, `::`, `::ffff:10.0.0.1`. */
+function procNetAddress(hex: string): string {
+  const bytes = Buffer.alloc(hex.length / 2);
+  for (let w = 0; w < hex.length / 8; w++) bytes.writeUInt32LE(Number.parseInt(hex.slice(w * 8, w * 8 + 8), 16), w * 4);
+  if (bytes.length === 4) return [...bytes].join(".");
+  if (bytes.subarray(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) return `::ffff:${[...bytes.subarray(12)].join(".")}`;
+  const words: string[] = [];
+  for (let i = 0; i < 16; i += 2) words.push(bytes.readUInt16BE(i).toString(16));
+  return words
+    .join(":")
+    .replace(/(^|:)0(:0)+(:|$)/, "::")
+    .replace(/:{3,}/, "::");
+}
+
+/** Is `address` (as {@link procNetAddress} writes it) a loopback address: 127.0.0.0/8, ::1, or 127.x mapped into IPv6? */
+export function isLoopback(address: string): boolean {
+  return /^(?:::ffff:)?127\./.test(address) || address === "::1";
+}
+
+/**
+ * The local addresses of the TCP sockets listening on `port` on this machine, from Linux's
+ * /proc/net/tcp and /proc/net/tcp6 (state 0A, LISTEN), as `ADDRESS:PORT` (IPv6 in brackets);
+ * undefined where neither file can be read (not Linux).
+ */
+export function listeningAddresses(port: number): string[] | undefined {
+  const found: string[] = [];
+  let read = false;
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text: string;
+    try {
+      text = readFileSync(file, "latin1");
+    } catch {
+      continue;
+    }
+    read = true;
+    for (const line of text.split("\n").slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (state !== "0A" || !local) continue;
+      const [hex, portHex] = local.split(":");
+      if (!hex || Number.parseInt(portHex ?? "", 16) !== port) continue;
+      const address = procNetAddress(hex);
+      found.push(hex.length === 8 ? `${address}:${port}` : `[${address}]:${port}`);
+    }
+  }
+  return read ? found : undefined;
+}
+
+/**
+ * Check that what listens on `port` listens on loopback only (wirecost's servers bind 127.0.0.1;
+ * a target reachable from the network is a fault: README, "What wirecost promises"). Linux only:
+ * elsewhere nothing is checked.
+ * @throws Error `target listens on 0.0.0.0:PORT, not on loopback only — bind it to 127.0.0.1` naming the first address that is not loopback
+ */
+export function checkLoopbackOnly(port: number): void {
+  const open = (listeningAddresses(port) ?? []).filter((a) => !isLoopback(a.slice(0, a.lastIndexOf(":")).replace(/^\[|\]$/g, "")));
+  if (open[0] !== undefined) throw new Error(`target listens on ${open[0]}, not on loopback only — bind it to 127.0.0.1 (wirecost measures on loopback only)`);
+}
+
 /** How many ports {@link startOnFreePort} tries when the target says its port is in use. */
 const PORT_ATTEMPTS = 3;
 /** A target's stderr saying its port was taken: Node, Python, Go, Rust wordings. */
 const PORT_IN_USE = /address already in use|EADDRINUSE|os error 98/i;
 
 /**
- * Start an HTTP target on a {@link freePort} and wait until it accepts connections. When the
+ * Start an HTTP target on a {@link freePort}, wait until it accepts connections and check that it
+ * listens on loopback only ({@link checkLoopbackOnly}). When the
  * target exits first saying its port is in use (taken between freePort's check and the target's
  * bind: another process, or a connection in TIME_WAIT for a bind without SO_REUSEADDR), it is
  * started again on another port, up to 3 tries; nothing has reached it yet.
@@ -238,7 +303,8 @@ const PORT_IN_USE = /address already in use|EADDRINUSE|os error 98/i;
  * @param timeoutMs how long each try may wait for the port
  * @param onStarted called with each process as soon as it is started (so the caller can stop it if the wait is abandoned)
  * @returns the process, its port and its start-up time (spawn to accepting, ms)
- * @throws Error from {@link waitForPort} (the target exited or did not listen in time), the target left stopped
+ * @throws Error from {@link waitForPort} (the target exited or did not listen in time) or
+ *   {@link checkLoopbackOnly} (it listens on an address that is not loopback), the target left stopped
  */
 export async function startOnFreePort(
   start: (port: number) => TargetProcess,
@@ -252,7 +318,9 @@ export async function startOnFreePort(
     onStarted(proc);
     try {
       await waitForPort(port, timeoutMs, () => proc.exit() === undefined);
-      return { proc, port, readyMs: performance.now() - spawned };
+      const readyMs = performance.now() - spawned;
+      checkLoopbackOnly(port);
+      return { proc, port, readyMs };
     } catch (e) {
       await proc.stop();
       if (attempt >= PORT_ATTEMPTS || !PORT_IN_USE.test(proc.stderrExcerpt())) throw e;

@@ -155,7 +155,16 @@ export class Http1StreamParser {
   private headers: HeaderField[] = [];
   private headBytes = 0;
   private remaining = 0;
+  /** Body bytes not yet in `acc`, as views of the pushed chunks (no copy until needed). */
   private parts: Buffer[] = [];
+  /**
+   * The body so far, once {@link partial} (or {@link stopped}) needed it whole: a buffer grown by
+   * doubling, of which the first `accBytes` are the body's first bytes (the rest of the body is in
+   * `parts`). Appending never changes bytes already in it, so views handed out stay true, and the
+   * body is copied a bounded number of times however often it is asked for: linear in its size.
+   */
+  private acc?: Buffer;
+  private accBytes = 0;
   private segments: BodySegment[] = [];
   private bodyBytes = 0;
   private framingBytes = 0;
@@ -216,12 +225,11 @@ export class Http1StreamParser {
    */
   stopped(): { message?: HttpPartialMessage; unreadFrom: number } {
     if (!this.headEnded || this.head === undefined) return { unreadFrom: this.msgStart };
-    if (this.parts.length > 1) this.parts = [Buffer.concat(this.parts)];
     const message: HttpPartialMessage = {
       startOffset: this.msgStart,
       head: this.head,
       headBytes: this.headBytes,
-      body: Buffer.from(this.parts[0] ?? EMPTY),
+      body: this.bodySoFar(),
       bodyBytes: this.bodyBytes,
       framingBytes: this.framingBytes,
       chunked: this.chunked,
@@ -297,26 +305,45 @@ export class Http1StreamParser {
 
   /**
    * The message in progress: every byte received since the last complete message, split into
-   * head, body and framing; undefined when no byte of a next message has arrived. The body is
-   * copied on each call (cost grows with the body).
+   * head, body and framing; undefined when no byte of a next message has arrived. The body is a
+   * view whose bytes later pushes never change (do not mutate it); asking after every chunk costs
+   * time linear in the body's size over the whole body (the bytes are copied into a buffer grown
+   * by doubling), not the body so far per call.
    */
   get partial(): HttpPartialMessage | undefined {
     const received = this.receivedBytes;
     if (this.state === "done" || (this.state === "head" && received === this.msgStart)) return undefined;
     const pending = received - this.pos;
-    if (this.parts.length > 1) this.parts = [Buffer.concat(this.parts)];
-    const body = this.parts[0] ?? EMPTY;
     const headComplete = this.state !== "head";
     return {
       startOffset: this.msgStart,
       head: headComplete ? this.head : undefined,
       headBytes: headComplete ? this.headBytes : received - this.msgStart,
-      body: Buffer.from(body),
+      body: this.bodySoFar(),
       bodyBytes: this.bodyBytes,
       framingBytes: this.framingBytes + (headComplete ? pending : 0),
       chunked: this.chunked,
       bodySegments: this.segments.map((s) => ({ ...s })),
     };
+  }
+
+  /** The body received so far as one buffer: a chunk's view while it is one piece, else a view of `acc` (see there). */
+  private bodySoFar(): Buffer {
+    if (this.acc === undefined) {
+      if (this.parts.length === 0) return EMPTY;
+      if (this.parts.length === 1) return this.parts[0]!;
+    }
+    if (this.acc === undefined || this.acc.length < this.bodyBytes) {
+      const grown = Buffer.allocUnsafe(Math.max(this.bodyBytes, 2 * (this.acc?.length ?? 0), 64 * 1024));
+      this.acc?.copy(grown, 0, 0, this.accBytes);
+      this.acc = grown;
+    }
+    for (const part of this.parts) {
+      part.copy(this.acc, this.accBytes);
+      this.accBytes += part.length;
+    }
+    this.parts = [];
+    return this.acc.subarray(0, this.accBytes);
   }
 
   private startLineName(): string {
@@ -586,7 +613,8 @@ export class Http1StreamParser {
   /** Finish the message in progress at `pos` and reset for the next one. */
   private complete(): HttpMessage {
     const head = this.head!;
-    const body = this.parts.length === 0 ? EMPTY : this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
+    const body =
+      this.acc !== undefined ? this.bodySoFar() : this.parts.length === 0 ? EMPTY : this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts);
     const msg: HttpMessage = {
       startLine: head.startLine,
       version: head.version,
@@ -614,6 +642,8 @@ export class Http1StreamParser {
     this.headBytes = 0;
     this.remaining = 0;
     this.parts = [];
+    this.acc = undefined;
+    this.accBytes = 0;
     this.segments = [];
     this.bodyBytes = 0;
     this.framingBytes = 0;

@@ -57,10 +57,17 @@ export class SseParser {
   private retry: number | undefined;
   private dataParts: Buffer[] = [];
   private dataSegments: SseEvent["dataSegments"] = [];
+  /**
+   * Chunks pushed after an unfinished line that hold no line end: kept as they came and joined
+   * with it only when its end arrives, so a long line (a large event's data) costs time linear in
+   * its length, not the line so far per chunk.
+   */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
 
   /** Body bytes pushed so far. */
   get receivedBytes(): number {
-    return this.base + this.buf.length;
+    return this.base + this.buf.length + this.heldBytes;
   }
 
   /**
@@ -76,11 +83,18 @@ export class SseParser {
    * @returns the events dispatched by them, in order
    */
   push(chunk: Buffer): SseEvent[] {
-    if (this.i >= this.buf.length) this.buf = chunk;
-    else this.buf = Buffer.concat([this.buf.subarray(this.i), chunk]);
+    const out: SseEvent[] = [];
+    if (this.i < this.buf.length && !this.skipLF && chunk.indexOf(LF) < 0 && chunk.indexOf(CR) < 0) {
+      this.held.push(chunk); // the unfinished line goes on
+      this.heldBytes += chunk.length;
+      return out;
+    }
+    if (this.i >= this.buf.length && this.held.length === 0) this.buf = chunk;
+    else this.buf = Buffer.concat([this.buf.subarray(this.i), ...this.held, chunk]);
+    this.held = [];
+    this.heldBytes = 0;
     this.base += this.i;
     this.i = 0;
-    const out: SseEvent[] = [];
     const buf = this.buf;
     if (this.base === 0 && buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
       this.i = 3; // a leading UTF-8 BOM is not part of the first line

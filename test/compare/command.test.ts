@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import MarkdownIt from "markdown-it";
 import { cli, root } from "../paths.js";
 
 const work = mkdtempSync(join(tmpdir(), "wirecost-compare-"));
@@ -29,7 +30,7 @@ function compareJson(base: string, head: string, ...more: string[]) {
 }
 
 before(() => {
-  for (const m of ["base", "header", "field", "two"]) {
+  for (const m of ["base", "header", "field", "two", "key"]) {
     const r = wirecost("run", `test/fixtures/matrices/compare/${m}.yaml`, "--results", folder(m));
     assert.equal(r.status, 0, r.stderr);
   }
@@ -93,6 +94,27 @@ test('a body field added: result.extra ("extra":"yes" and its comma, 14 bytes)',
   assert.equal(noLogs.status, 2);
   assert.match(noLogs.stdout, /causes: not found \(no capture log kept in .*field-no-logs for jsonrpc-echo-http\)/);
   assert.match(noLogs.stdout, /fail-on unexplained_bytes>0: jsonrpc-echo-http unexplained_bytes \+14\n/);
+});
+
+test("--format md: a JSON key from the wire holding a backtick, HTML, a pipe and a link stays literal text in its code span and cell", () => {
+  const key = "a`<script>alert(1)</script>|[x](y)";
+  const { json } = compareJson(folder("base"), folder("key"));
+  assert.ok(
+    json.bytes[0]!.causes!.causes.some((c) => c.kind === "json path" && c.name.includes(key)),
+    "the key is a cause's name",
+  );
+  const md = wirecost("compare", folder("base"), folder("key"), "--format", "md");
+  assert.equal(md.status, 0, md.stderr);
+  // Rendered as GitHub does for a comment: raw HTML on, tables on.
+  const html = new MarkdownIt({ html: true }).render(md.stdout);
+  assert.doesNotMatch(html, /<script>/, "no live HTML from the wire");
+  assert.doesNotMatch(html, /<a href/, "no link from the wire");
+  const row = html.split("<tr>").find((r) => r.includes("alert(1)"));
+  assert.ok(row, html);
+  assert.equal((row.match(/<td/g) ?? []).length, 3, `one row of three cells: ${row}`);
+  const escaped = key.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  assert.ok(row.includes(`<code>result.${escaped}</code>`) || row.includes(escaped), row);
+  assert.match(row, new RegExp(`<code>[^<]*${escaped.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[^<]*</code>`), row);
 });
 
 test("one more round trip (flow two): an exchange added, http_round_trips +1; --fail-on http_round_trips>0 exits 2", () => {

@@ -69,6 +69,18 @@ test("each fault target ends as a recorded failed/timeout run with its reason; t
   assert.deepEqual(processesWithMarker(marker), []);
 });
 
+test("a target listening on 0.0.0.0 fails its run with one line naming the address; the loopback target beside it runs ok", { timeout: 60_000 }, async () => {
+  const out = mkdtempSync(join(tmpdir(), "wirecost-binds-all-"));
+  const r = await execa(process.execPath, [cli, "run", "test/fixtures/binds-all.yaml", "--results", out], { cwd: root, reject: false });
+  assert.equal(r.exitCode, 1, r.stderr);
+  const runs = new Map(tsv(join(out, "runs.tsv")).map((x) => [x.config!, x]));
+  const bad = runs.get("jsonrpc-binds-all-http-plain")!;
+  assert.equal(bad.status, "failed", bad.error);
+  assert.match(bad.error!, /^target listens on 0\.0\.0\.0:\d+, not on loopback only — bind it to 127\.0\.0\.1/);
+  assert.equal(runs.get("jsonrpc-echo-http-plain")!.status, "ok");
+  assert.match(r.stderr, /target listens on 0\.0\.0\.0:\d+, not on loopback only/);
+});
+
 test("a matrix whose target command does not exist gets one clear line, not a stack trace", async () => {
   const dir = mkdtempSync(join(tmpdir(), "wirecost-badcmd-"));
   const matrix = (argv: string) =>

@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { mdCell, mdCode } from "../../generators/escape.js";
+import { mdCell, mdCode, mdCodeCell } from "../../format/markdown.js";
 import { formatInt } from "../../generators/format.js";
 import { markdownToHtml } from "../../generators/html.js";
 import { reproduceCommand, scratchFolder } from "../../generators/reproduce.js";
@@ -101,5 +101,14 @@ describe("markdownToHtml", () => {
   });
   it("shows raw HTML as text", () => {
     assert.equal(markdownToHtml("<script>x</script>"), "<p>&lt;script&gt;x&lt;/script&gt;</p>\n");
+  });
+});
+
+describe("mdCodeCell", () => {
+  it("keeps backticks, pipes, brackets, HTML and line breaks literal in one code span of one table cell", () => {
+    const raw = "a`b|c [x](y) <script>alert(1)</script>\nd";
+    const html = markdownToHtml(`| h | n |\n| --- | --- |\n| ${mdCodeCell(raw)} | 2 |\n`);
+    assert.equal((html.match(/<td>/g) ?? []).length, 2, html);
+    assert.match(html, /<td><code>a`b\|c \[x\]\(y\) &lt;script&gt;alert\(1\)&lt;\/script&gt; d<\/code><\/td>/);
   });
 });

@@ -217,6 +217,24 @@ describe("Http1StreamParser: responses", () => {
     assert.equal(part.headBytes + part.bodyBytes + part.framingBytes, p.receivedBytes);
   });
 
+  it("gives partial bodies asked after every chunk that stay the prefix they were, and the same body at the end", () => {
+    const body = Buffer.from(Array.from({ length: 3000 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(""));
+    const wire = Buffer.concat([b(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n`), body]);
+    for (const step of [1, 7, 256]) {
+      const p = new Http1StreamParser("response");
+      const seen: Buffer[] = [];
+      const done: HttpMessage[] = [];
+      for (let i = 0; i < wire.length; i += step) {
+        p.push(wire.subarray(i, i + step), done);
+        const part = p.partial;
+        if (part) seen.push(part.body);
+      }
+      assert.equal(done.length, 1);
+      assert.ok(done[0]!.body.equals(body), `step ${step}: the final body`);
+      for (const s of seen) assert.ok(s.equals(body.subarray(0, s.length)), `step ${step}: a partial body of ${s.length} bytes is still the prefix`);
+    }
+  });
+
   it("does not let an interim response use up a queued HEAD", () => {
     const msgs = parseAll(
       "response",

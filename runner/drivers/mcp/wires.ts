@@ -3,7 +3,7 @@
  * Streamable HTTP POSTs with hand-built heads over a keep-alive connection.
  */
 import type { StdioChannel } from "../../capture/tap.js";
-import { parseSseEvents } from "../../wire/sse.js";
+import { SseParser } from "../../wire/sse.js";
 import { HttpConnection, STREAM_END_GRACE_MS, header } from "../http-connection.js";
 import type { HttpHead } from "../../wire/http1.js";
 import { ProtocolError } from "../types.js";
@@ -125,17 +125,23 @@ export class HttpWire implements Wire {
   }
 
   async exchange(msg: Outgoing, onServerRequest: (r: JsonRpcMessage) => JsonRpcMessage): Promise<JsonRpcMessage> {
-    let handled = 0;
+    const events = new SseParser();
+    let fed = 0;
     let found: JsonRpcMessage | undefined;
-    /** Handle SSE events `handled..` of `body`: answer server requests, keep our response. */
+    /**
+     * Handle the SSE events completed by `body` (the response body so far; each call's body
+     * extends the last): answer server requests, keep our response. Only the bytes not fed before
+     * are parsed, so a large body costs time linear in its size.
+     */
     const take = async (body: Buffer): Promise<void> => {
-      const events = parseSseEvents(body);
-      for (; handled < events.length; handled++) {
+      const fresh = events.push(body.subarray(fed));
+      fed = body.length;
+      for (const event of fresh) {
         // An event with empty data carries no message: the priming event of MCP 2025-11-25
         // (Streamable HTTP, "resumability": an event id and empty data, e.g. rmcp's on every
         // 2025-era answer); the counter counts it as an SSE event without a message.
-        if (events[handled]!.data.length === 0) continue;
-        const m = parseJson(events[handled]!.data, `${msg.method}: SSE event`);
+        if (event.data.length === 0) continue;
+        const m = parseJson(event.data, `${msg.method}: SSE event`);
         if (m.method !== undefined && m.id !== undefined) {
           const answer = Buffer.from(JSON.stringify(onServerRequest(m)));
           this.side ??= new HttpConnection(this.port);

@@ -1,6 +1,12 @@
 /**
- * Markdown escaping for text that came from results files. Templates receive only escaped
- * strings; markdown-it (raw HTML off) then escapes whatever is left when it writes HTML.
+ * The one markdown escaping of the project: every place that puts text from results files or
+ * the wire into markdown (the pages' templates and sections, `wirecost compare --format md` and
+ * so the pull-request comment of `.github/workflows/compare.yml`) goes through these functions.
+ * Templates receive only escaped strings; markdown-it (raw HTML off) then escapes whatever is
+ * left when it writes HTML; GitHub, which renders HTML in comments, sees no live markup either.
+ * What {@link mdCell}, {@link mdCode} and {@link mdCodeCell} return is one line (line breaks become
+ * spaces), so cutting markdown made of them at a line end never leaves a code span or an escape open. Rules: CommonMark 0.31 (backslash escapes, code
+ * spans) and GitHub Flavored Markdown's tables (`\|` inside a cell, code spans included).
  */
 
 /** ASCII punctuation that could start markup inside inline markdown or split a table cell. */
@@ -32,6 +38,17 @@ export function mdCode(text: string): string {
   const fence = "`".repeat(longest + 1);
   const pad = /^[` ]|[` ]$/.test(flat) ? " " : "";
   return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/**
+ * A code span inside a markdown table cell: {@link mdCode}, with each `|` written `\|` (GFM
+ * tables split cells at a bare `|` before they read code spans, and drop the backslash of `\|`
+ * inside one), so a value holding backticks, pipes or HTML stays one literal code span in its cell.
+ * @param text raw text, e.g. a JSON path from the wire
+ * @returns markdown source for one cell (or part of one); `""` for empty text
+ */
+export function mdCodeCell(text: string): string {
+  return mdCode(text).replace(/\|/g, "\\|");
 }
 
 /**
