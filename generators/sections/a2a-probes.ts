@@ -10,7 +10,7 @@
  * figure; per pair of SDKs the ratio under each probe, raw and floor-subtracted; and sentences that
  * say from the figures why the ratios differ (the floor's own share, the change with concurrency).
  */
-import { mdCell, mdCode } from "../escape.js";
+import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatFixed, formatInt } from "../format.js";
 import { trialInterval } from "../derive/bootstrap.js";
 import type { TimingConfiguration, Timings } from "../results/timings.js";
