@@ -30,7 +30,7 @@ import {
 } from "../../format/percall.js";
 import { RESULTS_FILES, resultsFile } from "../../format/layout.js";
 import { PERCALL_READABLE_VERSIONS } from "../../format/schema.js";
-import { readBuilds, type TargetBuildInfo } from "./builds.js";
+import { readBuilds, type TargetBuildInfo } from "../../format/builds.js";
 
 const FIX = "run `npx wirecost run matrices/mcp-per-call-overhead.yaml --results DIR` first";
 

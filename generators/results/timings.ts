@@ -75,7 +75,7 @@ export interface Timings {
   figure(config: string, metric: string): TimingFigure | undefined;
 }
 
-import { readBuilds, type TargetBuildInfo } from "./builds.js";
+import { readBuilds, type TargetBuildInfo } from "../../format/builds.js";
 import { resultsFile } from "../../format/layout.js";
 
 const FIX = "rerun the timing matrix: npx wirecost run matrices/a2a-layer-cost.yaml --results DIR";
