@@ -10,6 +10,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { captureLogPath, resultsFile } from "../../format/layout.js";
 import { readTsvRecords } from "../../format/tsv.js";
 import { UserError } from "../../format/errors.js";
+import { readMedians } from "../../format/medians.js";
+import { readProvenance } from "../../format/provenance.js";
+import { readSummary } from "../../format/summary.js";
 
 /** A results folder's report kind. */
 export type SetKind = "wire" | "timing" | "percall";
@@ -95,26 +98,29 @@ export function readResultSet(dir: string): ResultSet {
   return readPercall(dir);
 }
 
+/**
+ * A wire folder, its files checked as `render` checks them (format/summary.ts, medians.ts,
+ * provenance.ts: one check per file kind).
+ */
 function readWire(dir: string): ResultSet {
-  const p = readJson(resultsFile(dir, "provenance")) as
-    | { tool?: { version?: string }; matrix?: { file?: string; sha256?: string }; cpu?: { model?: string; cores?: number }; node?: string }
-    | undefined;
+  // In render's order (generators/results/load.ts): summary.tsv, medians.tsv, provenance.json.
+  const summary = readSummary(resultsFile(dir, "summary"), REGEN);
+  const medians = readMedians(resultsFile(dir, "medians"), REGEN);
+  const p = readProvenance(resultsFile(dir, "provenance"), REGEN);
   const context: SetContext = {
-    matrix: p?.matrix?.file ?? "",
-    matrixSha256: p?.matrix?.sha256 ?? "",
-    tool: p?.tool?.version ?? "",
-    machine: p ? `${p.cpu?.model ?? "?"}, ${p.cpu?.cores ?? "?"} cores, node ${p.node ?? "?"}` : "",
+    matrix: p.matrix.file,
+    matrixSha256: p.matrix.sha256,
+    tool: p.tool.version,
+    machine: `${p.cpu.model}, ${p.cpu.cores} cores, node ${p.node}`,
   };
   const configs = new Map<string, WireConfig>();
-  for (const r of readTsvRecords(resultsFile(dir, "summary"), REGEN)) {
-    const t = r.transport === "stdio" ? "stdio" : "http";
-    configs.set(r.config!, { transport: t, medians: {}, ok: false });
+  for (const c of summary.configs) {
+    configs.set(c.config, { transport: c.axes.get("transport") === "stdio" ? "stdio" : "http", medians: {}, ok: false });
   }
-  const mfile = resultsFile(dir, "medians");
-  for (const r of readTsvRecords(mfile, REGEN)) {
-    const c = configs.get(r.config!);
+  for (const [config, metrics] of medians) {
+    const c = configs.get(config);
     if (!c) continue;
-    c.medians[r.metric!] = num(mfile, r.median, `${r.config} ${r.metric}`);
+    for (const [metric, stats] of metrics) c.medians[metric] = stats.median;
     c.ok = true;
   }
   const rfile = resultsFile(dir, "runs");
