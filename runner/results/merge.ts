@@ -1,8 +1,8 @@
 /**
- * Merge shard results folders (`wirecost run --shard K/N`) into one: the journals and capture
- * logs are copied, the plans united, the derived files rebuilt. Shards must come from the same
- * matrix (sha256) and the same wirecost version; a configuration held by two folders is refused,
- * one held by none is reported as missing (and shows as not-run in coverage.tsv).
+ * Merge shard results folders (`wirecost run --shard K/N`) into one: the journal files (and only
+ * those) are copied, the plans united, the derived files rebuilt. Shards must come from the same
+ * matrix (sha256) and be written by this wirecost version; a configuration held by two folders is
+ * refused, one held by none is reported as missing (and shows as not-run in coverage.tsv).
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
