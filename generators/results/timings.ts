@@ -6,7 +6,6 @@
  *   per-configuration axis values, target labels, layouts, order, per-trial load and status.
  * A results folder holds them itself or in one direct sub-folder (e.g. `results/a2a-layer-cost/`).
  */
-import { readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { columnIndex, field, readTsv } from "../../format/tsv.js";
 
@@ -77,6 +76,8 @@ export interface Timings {
 
 import { readBuilds, type TargetBuildInfo } from "../../format/builds.js";
 import { resultsFile } from "../../format/layout.js";
+import { readRunFile } from "../../format/run-files.js";
+import { TIMINGS_SCHEMA_VERSION } from "../../format/schema.js";
 
 const FIX = "rerun the timing matrix: npx wirecost run matrices/a2a-layer-cost.yaml --results DIR";
 
@@ -95,7 +96,8 @@ function numbers(v: unknown, file: string, key: string): number[] {
 /**
  * Read a timing results folder.
  * @throws UserError naming the file (and line or key) when `timings-summary.tsv` or
- *   `timings-run.json` is missing or malformed, or the declared assumptions are absent
+ *   `timings-run.json` is missing or malformed or of another schema version (format/run-files.ts),
+ *   or the declared assumptions are absent
  */
 export function loadTimings(dir: string): Timings {
   const table = readTsv(resultsFile(dir, "timingsSummary"), FIX);
@@ -116,16 +118,7 @@ export function loadTimings(dir: string): Timings {
     });
   }
   const runFile = resultsFile(dir, "timingsRun");
-  let run: Record<string, unknown>;
-  try {
-    run = JSON.parse(readFileSync(runFile, "utf8")) as Record<string, unknown>;
-  } catch (e) {
-    throw new UserError({
-      file: runFile,
-      problem: (e as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `not JSON: ${(e as Error).message}`,
-      fix: FIX,
-    });
-  }
+  const run = readRunFile(runFile, [TIMINGS_SCHEMA_VERSION], FIX);
   const timing = (run.timing ?? {}) as Timings["timing"] & { assumptions?: Record<string, unknown> | null };
   const a = timing.assumptions ?? {};
   const rawConfigs = run.configurations as { id: string; values: Record<string, string> }[] | undefined;

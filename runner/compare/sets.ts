@@ -6,13 +6,15 @@
  * (percall-samples.tsv). The marker files tell the kinds apart (summary.tsv, timings-summary.tsv,
  * percall.tsv).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { captureLogPath, resultsFile } from "../../format/layout.js";
 import { readTsvRecords } from "../../format/tsv.js";
 import { UserError } from "../../format/errors.js";
 import { readMedians } from "../../format/medians.js";
 import { readProvenance } from "../../format/provenance.js";
 import { readSummary } from "../../format/summary.js";
+import { readRunFile } from "../../format/run-files.js";
+import { PERCALL_READABLE_VERSIONS, TIMINGS_SCHEMA_VERSION } from "../../format/schema.js";
 
 /** A results folder's report kind. */
 export type SetKind = "wire" | "timing" | "percall";
@@ -68,15 +70,6 @@ export function setKind(dir: string): SetKind {
 }
 
 const REGEN = "re-run the matrix into this folder with `npx wirecost run MATRIX --results DIR`";
-
-function readJson(file: string): Record<string, unknown> | undefined {
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-  } catch (e) {
-    throw new UserError(`${file}: not JSON (${(e as Error).message}); fix: ${REGEN}`);
-  }
-}
 
 /** A number cell. @throws UserError naming file, config and column */
 function num(file: string, text: string | undefined, where: string): number {
@@ -163,7 +156,7 @@ function readTiming(dir: string): ResultSet {
     if (r.value === "") continue;
     push(configs, r.config!, r.metric!, num(file, r.value, `${r.config} trial ${r.trial} ${r.metric}`));
   }
-  return { kind: "timing", dir, context: contextOf(readJson(resultsFile(dir, "timingsRun"))), configs };
+  return { kind: "timing", dir, context: contextOf(readRunFile(resultsFile(dir, "timingsRun"), [TIMINGS_SCHEMA_VERSION], REGEN)), configs };
 }
 
 function readPercall(dir: string): ResultSet {
@@ -173,7 +166,7 @@ function readPercall(dir: string): ResultSet {
     if (r.kind === "trial" && /^(calls|load1)$/.test(r.metric ?? "")) continue;
     push(configs, r.config!, `${r.kind}:${r.metric}`, num(file, r.value, `${r.config} ${r.kind} ${r.n} ${r.metric}`));
   }
-  const run = readJson(resultsFile(dir, "percallRun")) as
+  const run = readRunFile(resultsFile(dir, "percallRun"), PERCALL_READABLE_VERSIONS, REGEN) as
     | { matrix?: string; runs?: { matrixSha256?: string; tool?: { version?: string }; cpuModel?: string; cores?: number; node?: string }[] }
     | undefined;
   const last = run?.runs?.at(-1);

@@ -58,7 +58,10 @@ export interface RunOptions {
   jobs?: number;
   /** Run only shard `K/N` of the configurations (see shard.ts); text is parsed with parseShard. */
   shard?: Shard | string;
-  /** Continue the folder's journal: runs already ok are kept, the others run (again). */
+  /**
+   * Continue the folder's journal (or, when an interrupted re-run left one, the journal in
+   * `<results>/.wirecost-next/`): runs already ok are kept, the others run (again).
+   */
   resume?: boolean;
   /** Start the folder afresh even when that drops results of configurations this run does not select. */
   fresh?: boolean;
@@ -264,7 +267,10 @@ function refuseToDropOthers(opts: RunOptions, plan: ResultsPlan): void {
 }
 
 /**
- * Run the matrix.
+ * Run the matrix. Into a folder that holds no results yet, the runs are written in place; into one
+ * that does, they are written beside (`<results>/.wirecost-next/`) and swapped in once every run
+ * has finished (runner/results/swap.ts), so the old results stay whole until then; only files a
+ * journal names are replaced or removed.
  * @throws UserError for bad options (`--jobs` above maxJobs too, runner/execute/jobs.ts), unmet target
  *   requirements or a target command that cannot start (before any run); run failures are data
  *   (status in the records). A ^C while targets are built returns `interrupted` and `written: false`.

@@ -225,6 +225,25 @@ test("compare, recount and merge refuse what render refuses: negative or 1e308 m
   }
 });
 
+test("timing and per-call folders: compare and render refuse a run record of schemaVersion 99 alike", () => {
+  for (const [folder, file] of [
+    ["results/a2a-layer-cost", "timings-run.json"],
+    ["results/mcp-per-call-overhead", "percall-run.json"],
+  ] as const) {
+    const copy = at(`v99-${file}`);
+    cpSync(join(root, folder), copy, { recursive: true });
+    const record = join(copy, file);
+    writeFileSync(record, readFileSync(record, "utf8").replace(/"schemaVersion": \d+/, '"schemaVersion": 99'));
+    for (const args of [
+      ["compare", folder, copy],
+      ["render", "--results", copy, "--site", at(`v99-site-${file}`)],
+    ]) {
+      const line = refused(wirecost(args));
+      assert.ok(line.startsWith(`wirecost: ${record} (schemaVersion): is 99, this wirecost reads `), `${args[0]}: ${line}`);
+    }
+  }
+});
+
 test("file-system errors name the option and the path: a full disk, a read-only folder above a missing one", (t) => {
   const full = refused(
     spawnSync(process.execPath, [cli, "capture", "--log", "/dev/full", "--", process.execPath, "-e", "process.stdout.write('x')"], {
