@@ -20,11 +20,17 @@ export interface UserErrorDetails {
   fix: string;
 }
 
+/** `text` on one line: each line break (with the blanks around it) becomes one space (a quoted bad file's text may hold them). */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, " ").trimEnd();
+}
+
 /**
  * An error the user can fix. Built either from a finished one-line message (it must name the
  * file, and line:column or key, what is wrong and the fix) or from {@link UserErrorDetails}, which
  * give the message `file[:line][ (key)]: problem; fix: fix` and stay readable as fields so tests
- * and callers need not parse the message.
+ * and callers need not parse the message. Line breaks in either become spaces: the message is
+ * always one line.
  */
 export class UserError extends Error {
   override name = "UserError";
@@ -42,6 +48,7 @@ export class UserError extends Error {
   /** @param details a one-line message, or the parts of one (see {@link UserErrorDetails}) */
   constructor(details: string | UserErrorDetails) {
     if (typeof details === "string") {
+      details = oneLine(details);
       super(details);
       this.file = undefined;
       this.line = undefined;
@@ -52,6 +59,7 @@ export class UserError extends Error {
     }
     const where = details.line === undefined ? details.file : `${details.file}:${details.line}`;
     const key = details.key === undefined ? "" : ` (${details.key})`;
+    details = { ...details, problem: oneLine(details.problem), fix: oneLine(details.fix) };
     super(`${where}${key}: ${details.problem}; fix: ${details.fix}`);
     this.file = details.file;
     this.line = details.line;
@@ -110,6 +118,20 @@ const FS_VERBS: Readonly<Record<string, string>> = {
   access: "read",
 };
 
+/** The nearest folder that exists among `path`'s parents (where a folder is created or a file written). */
+function existingParent(path: string): string {
+  let p = dirname(resolve(path));
+  for (;;) {
+    try {
+      statSync(p);
+      return p;
+    } catch {
+      if (dirname(p) === p) return p;
+      p = dirname(p);
+    }
+  }
+}
+
 /** The nearest part of `path` (itself or a parent folder) that exists and is not a folder, if any. */
 function fileInTheWay(path: string): string | undefined {
   for (let p = resolve(path); ; p = dirname(p)) {
@@ -138,7 +160,7 @@ export function fileSystemError(err: unknown, named?: { option: string; path: st
   const mkdirOverFile = e.code === "EEXIST" && e.syscall === "mkdir";
   const problem = mkdirOverFile ? "it is a file, not a folder" : FS_PROBLEMS[e.code];
   if (problem === undefined || (e.code === "ENOENT" && named === undefined)) return undefined;
-  const path = e.path ?? named?.path ?? "";
+  const path = e.path ?? named?.path ?? "(a file whose path the system did not give)";
   const where = named ? `${named.option} ${named.path}` : path;
   const verb = FS_VERBS[e.syscall ?? ""] ?? e.syscall ?? "use";
   const what = named && resolve(path) === resolve(named.path) ? `cannot ${verb} it` : `cannot ${verb} ${path}`;
@@ -146,9 +168,12 @@ export function fileSystemError(err: unknown, named?: { option: string; path: st
   let fix: string;
   switch (mkdirOverFile ? "EEXIST" : e.code) {
     case "EACCES":
-    case "EPERM":
-      fix = `make ${dirname(path)} writable for you (ls -ld ${dirname(path)}), or ${instead}`;
+    case "EPERM": {
+      // The folder that refuses is the nearest one that exists (mkdir -p reports the deepest path).
+      const parent = existingParent(path);
+      fix = `make ${parent} writable for you (ls -ld ${parent}), or ${instead}`;
       break;
+    }
     case "EROFS":
       fix = `${instead}, on a writable disk`;
       break;

@@ -12,6 +12,48 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { UserError } from "./errors.js";
+
+/**
+ * Most UTF-8 bytes of a name that becomes part of a file name (a configuration id, a target or
+ * version value naming a build folder). Linux and macOS take 255 bytes per file name; the longest
+ * name made from an id adds 52 (`config-<slug>--<id>-exchanges.html` takes ids up to the site's own
+ * limit, and `<id>-<warm-up>.jsonl`, `<repeat>.client-stderr.txt` are shorter), so 200 leaves room.
+ */
+export const MAX_NAME_BYTES = 200;
+
+/**
+ * Why `name` cannot be one file name inside a results (or build) folder, or undefined when it
+ * can. A name is refused when it is empty, `.` or `..`, holds `/`, `\`, NUL or another control
+ * character, or is longer than {@link MAX_NAME_BYTES} bytes in UTF-8. This is the one check of
+ * every name made from a configuration id or an axis value: `expand` refuses such a value at its
+ * `file:line:col`, the readers refuse it in a results file, and the path builders below refuse it
+ * last, so nothing made from a name leaves the folder it is joined to.
+ * @returns the problem, worded to follow the name (e.g. `holds "/"`)
+ */
+export function nameProblem(name: string): string | undefined {
+  if (name === "") return "is empty";
+  if (name === "." || name === "..") return `is "${name}", a folder of the path`;
+  const bad = /[/\\\u0000-\u001f\u007f]/.exec(name);
+  if (bad) return `holds ${JSON.stringify(bad[0])}, which a file name cannot hold`;
+  const bytes = Buffer.byteLength(name, "utf8");
+  if (bytes > MAX_NAME_BYTES) return `is ${bytes} bytes long, more than the ${MAX_NAME_BYTES} a file name made from it may take`;
+  return undefined;
+}
+
+/**
+ * `name` itself when it can be one file name ({@link nameProblem}).
+ * @param what what the name is, for the message (e.g. `configuration id`)
+ * @throws UserError naming the name (cut to 60 characters), why, and the fix
+ */
+export function checkedName(name: string, what = "configuration id"): string {
+  const problem = nameProblem(name);
+  if (problem === undefined) return name;
+  const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
+  throw new UserError(
+    `${what} ${JSON.stringify(shown)}: ${problem} — a ${what} names files in the results folder; rename it in the matrix (the axis value or the axis' id template), then run again`,
+  );
+}
 
 /** File names directly in a results folder, by what they hold. */
 export const RESULTS_FILES = {
@@ -66,6 +108,30 @@ export function lockPath(dir: string): string {
  */
 export const TARGETS_DIR = ".wirecost-targets";
 
+/**
+ * `.wirecost-next/`: where a run or merge into a folder that already holds results writes the new
+ * ones (a results folder of its own), so the old ones stay until the new journal is complete;
+ * then they are swapped in (runner/results/swap.ts). An interrupted run leaves it for `--resume`.
+ * Never part of the results (hidden: render skips it).
+ */
+export const STAGING_FOLDER = ".wirecost-next";
+
+/** `<dir>/.wirecost-next`: see {@link STAGING_FOLDER}. */
+export function stagingDir(dir: string): string {
+  return join(dir, STAGING_FOLDER);
+}
+
+/**
+ * Whether `name` is a file the journal names in `runs/<config>/` (`<repeat>.json`) or in
+ * `logs/<config>/` (`<repeat>.jsonl`, `.messages.tsv`, `.anomalies.tsv`, `.client-stdout.txt`,
+ * `.client-stderr.txt`), or the temp file of one left by a killed atomic write
+ * (`<name>.<pid>.tmp`, format/files.ts). The only files a run, verify or merge removes from those folders.
+ */
+export function isJournalFileName(folder: "runs" | "logs", name: string): boolean {
+  const base = name.replace(/\.[0-9]+\.tmp$/, "");
+  return folder === "runs" ? /^[0-9]+\.json$/.test(base) : /^[0-9]+\.(jsonl|messages\.tsv|anomalies\.tsv|client-stdout\.txt|client-stderr\.txt)$/.test(base);
+}
+
 /** The files a bytes folder's journal rebuilds (removed when a folder is started afresh). */
 export const REBUILT_FILES: readonly string[] = [
   RESULTS_FILES.runs,
@@ -88,7 +154,7 @@ export function planPath(dir: string): string {
 
 /** `runs/<config>/`: the journal folder of one configuration. */
 export function journalDir(dir: string, config: string): string {
-  return join(dir, RESULTS_FOLDERS.journal, config);
+  return join(dir, RESULTS_FOLDERS.journal, checkedName(config));
 }
 
 /** `runs/<config>/<repeat>.json`: one finished run (repeat 1-based). */
@@ -98,7 +164,7 @@ export function runRecordPath(dir: string, config: string, repeat: number): stri
 
 /** `logs/<config>/`: the capture logs and message breakdowns of one configuration. */
 export function logDir(dir: string, config: string): string {
-  return join(dir, RESULTS_FOLDERS.logs, config);
+  return join(dir, RESULTS_FOLDERS.logs, checkedName(config));
 }
 
 /** `logs/<config>/<repeat>.jsonl`: one run's capture log (runner/capture/log.ts). */
@@ -146,7 +212,7 @@ export function captureLogRepeat(name: string): number | undefined {
 
 /** `timings/<config>/trial-<n>.json`: one timing trial whole, raw histograms included. */
 export function trialPath(dir: string, config: string, trial: number): string {
-  return join(dir, RESULTS_FOLDERS.trials, config, `trial-${trial}.json`);
+  return join(dir, RESULTS_FOLDERS.trials, checkedName(config), `trial-${trial}.json`);
 }
 
 /**

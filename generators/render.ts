@@ -37,7 +37,10 @@ export interface RenderReport {
   files: string[];
 }
 
-/** The results folder and its direct sub-folders, sorted by name (the root first). */
+/**
+ * The results folder and its direct sub-folders, sorted by name (the root first). Hidden folders
+ * are not reports (`.wirecost-next/`: a re-run not yet swapped in, format/layout.ts STAGING_FOLDER).
+ */
 function candidateFolders(root: string): string[] {
   let names: string[] = [];
   try {
@@ -45,7 +48,13 @@ function candidateFolders(root: string): string[] {
   } catch {
     return [root];
   }
-  return [root, ...names.map((n) => join(root, n)).filter((d) => statSync(d).isDirectory())];
+  return [
+    root,
+    ...names
+      .filter((n) => !n.startsWith("."))
+      .map((n) => join(root, n))
+      .filter((d) => statSync(d).isDirectory()),
+  ];
 }
 
 /**

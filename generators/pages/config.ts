@@ -5,11 +5,11 @@
 import { sequenceSvg } from "../charts/sequence.js";
 import { mdCell, mdCode, mdFence } from "../../format/markdown.js";
 import { formatInt } from "../format.js";
-import { compareCodeUnits } from "../order.js";
+import { compareCodeUnits } from "../../format/order.js";
 import { reproduceCommand } from "../reproduce.js";
 import { idStem } from "../stem.js";
 import type { ConfigSummary, Results } from "../results/load.js";
-import { LEGACY_REPORT } from "../results/provenance.js";
+import { LEGACY_REPORT } from "../../format/provenance.js";
 import { identityLine } from "../sections/identity.js";
 import { speaksMcp } from "../sections/protocol.js";
 import { sequenceSteps, traceView } from "../sections/trace.js";

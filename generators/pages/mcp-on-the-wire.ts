@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatInt } from "../format.js";
-import { compareTuples } from "../order.js";
+import { compareTuples } from "../../format/order.js";
 import { reproduceCommand } from "../reproduce.js";
 import type { ConfigSummary, MetricStats, Results } from "../results/load.js";
 import { skippedConfigs } from "../results/extra.js";

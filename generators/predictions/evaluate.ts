@@ -5,7 +5,7 @@
  */
 import { compileExpression } from "filtrex";
 import type { Results } from "../results/load.js";
-import { compareTuples } from "../order.js";
+import { compareTuples } from "../../format/order.js";
 import type { Prediction, PredictionCheck } from "./load.js";
 
 /** A verdict: `held`, `failed`, `untested` (no matching cells), `partly held` (checks disagree). */

@@ -7,7 +7,7 @@ import { UserError } from "../../format/errors.js";
 import { anomaliesPath, captureLogRepeat, logDir, messagesPath, resultsFile } from "../../format/layout.js";
 import { readAnomaliesFile, type AnomalyRow } from "../../format/anomalies.js";
 import { readMessagesFile, type MessageRow } from "../../format/messages.js";
-import { compareCodeUnits } from "../order.js";
+import { compareCodeUnits } from "../../format/order.js";
 
 export type { MessageRow };
 import { columnIndex, field, readTsv } from "../../format/tsv.js";

@@ -1,16 +1,16 @@
 /** Load a results folder into one in-memory model, the only input of every page. */
 import { statSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
-import { readMedians, type Medians } from "./medians.js";
-import { readProvenance, type Provenance } from "./provenance.js";
-import { readSummary, type ConfigSummary } from "./summary.js";
+import { readMedians, type Medians } from "../../format/medians.js";
+import { readProvenance, type Provenance } from "../../format/provenance.js";
+import { readSummary, type ConfigSummary } from "../../format/summary.js";
 import { readCoverage, readRuns, type Coverage, type Runs } from "./extra.js";
 import { resultsFile } from "../../format/layout.js";
 import { readChanges, type ChangeRow } from "../../format/changes.js";
 
-export type { ConfigSummary } from "./summary.js";
-export type { MetricStats, Medians } from "./medians.js";
-export type { Provenance } from "./provenance.js";
+export type { ConfigSummary } from "../../format/summary.js";
+export type { MetricStats, Medians } from "../../format/medians.js";
+export type { Provenance } from "../../format/provenance.js";
 export type { Coverage, Runs } from "./extra.js";
 
 /** Everything pages may read from a results folder. */

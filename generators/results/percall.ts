@@ -13,7 +13,6 @@
  * and 3 rows have no CPU per call.
  * - `percall-run.json`: title, matrix, parameters, declared assumptions, the runs that wrote rows.
  */
-import { readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { columnIndex, field, readTsv, type TsvRow, type TsvTable } from "../../format/tsv.js";
 
@@ -30,7 +29,8 @@ import {
 } from "../../format/percall.js";
 import { RESULTS_FILES, resultsFile } from "../../format/layout.js";
 import { PERCALL_READABLE_VERSIONS } from "../../format/schema.js";
-import { readBuilds, type TargetBuildInfo } from "./builds.js";
+import { readRunFile } from "../../format/run-files.js";
+import { readBuilds, type TargetBuildInfo } from "../../format/builds.js";
 
 const FIX = "run `npx wirecost run matrices/mcp-per-call-overhead.yaml --results DIR` first";
 
@@ -144,23 +144,7 @@ function required(table: TsvTable, row: TsvRow, col: (n: string) => number, name
  */
 export function loadPercall(dir: string): PercallResults {
   const runFile = resultsFile(dir, "percallRun");
-  let run: Omit<PercallResults, "rows"> & { schemaVersion: number };
-  try {
-    run = JSON.parse(readFileSync(runFile, "utf8")) as typeof run;
-  } catch (e) {
-    throw new UserError({
-      file: runFile,
-      problem: (e as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `not JSON (${(e as Error).message})`,
-      fix: FIX,
-    });
-  }
-  if (!PERCALL_READABLE_VERSIONS.includes(run.schemaVersion))
-    throw new UserError({
-      file: runFile,
-      key: "schemaVersion",
-      problem: `is ${String(run.schemaVersion)}, this page reads ${PERCALL_READABLE_VERSIONS.join(" and ")}`,
-      fix: "re-run the matrix with this version of wirecost",
-    });
+  const run = readRunFile(runFile, PERCALL_READABLE_VERSIONS, FIX) as unknown as Omit<PercallResults, "rows"> & { schemaVersion: number };
 
   const samples = readTsv(resultsFile(dir, "percallSamples"), FIX);
   const sc = columnIndex(samples, SAMPLE_COLUMNS);

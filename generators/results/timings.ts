@@ -10,7 +10,6 @@
  *   target labels, layouts, order, per-trial load and status.
  * A results folder holds them itself or in one direct sub-folder (e.g. `results/a2a-layer-cost/`).
  */
-import { existsSync, readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { columnIndex, field, readTsv } from "../../format/tsv.js";
 
@@ -83,8 +82,10 @@ export interface Timings {
   trialValues(config: string, metric: string): number[];
 }
 
-import { readBuilds, type TargetBuildInfo } from "./builds.js";
+import { readBuilds, type TargetBuildInfo } from "../../format/builds.js";
 import { resultsFile } from "../../format/layout.js";
+import { existsSync } from "node:fs";
+import { readRunFile } from "../../format/run-files.js";
 import { TIMINGS_READABLE_VERSIONS } from "../../format/schema.js";
 
 const FIX = "rerun the timing matrix: npx wirecost run matrices/a2a-layer-cost.yaml --results DIR";
@@ -104,7 +105,8 @@ function numbers(v: unknown, file: string, key: string): number[] {
 /**
  * Read a timing results folder.
  * @throws UserError naming the file (and line or key) when `timings-summary.tsv` or
- *   `timings-run.json` is missing or malformed, or the declared assumptions are absent
+ *   `timings-run.json` is missing or malformed or of another schema version (format/run-files.ts),
+ *   or the declared assumptions are absent
  */
 export function loadTimings(dir: string): Timings {
   const table = readTsv(resultsFile(dir, "timingsSummary"), FIX);
@@ -125,23 +127,7 @@ export function loadTimings(dir: string): Timings {
     });
   }
   const runFile = resultsFile(dir, "timingsRun");
-  let run: Record<string, unknown>;
-  try {
-    run = JSON.parse(readFileSync(runFile, "utf8")) as Record<string, unknown>;
-  } catch (e) {
-    throw new UserError({
-      file: runFile,
-      problem: (e as NodeJS.ErrnoException).code === "ENOENT" ? "file not found" : `not JSON: ${(e as Error).message}`,
-      fix: FIX,
-    });
-  }
-  if (!TIMINGS_READABLE_VERSIONS.includes(run.schemaVersion as number))
-    throw new UserError({
-      file: runFile,
-      key: "schemaVersion",
-      problem: `is ${String(run.schemaVersion)}, this page reads ${TIMINGS_READABLE_VERSIONS.join(" and ")}`,
-      fix: "re-run the timing matrix with this version of wirecost (npx wirecost run matrices/a2a-layer-cost.yaml --results DIR)",
-    });
+  const run = readRunFile(runFile, TIMINGS_READABLE_VERSIONS, FIX);
   const trialValues = readTrialValues(dir);
   const timing = (run.timing ?? {}) as Timings["timing"] & { assumptions?: Record<string, unknown> | null };
   const a = timing.assumptions ?? {};

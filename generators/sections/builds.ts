@@ -1,6 +1,6 @@
 /** The built targets of a report (toolchain and resolved dependency set), as one table (cells as text: the table escapes them). */
 import { formatInt } from "../format.js";
-import type { TargetBuildInfo } from "../results/builds.js";
+import type { TargetBuildInfo } from "../../format/builds.js";
 import { tableView, type TableView } from "../table.js";
 
 const ECOSYSTEM: Readonly<Record<string, string>> = { pypi: "PyPI", crates: "crates.io", go: "Go modules" };

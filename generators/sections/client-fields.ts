@@ -9,7 +9,7 @@
  * counterpart or without logs is left out.
  */
 import { mdCell } from "../../format/markdown.js";
-import { compareCodeUnits } from "../order.js";
+import { compareCodeUnits } from "../../format/order.js";
 import { firstLoggedRepeat, readMessages, type MessageRow } from "../results/extra.js";
 import type { ConfigSummary, Results } from "../results/load.js";
 import { tableView, type TableView } from "../table.js";

@@ -5,7 +5,7 @@
 import { mdCell } from "../../format/markdown.js";
 import { crossoverCalls, linearCost, sharePercent } from "../derive/figures.js";
 import { formatFixed, formatInt } from "../format.js";
-import { compareTuples } from "../order.js";
+import { compareTuples } from "../../format/order.js";
 import type { ConfigSummary, MetricStats, Results } from "../results/load.js";
 import { tableView, type TableView } from "../table.js";
 

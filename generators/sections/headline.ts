@@ -6,7 +6,7 @@
  */
 import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatFixed, formatInt } from "../format.js";
-import { compareTuples } from "../order.js";
+import { compareTuples } from "../../format/order.js";
 import { tableView, type TableView } from "../table.js";
 import { crossoverFits, type CrossoverMeet, type KeyedRow, mainGrid } from "./derived.js";
 

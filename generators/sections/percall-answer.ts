@@ -7,7 +7,7 @@
 import { boxSvg, type BoxDatum } from "../charts/svg.js";
 import { mdCell } from "../../format/markdown.js";
 import { formatFixed } from "../format.js";
-import { compareTuples } from "../order.js";
+import { compareTuples } from "../../format/order.js";
 import { toTsv } from "../../format/tsv.js";
 import type { PercallResults, PercallRow } from "../results/percall.js";
 import type { ChartView } from "./wire-charts.js";

@@ -9,7 +9,7 @@
 import { toTsv } from "../../format/tsv.js";
 import { crossoverSvg, layerMultiplesSvg, sweepLinesSvg, type CrossoverDatum, type LayerDatum, type SweepDatum } from "../charts/svg.js";
 import { formatFixed } from "../format.js";
-import { compareTuples } from "../order.js";
+import { compareTuples } from "../../format/order.js";
 import { crossoverFits, type KeyedRow, mainGrid } from "./derived.js";
 
 /** A chart as the page links it: the SVG, its data file and a one-sentence text alternative. */

@@ -20,7 +20,9 @@ export class CaptureWriter {
   constructor(path: string) {
     this.out = createWriteStream(path);
     // A write error (disk full, path gone) is kept and reported by close(), never left unhandled.
-    this.out.on("error", (e) => {
+    this.out.on("error", (e: NodeJS.ErrnoException) => {
+      // write(2) errors (a full disk) come without a path: name the log, so the message can.
+      if (e.path === undefined) e.path = path;
       this.error ??= e;
     });
   }

@@ -6,10 +6,15 @@
  * (percall-samples.tsv). The marker files tell the kinds apart (summary.tsv, timings-summary.tsv,
  * percall.tsv).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { captureLogPath, resultsFile } from "../../format/layout.js";
 import { readTsvRecords } from "../../format/tsv.js";
 import { UserError } from "../../format/errors.js";
+import { readMedians } from "../../format/medians.js";
+import { readProvenance } from "../../format/provenance.js";
+import { readSummary } from "../../format/summary.js";
+import { readRunFile } from "../../format/run-files.js";
+import { PERCALL_READABLE_VERSIONS, TIMINGS_READABLE_VERSIONS } from "../../format/schema.js";
 
 /** A results folder's report kind. */
 export type SetKind = "wire" | "timing" | "percall";
@@ -66,15 +71,6 @@ export function setKind(dir: string): SetKind {
 
 const REGEN = "re-run the matrix into this folder with `npx wirecost run MATRIX --results DIR`";
 
-function readJson(file: string): Record<string, unknown> | undefined {
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-  } catch (e) {
-    throw new UserError(`${file}: not JSON (${(e as Error).message}); fix: ${REGEN}`);
-  }
-}
-
 /** A number cell. @throws UserError naming file, config and column */
 function num(file: string, text: string | undefined, where: string): number {
   const v = Number(text);
@@ -95,26 +91,29 @@ export function readResultSet(dir: string): ResultSet {
   return readPercall(dir);
 }
 
+/**
+ * A wire folder, its files checked as `render` checks them (format/summary.ts, medians.ts,
+ * provenance.ts: one check per file kind).
+ */
 function readWire(dir: string): ResultSet {
-  const p = readJson(resultsFile(dir, "provenance")) as
-    | { tool?: { version?: string }; matrix?: { file?: string; sha256?: string }; cpu?: { model?: string; cores?: number }; node?: string }
-    | undefined;
+  // In render's order (generators/results/load.ts): summary.tsv, medians.tsv, provenance.json.
+  const summary = readSummary(resultsFile(dir, "summary"), REGEN);
+  const medians = readMedians(resultsFile(dir, "medians"), REGEN);
+  const p = readProvenance(resultsFile(dir, "provenance"), REGEN);
   const context: SetContext = {
-    matrix: p?.matrix?.file ?? "",
-    matrixSha256: p?.matrix?.sha256 ?? "",
-    tool: p?.tool?.version ?? "",
-    machine: p ? `${p.cpu?.model ?? "?"}, ${p.cpu?.cores ?? "?"} cores, node ${p.node ?? "?"}` : "",
+    matrix: p.matrix.file,
+    matrixSha256: p.matrix.sha256,
+    tool: p.tool.version,
+    machine: `${p.cpu.model}, ${p.cpu.cores} cores, node ${p.node}`,
   };
   const configs = new Map<string, WireConfig>();
-  for (const r of readTsvRecords(resultsFile(dir, "summary"), REGEN)) {
-    const t = r.transport === "stdio" ? "stdio" : "http";
-    configs.set(r.config!, { transport: t, medians: {}, ok: false });
+  for (const c of summary.configs) {
+    configs.set(c.config, { transport: c.axes.get("transport") === "stdio" ? "stdio" : "http", medians: {}, ok: false });
   }
-  const mfile = resultsFile(dir, "medians");
-  for (const r of readTsvRecords(mfile, REGEN)) {
-    const c = configs.get(r.config!);
+  for (const [config, metrics] of medians) {
+    const c = configs.get(config);
     if (!c) continue;
-    c.medians[r.metric!] = num(mfile, r.median, `${r.config} ${r.metric}`);
+    for (const [metric, stats] of metrics) c.medians[metric] = stats.median;
     c.ok = true;
   }
   const rfile = resultsFile(dir, "runs");
@@ -157,7 +156,7 @@ function readTiming(dir: string): ResultSet {
     if (r.value === "") continue;
     push(configs, r.config!, r.metric!, num(file, r.value, `${r.config} trial ${r.trial} ${r.metric}`));
   }
-  return { kind: "timing", dir, context: contextOf(readJson(resultsFile(dir, "timingsRun"))), configs };
+  return { kind: "timing", dir, context: contextOf(readRunFile(resultsFile(dir, "timingsRun"), TIMINGS_READABLE_VERSIONS, REGEN)), configs };
 }
 
 function readPercall(dir: string): ResultSet {
@@ -167,7 +166,7 @@ function readPercall(dir: string): ResultSet {
     if (r.kind === "trial" && /^(calls|load1)$/.test(r.metric ?? "")) continue;
     push(configs, r.config!, `${r.kind}:${r.metric}`, num(file, r.value, `${r.config} ${r.kind} ${r.n} ${r.metric}`));
   }
-  const run = readJson(resultsFile(dir, "percallRun")) as
+  const run = readRunFile(resultsFile(dir, "percallRun"), PERCALL_READABLE_VERSIONS, REGEN) as
     | { matrix?: string; runs?: { matrixSha256?: string; tool?: { version?: string }; cpuModel?: string; cores?: number; node?: string }[] }
     | undefined;
   const last = run?.runs?.at(-1);

@@ -12,7 +12,9 @@ import { UserError } from "../../format/errors.js";
 import { shellQuote } from "../../format/shell.js";
 import { expand } from "../matrix/expand.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
-import { checkProvenanceVersion, clearRuns, readPlan, readRuns } from "../results/journal.js";
+import { checkProvenanceVersion, readPlan, readRuns } from "../results/journal.js";
+import { discardStaging, swapIn, writeTarget } from "../results/swap.js";
+import { stagingDir } from "../../format/layout.js";
 import { collectProvenance, gitState, toolInfo } from "../results/provenance.js";
 import type { Provenance } from "../../format/schema.js";
 import { slugOf } from "../matrix/parse.js";
@@ -56,7 +58,10 @@ export interface RunOptions {
   jobs?: number;
   /** Run only shard `K/N` of the configurations (see shard.ts); text is parsed with parseShard. */
   shard?: Shard | string;
-  /** Continue the folder's journal: runs already ok are kept, the others run (again). */
+  /**
+   * Continue the folder's journal (or, when an interrupted re-run left one, the journal in
+   * `<results>/.wirecost-next/`): runs already ok are kept, the others run (again).
+   */
   resume?: boolean;
   /** Start the folder afresh even when that drops results of configurations this run does not select. */
   fresh?: boolean;
@@ -102,6 +107,12 @@ export interface RunSummary {
   plan: ResultsPlan;
   /** Where the wall time went: see {@link TimeSplit}. */
   time: TimeSplit;
+  /**
+   * Where the runs were written when they are not in the results folder yet: an interrupted run
+   * into a folder that held results writes beside them (`<results>/.wirecost-next/`, swapped in
+   * when a `--resume` completes it), so the folder still holds its earlier results.
+   */
+  staging?: string;
   /**
    * False when the signal aborted the run before it touched the results folder (while target
    * builds were probed or ran): the folder is as it was, so `--resume` has nothing to continue.
@@ -256,7 +267,10 @@ function refuseToDropOthers(opts: RunOptions, plan: ResultsPlan): void {
 }
 
 /**
- * Run the matrix.
+ * Run the matrix. Into a folder that holds no results yet, the runs are written in place; into one
+ * that does, they are written beside (`<results>/.wirecost-next/`) and swapped in once every run
+ * has finished (runner/results/swap.ts), so the old results stay whole until then; only files a
+ * journal names are replaced or removed.
  * @throws UserError for bad options (`--jobs` above maxJobs too, runner/execute/jobs.ts), unmet target
  *   requirements or a target command that cannot start (before any run); run failures are data
  *   (status in the records). A ^C while targets are built returns `interrupted` and `written: false`.
@@ -304,12 +318,16 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   if (opts.preflight !== false) {
     preflight(matrix, selection);
   }
-  const plan = opts.resume ? resumePlan(opts.results, fresh) : fresh;
-  if (!opts.resume) {
+  // A folder that holds results gets the new ones beside it (.wirecost-next/), swapped in when complete.
+  let target: string;
+  if (opts.resume) target = readPlan(stagingDir(opts.results)) ? stagingDir(opts.results) : opts.results;
+  else {
     refuseToDropOthers(opts, fresh);
-    clearRuns(opts.results);
+    discardStaging(opts.results);
+    target = writeTarget(opts.results);
   }
-  const store = new ResultsStore(opts.results);
+  const plan = opts.resume ? resumePlan(target, fresh) : fresh;
+  const store = new ResultsStore(target);
   store.plan(plan);
   for (const c of selected) {
     const why = skippedWhy(c);
@@ -320,7 +338,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   for (const c of selection) {
     const done = new Set(
       opts.resume
-        ? readRuns(opts.results, c.id)
+        ? readRuns(target, c.id)
             .filter((r) => r.status === "ok")
             .map((r) => r.repeat)
         : [],
@@ -406,6 +424,8 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   // to the run that resumes the folder.
   store.finish(plan, prov, interrupted ? { skipIdentity: "run interrupted; --resume works it out" } : {});
   const runs = store.all(plan);
+  const staged = target !== opts.results;
+  if (staged && !interrupted) swapIn(opts.results, plan);
   time.runSeconds = (performance.now() - runsStarted) / 1000;
   return {
     runs,
@@ -416,6 +436,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     resumed,
     plan,
     written: true,
+    ...(staged && interrupted ? { staging: target } : {}),
     time,
   };
 }

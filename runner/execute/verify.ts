@@ -11,7 +11,8 @@ import { COUNT_COLUMNS } from "../count/index.js";
 import { UserError } from "../../format/errors.js";
 import type { Matrix } from "../matrix/types.js";
 import { readPlan } from "../results/journal.js";
-import { readTsvRecords } from "../../format/tsv.js";
+import { readMedians } from "../../format/medians.js";
+import { readSummary } from "../../format/summary.js";
 import { runMatrix, type RunSummary } from "./run-matrix.js";
 import { resultsFile } from "../../format/layout.js";
 import { shellQuote } from "../../format/shell.js";
@@ -67,13 +68,17 @@ const COUNTS = new Set<string>(COUNT_COLUMNS);
 
 /**
  * Verify `opts.results` against a fresh run of `matrix`.
- * @throws UserError when the results folder lacks summary.tsv/medians.tsv, `--only` matches
+ * @throws UserError when the results folder lacks summary.tsv/medians.tsv or one is malformed
+ *   (checked as `render` checks them), `--only` matches
  *   none of its configurations, or `scratch` is the results folder itself
  */
 export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promise<VerifyReport> {
   const fix = `produce it with: npx wirecost run ${shellQuote(matrix.file)} --results ${shellQuote(opts.results)}`;
-  const summary = readTsvRecords(resultsFile(opts.results, "summary"), fix);
-  const committed = readTsvRecords(resultsFile(opts.results, "medians"), fix);
+  // Read with render's checks (format/summary.ts, medians.ts): ids that are names, counts that are counts.
+  const summary = readSummary(resultsFile(opts.results, "summary"), fix).configs;
+  const committed = [...readMedians(resultsFile(opts.results, "medians"), fix)].flatMap(([config, metrics]) =>
+    [...metrics].map(([metric, stats]) => ({ config, metric, median: String(stats.median) })),
+  );
   const plan = readPlan(opts.results);
   const patterns = (opts.only ?? []).map(
     (p) =>
@@ -86,12 +91,12 @@ export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promis
           "$",
       ),
   );
-  const ids = summary.map((r) => r.config!).filter((id) => patterns.length === 0 || patterns.some((re) => re.test(id)));
+  const ids = summary.map((r) => r.config).filter((id) => patterns.length === 0 || patterns.some((re) => re.test(id)));
   if (ids.length === 0)
     throw new UserError(
       `--only ${(opts.only ?? []).join(" ")}: matches no configuration of ${opts.results}/summary.tsv — list them with: cut -f1 ${opts.results}/summary.tsv`,
     );
-  const recorded = new Set(summary.filter((r) => ids.includes(r.config!)).map((r) => r.repeats));
+  const recorded = new Set(summary.filter((r) => ids.includes(r.config)).map((r) => r.repeats));
   const repeats = opts.repeats ?? (recorded.size === 1 ? Number([...recorded][0]) : undefined);
   if (opts.scratch !== undefined && resolve(opts.scratch) === resolve(opts.results))
     throw new UserError(
@@ -110,7 +115,11 @@ export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promis
     command: "wirecost verify",
     folderOption: "--scratch",
   });
-  const fresh = new Map(readTsvRecords(resultsFile(scratch, "medians"), fix).map((r) => [`${r.config}\u0000${r.metric}`, r.median!]));
+  const fresh = new Map(
+    [...readMedians(resultsFile(scratch, "medians"), fix)].flatMap(([config, metrics]) =>
+      [...metrics].map(([metric, stats]) => [`${config}\u0000${metric}`, String(stats.median)] as const),
+    ),
+  );
   const status = new Map<string, string>();
   for (const r of run.failed) status.set(r.config, `${r.status}: ${r.error}`);
   const mismatches: CellMismatch[] = [];
@@ -118,8 +127,8 @@ export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promis
   let uncompared = 0;
   const wanted = new Set(ids);
   for (const row of committed) {
-    if (!wanted.has(row.config!)) continue;
-    const metric = row.metric!;
+    if (!wanted.has(row.config)) continue;
+    const metric = row.metric;
     const tol = opts.tolerances?.[metric];
     if (!COUNTS.has(metric) && tol === undefined) {
       uncompared++;
@@ -127,11 +136,11 @@ export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promis
     }
     cells++;
     const got = fresh.get(`${row.config}\u0000${metric}`);
-    const want = row.median!;
+    const want = row.median;
     if (got === undefined) {
-      mismatches.push({ config: row.config!, metric, committed: want, fresh: "", reason: `not measured (${status.get(row.config!) ?? "no ok run"})` });
+      mismatches.push({ config: row.config, metric, committed: want, fresh: "", reason: `not measured (${status.get(row.config) ?? "no ok run"})` });
     } else if (COUNTS.has(metric) ? got !== want : Math.abs(Number(got) - Number(want)) > tol! * Math.abs(Number(want))) {
-      mismatches.push({ config: row.config!, metric, committed: want, fresh: got, reason: COUNTS.has(metric) ? "count differs" : `outside ±${tol! * 100}%` });
+      mismatches.push({ config: row.config, metric, committed: want, fresh: got, reason: COUNTS.has(metric) ? "count differs" : `outside ±${tol! * 100}%` });
     }
   }
   return { cells, reproduced: cells - mismatches.length, mismatches, uncompared, scratch, run };

@@ -24,6 +24,7 @@
  */
 import { clientDeclaration, SDK_CLIENT_NAMES } from "../drivers/declarations.js";
 import { UserError } from "../../format/errors.js";
+import { MAX_NAME_BYTES, nameProblem } from "../../format/layout.js";
 import type { Configuration, ExcludedCell, Match, Matrix } from "./types.js";
 import { VERSION_AXIS, targetOf } from "./target-of.js";
 
@@ -97,7 +98,9 @@ interface Cell {
  * @throws UserError `file:line:col: …` when two different cells get the same id (fix the id
  *   templates), when a cell left to run has a flow or revision its client's driver does not
  *   declare, or client `sdk` with a target naming no `sdkClient:` (at the axis value at fault:
- *   the flow, revision or target), or when nothing is left to run
+ *   the flow, revision or target), when a cell's id cannot be a file name, or a target or version
+ *   value cannot name a build folder (format/layout.ts nameProblem: `/`, `..`, NUL, over 200
+ *   bytes; at the value), or when nothing is left to run
  */
 export function expand(m: Matrix): Expansion {
   const at = (...p: Path) => (m.locate ? m.locate(...p) : m.file);
@@ -149,10 +152,35 @@ export function expand(m: Matrix): Expansion {
       if (warmup > old.warmup) old.warmup = warmup;
       return;
     }
+    const problem = nameProblem(id);
+    if (problem !== undefined) throw new UserError(badId(id, idx, problem));
     const c: Cell = { code, id, repeats, repeatsFrom, warmup };
     cells.set(id, c);
     order.push(c);
   };
+
+  /**
+   * `file:line:col: …` for a cell whose id cannot be a file name, at the axis value at fault: the
+   * one whose id part cannot be one, else the longest part (a too long id), else the first axis.
+   */
+  const badId = (id: string, idx: number[], problem: string): string => {
+    const own = idx.findIndex((v, i) => parts[i]![v]! !== "" && nameProblem(parts[i]![v]!) !== undefined);
+    const longest = idx.reduce((best, v, i) => (parts[i]![v]!.length > parts[best]![idx[best]!]!.length ? i : best), 0);
+    const d = own >= 0 ? own : longest;
+    const shown = id.length > 60 ? `${id.slice(0, 60)}…` : id;
+    return `${at("axes", d, "values", idx[d]!)}: configuration id ${JSON.stringify(shown)} ${problem} — change value ${JSON.stringify(axes[d]!.values[idx[d]!]!.slice(0, 60))} of axis "${axes[d]!.name}" (or its id template): ids name files in the results folder, so no "/" or control characters, not "." or "..", at most ${MAX_NAME_BYTES} bytes`;
+  };
+  // Target and version values name build folders (`.wirecost/build/<target>@<version>`): the same rule.
+  axes.forEach((a, i) => {
+    if (a.name !== "target" && a.name !== VERSION_AXIS) return;
+    a.values.forEach((v, j) => {
+      const problem = nameProblem(v);
+      if (problem !== undefined)
+        throw new UserError(
+          `${at("axes", i, "values", j)}: ${a.name} ${JSON.stringify(v.slice(0, 60))} ${problem} — it names a build folder: use a plain name`,
+        );
+    });
+  });
 
   const TOP: Path = ["repeats"];
   const gridLists = m.grid ? axes.map((a, i) => (m.grid![a.name] ? m.grid![a.name]!.map((v) => a.values.indexOf(v)) : all[i]!)) : all;

@@ -63,7 +63,7 @@ export const bytesMode: RunMode = {
   supports: { resume: true, shard: true, jobs: true, verify: true, strict: true },
   interrupt: "graceful",
   async run(matrix, file, o) {
-    const { runs, failed, skippedTargets, interrupted, left, written, time } = await runMatrix(matrix, o);
+    const { runs, failed, skippedTargets, interrupted, left, written, time, staging } = await runMatrix(matrix, o);
     const again = { repeats: o.repeats, shard: o.shard, results: o.results, resume: true, skipMissingToolchains: o.skipMissingToolchains };
     if (interrupted && !written) {
       // Stopped while targets were built: the folder is as it was, so the same command starts again.
@@ -72,7 +72,8 @@ export const bytesMode: RunMode = {
       return 130;
     }
     if (interrupted) {
-      process.stderr.write(`interrupted: ${runs.length} runs written to ${o.results}/, ${left} left\n`);
+      const kept = staging ? ` (beside the results ${o.results}/ held before, which stay until the re-run is complete)` : "";
+      process.stderr.write(`interrupted: ${runs.length} runs written to ${staging ?? o.results}/${kept}, ${left} left\n`);
       process.stderr.write(`resume: ${runCommandLine(this, file, { ...again, only: o.only })}\n`);
       return 130;
     }

@@ -4,11 +4,11 @@
  * (temp file, then rename). A kill at any instant leaves every finished run on disk and nothing
  * half-written; runs.tsv, summary.tsv, medians.tsv and coverage.tsv are rebuilt from the journal.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { writeAtomic } from "../../format/files.js";
-import { REBUILT_FILES, RESULTS_FOLDERS, journalDir, planPath, resultsFile, runRecordPath } from "../../format/layout.js";
+import { RESULTS_FOLDERS, journalDir, nameProblem, planPath, resultsFile, runRecordPath } from "../../format/layout.js";
 import { SCHEMA_VERSION } from "../../format/schema.js";
 import type { ResultsPlan, RunRecord } from "./schema.js";
 
@@ -20,8 +20,10 @@ export function writePlan(results: string, plan: ResultsPlan): void {
 /**
  * Read the plan of a results folder.
  * @returns the plan, or undefined when the folder has no `runs/plan.json`
- * @throws UserError naming the file when it is not JSON, or when its schemaVersion is not
- *   {@link SCHEMA_VERSION} (older: the command that rewrites the folder; newer: the upgrade)
+ * @throws UserError naming the file when it is not JSON, when its schemaVersion is not
+ *   {@link SCHEMA_VERSION} (older: the command that rewrites the folder; newer: the upgrade), or
+ *   (naming the key) when a key the runner uses is missing or of the wrong shape, or a
+ *   configuration id cannot be a file name
  */
 export function readPlan(results: string): ResultsPlan | undefined {
   const file = planPath(results);
@@ -32,8 +34,45 @@ export function readPlan(results: string): ResultsPlan | undefined {
   } catch (e) {
     throw new UserError(`${file}: not valid JSON (${(e as Error).message}) — rerun into a fresh folder: npx wirecost run --results ${results}`);
   }
+  if (!isObject(plan)) throw new UserError(`${file}: not a plan (a JSON object) — rerun into a fresh folder: npx wirecost run --results ${results}`);
   checkSchemaVersion(file, plan.schemaVersion, results);
+  checkPlan(file, plan, results);
   return plan;
+}
+
+/** Is `v` a plain object (not null, not an array)? */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Check the shape of a plan read from `file`: the keys the runner uses, every configuration id a
+ * file name (format/layout.ts nameProblem), repeats whole numbers, every selected id planned.
+ * @throws UserError naming the file and the key at fault
+ */
+function checkPlan(file: string, plan: ResultsPlan, results: string): void {
+  const fix = `rerun the matrix into a new folder (npx wirecost run MATRIX --results NEW_FOLDER); ${results} was not written by this wirecost`;
+  const wrong = (key: string, problem: string) => new UserError({ file, key, problem, fix });
+  const p = plan as unknown as Record<string, unknown>;
+  if (!isObject(p.tool) || typeof p.tool.version !== "string") throw wrong("tool.version", "expected a version string");
+  if (!isObject(p.matrix) || typeof p.matrix.file !== "string" || typeof p.matrix.sha256 !== "string")
+    throw wrong("matrix", "expected { file, sha256 } strings");
+  if (!Array.isArray(p.axisNames) || !p.axisNames.every((a) => typeof a === "string")) throw wrong("axisNames", "expected a list of axis names");
+  for (const key of ["configurations", "excluded"] as const) {
+    const list = p[key];
+    if (!Array.isArray(list)) throw wrong(key, "expected a list");
+    list.forEach((c: unknown, i) => {
+      if (!isObject(c) || typeof c.id !== "string" || !isObject(c.values)) throw wrong(`${key}[${i}]`, "expected { id, values }");
+      const bad = nameProblem(c.id);
+      if (bad !== undefined) throw wrong(`${key}[${i}].id`, `configuration id ${JSON.stringify(c.id.slice(0, 60))} ${bad}`);
+      if (key === "configurations" && (!Number.isSafeInteger(c.repeats) || (c.repeats as number) < 0))
+        throw wrong(`${key}[${i}].repeats`, "expected a whole number");
+    });
+  }
+  const planned = new Set(plan.configurations.map((c) => c.id));
+  if (!Array.isArray(p.selected)) throw wrong("selected", "expected a list of configuration ids");
+  const stray = plan.selected.find((id) => !planned.has(id));
+  if (stray !== undefined) throw wrong("selected", `${JSON.stringify(String(stray).slice(0, 60))} is not one of the configurations`);
 }
 
 /**
@@ -75,7 +114,8 @@ export function writeRun(results: string, run: RunRecord): void {
 /**
  * Finished runs of one configuration in the journal, sorted by repeat. Temp files of an
  * interrupted write are ignored.
- * @throws UserError naming a journal file that is not valid JSON
+ * @throws UserError naming a journal file that is not valid JSON, or whose record is not one of
+ *   its configuration and repeat or holds a count that is not a whole number ≥ 0 (naming the key)
  */
 export function readRuns(results: string, config: string): RunRecord[] {
   const dir = journalDir(results, config);
@@ -84,13 +124,44 @@ export function readRuns(results: string, config: string): RunRecord[] {
   for (const name of readdirSync(dir)) {
     if (!/^\d+\.json$/.test(name)) continue;
     const file = join(dir, name);
+    let run: unknown;
     try {
-      out.push(JSON.parse(readFileSync(file, "utf8")) as RunRecord);
+      run = JSON.parse(readFileSync(file, "utf8"));
     } catch (e) {
       throw new UserError(`${file}: not valid JSON (${(e as Error).message}) — delete it and resume: npx wirecost run --resume --results ${results}`);
     }
+    const problem = runProblem(run, config, Number(name.slice(0, -".json".length)));
+    if (problem !== undefined)
+      throw new UserError({ file, key: problem[0], problem: problem[1], fix: `delete it and resume: npx wirecost run --resume --results ${results}` });
+    out.push(run as RunRecord);
   }
   return out.sort((a, b) => a.repeat - b.repeat);
+}
+
+const RUN_STATUSES: readonly string[] = ["ok", "failed", "timeout", "skipped"];
+
+/**
+ * What is wrong with a run record read from `runs/<config>/<repeat>.json`, as [key, problem], or
+ * undefined: its `config` and `repeat` must be those of its path, `status` one of the four,
+ * `exit` and `error` strings, every count a whole number ≥ 0 (2^53 at most), anomalies whole
+ * numbers, `digest` a string.
+ */
+function runProblem(run: unknown, config: string, repeat: number): [string, string] | undefined {
+  if (!isObject(run)) return ["", "expected a JSON object"];
+  if (run.config !== config) return ["config", `expected ${JSON.stringify(config)} (its folder), found ${JSON.stringify(run.config)}`];
+  if (run.repeat !== repeat) return ["repeat", `expected ${repeat} (its file name), found ${JSON.stringify(run.repeat)}`];
+  if (typeof run.status !== "string" || !RUN_STATUSES.includes(run.status)) return ["status", `expected one of ${RUN_STATUSES.join(", ")}`];
+  if (typeof run.exit !== "string" || typeof run.error !== "string") return ["exit", "expected `exit` and `error` strings"];
+  const whole = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+  for (const key of ["counts", "anomalies"] as const) {
+    const m = run[key];
+    if (m === undefined) continue;
+    if (!isObject(m)) return [key, "expected an object of name → whole number"];
+    const bad = Object.entries(m).find(([, v]) => !whole(v));
+    if (bad) return [`${key}.${bad[0]}`, `expected a whole number ≥ 0, found ${JSON.stringify(bad[1])}`];
+  }
+  if (run.digest !== undefined && typeof run.digest !== "string") return ["digest", "expected a string"];
+  return undefined;
 }
 
 /** Configuration ids that have a journal folder, sorted. */
@@ -101,10 +172,4 @@ export function journalConfigs(results: string): string[] {
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort();
-}
-
-/** Remove the journal and capture logs of a results folder (a fresh, non-resumed run). */
-export function clearRuns(results: string): void {
-  for (const sub of [RESULTS_FOLDERS.journal, RESULTS_FOLDERS.logs]) rmSync(join(results, sub), { recursive: true, force: true });
-  for (const f of REBUILT_FILES) rmSync(join(results, f), { force: true });
 }

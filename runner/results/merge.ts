@@ -1,17 +1,20 @@
 /**
- * Merge shard results folders (`wirecost run --shard K/N`) into one: the journals and capture
- * logs are copied, the plans united, the derived files rebuilt. Shards must come from the same
- * matrix (sha256) and the same wirecost version; a configuration held by two folders is refused,
- * one held by none is reported as missing (and shows as not-run in coverage.tsv).
+ * Merge shard results folders (`wirecost run --shard K/N`) into one: the journal files (and only
+ * those) are copied, the plans united, the derived files rebuilt. Shards must come from the same
+ * matrix (sha256) and be written by this wirecost version; a configuration held by two folders is
+ * refused, one held by none is reported as missing (and shows as not-run in coverage.tsv).
  */
-import { cpSync, existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UserError } from "../../format/errors.js";
-import { clearRuns, readPlan, readRuns, writePlan } from "./journal.js";
+import { readPlan, readRuns, writePlan } from "./journal.js";
 import type { Provenance } from "../../format/schema.js";
 import type { ResultsPlan } from "./schema.js";
 import { rebuildResults } from "./store.js";
-import { RESULTS_FOLDERS, resultsFile } from "../../format/layout.js";
+import { RESULTS_FOLDERS, isJournalFileName, journalDir, logDir, resultsFile } from "../../format/layout.js";
+import { readProvenanceFile } from "../../format/provenance.js";
+import { toolInfo } from "./provenance.js";
+import { discardStaging, swapIn, writeTarget } from "./swap.js";
 
 /** What a merge did. */
 export interface MergeReport {
@@ -23,7 +26,12 @@ export interface MergeReport {
   plan: ResultsPlan;
 }
 
-/** Read a shard's plan and provenance. @throws UserError naming the folder when it is not a finished results folder. */
+/**
+ * Read a shard's plan and provenance, both checked (runner/results/journal.ts readPlan,
+ * format/provenance.ts: the check `render` makes).
+ * @throws UserError naming the folder when it is not a finished results folder, or the file (and
+ *   key) that is malformed or of another schema version
+ */
 function readShard(dir: string): { plan: ResultsPlan; provenance: Provenance } {
   const plan = readPlan(dir);
   if (!plan)
@@ -33,18 +41,35 @@ function readShard(dir: string): { plan: ResultsPlan; provenance: Provenance } {
     throw new UserError(
       `${pfile}: missing (the shard did not finish) — finish it first: npx wirecost run ${plan.matrix.file}${plan.shard ? ` --shard ${plan.shard}` : ""} --results ${dir} --resume`,
     );
-  return { plan, provenance: JSON.parse(readFileSync(pfile, "utf8")) as Provenance };
+  return { plan, provenance: readProvenanceFile(pfile, "finish the shard first").record };
+}
+
+/** Copy the journal files of configuration `id` (format/layout.ts isJournalFileName) from results folder `from` to `to`; nothing else. */
+function copyJournal(from: string, to: string, id: string): void {
+  for (const [sub, src, dst] of [
+    [RESULTS_FOLDERS.journal, journalDir(from, id), journalDir(to, id)],
+    [RESULTS_FOLDERS.logs, logDir(from, id), logDir(to, id)],
+  ] as const) {
+    if (!existsSync(src)) continue;
+    const names = readdirSync(src).filter((n) => isJournalFileName(sub, n) && !n.endsWith(".tmp"));
+    if (names.length) mkdirSync(dst, { recursive: true });
+    for (const n of names) copyFileSync(join(src, n), join(dst, n));
+  }
 }
 
 /**
- * Merge results folders `dirs` into `out` (created; its journal, logs and derived files replaced).
- * Every input run file is read before anything is written, so a bad one names its own folder and
- * leaves `out` as it was.
- * @param fresh replace `out` even when it holds results of configurations the merge does not cover
+ * Merge results folders `dirs` into `out`. Every input run file is read (and checked) before
+ * anything is written, so a bad one names its own folder and leaves `out` as it was. When `out`
+ * already holds results, the merged ones are written beside (`out/.wirecost-next/`) and swapped in
+ * once complete (runner/results/swap.ts): a crash part way leaves the old ones; only files a
+ * journal names are replaced or removed.
+ * @param fresh replace `out` even when it holds results of configurations no input folder ran
  * @throws UserError when no folder is given, `out` is one of `dirs`, a folder is not a finished
- *   results folder, folders differ in matrix sha256 or tool version (both named), a configuration
- *   appears in two folders (named with both folders), a run file is unreadable (named), or `out`
- *   holds results the merge would drop (without `fresh`)
+ *   results folder or one of its files is malformed (named), folders differ in matrix sha256,
+ *   a folder was written by another wirecost version than this one (named), a configuration
+ *   appears in two folders (named with both folders), or `out` holds results of configurations
+ *   no input folder ran (without `fresh`: merging fewer shards than before is refused, as
+ *   `run --only` and `run --shard` refuse it)
  */
 export function mergeResults(dirs: readonly string[], out: string, command = "wirecost merge", fresh = false): MergeReport {
   if (dirs.length === 0) throw new UserError("merge: no results folder given — pass the shard folders: npx wirecost merge DIR… --results OUT");
@@ -56,9 +81,13 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
       throw new UserError(
         `${s.dir}: ran another matrix than ${first.dir} (sha256 ${s.plan.matrix.sha256.slice(0, 12)}… vs ${first.plan.matrix.sha256.slice(0, 12)}…) — merge only shards of one matrix file`,
       );
-    if (s.plan.tool.version !== first.plan.tool.version)
+  }
+  const version = toolInfo().version;
+  for (const s of shards) {
+    const written = [s.plan.tool.version, s.provenance.tool.version].find((v) => v !== version);
+    if (written !== undefined)
       throw new UserError(
-        `${s.dir}: written by wirecost ${s.plan.tool.version}, ${first.dir} by ${first.plan.tool.version} — rerun the shards with one wirecost version`,
+        `${s.dir}: written by wirecost ${written}, this is ${version} — rerun the shard with this wirecost (npx wirecost run ${s.plan.matrix.file}${s.plan.shard ? ` --shard ${s.plan.shard}` : ""} --results ${s.dir}), or merge with the version that wrote it`,
       );
   }
   const owner = new Map<string, string>();
@@ -79,20 +108,15 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
   const missing = configurations.map((c) => c.id).filter((id) => !owner.has(id));
   for (const s of shards) for (const id of s.plan.selected) readRuns(s.dir, id); // throws naming the shard's file
   const old = fresh ? undefined : readPlan(out);
-  const lost = (old?.selected ?? []).filter((id) => !byId.has(id));
+  // Configurations `out` holds runs of (a merged folder also plans those no shard ran) that no input folder ran.
+  const lost = (old?.selected ?? []).filter((id) => !owner.has(id) && readRuns(out, id).length > 0);
   if (lost.length)
     throw new UserError(
-      `--results ${out}: holds results of ${lost.length} configuration(s) the merged folders do not have (e.g. ${lost[0]}, from ${old!.matrix.file}) and would drop them — merge into a new folder, or pass --fresh to drop them`,
+      `--results ${out}: holds results of ${lost.length} configuration(s) no folder given ran (e.g. ${lost[0]}, from ${old!.matrix.file}) and would drop them — pass every shard folder again, merge into a new folder, or pass --fresh to drop them`,
     );
-  clearRuns(out);
-  for (const s of shards) {
-    for (const id of s.plan.selected) {
-      for (const sub of [RESULTS_FOLDERS.journal, RESULTS_FOLDERS.logs]) {
-        const from = join(s.dir, sub, id);
-        if (existsSync(from)) cpSync(from, join(out, sub, id), { recursive: true });
-      }
-    }
-  }
+  discardStaging(out);
+  const target = writeTarget(out);
+  for (const s of shards) for (const id of s.plan.selected) copyJournal(s.dir, target, id);
   const { shard: _shard, ...base } = first.plan;
   const plan: ResultsPlan = { ...base, configurations, selected: configurations.map((c) => c.id) };
   const times = shards.map((s) => s.provenance);
@@ -105,7 +129,8 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
       .at(-1)!,
     command,
   };
-  writePlan(out, plan);
-  rebuildResults(out, plan, provenance);
+  writePlan(target, plan);
+  rebuildResults(target, plan, provenance);
+  if (target !== out) swapIn(out, plan);
   return { configurations: configurations.length, missing, plan };
 }

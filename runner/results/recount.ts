@@ -8,7 +8,7 @@
  * journal record is completed and runs.tsv, summary.tsv and medians.tsv are rebuilt from it
  * (provenance.json kept); a run whose recorded counts differ is reported and left as recorded.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { captureLogPath, planPath, resultsFile } from "../../format/layout.js";
 import { readCaptureStreams } from "../capture/log.js";
@@ -17,7 +17,7 @@ import { readPlan, readRuns, writeRun } from "./journal.js";
 import { writeRunBreakdown } from "./messages.js";
 import { rebuildResults } from "./store.js";
 import { anomalySummary } from "../../format/anomalies.js";
-import type { Provenance } from "../../format/schema.js";
+import { readProvenanceFile } from "../../format/provenance.js";
 
 /** What a recount found. */
 export interface RecountSummary {
@@ -34,7 +34,9 @@ export interface RecountSummary {
 /**
  * Recount every ok run of the folder `dir` (see the module comment).
  * @param progress called after each configuration with (configurations done, of how many)
- * @throws UserError when `dir` holds no bytes results (no runs/plan.json)
+ * @throws UserError when `dir` holds no bytes results (no runs/plan.json), or its plan, a journal
+ *   record or provenance.json is malformed or of another schema version (checked as `render`
+ *   checks it, format/provenance.ts), before anything is rewritten
  */
 export function recountResults(dir: string, progress?: (done: number, total: number) => void): RecountSummary {
   const plan = readPlan(dir);
@@ -45,6 +47,9 @@ export function recountResults(dir: string, progress?: (done: number, total: num
       fix: "name the folder a bytes matrix was run into, e.g. `--results results`",
     });
   }
+  // Checked before anything is rewritten (the check render makes): it is written back below.
+  const pfile = resultsFile(dir, "provenance");
+  const provenance = existsSync(pfile) ? readProvenanceFile(pfile, "").record : undefined;
   const summary: RecountSummary = { recounted: 0, withoutLog: 0, completed: 0, differences: [] };
   const configs = plan.configurations.filter((c) => plan.selected.includes(c.id));
   configs.forEach((config, i) => {
@@ -80,8 +85,11 @@ export function recountResults(dir: string, progress?: (done: number, total: num
     progress?.(i + 1, configs.length);
   });
   if (summary.completed > 0) {
-    const provenance = JSON.parse(readFileSync(resultsFile(dir, "provenance"), "utf8")) as Provenance;
-    rebuildResults(dir, plan, provenance);
+    rebuildResults(
+      dir,
+      plan,
+      provenance ?? readProvenanceFile(pfile, `finish the run first: npx wirecost run ${plan.matrix.file} --resume --results ${dir}`).record,
+    );
   }
   return summary;
 }

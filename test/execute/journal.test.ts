@@ -28,7 +28,7 @@ const fake: RunOneFn = async (_m, c, repeat) => ({
   status: "ok",
   exit: "0",
   error: "",
-  counts: Object.fromEntries(COUNT_COLUMNS.map((k) => [k, Number(c.values.n)])) as unknown as CountRow,
+  counts: Object.fromEntries(COUNT_COLUMNS.map((k) => [k, Number(c.values.n ?? 0)])) as unknown as CountRow,
   digest: "x",
 });
 const tmp = () => mkdtempSync(join(tmpdir(), "wirecost-journal-"));
@@ -141,7 +141,7 @@ test("a run or a merge that would drop another matrix's results is refused unles
   const again = await runMatrix(matrix(), { results: dir, runOne: fake, preflight: false, progressStream: quiet });
   assert.equal(again.runs.length, 14, "the same matrix again replaces its own runs without --fresh");
   await runMatrix(other, { results: a, runOne: fake, preflight: false, progressStream: quiet, shard: "1/1" });
-  assert.throws(() => mergeResults([a], dir), /--results .*: holds results of 7 configuration\(s\) the merged folders do not have .* pass --fresh/);
+  assert.throws(() => mergeResults([a], dir), /--results .*: holds results of 7 configuration\(s\) no folder given ran .* pass --fresh/);
   assert.equal(readFileSync(join(dir, "runs.tsv"), "utf8").trim().split("\n").length, 1 + 14, "the folder is left as it was");
   mergeResults([a], dir, "wirecost merge", true);
   assert.equal(readFileSync(join(dir, "runs.tsv"), "utf8").trim().split("\n").length, 1 + 1);

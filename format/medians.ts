@@ -1,7 +1,7 @@
-/** Read `medians.tsv`: min, median and max of each metric per configuration. */
-import { UserError } from "../../format/errors.js";
-import { columnIndex, field, readTsv } from "../../format/tsv.js";
-import { parseCount } from "./values.js";
+/** Read and check `medians.tsv`: min, median and max of each metric per configuration (every reader: render, compare). */
+import { UserError } from "./errors.js";
+import { columnIndex, field, readTsv } from "./tsv.js";
+import { parseCount, parseMedianCount } from "./values.js";
 
 /** Spread of one metric over a configuration's ok repeats (bytes or messages, by metric). */
 export interface MetricStats {
@@ -17,11 +17,11 @@ export interface MetricStats {
 export type Medians = ReadonlyMap<string, ReadonlyMap<string, MetricStats>>;
 
 /**
- * Read `medians.tsv` (header `config metric min median max`, integers).
+ * Read `medians.tsv` (header `config metric min median max`; counts, a median may be halfway between two).
  * @param file path of `medians.tsv`
  * @param missingFix fix printed when the file is missing
- * @throws UserError (file:line) when the file is missing, a column is missing, a value is not a
- *   non-negative integer, `min ≤ median ≤ max` does not hold, or a (config, metric) pair repeats
+ * @throws UserError (file:line) when the file is missing, a column is missing, min or max is not
+ *   a non-negative integer or the median not a count (one decimal at most), `min ≤ median ≤ max` does not hold, or a (config, metric) pair repeats
  */
 export function readMedians(file: string, missingFix: string): Medians {
   const table = readTsv(file, missingFix);
@@ -33,7 +33,7 @@ export function readMedians(file: string, missingFix: string): Medians {
     const metric = get("metric");
     const stats: MetricStats = {
       min: parseCount(get("min"), file, row.line, "min"),
-      median: parseCount(get("median"), file, row.line, "median"),
+      median: parseMedianCount(get("median"), file, row.line, "median"),
       max: parseCount(get("max"), file, row.line, "max"),
     };
     if (!(stats.min <= stats.median && stats.median <= stats.max)) {

@@ -3,8 +3,8 @@
  * timings-run.json, percall-run.json; written by runner/results/provenance.ts `buildsProvenance`):
  * target name → ecosystem, toolchain versions and the full resolved dependency set.
  */
-import { UserError } from "../../format/errors.js";
-import { compareCodeUnits } from "../order.js";
+import { UserError } from "./errors.js";
+import { compareCodeUnits } from "./order.js";
 
 /** One built target as the pages show it. */
 export interface TargetBuildInfo {

@@ -1,5 +1,5 @@
 /** Typed values in results TSV cells, with errors that name the file, line and column. */
-import { UserError } from "../../format/errors.js";
+import { UserError } from "./errors.js";
 
 /** The fix printed when a results value is malformed. */
 const REGENERATE = "regenerate the results with `npx wirecost run`, or correct the value by hand";
@@ -16,6 +16,26 @@ export function parseCount(text: string, file: string, line: number, column: str
       line,
       key: column,
       problem: `expected a non-negative integer, found \`${text}\``,
+      fix: REGENERATE,
+    });
+  }
+  return n;
+}
+
+/**
+ * Parse a median of counts over repeats: a count, or halfway between two (`812.5`; the writer,
+ * runner/results/store.ts, gives one decimal).
+ * @throws UserError naming `file:line (column)` when `text` is not digits with at most one decimal,
+ *   or exceeds 2^53−1
+ */
+export function parseMedianCount(text: string, file: string, line: number, column: string): number {
+  const n = /^[0-9]+(\.[0-9])?$/.test(text) ? Number(text) : Number.NaN;
+  if (!(n <= Number.MAX_SAFE_INTEGER)) {
+    throw new UserError({
+      file,
+      line,
+      key: column,
+      problem: `expected a non-negative count (one decimal at most), found \`${text}\``,
       fix: REGENERATE,
     });
   }

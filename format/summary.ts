@@ -1,9 +1,10 @@
-/** Read `summary.tsv`: one row per configuration with its axis values and identity of repeats. */
-import { UserError } from "../../format/errors.js";
-import { compareCodeUnits } from "../order.js";
-import { columnIndex, field, readTsv } from "../../format/tsv.js";
+/** Read and check `summary.tsv`: one row per configuration with its axis values and identity of repeats (every reader: render, compare). */
+import { UserError } from "./errors.js";
+import { compareCodeUnits } from "./order.js";
+import { columnIndex, field, readTsv } from "./tsv.js";
 import { parseCount, parseYesNo } from "./values.js";
-import { parseAnomalySummary } from "../../format/anomalies.js";
+import { parseAnomalySummary } from "./anomalies.js";
+import { nameProblem } from "./layout.js";
 
 /** One configuration's row of `summary.tsv`. */
 export interface ConfigSummary {
@@ -45,7 +46,8 @@ const TAIL = ["repeats", "repeats_ok", "count_identical", "bytes_identical", "va
  * @param file path of `summary.tsv`
  * @param missingFix fix printed when the file is missing
  * @throws UserError (file:line) when the file is missing, `config` is not the first column,
- *   `repeats` or a later column is missing, a value is malformed, a configuration repeats,
+ *   `repeats` or a later column is missing, a value is malformed, a configuration id cannot be a
+ *   file name (format/layout.ts nameProblem), a configuration repeats,
  *   or `repeats_ok` exceeds `repeats`
  */
 export function readSummary(file: string, missingFix: string): Summary {
@@ -68,6 +70,15 @@ export function readSummary(file: string, missingFix: string): Summary {
   for (const row of table.rows) {
     const get = (name: string): string => field(row, col(name));
     const config = get("config");
+    const bad = nameProblem(config);
+    if (bad !== undefined)
+      throw new UserError({
+        file,
+        line: row.line,
+        key: "config",
+        problem: `configuration id ${JSON.stringify(config.slice(0, 60))} ${bad} (ids name files in the results folder)`,
+        fix: "regenerate the results with `npx wirecost run`",
+      });
     const earlier = seen.get(config);
     if (earlier !== undefined) {
       throw new UserError({

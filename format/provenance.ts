@@ -1,6 +1,10 @@
-/** Read `provenance.json`: where and with what the results were produced. */
-import { UserError, readResultsFile } from "../../format/errors.js";
-import { compareCodeUnits } from "../order.js";
+/**
+ * Read and check `provenance.json`: where and with what the results were produced. The one check
+ * of that file kind, for every reader (render, compare, merge, recount).
+ */
+import { UserError, readResultsFile } from "./errors.js";
+import type { Provenance as ProvenanceRecord } from "./schema.js";
+import { compareCodeUnits } from "./order.js";
 import { readBuilds, type TargetBuildInfo } from "./builds.js";
 
 /**
@@ -70,6 +74,16 @@ const FIX = "regenerate the results with `npx wirecost run`, or correct the key 
  *   must also be a slug: `[a-z0-9]` runs joined by single hyphens)
  */
 export function readProvenance(file: string, missingFix: string): Provenance {
+  return readProvenanceFile(file, missingFix).view;
+}
+
+/**
+ * Read and check `provenance.json` as {@link readProvenance} does, for a reader that also needs
+ * the record as written (merge and recount write it back).
+ * @returns `record`: the JSON as written (checked); `view`: as {@link readProvenance} returns it
+ * @throws UserError as {@link readProvenance}
+ */
+export function readProvenanceFile(file: string, missingFix: string): { record: ProvenanceRecord; view: Provenance } {
   const text = readResultsFile(file, missingFix);
   let json: unknown;
   try {
@@ -96,7 +110,7 @@ export function readProvenance(file: string, missingFix: string): Provenance {
       file,
       key: "schemaVersion",
       problem: `unsupported schemaVersion ${JSON.stringify(version)} (this wirecost reads 1)`,
-      fix: "render with the wirecost version that wrote these results, or regenerate them with `npx wirecost run`",
+      fix: "use the wirecost version that wrote these results, or regenerate them with `npx wirecost run`",
     });
   }
   const commit = at("git.commit");
@@ -151,7 +165,7 @@ export function readProvenance(file: string, missingFix: string): Provenance {
       if (at(`clients.${name}.declared`) === true) declaredClients.set(name, at(`clients.${name}.label`) === undefined ? name : str(`clients.${name}.label`));
     }
   }
-  return {
+  const view: Provenance = {
     schemaVersion: 1,
     tool: { name: str("tool.name"), version: str("tool.version") },
     git: { commit, dirty },
@@ -170,4 +184,5 @@ export function readProvenance(file: string, missingFix: string): Provenance {
     targetPackages,
     builds: readBuilds(at("builds"), file),
   };
+  return { record: json as ProvenanceRecord, view };
 }

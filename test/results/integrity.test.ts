@@ -1,0 +1,277 @@
+/**
+ * Results folders lose nothing, through the real CLI (README, "What wirecost promises"): `merge`
+ * refuses to drop results without `--fresh`; configuration ids are names, never paths; `run`,
+ * `verify --scratch` and `merge` touch only the files their journal names and replace a folder's
+ * results only once the new ones are complete (a kill -9 in between leaves the old ones
+ * readable); every reader checks a results file as `render` does; file-system errors name the
+ * option and the path. Real runs of the JSON-RPC echo fixture (test/fixtures/matrices/jsonrpc-echo.yaml,
+ * four configurations, about half a second a run).
+ */
+import { before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { cli, root } from "../paths.js";
+
+const MATRIX = "test/fixtures/matrices/jsonrpc-echo.yaml";
+const work = mkdtempSync(join(tmpdir(), "wirecost-integrity-"));
+const at = (...p: string[]) => join(work, ...p);
+
+/** Run the CLI from the repository root (as another user when `as` says so). */
+function wirecost(args: string[], as: { uid?: number; gid?: number } = {}): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: "utf8", ...as });
+}
+
+/** The one line on stderr (starting `wirecost: `, no stack trace) of a command that exits 1. */
+function refused(r: { status: number | null; stderr: string }): string {
+  assert.equal(r.status, 1, r.stderr);
+  const lines = r.stderr.trimEnd().split("\n");
+  assert.equal(lines.length, 1, `one line:\n${r.stderr}`);
+  assert.match(lines[0]!, /^wirecost: /);
+  return lines[0]!;
+}
+
+/** Every file under `dir` (relative path → contents), to compare a folder before and after. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, "utf8");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+before(() => {
+  // The two shards of the four configurations (2 each); merged, they are the whole run.
+  for (const k of [1, 2]) {
+    const r = wirecost(["run", MATRIX, "--repeats", "1", "--shard", `${k}/2`, "--results", at(`s${k}`)]);
+    assert.equal(r.status, 0, r.stderr);
+  }
+});
+
+test("merge refuses to drop a configuration's results without --fresh; --fresh replaces them and leaves other files", () => {
+  const out = at("merged");
+  assert.equal(wirecost(["merge", at("s1"), at("s2"), "--results", out]).status, 0);
+  const before = snapshot(out);
+  assert.equal(Object.keys(before).filter((f) => f.startsWith("runs/") && f.endsWith("/1.json")).length, 4);
+  const line = refused(wirecost(["merge", at("s1"), "--results", out]));
+  assert.match(line, new RegExp(`^wirecost: --results ${out}: holds results of 2 configuration\\(s\\) no folder given ran .* — .*--fresh to drop them$`));
+  assert.deepEqual(snapshot(out), before, "the refused merge changed nothing");
+
+  writeFileSync(join(out, "logs", "notes.txt"), "mine\n");
+  const fresh = wirecost(["merge", at("s1"), "--results", out, "--fresh"]);
+  assert.equal(fresh.status, 1, "two configurations missing");
+  const after = snapshot(out);
+  assert.equal(after["logs/notes.txt"], "mine\n", "a file wirecost did not write stays");
+  assert.deepEqual(
+    Object.keys(after)
+      .filter((f) => f.startsWith("runs/") && f.endsWith("/1.json"))
+      .sort(),
+    Object.keys(snapshot(at("s1")))
+      .filter((f) => f.startsWith("runs/") && f.endsWith("/1.json"))
+      .sort(),
+  );
+  assert.ok(!existsSync(join(out, ".wirecost-next")), "the staging folder is gone");
+});
+
+test("an axis value that is a path, or 300 characters long, is refused at expand with file:line; run writes nothing anywhere", () => {
+  for (const [file, what] of [
+    ["id-path.yaml", 'holds "/"'],
+    ["id-too-long.yaml", "is 325 bytes long"],
+  ] as const) {
+    const rel = `test/fixtures/matrices/bad/${file}`;
+    const nest = at(`nest-${file}`, "a", "b", "c");
+    mkdirSync(nest, { recursive: true });
+    writeFileSync(at(`nest-${file}`, "elsewhere"), "a user's file\n");
+    const line = refused(wirecost(["run", rel, "--results", join(nest, "r")]));
+    assert.ok(line.startsWith(`wirecost: ${rel}:14:14: configuration id `), line);
+    assert.ok(line.includes(what), line);
+    assert.doesNotMatch(line, /--results/, "the results folder is not blamed");
+    assert.deepEqual(snapshot(at(`nest-${file}`)), { elsewhere: "a user's file\n" }, "nothing written, the user's file untouched");
+  }
+});
+
+test("a results file naming a configuration by a path is refused by recount, compare and render, naming the file", () => {
+  const forged = at("forged");
+  cpSync(at("s1"), forged, { recursive: true });
+  const planFile = join(forged, "runs", "plan.json");
+  const plan = JSON.parse(readFileSync(planFile, "utf8")) as { configurations: { id: string }[]; selected: string[] };
+  const evil = "x/../../../../elsewhere";
+  plan.selected = plan.selected.map((id) => (id === plan.configurations[0]!.id ? evil : id));
+  plan.configurations[0]!.id = evil;
+  writeFileSync(planFile, JSON.stringify(plan));
+  const recount = refused(wirecost(["recount", "--results", forged]));
+  assert.ok(recount.startsWith(`wirecost: ${planFile} (configurations[0].id): configuration id "${evil}" holds "/"`), recount);
+  const summaryFile = join(forged, "summary.tsv");
+  writeFileSync(summaryFile, readFileSync(summaryFile, "utf8").replace(/\njsonrpc-echo-[a-z-]+\t/, `\n${evil}\t`));
+  for (const args of [
+    ["compare", at("s1"), forged],
+    ["render", "--results", forged, "--site", at("forged-site")],
+  ]) {
+    const line = refused(wirecost(args));
+    assert.ok(line.startsWith(`wirecost: ${summaryFile}:2 (config): configuration id "${evil}" holds "/"`), line);
+  }
+  assert.ok(!existsSync(join(work, "elsewhere")) && !existsSync(join(tmpdir(), "elsewhere.json")));
+});
+
+test("run and verify --scratch leave files they did not write under runs/ and logs/", () => {
+  const dir = at("rerun");
+  cpSync(at("s1"), dir, { recursive: true });
+  const id = readdirSync(join(dir, "logs"))[0]!;
+  writeFileSync(join(dir, "runs", "notes.txt"), "mine\n");
+  writeFileSync(join(dir, "logs", id, "mine.txt"), "mine\n");
+  const rerun = wirecost(["run", MATRIX, "--repeats", "1", "--shard", "1/2", "--results", dir]);
+  assert.equal(rerun.status, 0, rerun.stderr);
+  assert.equal(readFileSync(join(dir, "runs", "notes.txt"), "utf8"), "mine\n");
+  assert.equal(readFileSync(join(dir, "logs", id, "mine.txt"), "utf8"), "mine\n");
+  assert.ok(existsSync(join(dir, "runs", id, "1.json")));
+  assert.ok(!existsSync(join(dir, ".wirecost-next")));
+
+  const scratch = at("scratch");
+  cpSync(at("s1"), scratch, { recursive: true });
+  writeFileSync(join(scratch, "logs", id, "mine.txt"), "mine\n");
+  const verify = wirecost(["verify", MATRIX, "--results", at("s1"), "--scratch", scratch]);
+  assert.equal(verify.status, 0, verify.stderr);
+  assert.match(verify.stdout, /cells reproduced/);
+  assert.equal(readFileSync(join(scratch, "logs", id, "mine.txt"), "utf8"), "mine\n");
+});
+
+test("kill -9 of a re-run leaves the old results whole and readable; --resume completes it and swaps it in", { timeout: 120_000 }, async () => {
+  const dir = at("killed");
+  const only = ["--only", "jsonrpc-echo-stdio-plain"];
+  assert.equal(wirecost(["run", MATRIX, ...only, "--repeats", "1", "--results", dir]).status, 0);
+  const old = snapshot(dir);
+  const child = spawn(process.execPath, [cli, "run", MATRIX, ...only, "--repeats", "8", "--jobs", "1", "--results", dir], {
+    cwd: root,
+    stdio: "ignore",
+    detached: true,
+  });
+  // Killed once the re-run has recorded its second run, wherever it writes it.
+  const staged = join(dir, ".wirecost-next", "runs", "jsonrpc-echo-stdio-plain", "2.json");
+  const inPlace = join(dir, "runs", "jsonrpc-echo-stdio-plain", "2.json");
+  for (let i = 0; i < 600 && !existsSync(staged) && !existsSync(inPlace); i++) await new Promise((r) => setTimeout(r, 50));
+  process.kill(-child.pid!, "SIGKILL");
+  await new Promise((r) => child.once("exit", r));
+  assert.ok(existsSync(staged), "the re-run writes beside the old results");
+  const now = snapshot(dir);
+  for (const [file, text] of Object.entries(old)) assert.equal(now[file], text, `${file} kept as it was`);
+  const render = wirecost(["render", "--results", dir, "--site", at("killed-site")]);
+  assert.equal(render.status, 0, render.stderr);
+
+  const resume = wirecost(["run", MATRIX, ...only, "--repeats", "8", "--jobs", "1", "--results", dir, "--resume"]);
+  assert.equal(resume.status, 0, resume.stderr);
+  assert.match(resume.stderr, /8 of 8 runs ok/);
+  const summary = readFileSync(join(dir, "summary.tsv"), "utf8").split("\n")[1]!.split("\t");
+  assert.ok(summary.includes("8"), `8 repeats in summary.tsv: ${summary.join(" ")}`);
+  assert.equal(readdirSync(join(dir, "runs", "jsonrpc-echo-stdio-plain")).length, 8);
+  assert.ok(!existsSync(join(dir, ".wirecost-next")));
+});
+
+test("merge refuses a shard of another wirecost version, and a garbage provenance.json, in one line", () => {
+  const other = at("other-version");
+  cpSync(at("s2"), other, { recursive: true });
+  const planFile = join(other, "runs", "plan.json");
+  const plan = JSON.parse(readFileSync(planFile, "utf8")) as { tool: { version: string } };
+  plan.tool.version = "0.0.1";
+  writeFileSync(planFile, JSON.stringify(plan));
+  const version = refused(wirecost(["merge", other, "--results", at("merged-other")]));
+  assert.match(version, new RegExp(`^wirecost: ${other}: written by wirecost 0\\.0\\.1, this is \\S+ — rerun the shard with this wirecost`));
+
+  const garbage = at("garbage");
+  cpSync(at("s2"), garbage, { recursive: true });
+  writeFileSync(join(garbage, "provenance.json"), "garbage{\n\n");
+  const line = refused(wirecost(["merge", at("s1"), garbage, "--results", at("merged-garbage")]));
+  assert.ok(line.startsWith(`wirecost: ${join(garbage, "provenance.json")}: not valid JSON`), line);
+  assert.ok(!existsSync(at("merged-garbage", "summary.tsv")));
+});
+
+test("compare, recount and merge refuse what render refuses: negative or 1e308 medians, schemaVersion 99", () => {
+  const bad = at("bad-medians");
+  cpSync(at("s1"), bad, { recursive: true });
+  const medians = join(bad, "medians.tsv");
+  const text = readFileSync(medians, "utf8");
+  for (const value of ["-5", "1e308"]) {
+    const lines = text.split("\n");
+    const row = lines[1]!.split("\t");
+    row[3] = value; // the median of line 2
+    lines[1] = row.join("\t");
+    writeFileSync(medians, lines.join("\n"));
+    for (const args of [
+      ["compare", at("s1"), bad],
+      ["render", "--results", bad, "--site", at("bad-site")],
+    ]) {
+      const line = refused(wirecost(args));
+      assert.ok(line.startsWith(`wirecost: ${medians}:2 (median): expected a non-negative count`), line);
+    }
+  }
+  const v99 = at("schema-99");
+  cpSync(at("s2"), v99, { recursive: true });
+  const provenance = join(v99, "provenance.json");
+  writeFileSync(provenance, readFileSync(provenance, "utf8").replace('"schemaVersion": 1', '"schemaVersion": 99'));
+  for (const args of [
+    ["compare", at("s2"), v99],
+    ["recount", "--results", v99],
+    ["merge", at("s1"), v99, "--results", at("merged-99")],
+    ["render", "--results", v99, "--site", at("site-99")],
+  ]) {
+    const line = refused(wirecost(args));
+    assert.ok(line.startsWith(`wirecost: ${provenance} (schemaVersion): unsupported schemaVersion 99`), `${args[0]}: ${line}`);
+  }
+});
+
+test("timing and per-call folders: compare and render refuse a run record of schemaVersion 99 alike", () => {
+  for (const [folder, file] of [
+    ["results/a2a-layer-cost", "timings-run.json"],
+    ["results/mcp-per-call-overhead", "percall-run.json"],
+  ] as const) {
+    const copy = at(`v99-${file}`);
+    cpSync(join(root, folder), copy, { recursive: true });
+    const record = join(copy, file);
+    writeFileSync(record, readFileSync(record, "utf8").replace(/"schemaVersion": \d+/, '"schemaVersion": 99'));
+    for (const args of [
+      ["compare", folder, copy],
+      ["render", "--results", copy, "--site", at(`v99-site-${file}`)],
+    ]) {
+      const line = refused(wirecost(args));
+      assert.ok(line.startsWith(`wirecost: ${record} (schemaVersion): is 99, this wirecost reads `), `${args[0]}: ${line}`);
+    }
+  }
+});
+
+test("file-system errors name the option and the path: a full disk, a read-only folder above a missing one", (t) => {
+  const full = refused(
+    spawnSync(process.execPath, [cli, "capture", "--log", "/dev/full", "--", process.execPath, "-e", "process.stdout.write('x')"], {
+      cwd: root,
+      encoding: "utf8",
+      input: "",
+    }),
+  );
+  assert.equal(
+    full,
+    "wirecost: --log /dev/full: cannot write it: no space left on the device (ENOSPC) — free some space, or pass --log another path on another disk",
+  );
+
+  const asRoot = process.getuid?.() === 0;
+  const as = asRoot ? { uid: 65534, gid: 65534 } : {};
+  if (asRoot && spawnSync(process.execPath, [cli, "--version"], as).status !== 0) {
+    t.skip(`user nobody cannot run ${cli}`);
+    return;
+  }
+  const locked = at("ro", "locked");
+  mkdirSync(locked, { recursive: true });
+  chmodSync(at("ro"), 0o755);
+  chmodSync(work, 0o755);
+  chmodSync(locked, 0o555);
+  const deep = join(locked, "a", "b");
+  const line = refused(wirecost(["merge", at("s1"), "--results", deep], as));
+  assert.equal(
+    line,
+    `wirecost: --results ${deep}: cannot create it: permission denied (EACCES) — make ${locked} writable for you (ls -ld ${locked}), or pass --results another path`,
+  );
+});
