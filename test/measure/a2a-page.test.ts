@@ -177,6 +177,6 @@ test("a timing folder of an unknown schema version is refused in one line naming
   writeResults(results, { capacityRequestsPerSecond: [10], agentTurnSeconds: [1, 30] }, 9);
   await assert.rejects(
     render({ results, site: join(results, "site") }),
-    (e: unknown) => e instanceof UserError && e.key === "schemaVersion" && /is 9, this page reads 1 and 2/.test(e.message) && !e.message.includes("\n"),
+    (e: unknown) => e instanceof UserError && e.key === "schemaVersion" && /is 9, this wirecost reads 1 and 2/.test(e.message) && !e.message.includes("\n"),
   );
 });
