@@ -134,7 +134,7 @@ interface RawBuild {
   command: string[];
   inputs: string[];
   toolchain?: Toolchain[];
-  resolved?: { from: "pip" | "cargo" | "go" | "npm"; path: string };
+  resolved?: { from: "pip" | "cargo" | "go" | "npm" | "maven"; path: string };
 }
 interface RawClient {
   label?: string;
