@@ -1,9 +1,10 @@
 /**
  * Build time and start-up time of every target of the published matrices, side by side in one run.
  *
- *   node dist/bench/targets.js [--rebuild] [--samples N] [MATRIX…]
+ *   node dist/bench/targets.js [--rebuild] [--samples N] [--target NAME]… [MATRIX…]
  *
- * Default matrices: matrix.yaml, matrices/a2a-layer-cost.yaml. For each target: its build time
+ * Default matrices: matrix.yaml, matrices/a2a-layer-cost.yaml; `--target NAME` (repeatable) measures
+ * only the targets named. For each target: its build time
  * (the seconds the runner's last build of it took, from its build record; with --rebuild, each
  * built target is rebuilt now, caches kept, and that build is timed), and its start-up time per
  * transport: spawn → ready, median of N samples (default 5), where ready is the port accepting a
@@ -67,7 +68,10 @@ const median = (xs: number[]): number => {
 };
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ options: { rebuild: { type: "boolean" }, samples: { type: "string", default: "5" } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    options: { rebuild: { type: "boolean" }, samples: { type: "string", default: "5" }, target: { type: "string", multiple: true } },
+    allowPositionals: true,
+  });
   const samples = Number(values.samples);
   const files = positionals.length ? positionals : [join(root, "matrix.yaml"), join(root, "matrices/a2a-layer-cost.yaml")];
   const rows: { target: string; transport: string; build: string; ms: number[] }[] = [];
@@ -75,7 +79,7 @@ async function main(): Promise<void> {
   for (const f of files) {
     const m = loadMatrix(f);
     for (const t of Object.values(m.targets)) {
-      if (seen.has(t.name) || t.inProcess) continue;
+      if (seen.has(t.name) || t.inProcess || (values.target && !values.target.includes(t.name))) continue;
       seen.add(t.name);
       if (t.build && values.rebuild) rmSync(join(t.build.dir, "wirecost-build.json"), { force: true });
       if (t.build) await ensureBuilt(m, [t.name]);

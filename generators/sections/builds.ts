@@ -3,7 +3,7 @@ import { formatInt } from "../format.js";
 import type { TargetBuildInfo } from "../../format/builds.js";
 import { tableView, type TableView } from "../table.js";
 
-const ECOSYSTEM: Readonly<Record<string, string>> = { pypi: "PyPI", crates: "crates.io", go: "Go modules" };
+const ECOSYSTEM: Readonly<Record<string, string>> = { pypi: "PyPI", crates: "crates.io", go: "Go modules", maven: "Maven Central" };
 
 /**
  * One row per built target: its toolchain versions, how many packages its build resolved and the

@@ -2,10 +2,11 @@
  * A built target's resolved dependency set, read the way its ecosystem records it (the matrix's
  * `build.resolved`): the distributions installed for a Python executable (importlib.metadata), the
  * packages of a Cargo.lock, the `dep` lines of `go version -m`, the packages of an npm
- * package-lock.json. And the version check of a
+ * package-lock.json, the jars of a Maven repository-layout folder. And the version check of a
  * target's `package` against that set, by the ecosystem's own rules.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, sep } from "node:path";
 import { satisfies as pep440Satisfies, validRange as pep440ValidRange } from "@renovatebot/pep440";
 import { execaSync } from "execa";
 import semver from "semver";
@@ -17,7 +18,7 @@ import type { ResolvedSource } from "../matrix/types.js";
  * them) and `toolchain` facts the set itself carries (pip: `python`, `pip`; go: `go`).
  */
 export interface ResolvedSet {
-  ecosystem: "pypi" | "crates" | "go" | "npm";
+  ecosystem: "pypi" | "crates" | "go" | "npm" | "maven";
   packages: Record<string, string>;
   toolchain: Record<string, string>;
 }
@@ -88,7 +89,30 @@ export function readResolved(src: ResolvedSource): ResolvedSet {
       }
       return { ecosystem: "npm", packages, toolchain: {} };
     }
+    case "maven":
+      return { ecosystem: "maven", packages: mavenJars(src.path), toolchain: {} };
   }
+}
+
+/**
+ * The jars under `dir`, a Maven repository-layout folder (`GROUP/PATH/ARTIFACT/VERSION/ARTIFACT-VERSION.jar`,
+ * as a Maven repository and `mvn dependency:copy-dependencies -Dmdep.useRepositoryLayout=true` lay
+ * them out), as `group:artifact` → version (several versions joined by ", ").
+ * @throws Error naming `dir` when it cannot be read or holds a jar outside that layout
+ */
+function mavenJars(dir: string): Record<string, string> {
+  const packages: Record<string, string> = {};
+  for (const file of readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".jar"))
+    .sort()) {
+    const parts = file.split(sep);
+    const [artifact, version, jar] = parts.slice(-3);
+    if (parts.length < 4 || jar !== `${artifact}-${version}.jar`)
+      throw new Error(`${join(dir, file)}: not in Maven's repository layout (GROUP/…/ARTIFACT/VERSION/ARTIFACT-VERSION.jar)`);
+    const name = `${parts.slice(0, -3).join(".")}:${artifact}`;
+    packages[name] = packages[name] ? `${packages[name]}, ${version}` : version!;
+  }
+  return packages;
 }
 
 /** PEP 503 normalised name: lower case, runs of `-`, `_`, `.` as one `-`. */
@@ -105,7 +129,7 @@ export function resolvedVersion(set: ResolvedSet, pkg: string): string | undefin
 
 /**
  * Is `range` well formed for the ecosystem? PyPI: a PEP 440 specifier, or a bare version (meaning
- * `==`); crates and Go: a semver range (Go's leading `v` allowed).
+ * `==`); crates, Go, npm and Maven: a semver range (Go's leading `v` allowed).
  */
 export function validVersionRange(ecosystem: ResolvedSet["ecosystem"], range: string): boolean {
   if (ecosystem === "pypi") return pep440ValidRange(pypiRange(range));

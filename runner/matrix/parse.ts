@@ -140,7 +140,7 @@ interface RawBuild {
   command: string[];
   inputs: string[];
   toolchain?: Toolchain[];
-  resolved?: { from: "pip" | "cargo" | "go" | "npm"; path: string };
+  resolved?: { from: "pip" | "cargo" | "go" | "npm" | "maven"; path: string };
 }
 interface RawClient {
   label?: string;

@@ -56,7 +56,7 @@ export interface Toolchain {
  * of `path`, a Go binary), `npm` (`path`, a package-lock.json: the packages npm installed). Paths are absolute after parsing (`{build}` substituted).
  */
 export interface ResolvedSource {
-  from: "pip" | "cargo" | "go" | "npm";
+  from: "pip" | "cargo" | "go" | "npm" | "maven";
   path: string;
 }
 

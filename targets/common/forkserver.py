@@ -84,9 +84,11 @@ def run_child(request: dict, fds: list[int], inherited: list[socket.socket]) -> 
         fail(f"cannot start {request.get('argv')!r}: {type(e).__name__}: {e}")
     code = 0
     try:
-        # As `python SCRIPT` does: a fresh __main__ module, __file__ absolute (Python 3.9+), sys.argv as given.
+        # As `python SCRIPT` does: a fresh __main__ module, __file__ absolute (Python 3.9+), sys.argv as given;
+        # dont_inherit: this file's `from __future__ import annotations` must not apply to SCRIPT (it
+        # would turn SCRIPT's annotations into strings, which FastMCP then cannot resolve).
         with open(script, "rb") as f:
-            compiled = compile(f.read(), script, "exec")
+            compiled = compile(f.read(), script, "exec", dont_inherit=True)
         main = types.ModuleType("__main__")
         main.__dict__.update({"__file__": script, "__cached__": None, "__builtins__": builtins})
         sys.modules["__main__"] = main

@@ -2,10 +2,13 @@
  * Package versions as an axis (README "Package versions as an axis"): a target listing versions is
  * parsed into one entry per version with its own build folder, `{version}` substituted, the exact
  * version checked, its own revisions; cells of versions a target does not list are excluded with
- * the reason; ids carry the version. And the npm resolved set read from a committed lock.
+ * the reason; ids carry the version. And the npm resolved set read from a committed lock, the
+ * maven one from a folder of jars.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { readResolved, resolvedVersion, versionSatisfies } from "../../runner/build/resolved.js";
 import { expand } from "../../runner/matrix/expand.js";
@@ -140,6 +143,20 @@ test("the npm resolved set is read from a package-lock.json and checked by semve
   assert.ok(versionSatisfies("npm", "1.13.0", "1.13.0"));
   assert.ok(!versionSatisfies("npm", "1.13.0", "1.15.0"));
   assert.ok(Object.keys(set.packages).includes("zod"));
+});
+
+test("the maven resolved set is read from a repository-layout folder of jars, named group:artifact", () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-maven-"));
+  for (const path of ["io/modelcontextprotocol/sdk/mcp/2.2.0/mcp-2.2.0.jar", "org/slf4j/slf4j-api/2.0.17/slf4j-api-2.0.17.jar"]) {
+    mkdirSync(join(dir, dirname(path)), { recursive: true });
+    writeFileSync(join(dir, path), "");
+  }
+  const set = readResolved({ from: "maven", path: dir });
+  assert.equal(set.ecosystem, "maven");
+  assert.deepEqual(set.packages, { "io.modelcontextprotocol.sdk:mcp": "2.2.0", "org.slf4j:slf4j-api": "2.0.17" });
+  assert.ok(versionSatisfies("maven", "2.2.0", "2.2.0") && !versionSatisfies("maven", "2.2.0", "2.3.0"));
+  writeFileSync(join(dir, "stray.jar"), "");
+  assert.throws(() => readResolved({ from: "maven", path: dir }), /stray\.jar: not in Maven's repository layout/);
 });
 
 test("a version's own missing input (a release without its lock) names the lock command, or removing the version", () => {

@@ -1,7 +1,8 @@
 /**
  * The built MCP targets of the wire matrix (matrix.yaml targets with `build:`: the Python, Go and
- * Rust servers), through the real CLI: built from their locks, every main-flow configuration
- * (plain, input, ten; both revisions; stdio and HTTP; raw driver) runs 3 repeats, all ok and
+ * Rust servers, mark3labs/mcp-go, FastMCP and the Java SDK), through the real CLI: built from their
+ * locks, every main-flow configuration (plain, input, ten; each of 2025-11-25 and 2026-07-28 the
+ * target lists; stdio and HTTP; raw driver) runs 3 repeats, all ok and
  * count-identical, with the JSON-RPC message counts of the TS servers (plain 4/3 under 2025-11-25
  * and 2/2 under 2026-07-28, ten 13/12 and 11/11, input 4/3 and 2/2).
  */
@@ -28,13 +29,17 @@ const MESSAGES: Record<string, Record<string, string>> = {
 for (const t of built) {
   const missing = missingToolchain(t, dirname(matrix.file));
   const skip = missing && process.env.CI !== "true" ? `${missing} (CI=true requires it)` : false;
-  test(`${t.name}: main flows on both transports and revisions, 3 repeats each, ok and count-identical`, { timeout: 900_000, skip }, async () => {
+  const revisions = ["2025-11-25", "2026-07-28"].filter((rev) => !t.revisions || t.revisions.includes(rev));
+  test(`${t.name}: main flows on both transports and ${revisions.join(" and ")}, 3 repeats each, ok and count-identical`, {
+    timeout: 900_000,
+    skip,
+  }, async () => {
     const out = mkdtempSync(join(tmpdir(), `wirecost-${t.name}-`));
-    const only = ["2025-11-25", "2026-07-28"].flatMap((rev) => ["plain", "input", "ten"].flatMap((flow) => ["--only", `raw-${t.name}-*-${rev}-${flow}`]));
+    const only = revisions.flatMap((rev) => ["plain", "input", "ten"].flatMap((flow) => ["--only", `raw-${t.name}-*-${rev}-${flow}`]));
     const r = await execa(process.execPath, [cli, "run", "--repeats", "3", ...only, "--results", out], { cwd: root, reject: false });
     assert.equal(r.exitCode, 0, r.stderr.slice(-2000));
     const summary = tsv(join(out, "summary.tsv"));
-    assert.equal(summary.length, 12, "2 transports × 2 revisions × 3 flows");
+    assert.equal(summary.length, 2 * revisions.length * 3, `2 transports × ${revisions.length} revision(s) × 3 flows`);
     const medians = tsv(join(out, "medians.tsv"));
     const med = (config: string, metric: string) => medians.find((m) => m.config === config && m.metric === metric)?.median;
     for (const s of summary) {

@@ -1,7 +1,7 @@
 /**
  * Fork servers (runner/targets/forkserver.ts, targets/common/forkserver.py) with real processes:
  * a forked child is the script as `python SCRIPT ARG...` would run it (argv, cwd, environment,
- * stdin and stdout passed through, exit code kept); a signal to the launcher reaches the child and
+ * stdin and stdout passed through, exit code kept, its own compiler flags); a signal to the launcher reaches the child and
  * the launcher dies of it too; a killed launcher takes its child with it; and the mcp-py target's
  * bytes are the same forked or started fresh. The first three use the machine's python3 and a
  * small script; the last needs the mcp-py build (skipped with the reason where python3 -m venv is
@@ -30,8 +30,9 @@ function scratchTarget(source: string): { dir: string; target: Target } {
 }
 
 const ECHO = `import json, os, sys
+def f(x: int): pass
 line = sys.stdin.readline()
-sys.stdout.write(json.dumps({"argv": sys.argv, "cwd": os.getcwd(), "knob": os.environ.get("WIRECOST_KNOB"), "line": line, "main": __name__, "path0": sys.path[0]}) + "\\n")
+sys.stdout.write(json.dumps({"argv": sys.argv, "cwd": os.getcwd(), "knob": os.environ.get("WIRECOST_KNOB"), "line": line, "main": __name__, "path0": sys.path[0], "annotation": type(f.__annotations__["x"]).__name__}) + "\\n")
 sys.stdout.flush()
 sys.stderr.write("to stderr\\n")
 sys.exit(3)
@@ -58,6 +59,7 @@ test("a forked child runs the script as python would: argv, cwd, environment, st
     assert.equal(seen.line, "hello\n");
     assert.equal(seen.main, "__main__");
     assert.equal(seen.path0, dir, "sys.path[0] is the script's folder");
+    assert.equal(seen.annotation, "type", "no __future__ flag of forkserver.py leaks into the script (its annotations are not strings)");
     assert.match(proc.stderrExcerpt(), /to stderr/);
     await proc.stop();
   } finally {
