@@ -15,9 +15,8 @@
  * profiled calls' own stopwatch (README "How to read a stage table").
  */
 import type { FoldedProfile } from "./folded.js";
-import { sampleCount } from "./folded.js";
 import { stageOfStack, type StageRules } from "./rules.js";
-import { STAGES, stageDef, type StageKind, type StageProcess } from "./stages.js";
+import { IDLE_STAGE, STAGES, stageDef, type StageKind, type StageProcess } from "./stages.js";
 
 /** One process of the window. */
 export interface ProcessWindow {
@@ -85,16 +84,17 @@ function row(process: StageProcess, stage: string, samples: number | null, usPer
 function processRows(p: ProcessWindow, calls: number, topFrames: number): { rows: StageRow[]; top: UnclassifiedFrame[] } {
   const userPerCall = p.cpu ? p.cpu.userUs / calls : null;
   const kernel = p.cpu ? [row(p.role, "kernel", null, p.cpu.systemUs / calls)] : [];
-  const total = p.profile ? sampleCount(p.profile) : 0;
+  const staged = p.profile ? p.profile.stacks.map((s) => ({ s, stage: (p.rules && stageOfStack(s.frames, p.rules.rules)) ?? "unclassified" })) : [];
+  const onCpu = staged.filter((x) => x.stage !== IDLE_STAGE);
+  const total = onCpu.reduce((n, x) => n + x.s.count, 0);
   if (!p.profile || total === 0) {
-    const why = p.notAttributed ?? (p.profile ? "the profile holds no on-CPU samples" : "no profile");
+    const why = p.notAttributed ?? (p.profile ? "the profile holds no on-CPU samples (all idle or none)" : "no profile");
     const cpuWhy = p.cpu ? "" : `; CPU not measured: ${p.cpuReason ?? "unknown"}`;
     return { rows: [row(p.role, "not-attributed", null, userPerCall, `not attributed: ${why}${cpuWhy}`), ...kernel], top: [] };
   }
   const byStage = new Map<string, number>();
   const leaves = new Map<string, number>();
-  for (const s of p.profile.stacks) {
-    const stage = (p.rules && stageOfStack(s.frames, p.rules.rules)) ?? "unclassified";
+  for (const { s, stage } of onCpu) {
     byStage.set(stage, (byStage.get(stage) ?? 0) + s.count);
     if (stage === "unclassified") {
       const leaf = s.frames.at(-1)!;

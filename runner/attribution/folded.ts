@@ -25,6 +25,9 @@ export interface FoldedProfile {
   stacks: FoldedStack[];
 }
 
+/** The frame given to a sample whose stack line holds no frames (` 3`): it is counted, and no rule names it, so it is unclassified. */
+export const EMPTY_STACK = "(empty stack)";
+
 /** A folded-stacks text that is not one; the message names the line. */
 export class FoldedError extends Error {}
 
@@ -53,6 +56,11 @@ export function parseFolded(text: string): FoldedProfile {
       return;
     }
     const sp = line.lastIndexOf(" ");
+    if (sp === 0 && /^ [1-9]\d*$/.test(line)) {
+      // A sample with no frames (py-spy --nonblocking reads a stack mid-change now and then): kept, as its own frame.
+      stacks.push({ frames: [EMPTY_STACK], count: Number(line.slice(1)) });
+      return;
+    }
     if (sp <= 0) throw new FoldedError(`${at}: no sample count after the stack (expected "root;…;leaf COUNT")`);
     const countText = line.slice(sp + 1);
     if (!/^[1-9]\d*$/.test(countText)) throw new FoldedError(`${at}: sample count "${countText}" is not a positive integer`);

@@ -4,13 +4,16 @@
  * stage table by writing rules, not code (README "Writing stage rules for a new SDK"). The file:
  *
  *     version: 1
- *     process: server            # the process these rules describe: server | client
+ *     process: server            # the process these rules describe: server | client (any: a shared file, included only)
  *     include: [../common/node.stages.yaml]   # optional: more rule files, tried after these
  *     rules:                     # per sample: frames from the LEAF up; at each frame the rules in order; first match wins
  *       - { stage: parse-validate, frame: "parse_and_validate" }    # frame: a JavaScript RegExp source
+ *       - { stage: build-result, frame: "zod/", under: "validateResult" }   # under: a caller must match too
+ *       - { stage: idle, frame: "^EpollSelector\\.select " }       # idle: an off-CPU sample, left out of the shares
  *
  * A stage is one of {@link RULE_STAGES} (runner/attribution/stages.ts). An included file's
- * `process` must equal the including file's; includes nest (a cycle is refused).
+ * `process` must equal the including file's or be `any` (a file shared by both, e.g. a runtime's
+ * own frames); includes nest (a cycle is refused).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -19,17 +22,19 @@ import { UserError } from "../../format/errors.js";
 import { Locator } from "../matrix/locate.js";
 import { RULE_STAGES } from "./stages.js";
 
-/** One rule: a sample whose frame matches `frame` belongs to `stage`. */
+/** One rule: a sample whose frame matches `frame` (and, with `under`, one of that frame's callers matches `under`) belongs to `stage`. */
 export interface StageRule {
   stage: string;
   frame: RegExp;
+  /** Optional: a caller (any frame nearer the root) must match it, e.g. a validator called while building the result. */
+  under?: RegExp;
   /** `file:line:col` of the rule (for the page's "which rule" and for errors). */
   at: string;
 }
 
 /** The rules of one process, in match order (a file's own rules, then its includes'). */
 export interface StageRules {
-  process: "server" | "client";
+  process: "server" | "client" | "any";
   rules: StageRule[];
   /** The file the rules were loaded from (absolute). */
   file: string;
@@ -67,17 +72,22 @@ export function loadStageRules(file: string, seen: readonly string[] = []): Stag
     if (!["version", "process", "include", "rules"].includes(k))
       throw new UserError(`${loc.key([], k)}: unknown key "${k}"; fix: use version, process, include, rules`);
   if (d.version !== 1) fail(["version"], `version is ${JSON.stringify(d.version)}`, "write version: 1");
-  if (d.process !== "server" && d.process !== "client")
-    fail(["process"], `process is ${JSON.stringify(d.process)}`, "write process: server or process: client");
-  const process = d.process as "server" | "client";
+  const included = seen.length > 0;
+  if (d.process !== "server" && d.process !== "client" && !(included && d.process === "any"))
+    fail(
+      ["process"],
+      `process is ${JSON.stringify(d.process)}`,
+      included ? "write process: server, client or any" : "write process: server or process: client",
+    );
+  const process = d.process as "server" | "client" | "any";
   if (!Array.isArray(d.rules) || !isSeq(doc.get("rules"))) fail(["rules"], "rules is not a list", "write rules: as a list of { stage, frame }");
   const rules: StageRule[] = (d.rules as unknown[]).map((r, i) => {
     const at = loc.at(["rules", i]);
     if (typeof r !== "object" || r === null || Array.isArray(r)) return fail(["rules", i], "a rule is a map { stage, frame }", FIX);
     const rule = r as Record<string, unknown>;
     for (const k of Object.keys(rule))
-      if (k !== "stage" && k !== "frame")
-        throw new UserError(`${loc.key(["rules", i], k)}: unknown key "${k}" in a rule; fix: a rule has stage and frame only`);
+      if (k !== "stage" && k !== "frame" && k !== "under")
+        throw new UserError(`${loc.key(["rules", i], k)}: unknown key "${k}" in a rule; fix: a rule has stage, frame and under only`);
     if (typeof rule.stage !== "string" || !RULE_STAGES.includes(rule.stage))
       fail(["rules", i, "stage"], `stage ${JSON.stringify(rule.stage)} is not a stage a rule can name`, `use one of ${RULE_STAGES.join(", ")}`);
     if (typeof rule.frame !== "string" || rule.frame === "")
@@ -92,7 +102,17 @@ export function loadStageRules(file: string, seen: readonly string[] = []): Stag
         "escape the RegExp (YAML double quotes need \\\\ for one backslash)",
       );
     }
-    return { stage: rule.stage as string, frame, at };
+    let under: RegExp | undefined;
+    if (rule.under !== undefined) {
+      if (typeof rule.under !== "string" || rule.under === "")
+        return fail(["rules", i, "under"], "under is not a non-empty string", "write under: a RegExp source");
+      try {
+        under = new RegExp(rule.under);
+      } catch (e) {
+        return fail(["rules", i, "under"], `under is not a valid RegExp (${(e as Error).message})`, "escape the RegExp");
+      }
+    }
+    return { stage: rule.stage as string, frame, ...(under ? { under } : {}), at };
   });
   const includes = d.include === undefined ? [] : d.include;
   if (!Array.isArray(includes) || includes.some((x) => typeof x !== "string"))
@@ -100,11 +120,17 @@ export function loadStageRules(file: string, seen: readonly string[] = []): Stag
   for (const [i, inc] of (includes as string[]).entries()) {
     const incFile = resolve(dirname(abs), inc);
     const sub = loadStageRules(incFile, [...seen, abs]);
-    if (sub.process !== process)
+    if (sub.process !== process && sub.process !== "any")
       fail(["include", i], `${inc} describes process ${sub.process}, this file ${process}`, "include only rules of the same process");
     rules.push(...sub.rules);
   }
   return { process, rules, file: abs };
+}
+
+/** Does a frame nearer the root than `i` match `under`? */
+function callerMatches(frames: readonly string[], i: number, under: RegExp): boolean {
+  for (let j = i - 1; j >= 0; j--) if (under.test(frames[j]!)) return true;
+  return false;
 }
 
 /**
@@ -115,7 +141,7 @@ export function loadStageRules(file: string, seen: readonly string[] = []): Stag
 export function stageOfStack(frames: readonly string[], rules: readonly StageRule[]): string | undefined {
   for (let i = frames.length - 1; i >= 0; i--) {
     const f = frames[i]!;
-    for (const r of rules) if (r.frame.test(f)) return r.stage;
+    for (const r of rules) if (r.frame.test(f) && (!r.under || callerMatches(frames, i, r.under))) return r.stage;
   }
   return undefined;
 }

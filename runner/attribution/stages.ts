@@ -55,8 +55,15 @@ export const STAGES: readonly StageDef[] = [
 /** Stages made by the attribution, not by rules. */
 export const MEASURED_STAGES: readonly string[] = ["kernel", "hand-off", "unclassified", "not-attributed"];
 
+/**
+ * The rule stage of samples that are not on a CPU although the sampler took them (a sampler
+ * that cannot tell an idle thread, e.g. py-spy on a thread blocked in a C call): they are left out
+ * of the shares (the process's measured CPU is split over its other samples) and form no row.
+ */
+export const IDLE_STAGE = "idle";
+
 /** Stage ids a stage rule may name. */
-export const RULE_STAGES: readonly string[] = STAGES.map((s) => s.id).filter((id) => !MEASURED_STAGES.includes(id));
+export const RULE_STAGES: readonly string[] = [...STAGES.map((s) => s.id).filter((id) => !MEASURED_STAGES.includes(id)), IDLE_STAGE];
 
 /** The kinds in the order the page lists subtotals. */
 export const KIND_ORDER: readonly StageKind[] = [

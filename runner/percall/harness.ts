@@ -185,6 +185,8 @@ export interface HarnessSpec {
   timeoutMs: number;
   call: HarnessCall;
   expect: HarnessExpect;
+  /** Extra environment (literal values), e.g. WIRECOST_PROFILE_WINDOW for the profiled trial. */
+  env?: Record<string, string>;
 }
 
 /** A literal for a command's env value: braces doubled so placeholder substitution leaves it as is. */
@@ -196,7 +198,7 @@ const literal = (s: string): string => s.replaceAll("{", "{{").replaceAll("}", "
  *   (exit status or timeout with a stderr excerpt, or what was wrong with the output)
  */
 export async function runHarness(spec: HarnessSpec): Promise<{ output: HarnessOutput } | { reason: string }> {
-  const env = { ...spec.command.env, ...Object.fromEntries(Object.entries(harnessEnv(spec.call)).map(([k, v]) => [k, literal(v)])) };
+  const env = { ...spec.command.env, ...Object.fromEntries(Object.entries({ ...harnessEnv(spec.call), ...spec.env }).map(([k, v]) => [k, literal(v)])) };
   const proc = startTarget({ argv: spec.command.argv, env }, spec.values, spec.cwd);
   const child = proc.child;
   child.stdin?.on("error", () => {});

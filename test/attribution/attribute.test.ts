@@ -55,6 +55,9 @@ describe("parseFolded", () => {
     const p = parseFolded(SERVER);
     assert.deepEqual(parseFolded(formatFolded(p)), p);
   });
+  it("keeps a sample with no frames (py-spy --nonblocking writes ' 2' now and then) as an unclassifiable frame", () => {
+    assert.deepEqual(parseFolded("a;b 3\n 2\n").stacks[1], { frames: ["(empty stack)"], count: 2 });
+  });
   it("refuses a line without a count, or a count that is not a positive integer, naming the line", () => {
     assert.throws(
       () => parseFolded("a;b 3\na;b\n"),
