@@ -12,6 +12,10 @@
  * output that is not that object, a sample count other than WIRECOST_CALLS, a result of another
  * size than the workload's, a negotiated revision other than the configuration's — is a
  * {@link HarnessFailure} with a one-line reason (with an excerpt of the harness's stderr).
+ * Profile window (the profiled trial, runner/percall/profiled.ts): with `WIRECOST_PROFILE_WINDOW=<folder>`
+ * set, the harness reports its pids in `<folder>/ready.json`, waits for `<folder>/go`, times its
+ * calls, writes `<folder>/end.json` (the window's wall time) and waits for `<folder>/release`
+ * (README "Per-call harnesses in other languages"); the protocol version stays 1 (the window is optional).
  */
 import { Ajv, type ErrorObject } from "ajv";
 import { startTarget } from "../targets/process.js";
