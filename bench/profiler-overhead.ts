@@ -48,7 +48,7 @@ async function main(): Promise<number> {
   const lines = [["path", "samplers (client, server)", "unprofiled p50 [µs]", "profiled p50 [µs]", "profiler's cost"]];
   for (const row of rows) {
     const p = profiled.get(row.config!);
-    if (!p || p.status !== "ok" || row.p50_us === "") {
+    if (p?.status !== "ok" || row.p50_us === "") {
       lines.push([row.config!, p ? `${p.client_sampler}, ${p.server_sampler || "—"}` : "—", row.p50_us || "—", "—", p?.reason || row.reason || "—"]);
       continue;
     }
