@@ -13,7 +13,12 @@
  *   rows), µs per call (empty when not measured: `note` says why) and the note
  *   (`not attributed: <reason>`);
  * - `percall-unclassified.tsv`: per configuration and process, the most sampled leaf frames of the
- *   unclassified samples, with samples and µs per call.
+ *   unclassified samples, with samples and µs per call;
+ * - `timings-stages.tsv` (timing folders that measure cpu, for targets with `profile:`): per
+ *   configuration, the server's CPU per request by stage from a profiled window in its first trial
+ *   (after the timed window, same process): the sampler, the window's measured CPU per request (µs;
+ *   the rows sum to it), and per stage its label, kind, samples and µs per request, or the note
+ *   `not attributed: <reason>`.
  */
 
 /** Columns of `percall-profiled.tsv`, in order. */
@@ -38,3 +43,6 @@ export const STAGE_COLUMNS = ["config", "process", "stage", "label", "kind", "sa
 
 /** Columns of `percall-unclassified.tsv`, in order. */
 export const UNCLASSIFIED_COLUMNS = ["config", "process", "frame", "samples", "us_per_call"] as const;
+
+/** Columns of `timings-stages.tsv`, in order. */
+export const TIMING_STAGE_COLUMNS = ["config", "sampler", "window_cpu_per_request_us", "stage", "label", "kind", "samples", "us_per_request", "note"] as const;

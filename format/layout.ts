@@ -35,6 +35,8 @@ export const RESULTS_FILES = {
   timingsSummary: "timings-summary.tsv",
   /** Timing: machine, order, parameters, assumptions, trials. */
   timingsRun: "timings-run.json",
+  /** Timing (cpu): the server's CPU per request by stage, from a profiled window (format/attribution.ts). */
+  timingsStages: "timings-stages.tsv",
   /** Per-call: one row per configuration (path). The marker of a per-call folder. */
   percall: "percall.tsv",
   /** Per-call: per (configuration, limit). */

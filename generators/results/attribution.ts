@@ -97,3 +97,36 @@ export function profileSiteFile(stem: string, rel: string): string {
   if (!m || m[1]!.includes("..")) throw new Error(`profile path ${JSON.stringify(rel)} is not profiles/<config>/<client|server>.folded`);
   return `${stem}-${m[1]}-${m[2]}.folded`;
 }
+
+/** One server's CPU per request by stage, from a timing folder's `timings-stages.tsv`. */
+export interface ServerStagesRead {
+  config: string;
+  sampler: string;
+  /** The profiled window's measured CPU per request, µs (null when not measured). */
+  windowCpuPerRequestUs: number | null;
+  rows: StageRowRead[];
+}
+
+/**
+ * The server stage tables of a timing folder, by configuration id, or undefined when it holds none.
+ * @throws UserError (format/tsv.ts) on a file that is not a TSV with its header
+ */
+export function loadServerStages(dir: string): Map<string, ServerStagesRead> | undefined {
+  const file = resultsFile(dir, "timingsStages");
+  if (!existsSync(file)) return undefined;
+  const out = new Map<string, ServerStagesRead>();
+  for (const r of readTsvRecords(file, "re-run the timing matrix into this folder (npx wirecost run MATRIX --results DIR)")) {
+    const s = out.get(r.config!) ?? { config: r.config!, sampler: r.sampler ?? "", windowCpuPerRequestUs: numOrNull(r.window_cpu_per_request_us), rows: [] };
+    s.rows.push({
+      process: "server",
+      stage: r.stage!,
+      label: r.label!,
+      kind: r.kind!,
+      samples: numOrNull(r.samples),
+      usPerCall: numOrNull(r.us_per_request),
+      note: r.note ?? "",
+    });
+    out.set(r.config!, s);
+  }
+  return out;
+}

@@ -12,7 +12,7 @@ import { toTsv } from "../../format/tsv.js";
 import { stageBarsSvg, type StageDatum } from "../charts/svg.js";
 import { mdCell, mdCode } from "../escape.js";
 import { formatFixed } from "../format.js";
-import { profileSiteFile, type ProfiledRead, type StageRowRead } from "../results/attribution.js";
+import { profileSiteFile, type ProfiledRead, type ServerStagesRead, type StageRowRead } from "../results/attribution.js";
 import type { PercallResults, PercallRow } from "../results/percall.js";
 import type { ChartView } from "./wire-charts.js";
 
@@ -266,6 +266,79 @@ export async function stageSection(
             file: tsv,
             content: toTsv(
               ["path", "stage", "us_per_call"],
+              data.map((d) => [d.path, d.stage, d.us]),
+            ),
+          },
+        ]
+      : [],
+  };
+}
+
+/**
+ * The A2A page's "Server CPU per request by stage" section: per server its profiled window's stage
+ * table (µs per request, share of the window's CPU per request, which the rows sum to), the kind
+ * subtotals, beside the unprofiled CPU per request (median over trials), and one stacked bar per
+ * server on a shared scale (SVG with its plotted values as TSV). Markdown, or undefined without stage tables.
+ * @param cpuOf the unprofiled CPU per request of a configuration (median over trials, µs), when measured
+ */
+export async function serverStagesSection(
+  stages: ReadonlyMap<string, ServerStagesRead> | undefined,
+  labelOf: (config: string) => string,
+  cpuOf: (config: string) => number | undefined,
+  stem: string,
+): Promise<{ markdown: string; assets: Array<{ file: string; content: string }> } | undefined> {
+  if (!stages || stages.size === 0) return undefined;
+  const parts: string[] = [];
+  const data: StageDatum[] = [];
+  const order: string[] = [];
+  for (const s of stages.values()) {
+    const total = s.rows.every((r) => r.usPerCall !== null) ? s.rows.reduce((n, r) => n + r.usPerCall!, 0) : null;
+    const share = (us: number | null): string => (us === null || !total ? "—" : pct(us / total));
+    const rows = s.rows.map((r) => [
+      mdCell(r.label),
+      r.usPerCall === null ? "not measured" : us1(r.usPerCall),
+      share(r.usPerCall),
+      r.samples === null ? "measured" : String(r.samples),
+      mdCell(r.note),
+    ]);
+    const kinds = subtotals(s.rows, (r) => r.kind);
+    const cpu = cpuOf(s.config);
+    parts.push(
+      [
+        `### ${mdCell(labelOf(s.config))}`,
+        "",
+        `Configuration ${mdCode(s.config)}, sampler ${mdCell(s.sampler)}. The rows sum to ${total === null ? "— (a row has no time)" : `${us1(total)} µs`}; the profiled window's measured CPU per request: ${s.windowCpuPerRequestUs === null ? "not measured" : `${us1(s.windowCpuPerRequestUs)} µs`}; the unprofiled trials' (median): ${cpu === undefined ? "not measured" : `${us1(cpu)} µs`}${cpu !== undefined && s.windowCpuPerRequestUs !== null ? ` (the profiler's own cost: ${pct((s.windowCpuPerRequestUs - cpu) / cpu)})` : ""}.`,
+        "",
+        table(["stage", "µs per request", "share of the CPU per request", "samples", "note"], ["l", "r", "r", "r", "l"], rows),
+        "",
+        `By kind: ${KIND_ORDER.filter((k) => kinds.has(k))
+          .map((k) => `${mdCell(k)} ${us1(kinds.get(k)!)} µs (${share(kinds.get(k)!)})`)
+          .join(", ")}.`,
+        "",
+      ].join("\n"),
+    );
+    for (const r of s.rows) {
+      if (r.usPerCall === null) continue;
+      if (!order.includes(r.label)) order.push(r.label);
+      data.push({ path: labelOf(s.config), stage: r.label, us: r.usPerCall });
+    }
+  }
+  const svg = `${stem}-stages.svg`;
+  const tsv = `${stem}-stages.tsv`;
+  const chart = data.length
+    ? `![Server CPU per request of ${stages.size} servers split by stage, one stacked bar per server on one scale](${svg})\n\nPlotted values (µs per request by server and stage): [${tsv}](${tsv}).\n\n`
+    : "";
+  const intro =
+    "Each server's first trial also ran a profiled window after its timed one: the same requests on the same warm process, sampled (V8 through the server's signal window, or py-spy by pid), its user and system CPU read at both ends. Its user CPU is split over the stages by samples (the target's stage rules: HTTP parsing is the transport row, JSON decode and model validation parse and validate, routing and the JSON-RPC handler dispatch, the agent and its task handling the work, the response build and serialise), its system CPU is the kernel row; the rows sum to the window's measured CPU per request. README \"How to read a stage table\".\n\n";
+  return {
+    markdown: `## Server CPU per request by stage\n\n${intro}${chart}${parts.join("\n")}`,
+    assets: data.length
+      ? [
+          { file: svg, content: await stageBarsSvg(data, order) },
+          {
+            file: tsv,
+            content: toTsv(
+              ["server", "stage", "us_per_request"],
               data.map((d) => [d.path, d.stage, d.us]),
             ),
           },

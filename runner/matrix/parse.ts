@@ -610,11 +610,11 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
         `target ${tname} declares harness and ${t.inProcess ? "inProcess" : `a ${t.stdio ? "stdio" : "http"} command`} — a harness times its path itself; remove one of them`,
         "harness",
       );
-    if (t.profile && !inProcessOk)
+    if (t.profile && !inProcessOk && !measures.includes("cpu"))
       fail(
         loc,
         ["targets", tname, "profile"],
-        `target ${tname} declares profile:, which only measures: [percall] runs — set measures: [percall] or remove profile`,
+        `target ${tname} declares profile:, which only measures: [percall] and cpu runs use — add one of them to measures: or remove profile`,
         "profile",
       );
     if (t.profile?.sampler === "py-spy" && !t.profile.pySpy)

@@ -1,7 +1,8 @@
 import { median } from "simple-statistics";
 import { toTsv } from "../../format/tsv.js";
+import { TIMING_STAGE_COLUMNS } from "../../format/attribution.js";
 import { writeAtomic } from "../../format/files.js";
-import type { TrialResult } from "./trial.js";
+import type { TrialResult, TrialStages } from "./trial.js";
 import { resultsFile, trialPath } from "../../format/layout.js";
 
 /** Fixed precision of values in TSV (3 decimals: nanosecond resolution for `_us` figures). */
@@ -61,6 +62,24 @@ export function writeTimings(dir: string, results: TrialResult[], run: Record<st
       byMetric.set(k, [...(byMetric.get(k) ?? []), v]);
     }
   }
+  const stageRows = sorted.flatMap((r) =>
+    r.stages === undefined
+      ? []
+      : "reason" in r.stages
+        ? [[r.config, "none", "", "not-attributed", "not attributed", "not attributed", "", "", `not attributed: ${r.stages.reason}`.replace(/\s+/g, " ")]]
+        : r.stages.rows.map((x) => [
+            r.config,
+            (r.stages as TrialStages).sampler,
+            fix((r.stages as TrialStages).cpuPerRequestUs),
+            x.stage,
+            x.label,
+            x.kind,
+            x.samples ?? "",
+            x.usPerCall === null ? "" : fix(x.usPerCall),
+            x.note.replace(/\s+/g, " "),
+          ]),
+  );
+  if (stageRows.length) writeAtomic(resultsFile(dir, "timingsStages"), toTsv(TIMING_STAGE_COLUMNS, stageRows));
   writeAtomic(resultsFile(dir, "timings"), toTsv(["config", "trial", "seq", "layout", "workload", "status", "metric", "value"], rows));
   const summary = [...byMetric.entries()].map(([k, vs]) => {
     const [config, metric] = k.split("\t") as [string, string];
