@@ -106,6 +106,10 @@ export interface SeedComparison {
   validationShare: string;
   schedulingMs: string;
   schedulingShare: string;
+  /** The overhead without the hand-off (the processes' CPU), and the two subtotals' shares of it. */
+  cpuMs: string;
+  validationCpuShare: string;
+  schedulingCpuShare: string;
 }
 
 /** The section: per-path views, the chart, the count of paths whose check (b) holds, and the seed comparison rows. */
@@ -231,6 +235,8 @@ export async function stageSection(
       const k = subtotals(rows, (x) => x.kind);
       const v = k.get("validation") ?? 0;
       const s = k.get("scheduling") ?? 0;
+      // The same shares of the processes' CPU alone (the hand-off left out): on a loaded machine the hand-off holds the run queue's wait.
+      const cpu = over - rows.filter((x) => x.stage === "hand-off").reduce((n, x) => n + (x.usPerCall ?? 0), 0);
       return [
         {
           label: mdCell(p.label),
@@ -239,6 +245,9 @@ export async function stageSection(
           validationShare: pct(v / over),
           schedulingMs: ms(s),
           schedulingShare: pct(s / over),
+          cpuMs: ms(cpu),
+          validationCpuShare: cpu > 0 ? pct(v / cpu) : "—",
+          schedulingCpuShare: cpu > 0 ? pct(s / cpu) : "—",
         },
       ];
     });
