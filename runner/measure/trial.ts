@@ -77,6 +77,8 @@ export interface TrialStages {
   cpuPerRequestUs: number;
   /** Stage rows of the server (kernel: its system time; not-attributed when there is no profile), µs per request. */
   rows: StageRow[];
+  /** The window's folded stacks (kept as `profiles/<config>/server.folded`), when there is a profile. */
+  profile?: string;
 }
 
 /** One throughput window's figures. */
@@ -177,6 +179,7 @@ async function profiledWindow(
     sampler: "reason" in sampler ? "none" : prof.sampler === "self" ? "self" : sampler.name,
     cpuPerRequestUs: (cpu.userUs + cpu.systemUs) / spec.calls,
     rows: table.rows.filter((r) => r.stage !== "hand-off"),
+    ...("text" in result ? { profile: result.text } : {}),
   };
 }
 
