@@ -7,7 +7,8 @@
  * rebuilt from it; `logs/<config>/<repeat>.jsonl` is one run's capture log and
  * `logs/<config>/<repeat>.messages.tsv` its per-message breakdown (format/messages.ts).
  * Timing results: `timings.tsv`, `timings-summary.tsv`, `timings-run.json`,
- * `timings/<config>/trial-<n>.json`. Per-call results: `percall.tsv`, `percall-payload.tsv`,
+ * `timings/<config>/trial-<n>.json`, and for a cpu run's profiled windows `timings-stages.tsv` and
+ * `profiles/<config>/server.folded` (format/attribution.ts). Per-call results: `percall.tsv`, `percall-payload.tsv`,
  * `percall-samples.tsv`, `percall-run.json` (format/percall.ts); the profiled trials'
  * `percall-profiled.tsv`, `percall-stages.tsv`, `percall-unclassified.tsv` and
  * `profiles/<config>/<client|server>.folded` (format/attribution.ts).
