@@ -54,11 +54,12 @@ describe("profile window", () => {
     const call = (id: number) =>
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_tickets", arguments: {} } })}\n`);
     try {
-      await sleep(300);
+      call(-1); // the handler is installed before the target reads stdin: once it answers, SIGUSR1 is ours
+      while (answers < 1) await sleep(20);
       child.kill("SIGUSR1");
       await sleep(100);
       for (let i = 0; i < 100; i++) call(i);
-      while (answers < 100) await sleep(20);
+      while (answers < 101) await sleep(20);
       child.kill("SIGUSR2");
       for (let i = 0; i < 200 && !existsSync(out); i++) await sleep(20);
       const p = parseFolded(readFileSync(out, "utf8"));
@@ -68,7 +69,7 @@ describe("profile window", () => {
       const inParse = p.stacks.filter((s) => s.frames.some((f) => f.startsWith("parse_and_validate "))).reduce((n, s) => n + s.count, 0);
       assert.ok(total > 0 && inParse / total > 0.3, `parse_and_validate holds 60 % of the work: ${inParse} of ${total} samples`);
       call(1000);
-      while (answers < 101) await sleep(20);
+      while (answers < 102) await sleep(20);
     } finally {
       child.kill("SIGTERM");
     }
