@@ -7,8 +7,11 @@
  * rebuilt from it; `logs/<config>/<repeat>.jsonl` is one run's capture log and
  * `logs/<config>/<repeat>.messages.tsv` its per-message breakdown (format/messages.ts).
  * Timing results: `timings.tsv`, `timings-summary.tsv`, `timings-run.json`,
- * `timings/<config>/trial-<n>.json`. Per-call results: `percall.tsv`, `percall-payload.tsv`,
- * `percall-samples.tsv`, `percall-run.json` (format/percall.ts).
+ * `timings/<config>/trial-<n>.json`, and for a cpu run's profiled windows `timings-stages.tsv` and
+ * `profiles/<config>/server.folded` (format/attribution.ts). Per-call results: `percall.tsv`, `percall-payload.tsv`,
+ * `percall-samples.tsv`, `percall-run.json` (format/percall.ts); the profiled trials'
+ * `percall-profiled.tsv`, `percall-stages.tsv`, `percall-unclassified.tsv` and
+ * `profiles/<config>/<client|server>.folded` (format/attribution.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,6 +78,8 @@ export const RESULTS_FILES = {
   timingsSummary: "timings-summary.tsv",
   /** Timing: machine, order, parameters, assumptions, trials. */
   timingsRun: "timings-run.json",
+  /** Timing (cpu): the server's CPU per request by stage, from a profiled window (format/attribution.ts). */
+  timingsStages: "timings-stages.tsv",
   /** Per-call: one row per configuration (path). The marker of a per-call folder. */
   percall: "percall.tsv",
   /** Per-call: per (configuration, limit). */
@@ -83,10 +88,16 @@ export const RESULTS_FILES = {
   percallSamples: "percall-samples.tsv",
   /** Per-call: title, matrix, parameters, assumptions, runs. */
   percallRun: "percall-run.json",
+  /** Per-call: one row per configuration's profiled trial (format/attribution.ts). */
+  percallProfiled: "percall-profiled.tsv",
+  /** Per-call: the stage table of every profiled trial, one row per (configuration, process, stage). */
+  percallStages: "percall-stages.tsv",
+  /** Per-call: the most sampled leaf functions of each profiled trial's unclassified samples. */
+  percallUnclassified: "percall-unclassified.tsv",
 } as const;
 
 /** Folders directly in a results folder: the run journal and the capture logs (bytes), the trials (timing). */
-export const RESULTS_FOLDERS = { journal: "runs", logs: "logs", trials: "timings" } as const;
+export const RESULTS_FOLDERS = { journal: "runs", logs: "logs", trials: "timings", profiles: "profiles" } as const;
 
 /**
  * `.wirecost-lock`: held by the wirecost process writing the folder (its pid, host, start time and
@@ -145,6 +156,14 @@ export const REBUILT_FILES: readonly string[] = [
 /** `<dir>/<name>` for a file of {@link RESULTS_FILES}. */
 export function resultsFile(dir: string, name: keyof typeof RESULTS_FILES): string {
   return join(dir, RESULTS_FILES[name]);
+}
+
+/**
+ * `profiles/<config>/<process>.folded`: the folded stacks of one configuration's profiled trial,
+ * one file per process (client, server), as the results folder's relative path (the row links it).
+ */
+export function profileRelPath(config: string, process: "client" | "server"): string {
+  return `${RESULTS_FOLDERS.profiles}/${config}/${process}.folded`;
 }
 
 /** `runs/plan.json`: what the folder was asked to hold, written before the first run. */

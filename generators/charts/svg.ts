@@ -265,3 +265,39 @@ export function sweepLinesSvg(data: readonly SweepDatum[], xTitle: string, yTitl
     resolve: { scale: { x: "shared", y: "shared" } },
   });
 }
+
+/** One segment of a stacked stage bar: a path, a stage (one colour each) and its time per call (µs). */
+export interface StageDatum {
+  path: string;
+  stage: string;
+  us: number;
+}
+
+/**
+ * Horizontal stacked bars, one per path, one colour per stage, on one shared scale (µs per call);
+ * a negative segment (a hand-off below zero) is drawn left of zero.
+ * @param stageOrder stages in legend and stacking order
+ */
+export function stageBarsSvg(data: readonly StageDatum[], stageOrder: readonly string[]): Promise<string> {
+  const paths = [...new Set(data.map((d) => d.path))];
+  return vegaLiteSvg({
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    width: 480,
+    config: { axisY: { labelLimit: 0 } },
+    data: { values: data.map((d, i) => ({ ...d, order: stageOrder.indexOf(d.stage), i })) },
+    mark: { type: "bar" },
+    encoding: {
+      y: { field: "path", type: "nominal", sort: paths, title: null },
+      x: { field: "us", type: "quantitative", title: "Time per call [µs]", stack: "zero" },
+      color: {
+        field: "stage",
+        type: "nominal",
+        sort: [...stageOrder],
+        title: "stage",
+        scale: { scheme: "tableau20" },
+        legend: { orient: "bottom", columns: 3, labelLimit: 360 },
+      },
+      order: { field: "order", type: "quantitative" },
+    },
+  });
+}

@@ -114,6 +114,8 @@ const unique = <T>(xs: readonly T[]): T[] => [...new Set(xs)];
 
 /** The data the template shows; every figure formatted here from results. */
 interface View {
+  /** The "Server CPU per request by stage" section, markdown (null without stage tables). */
+  stagesSection: string | null;
   title: string;
   /** The answer: per target CPU per request in each layout with its trial range and ratio to the floor. */
   answer: TableView;
@@ -162,9 +164,10 @@ const CHECK_METRICS = ["cpu_per_request_us", "p50_us"] as const;
 /**
  * Build the page markdown from timing results.
  * @param cpuChart the CPU-per-request chart of {@link a2aCpuChart}, when one was drawn
+ * @param stagesSection the "Server CPU per request by stage" section (generators/sections/stage-tables.ts), markdown, when the folder holds stage tables
  * @throws Error never for well-formed results; missing figures print as `—`
  */
-export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
+export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView, stagesSection?: string): string {
   const all = cells(t);
   const layouts = unique(all.map((c) => c.config.layout));
   const headlineLayout = headlineLayoutOf(layouts);
@@ -498,6 +501,7 @@ export function a2aLayerCostMarkdown(t: Timings, cpuChart?: ChartView): string {
     failures,
     environment,
     builds: buildsTable(t.builds) ?? null,
+    stagesSection: stagesSection ?? null,
     method,
     command: mdCode(t.command.startsWith("wirecost ") ? `npx ${t.command}` : t.command),
     reproduce: t.configs.map((c) => {

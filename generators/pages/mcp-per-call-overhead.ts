@@ -12,6 +12,7 @@
 import { definitionItems } from "../sections/definitions.js";
 import { percallAnswer, trialIntervalText } from "../sections/percall-answer.js";
 import type { ChartView } from "../sections/wire-charts.js";
+import type { StageSectionView } from "../sections/stage-tables.js";
 import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatFixed } from "../format.js";
 import { reproduceCommand } from "../reproduce.js";
@@ -132,10 +133,11 @@ function table(header: string[], align: Array<"l" | "r">, rows: string[][]): str
  * Build the page's markdown from a per-call results folder's contents. Deterministic.
  * @param latencyChart the latency distribution chart of {@link percallDistribution}, when some path kept its calls
  * @param payloadChart the payload-sweep chart (sections/payload-chart.ts), when some path measured the sweep
+ * @param stages the "Where the time goes" section (generators/sections/stage-tables.ts), when the folder holds profiled trials
  * @param resultsDir the results folder the page is rendered from, as `render` names it (printed in
  *   the whole-report run and render commands)
  */
-export function percallMarkdown(r: PercallResults, resultsDir: string, latencyChart?: ChartView, payloadChart?: ChartView): string {
+export function percallMarkdown(r: PercallResults, resultsDir: string, latencyChart?: ChartView, payloadChart?: ChartView, stages?: StageSectionView): string {
   const direct = r.rows.find((p) => p.kind === "direct" && p.measuredBy === "wirecost")!; // the loader checked there is one
   const mcp = r.rows.filter((p) => p.kind === "mcp");
   const ratio = (p: PercallRow, k: "p50Us" | "p95Us"): string => {
@@ -315,6 +317,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
     definitions: definitionItems(["client", "revision", "trial", "percentile", "busy"]),
     latencyChart,
     payloadChart,
+    stages: stages ?? null,
     keptPaths: String(r.rows.filter((p) => (r.callSamplesUs.get(p.config)?.length ?? 0) > 0).length),
     allPaths: String(r.rows.length),
     cpu: {

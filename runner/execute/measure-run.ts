@@ -8,6 +8,7 @@
 import { glob } from "./run-matrix.js";
 import { relative } from "node:path";
 import { shellQuote } from "../../format/shell.js";
+import { loadStageRules, type StageRules } from "../attribution/rules.js";
 import { dirname } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { expand } from "../matrix/expand.js";
@@ -128,6 +129,16 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
   const started = new Date().toISOString();
   const git = await gitState([opts.results, "site"]); // the code that runs: the checkout as it is now
   const results: TrialResult[] = [];
+  const rules = new Map<string, StageRules>();
+  /** A target's stage rules, loaded once (a bad file stops the run with its file:line). */
+  const rulesOf = (file: string): StageRules => {
+    if (!rules.has(file)) rules.set(file, loadStageRules(file));
+    return rules.get(file)!;
+  };
+  for (const c of configs) {
+    const st = targetOf(matrix, c.values)?.profile?.stages;
+    if (st && timing.measures.includes("cpu")) rulesOf(st);
+  }
   for (const s of slots) {
     const c = byId.get(s.config)!;
     const target = targetOf(matrix, c.values)!;
@@ -149,6 +160,10 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
           connections: timing.connections,
           throughputMs: timing.throughputSeconds * 1000,
           startTimeoutMs: matrix.timeoutMs,
+          // The first trial of a cpu run also profiles its server (README "How to read a stage table").
+          ...(s.trial === 1 && timing.measures.includes("cpu") && target.profile
+            ? { profile: { ...target.profile, rules: target.profile.stages ? rulesOf(target.profile.stages) : null } }
+            : {}),
         })
       : ({
           config: c.id,

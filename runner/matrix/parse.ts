@@ -182,6 +182,7 @@ interface RawMatrix {
       build?: RawBuild;
       inProcess?: { workload: string };
       harness?: RawCommand & { transport: string };
+      profile?: { sampler?: "self" | "py-spy"; pySpy?: string; stages?: string; clientStages?: string; direct?: string };
       stdio?: RawCommand;
       http?: RawCommand;
     }
@@ -615,6 +616,30 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
         `target ${tname} declares harness and ${t.inProcess ? "inProcess" : `a ${t.stdio ? "stdio" : "http"} command`} — a harness times its path itself; remove one of them`,
         "harness",
       );
+    if (t.profile && !inProcessOk && !measures.includes("cpu"))
+      fail(
+        loc,
+        ["targets", tname, "profile"],
+        `target ${tname} declares profile:, which only measures: [percall] and cpu runs use — add one of them to measures: or remove profile`,
+        "profile",
+      );
+    if (t.profile?.sampler === "py-spy" && !t.profile.pySpy)
+      fail(
+        loc,
+        ["targets", tname, "profile"],
+        `target ${tname} samples with py-spy but names no pySpy executable — add pySpy: {build}/venv/bin/py-spy (a build that installs it)`,
+        "profile",
+      );
+    const inMatrixDir = (x: string | undefined): string | undefined => (x === undefined ? undefined : resolve(matrixDir, substituteKnown(x, atBuild)));
+    const profile: Target["profile"] = t.profile
+      ? {
+          ...(t.profile.sampler ? { sampler: t.profile.sampler } : {}),
+          ...(t.profile.pySpy ? { pySpy: inMatrixDir(t.profile.pySpy)! } : {}),
+          ...(t.profile.stages ? { stages: inMatrixDir(t.profile.stages)! } : {}),
+          ...(t.profile.clientStages ? { clientStages: inMatrixDir(t.profile.clientStages)! } : {}),
+          ...(t.profile.direct ? { direct: t.profile.direct } : {}),
+        }
+      : undefined;
     const revisions = ver?.revisions ?? t.revisions;
     const flows = ver?.flows ?? t.flows;
     const version = ver?.version ?? t.version;
@@ -630,6 +655,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ...(t.forkserver ? { forkserver: { preload: [...t.forkserver.preload] } } : {}),
       ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),
       ...(harness ? { harness } : {}),
+      ...(profile ? { profile } : {}),
       ...(build ? { build } : {}),
       requires,
       commands,

@@ -126,6 +126,14 @@ export interface Target {
    * its samples; `{build}` is already substituted in `command`.
    */
   harness?: { transport: string; command: TargetCommand };
+  /**
+   * How a per-call path of this target is profiled for its stage table (`profile:`, measures:
+   * [percall] only; README "How to read a stage table"): the server's sampler (`self`: the signal
+   * window of the profile-window contract; `py-spy`: attached by pid, `pySpy` the executable), the
+   * server's and the client's stage-rules files, and the target whose median is the direct call
+   * in check (b). Paths are absolute ({build} substituted). Undefined: the server is not attributed.
+   */
+  profile?: { sampler?: "self" | "py-spy"; pySpy?: string; stages?: string; clientStages?: string; direct?: string };
   /** Commands that must be on PATH (checked by preflight). */
   requires: Requirement[];
   commands: Partial<Record<"stdio" | "http", TargetCommand>>;

@@ -1,9 +1,12 @@
 import { median } from "simple-statistics";
 import { toTsv } from "../../format/tsv.js";
+import { TIMING_STAGE_COLUMNS } from "../../format/attribution.js";
 import { writeAtomic } from "../../format/files.js";
-import type { TrialResult } from "./trial.js";
-import { resultsFile, trialPath } from "../../format/layout.js";
+import type { TrialResult, TrialStages } from "./trial.js";
+import { profileRelPath, resultsFile, trialPath } from "../../format/layout.js";
 import { TIMINGS_SCHEMA_VERSION } from "../../format/schema.js";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 /** Fixed precision of values in TSV (3 decimals: nanosecond resolution for `_us` figures). */
 const fix = (v: number) => (Number.isFinite(v) ? Number(v.toFixed(3)) : v);
@@ -54,7 +57,9 @@ export function writeTimings(dir: string, results: TrialResult[], run: Record<st
   const rows: (string | number)[][] = [];
   const byMetric = new Map<string, number[]>();
   for (const r of sorted) {
-    writeAtomic(trialPath(dir, r.config, r.trial), JSON.stringify(r, null, 2) + "\n");
+    // The profiled window's folded stacks go to their own file (below), not into the trial's JSON.
+    const stages = r.stages && "rows" in r.stages ? { ...r.stages, profile: undefined } : r.stages;
+    writeAtomic(trialPath(dir, r.config, r.trial), JSON.stringify({ ...r, ...(stages ? { stages } : {}) }, null, 2) + "\n");
     if (r.status !== "ok") {
       rows.push([r.config, r.trial, r.seq, r.layout, r.workload, r.status, "error", 0]);
       continue;
@@ -64,6 +69,31 @@ export function writeTimings(dir: string, results: TrialResult[], run: Record<st
       const k = `${r.config}\t${m}`;
       byMetric.set(k, [...(byMetric.get(k) ?? []), v]);
     }
+  }
+  const stageRows = sorted.flatMap((r) =>
+    r.stages === undefined
+      ? []
+      : "reason" in r.stages
+        ? [[r.config, "none", "", "not-attributed", "not attributed", "not attributed", "", "", `not attributed: ${r.stages.reason}`.replace(/\s+/g, " ")]]
+        : r.stages.rows.map((x) => [
+            r.config,
+            (r.stages as TrialStages).sampler,
+            fix((r.stages as TrialStages).cpuPerRequestUs),
+            x.stage,
+            x.label,
+            x.kind,
+            x.samples ?? "",
+            x.usPerCall === null ? "" : fix(x.usPerCall),
+            x.note.replace(/\s+/g, " "),
+          ]),
+  );
+  if (stageRows.length) writeAtomic(resultsFile(dir, "timingsStages"), toTsv(TIMING_STAGE_COLUMNS, stageRows));
+  for (const r of sorted) {
+    const text = r.stages && "rows" in r.stages ? r.stages.profile : undefined;
+    if (text === undefined) continue;
+    const file = join(dir, profileRelPath(r.config, "server"));
+    mkdirSync(dirname(file), { recursive: true });
+    writeAtomic(file, text);
   }
   writeAtomic(resultsFile(dir, "timings"), toTsv(["config", "trial", "seq", "layout", "workload", "status", "metric", "value"], rows));
   const summary = [...byMetric.entries()].map(([k, vs]) => {

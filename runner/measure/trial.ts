@@ -13,6 +13,21 @@ import { sampleLoad } from "./machine.js";
 import { pinProcess, threadAffinities, type Layout } from "./pinning.js";
 import { runThroughput } from "./throughput.js";
 import { WORKLOADS } from "./workloads.js";
+import type { TimedRequest } from "./request.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { attribute, type StageRow } from "../attribution/attribute.js";
+import type { StageRules } from "../attribution/rules.js";
+import {
+  cpuBetween,
+  DEFAULT_PROFILE_HZ,
+  readProcessCpu,
+  startPySpy,
+  startSelfSampler,
+  type ProcCpuReading,
+  type RunningSampler,
+} from "../attribution/samplers.js";
 
 /** Timing measures a matrix may select (`bytes` is the counting run, handled elsewhere). */
 export type TimingMeasure = "latency" | "cpu" | "throughput";
@@ -47,6 +62,23 @@ export interface TrialSpec {
   throughputMs: number;
   /** How long the target may take to listen, milliseconds. */
   startTimeoutMs: number;
+  /**
+   * Set on the trial that also runs a profiled window (the first trial of a cpu run, for a target
+   * with `profile:`): the server's sampler and stage rules (runner/attribution/).
+   */
+  profile?: { sampler?: "self" | "py-spy"; pySpy?: string; rules: StageRules | null };
+}
+
+/** The server's CPU per request by stage from the profiled window (README "How to read a stage table"). */
+export interface TrialStages {
+  /** The sampler (`self`, `py-spy`) or `none`. */
+  sampler: string;
+  /** The window's measured server CPU per request, µs (user + system): the rows sum to it. */
+  cpuPerRequestUs: number;
+  /** Stage rows of the server (kernel: its system time; not-attributed when there is no profile), µs per request. */
+  rows: StageRow[];
+  /** The window's folded stacks (kept as `profiles/<config>/server.folded`), when there is a profile. */
+  profile?: string;
 }
 
 /** One throughput window's figures. */
@@ -95,16 +127,69 @@ export interface TrialResult {
   latency?: LatencySummary & { histogram: string };
   cpu?: CpuPerRequest & { clientCpuPerRequestUs: number };
   throughput?: ThroughputResult[];
+  /** The profiled window's stage table (the trial that ran one), or why it could not be made. */
+  stages?: TrialStages | { reason: string };
 }
 
 /** Start the target, pinned: `taskset -c` on the command line, then `taskset -a -p` on every thread. */
-function startPinned(spec: TrialSpec, port: number): TargetProcess {
+function startPinned(spec: TrialSpec, port: number, profileOut?: string): TargetProcess {
   const argv = [...spec.command.argv];
   if (argv[0] === "node") argv[0] = process.execPath;
-  const cmd: TargetCommand = spec.layout.targetCores.length
-    ? { argv: ["taskset", "-c", spec.layout.targetCores.join(","), ...argv], env: spec.command.env }
-    : { argv, env: spec.command.env };
+  // A self-sampling target of the profiled trial gets its profile window (literal path: braces doubled).
+  const env = profileOut ? { ...spec.command.env, WIRECOST_PROFILE_OUT: profileOut.replaceAll("{", "{{").replaceAll("}", "}}") } : spec.command.env;
+  const cmd: TargetCommand = spec.layout.targetCores.length ? { argv: ["taskset", "-c", spec.layout.targetCores.join(","), ...argv], env } : { argv, env };
   return startTarget(cmd, { ...spec.values, port: String(port) }, spec.cwd);
+}
+
+/**
+ * The profiled window of a trial: `spec.calls` more requests on the same warm server, sampled by
+ * its sampler, its CPU read at both ends; the stage rows (runner/attribution/attribute.ts, the
+ * server's only: no hand-off) sum to the window's CPU per request. A sampler that is missing or
+ * refused gives a not-attributed row with the measured CPU, never a failed trial.
+ */
+async function profiledWindow(
+  spec: TrialSpec,
+  client: KeepAliveClient,
+  req: TimedRequest,
+  pid: number,
+  out: string,
+): Promise<TrialStages | { reason: string }> {
+  const prof = spec.profile!;
+  const sampler: RunningSampler | { reason: string } = !prof.sampler
+    ? { reason: "the target declares no profile sampler (profile: { sampler })" }
+    : prof.sampler === "self"
+      ? startSelfSampler(pid, out)
+      : await startPySpy(prof.pySpy!, pid, out, DEFAULT_PROFILE_HZ);
+  let c0: ProcCpuReading;
+  try {
+    c0 = readProcessCpu(pid);
+  } catch (e) {
+    return { reason: `could not read the server's CPU: ${(e as Error).message}` };
+  }
+  const t0 = process.hrtime.bigint();
+  await runCalls(client, req, spec.calls);
+  const wallUs = Number(process.hrtime.bigint() - t0) / 1000;
+  const cpu = cpuBetween(c0, readProcessCpu(pid));
+  const result = "reason" in sampler ? sampler : await sampler.stop();
+  const table = attribute({
+    calls: spec.calls,
+    wallUs,
+    processes: [
+      {
+        role: "server",
+        cpu,
+        profile: "reason" in result ? null : result.profile,
+        ...("reason" in result ? { notAttributed: result.reason } : {}),
+        rules: prof.rules,
+      },
+    ],
+  });
+  return {
+    sampler: "reason" in sampler ? "none" : prof.sampler === "self" ? "self" : sampler.name,
+    cpuPerRequestUs: (cpu.userUs + cpu.systemUs) / spec.calls,
+    rows: table.rows.filter((r) => r.stage !== "hand-off"),
+    ...("text" in result ? { profile: result.text } : {}),
+  };
 }
 
 /**
@@ -129,9 +214,11 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   if (!req0) return { ...res, error: `unknown workload "${spec.workload}" (workloads: ${Object.keys(WORKLOADS).join(", ")})` };
   let proc: TargetProcess | undefined;
   let client: KeepAliveClient | undefined;
+  const profileDir = spec.profile ? mkdtempSync(join(tmpdir(), "wirecost-trial-profile-")) : undefined;
+  const profileOut = profileDir ? join(profileDir, "server.folded") : undefined;
   try {
     const started = await startOnFreePort(
-      (port) => startPinned(spec, port),
+      (port) => startPinned(spec, port, spec.profile?.sampler === "self" ? profileOut : undefined),
       spec.startTimeoutMs,
       (p) => {
         proc = p;
@@ -156,6 +243,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
       if (spec.measures.includes("latency")) res.latency = { ...summarize(w.hist), histogram: encodeHistogram(w.hist) };
       if (spec.measures.includes("cpu")) res.cpu = { ...cpuPerRequest(before!, after!, spec.calls), clientCpuPerRequestUs: w.clientCpuUs / spec.calls };
     }
+    if (spec.profile) res.stages = await profiledWindow(spec, client, req, p.pid, profileOut!);
     client.close();
     client = undefined;
     if (spec.measures.includes("throughput")) {
@@ -188,6 +276,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
   } finally {
     client?.close();
     await proc?.stop();
+    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
     try {
       pinProcess(process.pid, [], spec.allCores);
     } catch {

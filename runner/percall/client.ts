@@ -25,6 +25,8 @@ export interface ClientSpec {
   cwd: string;
   /** Per-request and start-up timeout, milliseconds. */
   timeoutMs: number;
+  /** Extra environment of the target process (literal values; e.g. WIRECOST_PROFILE_OUT for a profiled trial). */
+  env?: Record<string, string>;
 }
 
 /** Start-up phases of one session, milliseconds from the spawn call (hrtime). */
@@ -103,6 +105,11 @@ export class McpCallClient implements CallClient {
     return (await this.session.request(method, params)).result!;
   }
 
+  /** Pid of the target process (undefined before it started). */
+  get serverPid(): number | undefined {
+    return this.proc?.pid;
+  }
+
   /**
    * Close the session and stop the target (stdio: end of stdin, then the process group's stop;
    * HTTP: SIGTERM, then SIGKILL after 3 s); resolves when it has exited.
@@ -119,6 +126,8 @@ export interface CallClient {
   callTool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Close the session and stop the target; resolves when it has exited. */
   close(): Promise<void>;
+  /** Pid of the target process (undefined before it started). */
+  readonly serverPid: number | undefined;
 }
 
 /**
@@ -129,7 +138,9 @@ export interface CallClient {
  */
 export async function spawnTarget(spec: ClientSpec, port: number): Promise<{ proc: TargetProcess; exited: Promise<ProtocolError> }> {
   const { command, values, transport, cwd, timeoutMs } = spec;
-  const proc = startTarget(command, transport === "http" ? { ...values, port: String(port) } : values, cwd);
+  const literal = (v: string): string => v.replaceAll("{", "{{").replaceAll("}", "}}");
+  const env = { ...command.env, ...Object.fromEntries(Object.entries(spec.env ?? {}).map(([k, v]) => [k, literal(v)])) };
+  const proc = startTarget({ ...command, env }, transport === "http" ? { ...values, port: String(port) } : values, cwd);
   const child = proc.child;
   child.stdin!.on("error", () => {});
   const exited = child.then(() => new ProtocolError(`target exited (${proc.exit() ?? "?"}): ${proc.spawnError() ?? proc.stderrExcerpt()}`));

@@ -32,6 +32,13 @@ import { SDK_CLIENT_PACKAGES, SdkCallClient } from "./sdk-client.js";
 import { runHarness } from "./harness.js";
 import type { PercallOptions, PercallPath } from "./options.js";
 import type { SdkClientName } from "../drivers/declarations.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { targetOf } from "../matrix/target-of.js";
+import type { StageRules } from "../attribution/rules.js";
+import { failedProfiled, harnessProfiled, harnessWindow, loadPathRules, profileInProcessClient, rulesFilesOf, type ProfiledResult } from "./profiled.js";
+import { ProtocolError } from "../drivers/types.js";
 
 /** One trial's latency percentiles, microseconds, and the 1-minute load average when it started. */
 export interface TrialLatency {
@@ -108,6 +115,8 @@ export interface PathResults {
   payload: PayloadSample[];
   /** Every timed call of each trial, microseconds, in call order (harness paths; empty otherwise). */
   calls: number[][];
+  /** The profiled trial beside the stopwatch trials (runner/percall/profiled.ts): its stage table and profiles. */
+  profiled: ProfiledResult;
 }
 
 /** Median of numbers (simple-statistics: mean of the middle two for an even count). @throws Error on an empty list */
@@ -144,8 +153,13 @@ function resultText(result: Record<string, unknown>): string {
   return content?.[0]?.text ?? "";
 }
 
-async function mcpCaller(m: PercallOptions, path: Extract<PercallPath, { kind: "mcp" }>, cwd: string): Promise<{ caller: Caller; setup: SetupTiming }> {
-  const spec = { command: path.command, values: path.values, transport: path.transport, revision: path.revision, cwd, timeoutMs: m.timeoutMs };
+async function mcpCaller(
+  m: PercallOptions,
+  path: Extract<PercallPath, { kind: "mcp" }>,
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ caller: Caller & { serverPid: number | undefined }; setup: SetupTiming }> {
+  const spec = { command: path.command, values: path.values, transport: path.transport, revision: path.revision, cwd, timeoutMs: m.timeoutMs, env };
   const first = { name: "search_tickets", arguments: { query: m.query, limit: m.limit } };
   const { client, setup }: { client: CallClient; setup: SetupTiming } =
     path.client === "sdk" ? await SdkCallClient.start(spec, path.sdkClient!, first) : await McpCallClient.start(spec, first);
@@ -156,6 +170,7 @@ async function mcpCaller(m: PercallOptions, path: Extract<PercallPath, { kind: "
       get: async (ids) => resultText(await client.callTool("get_tickets", { ids })),
       bytesOf: (text) => Buffer.byteLength(text as string),
       close: () => client.close(),
+      serverPid: client.serverPid,
     },
   };
 }
@@ -275,6 +290,70 @@ async function runTrial(m: PercallOptions, path: PercallPath, ctx: TrialContext,
   }
 }
 
+/** The target whose path is the direct call of `path` in check (b): its `profile.direct`, else the matrix's in-process target ("" when none). */
+function directTargetOf(matrix: Matrix, path: PercallPath): string {
+  return targetOf(matrix, path.values)?.profile?.direct ?? Object.values(matrix.targets).find((t) => t.inProcess)?.name ?? "";
+}
+
+/**
+ * The profiled trial of one path (runner/percall/profiled.ts); a target that fails in it (it does
+ * not start, answers an error) makes the trial failed with the reason, not the run.
+ */
+async function runProfiledTrial(
+  m: PercallOptions,
+  matrix: Matrix,
+  path: PercallPath,
+  ctx: TrialContext,
+  rules: Map<string, StageRules>,
+): Promise<ProfiledResult> {
+  const direct = directTargetOf(matrix, path);
+  try {
+    if (path.kind === "direct")
+      return await profileInProcessClient(
+        m,
+        matrix,
+        path,
+        rules,
+        async () => ({ search: async () => ctx.store.searchTickets(m.query, m.limit), serverPid: undefined, close: async () => {} }),
+        direct,
+      );
+    if (path.kind === "mcp")
+      return await profileInProcessClient(
+        m,
+        matrix,
+        path,
+        rules,
+        async (env) => {
+          const { caller } = await mcpCaller(m, path, ctx.cwd, env);
+          return { search: () => caller.search(m.query, m.limit), serverPid: caller.serverPid, close: () => caller.close() };
+        },
+        direct,
+      );
+    const dir = mkdtempSync(join(tmpdir(), "wirecost-window-"));
+    try {
+      const done = { value: false };
+      const run = runHarness({
+        command: path.command,
+        values: path.values,
+        cwd: ctx.cwd,
+        timeoutMs: m.timeoutMs,
+        call: { ticketsDb: ctx.dbFile, query: m.query, limit: m.limit, calls: m.calls, warmupCalls: m.warmupCalls },
+        expect: { calls: m.calls, resultBytes: ctx.resultBytes, revision: path.revision },
+        env: { WIRECOST_PROFILE_WINDOW: dir },
+      }).finally(() => (done.value = true));
+      const w = await harnessWindow(dir, targetOf(matrix, path.values), rulesFilesOf(matrix, path), rules, done, m.timeoutMs);
+      const r = await run;
+      if ("reason" in r) return failedProfiled(m.calls, `harness ${r.reason}`, direct);
+      return harnessProfiled(m.calls, r.output.samplesUs, w, direct);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } catch (e) {
+    if (e instanceof ProtocolError) return failedProfiled(m.calls, e.message.replace(/\s+/g, " "), direct);
+    throw e;
+  }
+}
+
 interface Acc {
   trials: TrialLatency[];
   setup: SetupTiming[];
@@ -285,6 +364,7 @@ interface Acc {
   failure?: string;
   runtime: string;
   client: string;
+  profiled?: ProfiledResult;
 }
 
 /** The SDK client a path's calls go through, as recorded: `@modelcontextprotocol/client 2.4.0` (installed version). */
@@ -312,6 +392,7 @@ function packageVersion(matrix: Matrix, target: string, pkg: string): string {
  */
 export async function runPercall(m: PercallOptions, paths: readonly PercallPath[], matrix: Matrix, log: Log): Promise<PathResults[]> {
   const cwd = dirname(matrix.file);
+  const rules = loadPathRules(matrix, paths);
   const dbFile = ticketsDbPath();
   const store = openTickets(dbFile);
   const ctx: TrialContext = {
@@ -360,6 +441,18 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
         await caller.close();
       }
       log(`setup ${path.id}: ${accs.get(path.id)!.setup.length} samples`);
+    }
+    for (const path of paths) {
+      const acc = accs.get(path.id)!;
+      acc.profiled = acc.failure
+        ? failedProfiled(m.calls, "its stopwatch trials failed", directTargetOf(matrix, path))
+        : await runProfiledTrial(m, matrix, path, ctx, rules);
+      const p = acc.profiled;
+      log(
+        p.status === "ok"
+          ? `profiled ${path.id}: ${p.windowUsPerCall!.toFixed(1)} µs per call in the window (samplers: client ${p.samplers.client}${p.samplers.server ? `, server ${p.samplers.server}` : ""})`
+          : `profiled ${path.id}: FAILED: ${p.reason}`,
+      );
     }
   } finally {
     store.close();
@@ -410,6 +503,7 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
           })
         : [],
       calls: a.calls,
+      profiled: a.profiled ?? failedProfiled(m.calls, "not run", directTargetOf(matrix, path)),
     };
   });
 }

@@ -13,6 +13,8 @@
  *   p50_us p95_us p99_us mean_us calls load1 client_cpu_per_call_us; setup: ready_ms open_ms listed_ms first_call_ms;
  *   loop: sequential_ms concurrent_ms batch_ms; call (harness paths): latency_us, one row per timed
  *   call in call order, n = the trial);
+ * - the profiled trial's files (format/attribution.ts: `percall-profiled.tsv`, `percall-stages.tsv`,
+ *   `percall-unclassified.tsv`, and each process's folded stacks in `profiles/<config>/`);
  * - `percall-run.json`: the matrix, the per-call parameters, the declared assumptions, and each run
  *   that wrote rows here (command, configurations, machine, load, git state, times).
  * A run with `--only` replaces its own configurations' rows and keeps the others (merge by id);
@@ -24,7 +26,10 @@ import { readTsvRecords, toTsv } from "../../format/tsv.js";
 import type { PathResults } from "./engine.js";
 import { PAYLOAD_COLUMNS, PERCALL_COLUMNS, SAMPLE_COLUMNS, type PercallRunFile, type PercallRunRecord } from "../../format/percall.js";
 import { PERCALL_SCHEMA_VERSION } from "../../format/schema.js";
-import { resultsFile } from "../../format/layout.js";
+import { profileRelPath, resultsFile } from "../../format/layout.js";
+import { PROFILED_COLUMNS, STAGE_COLUMNS, UNCLASSIFIED_COLUMNS } from "../../format/attribution.js";
+import { mkdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 type Row = Record<string, string | number>;
 
@@ -101,6 +106,69 @@ function sampleRows(p: PathResults): Row[] {
   return rows;
 }
 
+/** Round µs for the files (3 decimals). */
+const us3 = (x: number | null | undefined): string | number => (x === null || x === undefined ? "" : Number(x.toFixed(3)));
+
+/** The `percall-profiled.tsv` row of a path. */
+function profiledRow(p: PathResults): Row {
+  const f = p.profiled;
+  return {
+    config: p.id,
+    status: f.status,
+    calls: f.calls,
+    window_us_per_call: us3(f.windowUsPerCall),
+    profiled_p50_us: us3(f.p50Us),
+    profiled_mean_us: us3(f.meanUs),
+    stages_sum_us: us3(f.table?.sumUsPerCall),
+    client_sampler: f.samplers.client,
+    server_sampler: f.samplers.server,
+    client_profile: f.profiles.client !== undefined ? profileRelPath(p.id, "client") : "",
+    server_profile: f.profiles.server !== undefined ? profileRelPath(p.id, "server") : "",
+    direct_target: f.directTarget,
+    reason: f.reason.replace(/\s+/g, " "),
+  };
+}
+
+/** The `percall-stages.tsv` rows of a path. */
+function stageRows(p: PathResults): Row[] {
+  return (p.profiled.table?.rows ?? []).map((r) => ({
+    config: p.id,
+    process: r.process,
+    stage: r.stage,
+    label: r.label,
+    kind: r.kind,
+    samples: num(r.samples),
+    us_per_call: us3(r.usPerCall),
+    note: r.note.replace(/\s+/g, " "),
+  }));
+}
+
+/** The `percall-unclassified.tsv` rows of a path. */
+function unclassifiedRows(p: PathResults): Row[] {
+  return (p.profiled.table?.unclassifiedTop ?? []).map((u) => ({
+    config: p.id,
+    process: u.process,
+    frame: u.frame.replace(/[\t\r\n]/g, " "),
+    samples: u.samples,
+    us_per_call: us3(u.usPerCall),
+  }));
+}
+
+/** Write each process's folded stacks of the paths to `profiles/<config>/`, removing a stale one of a re-measured path. */
+function writeProfiles(dir: string, results: readonly PathResults[]): void {
+  for (const p of results)
+    for (const proc of ["client", "server"] as const) {
+      const file = join(dir, profileRelPath(p.id, proc));
+      const text = p.profiled.profiles[proc];
+      if (text === undefined) {
+        rmSync(file, { force: true });
+        continue;
+      }
+      mkdirSync(dirname(file), { recursive: true });
+      writeAtomic(file, text);
+    }
+}
+
 /** Rows of `file` whose config is not in `replaced` (none when the file does not exist). */
 function keptRows(file: string, replaced: ReadonlySet<string>): Row[] {
   if (!existsSync(file)) return [];
@@ -160,6 +228,18 @@ export function writePercall(
   writeAtomic(resultsFile(dir, "percall"), tsv(PERCALL_COLUMNS, summary));
   writeAtomic(resultsFile(dir, "percallPayload"), tsv(PAYLOAD_COLUMNS, payload));
   writeAtomic(resultsFile(dir, "percallSamples"), tsv(SAMPLE_COLUMNS, samples));
+  writeProfiles(dir, results);
+  const merged = (name: "percallProfiled" | "percallStages" | "percallUnclassified", rows: (p: PathResults) => Row[]): Row[] =>
+    ordered([...keptRows(resultsFile(dir, name), now), ...results.flatMap(rows)], order);
+  writeAtomic(
+    resultsFile(dir, "percallProfiled"),
+    tsv(
+      PROFILED_COLUMNS,
+      merged("percallProfiled", (p) => [profiledRow(p)]),
+    ),
+  );
+  writeAtomic(resultsFile(dir, "percallStages"), tsv(STAGE_COLUMNS, merged("percallStages", stageRows)));
+  writeAtomic(resultsFile(dir, "percallUnclassified"), tsv(UNCLASSIFIED_COLUMNS, merged("percallUnclassified", unclassifiedRows)));
   const file: PercallRunFile = {
     schemaVersion: PERCALL_SCHEMA_VERSION,
     title: head.title,

@@ -12,6 +12,10 @@
  * output that is not that object, a sample count other than WIRECOST_CALLS, a result of another
  * size than the workload's, a negotiated revision other than the configuration's — is a
  * {@link HarnessFailure} with a one-line reason (with an excerpt of the harness's stderr).
+ * Profile window (the profiled trial, runner/percall/profiled.ts): with `WIRECOST_PROFILE_WINDOW=<folder>`
+ * set, the harness reports its pids in `<folder>/ready.json`, waits for `<folder>/go`, times its
+ * calls, writes `<folder>/end.json` (the window's wall time) and waits for `<folder>/release`
+ * (README "Per-call harnesses in other languages"); the protocol version stays 1 (the window is optional).
  */
 import { Ajv, type ErrorObject } from "ajv";
 import { startTarget } from "../targets/process.js";
@@ -185,6 +189,8 @@ export interface HarnessSpec {
   timeoutMs: number;
   call: HarnessCall;
   expect: HarnessExpect;
+  /** Extra environment (literal values), e.g. WIRECOST_PROFILE_WINDOW for the profiled trial. */
+  env?: Record<string, string>;
 }
 
 /** A literal for a command's env value: braces doubled so placeholder substitution leaves it as is. */
@@ -196,7 +202,7 @@ const literal = (s: string): string => s.replaceAll("{", "{{").replaceAll("}", "
  *   (exit status or timeout with a stderr excerpt, or what was wrong with the output)
  */
 export async function runHarness(spec: HarnessSpec): Promise<{ output: HarnessOutput } | { reason: string }> {
-  const env = { ...spec.command.env, ...Object.fromEntries(Object.entries(harnessEnv(spec.call)).map(([k, v]) => [k, literal(v)])) };
+  const env = { ...spec.command.env, ...Object.fromEntries(Object.entries({ ...harnessEnv(spec.call), ...spec.env }).map(([k, v]) => [k, literal(v)])) };
   const proc = startTarget({ argv: spec.command.argv, env }, spec.values, spec.cwd);
   const child = proc.child;
   child.stdin?.on("error", () => {});

@@ -167,6 +167,11 @@ export class SdkCallClient implements CallClient {
     return r;
   }
 
+  /** Pid of the target process (undefined before it started). */
+  get serverPid(): number | undefined {
+    return this.proc?.pid;
+  }
+
   /** Close the SDK client, then stop the target as the thin client does; resolves when it has exited. */
   async close(): Promise<void> {
     await this.client.close().catch(() => {});

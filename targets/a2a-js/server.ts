@@ -13,6 +13,7 @@ import express from "express";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import { AGENT_CARD_PATH, TaskState, type AgentCard } from "@a2a-js/sdk";
+import { installProfileWindow } from "../common/profile-window.js";
 
 /** Parse `--port N` from argv. @throws Error when missing or not a port number */
 export function parsePort(argv: readonly string[]): number {
@@ -85,6 +86,7 @@ export function agentCard(port: number): AgentCard {
   } as AgentCard;
 }
 
+installProfileWindow(); // only with WIRECOST_PROFILE_OUT set (the profiled window of a cpu run)
 const port = parsePort(process.argv);
 const handler = new DefaultRequestHandler(agentCard(port), new InMemoryTaskStore(), new EchoExecutor());
 const app = express();

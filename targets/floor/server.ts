@@ -11,6 +11,7 @@
  * request before answering: a target with a known CPU cost per request, for testing the cpu measure.
  */
 import { createServer } from "node:http";
+import { installProfileWindow } from "../common/profile-window.js";
 
 /** The constant response body, bytes. */
 export const FLOOR_BODY = Buffer.from(
@@ -68,6 +69,7 @@ export function burnCpu(us: number): number {
   return used;
 }
 
+installProfileWindow(); // only with WIRECOST_PROFILE_OUT set (the profiled window of a cpu run)
 const port = numberArg(process.argv, "--port");
 const burnUs = numberArg(process.argv, "--burn-us", 0);
 const headers = { "content-type": "application/json", "content-length": String(FLOOR_BODY.length) };

@@ -23,6 +23,14 @@ calls one at a time with `time.perf_counter_ns`, and print one JSON object on st
 `cpuPerCallUs` is this process's CPU time (`time.process_time_ns`, user + system; the server is a
 child process and not in it) over the timed calls, divided by their count.
 
+Profile window (harness protocol 1, optional; README "Per-call harnesses in other languages"): when
+WIRECOST_PROFILE_WINDOW=<folder> is set, after the warm-up calls the harness writes
+`<folder>/ready.json` = {"wirecostWindow": 1, "clientPid": <its pid>, "serverPid": <its server's pid,
+or absent for direct>} and waits until `<folder>/go` exists (wirecost has attached its samplers and
+read both processes' CPU clocks); it then times the calls as usual, writes `<folder>/end.json` =
+{"windowNs": <wall time of the timed calls>, "calls": N} and waits until `<folder>/release` exists
+before going on. Without the variable nothing of this happens.
+
 Environment (set by wirecost): WIRECOST_TICKETS_DB, WIRECOST_QUERY, WIRECOST_LIMIT, WIRECOST_CALLS,
 WIRECOST_WARMUP_CALLS, WIRECOST_REVISION, WIRECOST_TRANSPORT (in-process for direct, stdio for
 sdk-stdio). Every WIRECOST_* variable is passed on to the server, as wirecost passes its axes.
@@ -106,6 +114,64 @@ def read_settings(path: str, env: dict[str, str]) -> Settings:
     )
 
 
+WINDOW_WAIT_S = 120.0
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write `data` as JSON to `path` atomically (a .tmp file renamed)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, path)
+
+
+def _wait_for(path: Path) -> None:
+    """Poll every millisecond until `path` exists. @raises RuntimeError after WINDOW_WAIT_S"""
+    deadline = time.monotonic() + WINDOW_WAIT_S
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"profile window: {path} did not appear within {WINDOW_WAIT_S:.0f} s")
+        time.sleep(0.001)
+
+
+def child_pids() -> list[int]:
+    """Pids of this process's children (/proc/self/task/*/children, Linux)."""
+    pids: list[int] = []
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            pids += [int(x) for x in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return pids
+
+
+class ProfileWindow:
+    """The profile window of WIRECOST_PROFILE_WINDOW (see the module's head); a no-op without it."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        raw = env.get("WIRECOST_PROFILE_WINDOW", "")
+        self.folder = Path(raw) if raw else None
+
+    def open(self, with_server: bool) -> None:
+        """Report the pids and wait for wirecost's go."""
+        if self.folder is None:
+            return
+        ready: dict[str, Any] = {"wirecostWindow": 1, "clientPid": os.getpid()}
+        if with_server:
+            kids = child_pids()
+            if len(kids) != 1:
+                raise RuntimeError(f"profile window: expected one server child process, found {len(kids)}")
+            ready["serverPid"] = kids[0]
+        _write_json(self.folder / "ready.json", ready)
+        _wait_for(self.folder / "go")
+
+    def close(self, window_ns: int, calls: int) -> None:
+        """Report the window's wall time and wait for wirecost's release."""
+        if self.folder is None:
+            return
+        _write_json(self.folder / "end.json", {"windowNs": window_ns, "calls": calls})
+        _wait_for(self.folder / "release")
+
+
 def ms_since(t0: int) -> float:
     """Milliseconds from `t0` (a perf_counter_ns reading) to now."""
     return (time.perf_counter_ns() - t0) / 1e6
@@ -128,12 +194,17 @@ def measure_direct(s: Settings) -> dict[str, Any]:
             tickets.search_tickets(conn, s.query, s.limit)
         samples: list[float] = []
         search, clock, q, n = tickets.search_tickets, time.perf_counter_ns, s.query, s.limit
+        window = ProfileWindow(dict(os.environ))
+        window.open(with_server=False)
         cpu0 = time.process_time_ns()
+        w0 = clock()
         for _ in range(s.calls):
             t = clock()
             search(conn, q, n)
             samples.append((clock() - t) / 1000)
+        window_ns = clock() - w0
         cpu = time.process_time_ns() - cpu0
+        window.close(window_ns, s.calls)
     finally:
         conn.close()
     return {
@@ -195,13 +266,18 @@ async def measure_sdk_stdio(s: Settings) -> dict[str, Any]:
             samples: list[float] = []
             call, clock = session.call_tool, time.perf_counter_ns
             errors = 0
+            window = ProfileWindow(dict(os.environ))
+            window.open(with_server=True)
             cpu0 = time.process_time_ns()
+            w0 = clock()
             for _ in range(s.calls):
                 t = clock()
                 r = await call("search_tickets", arguments)
                 samples.append((clock() - t) / 1000)
                 errors += bool(r.is_error)
+            window_ns = clock() - w0
             cpu = time.process_time_ns() - cpu0
+            window.close(window_ns, s.calls)
             if errors:
                 raise RuntimeError(f"{errors} of {s.calls} timed calls answered a tool error")
             negotiated = session.protocol_version

@@ -15,6 +15,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { targetArgs, usageError } from "../common/cli.js";
+import { installProfileWindow } from "../common/profile-window.js";
 import { ConfigError, configFromEnv, createTargetServer, type TargetConfig } from "./factory.js";
 
 const HOST = "127.0.0.1";
@@ -87,6 +88,7 @@ async function serveHttp(config: TargetConfig, port: number): Promise<void> {
 async function main(): Promise<void> {
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);
+  installProfileWindow(); // only with WIRECOST_PROFILE_OUT set (a profiled per-call trial)
   const args = targetArgs("mcp-ts-v1");
   let config: TargetConfig;
   try {

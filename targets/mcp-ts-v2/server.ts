@@ -14,6 +14,7 @@
  */
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { targetArgs, usageError as exitUsage } from "../common/cli.js";
+import { installProfileWindow } from "../common/profile-window.js";
 import { ConfigError, configFromEnv, targetFactory } from "./factory.js";
 import type { TargetConfig } from "./factory.js";
 import { HTTP_HOST, startHttpTarget } from "./http.js";
@@ -64,6 +65,7 @@ async function serveOverHttp(config: TargetConfig, port: number): Promise<void> 
 async function main(): Promise<void> {
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);
+  installProfileWindow(); // only with WIRECOST_PROFILE_OUT set (a profiled per-call trial)
   const args = targetArgs("mcp-ts-v2");
   let config: TargetConfig;
   try {

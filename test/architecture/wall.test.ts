@@ -3,7 +3,8 @@
  * walls"): `format/` imports only itself and packages; `generators/` imports only itself,
  * `format/` and packages (pages are rendered from results files alone); `runner/` imports itself,
  * `format/` and `targets/` (the per-call direct path calls a workload in process), nothing
- * of `generators/`; and no import cycle runs through runner/, generators/, format/ or bin/.
+ * of `generators/`; `runner/attribution/` imports only itself, `format/` and three named helpers;
+ * and no import cycle runs through runner/, generators/, format/ or bin/.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -41,6 +42,18 @@ test("format/ imports only itself; generators/ only itself and format/; runner/ 
     for (const dep of deps) if (!ok.includes(roomOf(dep))) breaches.push(`${file} imports ${dep}`);
   }
   assert.deepEqual(breaches, [], "move what both sides need into format/, or have the runner write it into a results file");
+});
+
+test("runner/attribution/ imports only itself, format/, the YAML locator, the /proc CPU reader and the targets' profile window", () => {
+  const allowed = (dep: string): boolean =>
+    dep.startsWith("runner/attribution/") ||
+    roomOf(dep) === "format" ||
+    ["runner/matrix/locate.ts", "runner/measure/cpu.ts", "targets/common/profile-window.ts"].includes(dep);
+  const breaches = [...graph].flatMap(([file, deps]) =>
+    file.startsWith("runner/attribution/") ? deps.filter((d) => !allowed(d)).map((d) => `${file} imports ${d}`) : [],
+  );
+  assert.deepEqual(breaches, [], "the attribution engine stays free of the modes: the per-call mode and the CPU probe call it, not the other way round");
+  assert.ok(graph.has("runner/attribution/attribute.ts"), "the rule reader sees the room");
 });
 
 test("no import cycle", () => {

@@ -6,8 +6,8 @@
  * are the rows of percall-payload.tsv.
  */
 import assert from "node:assert/strict";
-import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { render } from "../../generators/render.js";
 import { DEFINITIONS } from "../../generators/sections/definitions.js";
@@ -154,3 +154,80 @@ function writeLoads(file: string, load: number): void {
     .join("\n");
   writeFileSync(file, text);
 }
+
+describe("per-call page: where the time goes", () => {
+  /** Write the three attribution files for two paths of the fixture: v2 stdio (check (b) holds) and v1 stdio (it does not). */
+  function withStages(): string {
+    const dir = copy();
+    const profiled = [
+      "config\tstatus\tcalls\twindow_us_per_call\tprofiled_p50_us\tprofiled_mean_us\tstages_sum_us\tclient_sampler\tserver_sampler\tclient_profile\tserver_profile\tdirect_target\treason",
+      // v2: overhead 1,400 + direct 83.391 = 1,483.391 against the p50 1,443.839 (+2.7 %)
+      "mcp-ts-v2-stdio-2025-11-25\tok\t100\t1500\t1490\t1502\tn1500\tv8@11.3\tself\tprofiles/mcp-ts-v2-stdio-2025-11-25/client.folded\tprofiles/mcp-ts-v2-stdio-2025-11-25/server.folded\tdirect\t",
+      // v1: overhead 1,000 + 83.391 against the p50 2,734.079 (−60 %): flagged
+      "mcp-ts-v1-stdio-2025-11-25\tok\t100\t1100\t1090\t1101\t1100\tv8@11.3\tnone\t\t\tdirect\t",
+    ].join("\n");
+    writeFileSync(join(dir, "percall-profiled.tsv"), profiled.replace("n1500", "1500") + "\n");
+    const stages = [
+      "config\tprocess\tstage\tlabel\tkind\tsamples\tus_per_call\tnote",
+      "mcp-ts-v2-stdio-2025-11-25\tclient\tbuild-validate\tbuild and validate the request\tvalidation\t10\t200\t",
+      "mcp-ts-v2-stdio-2025-11-25\tserver\tparse-validate\tparse and validate the request\tvalidation\t20\t400\t",
+      "mcp-ts-v2-stdio-2025-11-25\tserver\twork\tthe work (the tool's own query)\twork\t5\t100\t",
+      "mcp-ts-v2-stdio-2025-11-25\tserver\tschedule\tschedule (event loop, async runtime)\tscheduling\t15\t300\t",
+      "mcp-ts-v2-stdio-2025-11-25\tserver\tunclassified\tunclassified (no stage rule matched)\tunclassified\t5\t100\t",
+      "mcp-ts-v2-stdio-2025-11-25\tbetween\thand-off\thand-off (neither process on a CPU: transfer, wake-ups)\ttransport\t\t400\t",
+      "mcp-ts-v1-stdio-2025-11-25\tclient\tserialise\tserialise the arguments\tserialisation\t10\t100\t",
+      "mcp-ts-v1-stdio-2025-11-25\tserver\tnot-attributed\tnot attributed (no profile of this process)\tnot attributed\t\t900\tnot attributed: target mcp-ts-v1 declares no profile sampler",
+      "mcp-ts-v1-stdio-2025-11-25\tbetween\thand-off\thand-off (neither process on a CPU: transfer, wake-ups)\ttransport\t\t100\t",
+    ].join("\n");
+    writeFileSync(join(dir, "percall-stages.tsv"), stages + "\n");
+    writeFileSync(
+      join(dir, "percall-unclassified.tsv"),
+      "config\tprocess\tframe\tsamples\tus_per_call\nmcp-ts-v2-stdio-2025-11-25\tserver\tmystery_fn (x.js:1)\t5\t100\n",
+    );
+    for (const p of ["client", "server"]) {
+      const f = join(dir, "profiles", "mcp-ts-v2-stdio-2025-11-25", `${p}.folded`);
+      mkdirSync(dirname(f), { recursive: true });
+      writeFileSync(f, "# wirecost-profile profiler=v8@11.3 interval_us=1003\nmain;parse 20\n");
+    }
+    return dir;
+  }
+
+  it("per path: the stage table with shares of the overhead, kind subtotals, by process, checks (a) and (b), the chart with its data, the profiles linked", async () => {
+    const results = withStages();
+    const site = tempDir("percall-stages-site");
+    await render({ results, site });
+    const md = readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
+    const section = md.slice(md.indexOf("## Where the time goes"));
+    assert.ok(md.includes("## Where the time goes"), "the section is there");
+    // v2: overhead = 200 + 400 + 300 + 100 + 400 = 1,400 µs (the work's 100 µs apart); validation 600 µs = 42.9 %
+    assert.match(section, /\| build and validate the request \| client \| 200\.0 \| 14\.3 % \| 10 \|/);
+    assert.match(section, /\| \*the work \(the tool's own query\)\* \| server \| 100\.0 \| \(the work\) \|/);
+    assert.match(section, /\| validation \| 600\.0 \| 42\.9 % \|/);
+    assert.match(section, /\| between \| 400\.0 \| 26\.7 % \|/);
+    assert.match(section, /Top unclassified functions: server: `mystery_fn \(x\.js:1\)` 100\.0 µs/);
+    assert.match(section, /Check \(a\): the rows sum to 1,500\.0 µs per call; the profiled calls' own stopwatch: mean 1,502\.0 µs/);
+    assert.match(
+      section,
+      /Check \(b\): overhead 1\.400 ms \+ direct call 0\.083 ms = 1\.483 ms against the unprofiled trials' p50 1\.444 ms: difference 0\.040 ms \(2\.7 %\), within 15 %/,
+    );
+    // v1: no profile of its server, flagged check (b), never a zero
+    assert.match(
+      section,
+      /\| not attributed \(no profile of this process\) \| server \| 900\.0 \| .* \| not attributed: target mcp-ts-v1 declares no profile sampler \|/,
+    );
+    assert.match(section, /more than 15\.0 % apart: check \(b\) does not hold for this path/);
+    assert.match(section, /Check \(b\) holds within 15 % for 1 of 2 paths; it does not for: SDK v1, stdio, 2025-11-25/);
+    assert.ok(existsSync(join(site, "mcp-per-call-overhead-stages.svg")), "the stacked bar chart");
+    const data = readFileSync(join(site, "mcp-per-call-overhead-stages.tsv"), "utf8");
+    assert.match(data, /^path\tstage\tus_per_call\n/);
+    assert.equal(data.trimEnd().split("\n").length, 1 + 9, "one plotted value per stage row");
+    assert.match(section, /\[server\]\(mcp-per-call-overhead-mcp-ts-v2-stdio-2025-11-25-server\.folded\)/);
+    assert.ok(existsSync(join(site, "mcp-per-call-overhead-mcp-ts-v2-stdio-2025-11-25-server.folded")), "the profile copied beside the page");
+  });
+
+  it("a folder without profiled trials renders as before, without the section", async () => {
+    const site = tempDir("percall-nostages-site");
+    await render({ results: copy(), site });
+    assert.ok(!readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8").includes("## Where the time goes"));
+  });
+});

@@ -1,0 +1,311 @@
+/**
+ * The per-call mode's profiled trial (README "How to read a stage table"): per path, one more
+ * trial beside the stopwatch trials, with the same calls, in which both processes are sampled over
+ * the same window and each one's CPU time is read at the window's ends; runner/attribution turns
+ * that into the path's stage table. Who samples what is data (the target's `profile:` in the
+ * matrix): the measuring process (wirecost's thin client, an SDK client, the direct call) with V8's
+ * profiler in process; a server with `sampler: self` (the signal window) or `sampler: py-spy`; a
+ * harness path's processes (the harness as client, its server) with py-spy, through the harness's
+ * profile window (runner/percall/harness.ts, WIRECOST_PROFILE_WINDOW). A sampler that is missing
+ * or refused makes its process's row `not attributed: <reason>`; the trial still runs.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { attribute, type ProcessWindow, type StageTable } from "../attribution/attribute.js";
+import { loadStageRules, type StageRules } from "../attribution/rules.js";
+import {
+  cpuBetween,
+  DEFAULT_PROFILE_HZ,
+  readProcessCpu,
+  startInProcessSampler,
+  startPySpy,
+  startSelfSampler,
+  type CpuReading,
+  type ProcCpuReading,
+  type RunningSampler,
+  type SamplerResult,
+} from "../attribution/samplers.js";
+import { newHistogram, summarize } from "../measure/histogram.js";
+import type { Matrix, Target } from "../matrix/types.js";
+import { targetOf } from "../matrix/target-of.js";
+import { repoRoot } from "../paths.js";
+import type { PercallOptions, PercallPath } from "./options.js";
+
+/** Stage rules of wirecost's own thin client and direct call, in the measuring process. */
+export const RAW_CLIENT_STAGES = join(repoRoot, "runner", "percall", "raw-client.stages.yaml");
+
+/** Least warm-up calls before a profiled window (so the window sees steady state). */
+const PROFILED_WARMUP_CALLS = 20;
+
+/** One path's profiled trial. */
+export interface ProfiledResult {
+  status: "ok" | "failed";
+  /** Why the trial failed (one line); "" when ok. */
+  reason: string;
+  calls: number;
+  /** Wall time of the window ÷ calls, µs; null when failed. */
+  windowUsPerCall: number | null;
+  /** The profiled calls' own stopwatch, µs; null when failed. */
+  p50Us: number | null;
+  meanUs: number | null;
+  table: StageTable | null;
+  /** Which sampler profiled each process (`none` when none did). */
+  samplers: { client: string; server: string };
+  /** The folded stacks of each process (kept in the results folder). */
+  profiles: { client?: string; server?: string };
+  /** The target whose path is the direct call check (b) adds to the overhead ("" when the matrix has none). */
+  directTarget: string;
+}
+
+/** The rules files a path's processes are attributed with (undefined: none declared). */
+export function rulesFilesOf(matrix: Matrix, path: PercallPath): { client?: string; server?: string } {
+  const prof = targetOf(matrix, path.values)?.profile;
+  if (path.kind === "direct") return { client: RAW_CLIENT_STAGES };
+  if (path.kind === "harness") return { client: prof?.clientStages, server: prof?.stages };
+  return { client: path.client === "raw" ? RAW_CLIENT_STAGES : prof?.clientStages, server: prof?.stages };
+}
+
+/**
+ * Load every rules file the paths name (once each), so a bad file stops the run before anything is measured.
+ * @throws UserError (runner/attribution/rules.ts) on a bad rules file
+ */
+export function loadPathRules(matrix: Matrix, paths: readonly PercallPath[]): Map<string, StageRules> {
+  const rules = new Map<string, StageRules>();
+  for (const p of paths) for (const f of Object.values(rulesFilesOf(matrix, p))) if (f && !rules.has(f)) rules.set(f, loadStageRules(f));
+  return rules;
+}
+
+/** The stopwatch of the profiled calls, µs (same histogram as the stopwatch trials). */
+function stopwatch(samplesNs: readonly number[]): { p50Us: number; meanUs: number } {
+  const h = newHistogram();
+  for (const ns of samplesNs) h.recordValue(Math.max(1, Math.round(ns)));
+  const s = summarize(h);
+  return { p50Us: s.p50Us, meanUs: s.meanUs };
+}
+
+/** The sampler a target declares for its server, started on `pid`, or why there is none. */
+async function startServerSampler(t: Target | undefined, pid: number | undefined, outFile: string): Promise<RunningSampler | { reason: string }> {
+  const prof = t?.profile;
+  if (!prof?.sampler) return { reason: `target ${t?.name ?? "?"} declares no profile sampler (profile: { sampler } in the matrix)` };
+  if (pid === undefined) return { reason: "the server's pid is unknown" };
+  if (prof.sampler === "self") return startSelfSampler(pid, outFile);
+  return startPySpy(prof.pySpy!, pid, outFile, DEFAULT_PROFILE_HZ);
+}
+
+/** Read a process's CPU clocks, or why not. */
+function tryCpu(pid: number | undefined): ProcCpuReading | { reason: string } {
+  if (pid === undefined) return { reason: "pid unknown" };
+  try {
+    return readProcessCpu(pid);
+  } catch (e) {
+    return { reason: `could not read /proc/${pid}: ${(e as Error).message}` };
+  }
+}
+
+/** The process window of one process from its sampler result, CPU readings and rules. */
+function processWindow(
+  role: "client" | "server",
+  sampled: SamplerResult | { reason: string },
+  cpu: CpuReading | { reason: string },
+  rules: StageRules | undefined,
+): ProcessWindow {
+  return {
+    role,
+    cpu: "reason" in cpu ? null : cpu,
+    ...("reason" in cpu ? { cpuReason: cpu.reason } : {}),
+    profile: "reason" in sampled ? null : sampled.profile,
+    ...("reason" in sampled ? { notAttributed: sampled.reason } : {}),
+    rules: rules ?? null,
+  };
+}
+
+const cpuDelta = (a: ProcCpuReading | { reason: string }, b: ProcCpuReading | { reason: string }): CpuReading | { reason: string } =>
+  "reason" in a ? a : "reason" in b ? b : cpuBetween(a, b);
+
+/** What a path's calls go through in the profiled trial (runner/percall/engine.ts makes it). */
+export interface ProfiledCaller {
+  search(): Promise<unknown>;
+  /** The server's pid (undefined for the direct path). */
+  serverPid: number | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The profiled trial of a direct or MCP path: warm up, open the window (V8 in this process, the
+ * target's sampler on the server), time `m.calls` calls, close it, attribute.
+ * @param start starts the path's caller with the extra server environment given (a profiled
+ *   target is started with `WIRECOST_PROFILE_OUT` when its sampler is `self`)
+ */
+export async function profileInProcessClient(
+  m: PercallOptions,
+  matrix: Matrix,
+  path: Exclude<PercallPath, { kind: "harness" }>,
+  rules: Map<string, StageRules>,
+  start: (env: Record<string, string>) => Promise<ProfiledCaller>,
+  directTarget: string,
+): Promise<ProfiledResult> {
+  const tmp = mkdtempSync(join(tmpdir(), "wirecost-profile-"));
+  const serverOut = join(tmp, "server.folded");
+  const t = targetOf(matrix, path.values);
+  const files = rulesFilesOf(matrix, path);
+  const env: Record<string, string> =
+    path.kind === "mcp" && t?.profile?.sampler === "self" ? { WIRECOST_PROFILE_OUT: serverOut, WIRECOST_PROFILE_HZ: String(DEFAULT_PROFILE_HZ) } : {};
+  const caller = await start(env);
+  try {
+    for (let i = 0; i < Math.max(m.warmupCalls, PROFILED_WARMUP_CALLS); i++) await caller.search();
+    const clientSampler = await startInProcessSampler();
+    const serverSampler = path.kind === "mcp" ? await startServerSampler(t, caller.serverPid, serverOut) : undefined;
+    const s0 = tryCpu(caller.serverPid);
+    const c0 = process.cpuUsage();
+    const samplesNs: number[] = [];
+    const w0 = process.hrtime.bigint();
+    for (let i = 0; i < m.calls; i++) {
+      const t0 = process.hrtime.bigint();
+      await caller.search();
+      samplesNs.push(Number(process.hrtime.bigint() - t0));
+    }
+    const wallUs = Number(process.hrtime.bigint() - w0) / 1000;
+    const c = process.cpuUsage(c0);
+    const s1 = tryCpu(caller.serverPid);
+    const clientRes = "reason" in clientSampler ? clientSampler : await clientSampler.stop();
+    const serverRes = serverSampler === undefined ? undefined : "reason" in serverSampler ? serverSampler : await serverSampler.stop();
+    const processes = [processWindow("client", clientRes, { userUs: c.user, systemUs: c.system }, files.client ? rules.get(files.client) : undefined)];
+    if (serverRes) processes.push(processWindow("server", serverRes, cpuDelta(s0, s1), files.server ? rules.get(files.server) : undefined));
+    const sw = stopwatch(samplesNs);
+    return {
+      status: "ok",
+      reason: "",
+      calls: m.calls,
+      windowUsPerCall: wallUs / m.calls,
+      p50Us: sw.p50Us,
+      meanUs: sw.meanUs,
+      table: attribute({ calls: m.calls, wallUs, processes }),
+      samplers: {
+        client: "reason" in clientSampler ? "none" : clientSampler.name,
+        server: serverSampler === undefined ? "" : "reason" in serverSampler ? "none" : t?.profile?.sampler === "self" ? "self" : serverSampler.name,
+      },
+      profiles: {
+        ...("text" in clientRes ? { client: clientRes.text } : {}),
+        ...(serverRes && "text" in serverRes ? { server: serverRes.text } : {}),
+      },
+      directTarget,
+    };
+  } finally {
+    await caller.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** What the harness's profile window gave wirecost (see {@link harnessWindow}). */
+export interface HarnessWindowOutcome {
+  /** Set when the window never opened or broke: why. */
+  reason?: string;
+  wallUs?: number;
+  processes: ProcessWindow[];
+  samplers: { client: string; server: string };
+  profiles: { client?: string; server?: string };
+}
+
+/** Poll every 2 ms until `file` exists or `done` is set; returns whether it exists. */
+async function waitFile(file: string, done: { value: boolean }, timeoutMs: number): Promise<boolean> {
+  const t0 = Date.now();
+  while (!existsSync(file)) {
+    if (done.value || Date.now() - t0 > timeoutMs) return false;
+    await sleep(2);
+  }
+  return true;
+}
+
+/**
+ * Drive a harness's profile window in `dir` (the harness runs with WIRECOST_PROFILE_WINDOW=dir):
+ * wait for its `ready.json` (pids), attach py-spy to each process (the target's `profile.pySpy`),
+ * read their CPU clocks, write `go`; wait for `end.json` (the window's wall time), read the clocks,
+ * stop the samplers, write `release`.
+ * @param done set when the harness has exited (the window then ends without profiles)
+ */
+export async function harnessWindow(
+  dir: string,
+  t: Target | undefined,
+  files: { client?: string; server?: string },
+  rules: Map<string, StageRules>,
+  done: { value: boolean },
+  timeoutMs: number,
+): Promise<HarnessWindowOutcome> {
+  const none: HarnessWindowOutcome = { processes: [], samplers: { client: "none", server: "none" }, profiles: {} };
+  if (!(await waitFile(join(dir, "ready.json"), done, timeoutMs)))
+    return { ...none, reason: "the harness opened no profile window (it does not write WIRECOST_PROFILE_WINDOW's ready.json: harness protocol)" };
+  const ready = JSON.parse(readFileSync(join(dir, "ready.json"), "utf8")) as { clientPid: number; serverPid?: number };
+  const roles: ("client" | "server")[] = ready.serverPid === undefined ? ["client"] : ["client", "server"];
+  const pidOf = (r: "client" | "server"): number | undefined => (r === "client" ? ready.clientPid : ready.serverPid);
+  const sampler = async (r: "client" | "server"): Promise<RunningSampler | { reason: string }> => {
+    if (t?.profile?.sampler !== "py-spy")
+      return { reason: `target ${t?.name ?? "?"} declares no py-spy sampler (profile: { sampler: py-spy, pySpy } in the matrix)` };
+    return startPySpy(t.profile.pySpy!, pidOf(r)!, join(dir, `${r}.folded`), DEFAULT_PROFILE_HZ);
+  };
+  const samplers = await Promise.all(roles.map(sampler));
+  const cpu0 = roles.map((r) => tryCpu(pidOf(r)));
+  writeFileSync(join(dir, "go"), "");
+  const ended = await waitFile(join(dir, "end.json"), done, timeoutMs);
+  const cpu1 = roles.map((r) => tryCpu(pidOf(r)));
+  const results = await Promise.all(samplers.map((s) => ("reason" in s ? s : s.stop())));
+  writeFileSync(join(dir, "release"), "");
+  if (!ended) return { ...none, reason: "the harness never closed its profile window (no end.json)" };
+  const end = JSON.parse(readFileSync(join(dir, "end.json"), "utf8")) as { windowNs: number };
+  return {
+    wallUs: end.windowNs / 1000,
+    processes: roles.map((r, i) => processWindow(r, results[i]!, cpuDelta(cpu0[i]!, cpu1[i]!), files[r] ? rules.get(files[r]!) : undefined)),
+    samplers: {
+      client: "reason" in samplers[0]! ? "none" : samplers[0]!.name,
+      server: roles.length < 2 ? "" : "reason" in samplers[1]! ? "none" : samplers[1]!.name,
+    },
+    profiles: Object.fromEntries(roles.flatMap((r, i) => ("text" in results[i]! ? [[r, (results[i] as { text: string }).text]] : []))),
+  };
+}
+
+/** The profiled result of a harness trial from its samples (µs) and its window. */
+export function harnessProfiled(calls: number, samplesUs: readonly number[], w: HarnessWindowOutcome, directTarget: string): ProfiledResult {
+  if (w.reason || w.wallUs === undefined)
+    return {
+      status: "failed",
+      reason: w.reason ?? "no window",
+      calls,
+      windowUsPerCall: null,
+      p50Us: null,
+      meanUs: null,
+      table: null,
+      samplers: w.samplers,
+      profiles: {},
+      directTarget,
+    };
+  const sw = stopwatch(samplesUs.map((us) => us * 1000));
+  return {
+    status: "ok",
+    reason: "",
+    calls,
+    windowUsPerCall: w.wallUs / calls,
+    p50Us: sw.p50Us,
+    meanUs: sw.meanUs,
+    table: attribute({ calls, wallUs: w.wallUs, processes: w.processes }),
+    samplers: w.samplers,
+    profiles: w.profiles,
+    directTarget,
+  };
+}
+
+/** A profiled trial that could not run (the path's stopwatch trials failed, or the start failed): why. */
+export function failedProfiled(calls: number, reason: string, directTarget: string): ProfiledResult {
+  return {
+    status: "failed",
+    reason,
+    calls,
+    windowUsPerCall: null,
+    p50Us: null,
+    meanUs: null,
+    table: null,
+    samplers: { client: "none", server: "none" },
+    profiles: {},
+    directTarget,
+  };
+}
