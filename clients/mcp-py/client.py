@@ -8,12 +8,15 @@ One session per run, then the flow, then the session and transport close:
 REVISION: 2025-11-25 (`initialize`) or 2026-07-28 (`discover`); the session must end up on it.
 FLOW: `plain` (tools/list, then one tools/call of `echo`, as wirecost's raw driver does), `list`
 (tools/list) or `call` (one tools/call of `echo`). The echo text is `WIRECOST_ARGS` bytes of "x"
-(the `args` axis, as the raw driver sends), "hello" without it. Prints the tool's answer on stdout;
-any failure is one line on stderr and exit 1.
+(the `args` axis, as the raw driver sends), "hello" without it. A target declaring `tool:` in the
+matrix names another tool: `WIRECOST_TOOL_NAME` and `WIRECOST_TOOL_ARGUMENTS` (a JSON object) are
+called instead, and any answer that is not a tool error passes. Prints the tool's answer on
+stdout; any failure is one line on stderr and exit 1.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -32,6 +35,22 @@ def echo_text() -> str:
     if not n.isdigit():
         fail(f"WIRECOST_ARGS={n!r} is not a byte count")
     return "x" * int(n)
+
+
+def tool_call() -> tuple[str, dict, str | None]:
+    """The tool to call: (name, arguments, the text its answer must be, or None for any answer)."""
+    name = os.environ.get("WIRECOST_TOOL_NAME")
+    if not name:
+        text = echo_text()
+        return "echo", {"text": text}, text
+    raw = os.environ.get("WIRECOST_TOOL_ARGUMENTS") or "{}"
+    try:
+        arguments = json.loads(raw)
+    except ValueError as e:
+        fail(f"WIRECOST_TOOL_ARGUMENTS is not JSON ({e}): {raw[:80]}")
+    if not isinstance(arguments, dict):
+        fail(f"WIRECOST_TOOL_ARGUMENTS is not a JSON object: {raw[:80]}")
+    return name, arguments, None
 
 
 async def run(revision: str, flow: str, url: str | None, command: list[str]) -> None:
@@ -53,16 +72,17 @@ async def run(revision: str, flow: str, url: str | None, command: list[str]) -> 
                 await session.initialize()
             if session.protocol_version != revision:
                 fail(f"the session negotiated {session.protocol_version}, not {revision}")
+            name, arguments, echoed = tool_call()
             if flow in ("plain", "list"):
                 tools = await session.list_tools()
-                if "echo" not in [t.name for t in tools.tools]:
-                    fail("the server lists no echo tool")
+                if name not in [t.name for t in tools.tools]:
+                    fail(f"the server lists no {name} tool")
             if flow in ("plain", "call"):
-                result = await session.call_tool("echo", {"text": echo_text()})
+                result = await session.call_tool(name, arguments)
                 first = result.content[0] if result.content else None
-                if result.is_error or getattr(first, "type", None) != "text":
-                    fail(f"echo answered {result!r:.200}")
-                print(first.text)
+                if result.is_error or (echoed is not None and getattr(first, "text", None) != echoed):
+                    fail(f"{name} answered {result!r:.200}")
+                print(getattr(first, "text", ""))
 
 
 def main(argv: list[str]) -> None:

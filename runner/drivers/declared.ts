@@ -61,11 +61,19 @@ export function stdioWrapper(target: TargetCommand, values: Record<string, strin
 
 /**
  * The client's command for one run: `{stdio}` and `{flowargs}` items replaced by their items,
- * other placeholders (`{url}`, axes) left for the per-run substitution.
- * @param splices `stdio`: the wrapper's argv (stdio transport)
+ * other placeholders (`{url}`, axes) left for the per-run substitution. A target declaring `tool:`
+ * adds `WIRECOST_TOOL_NAME` (the tool's name) and `WIRECOST_TOOL_ARGUMENTS` (its arguments, compact
+ * JSON) to the client's environment, for a client that calls the tool its target names
+ * (clients/mcp-py/client.py does).
+ * @param splices `stdio`: the wrapper's argv (stdio transport); `tool`: the target's `tool:`
  * @throws Error when the client declares no command for `transport` or no args for `flow` (expand refuses such cells first)
  */
-export function clientCommand(client: DeclaredClient, transport: "stdio" | "http", flow: string, splices: { stdio?: string[] }): TargetCommand {
+export function clientCommand(
+  client: DeclaredClient,
+  transport: "stdio" | "http",
+  flow: string,
+  splices: { stdio?: string[]; tool?: { name: string; arguments: Record<string, unknown> } },
+): TargetCommand {
   const cmd = client.commands[transport];
   if (!cmd) throw new Error(`client ${client.name} declares no ${transport} command`);
   const flowArgs = client.flows[flow];
@@ -77,7 +85,9 @@ export function clientCommand(client: DeclaredClient, transport: "stdio" | "http
     else argv.push(a);
   }
   if (!cmd.argv.includes("{flowargs}")) argv.push(...flowArgs);
-  return { argv, env: cmd.env };
+  const tool = splices.tool;
+  if (!tool) return { argv, env: cmd.env };
+  return { argv, env: { ...cmd.env, WIRECOST_TOOL_NAME: literal(tool.name), WIRECOST_TOOL_ARGUMENTS: literal(JSON.stringify(tool.arguments)) } };
 }
 
 /** Is any process of group `pgid` still there? */

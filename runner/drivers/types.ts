@@ -13,6 +13,8 @@ export interface DriverContext {
   timeoutMs: number;
   /** The target's `sdkClient:` (the SDK client generation client `sdk` drives it with), when it names one. */
   sdkClient?: string;
+  /** The target's `tool:` (the tool its flows call, with its JSON arguments); absent: `echo` (runner/drivers/mcp/flows.ts). */
+  tool?: { name: string; arguments: Record<string, unknown> };
 }
 
 /**

@@ -101,7 +101,7 @@ export async function runOne(
   if (!driver && !declared) return { ...base, error: `unknown client "${v.client}" (clients: ${Object.keys(DRIVERS).join(", ")})` };
   const targetCmd = target.commands[transport];
   if (!targetCmd) return { ...base, status: "skipped", error: `target ${target.name} has no ${transport} command` };
-  const ctx = { values: v, revision: v.revision ?? "", flow: v.flow ?? "", timeoutMs: matrix.timeoutMs, sdkClient: target.sdkClient };
+  const ctx = { values: v, revision: v.revision ?? "", flow: v.flow ?? "", timeoutMs: matrix.timeoutMs, sdkClient: target.sdkClient, tool: target.tool };
   const cwd = dirname(matrix.file);
   let cmd = targetCmd;
   let client: ClientRun | undefined;
@@ -140,7 +140,7 @@ export async function runOne(
           }
           if (declared) {
             const url = `http://127.0.0.1:${relay.port}${v.path ?? "/mcp"}`;
-            client = startClient(declared, clientCommand(declared, "http", ctx.flow, {}), { ...v, url }, cwd, logPath);
+            client = startClient(declared, clientCommand(declared, "http", ctx.flow, { tool: target.tool }), { ...v, url }, cwd, logPath);
             await client.done;
           } else await driver!.http(relay.port, ctx);
         } else if (declared) {
@@ -148,7 +148,7 @@ export async function runOne(
           // log of an earlier attempt may stand in for one it never wrote).
           rmSync(logPath, { force: true });
           const wrapper = stdioWrapper(cmd, v, logPath);
-          client = startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper }), v, cwd, logPath);
+          client = startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper, tool: target.tool }), v, cwd, logPath);
           await client.done;
         } else {
           const spawned = performance.now();

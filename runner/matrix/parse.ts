@@ -170,6 +170,7 @@ interface RawMatrix {
       revisions?: string[];
       flows?: string[];
       sdkClient?: SdkClientName;
+      tool?: { name: string; arguments?: Record<string, unknown> };
       forkserver?: { preload: string[] };
       requires?: (string | { command: string; when?: RawMatch })[];
       versions?: (string | { version: string; revisions?: string[]; flows?: string[] })[];
@@ -621,6 +622,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ...(flows ? { flows } : {}),
       ...(ver ? { family: tname } : {}),
       ...(t.sdkClient !== undefined ? { sdkClient: t.sdkClient } : {}),
+      ...(t.tool ? { tool: { name: t.tool.name, arguments: structuredClone(t.tool.arguments ?? {}) } } : {}),
       ...(t.forkserver ? { forkserver: { preload: [...t.forkserver.preload] } } : {}),
       ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),
       ...(harness ? { harness } : {}),

@@ -100,6 +100,11 @@ export interface Target {
   /** Flows it serves; undefined = all. */
   flows?: string[];
   /**
+   * The tool the flows' `tools/call` steps call on this target (`tool:`): its name and JSON
+   * arguments; undefined = wirecost's own `echo` with `{"text": …}` (runner/drivers/mcp/flows.ts).
+   */
+  tool?: ToolCall;
+  /**
    * The MCP TypeScript SDK client generation that client `sdk` drives it with (`sdkClient:`);
    * undefined = none, and expansion refuses a client `sdk` configuration of the target.
    */
@@ -241,4 +246,10 @@ export interface ExcludedCell {
   id: string;
   values: Record<string, string>;
   reason: string;
+}
+
+/** A tool call a flow makes: the tool's name and its arguments (a JSON object). */
+export interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
 }

@@ -4,8 +4,8 @@
  * MCP_FLOWS (runner/drivers/declarations.ts, which the matrix checks read); the registry's type makes
  * the two agree.
  *
- * - `plain`: tools/list, then one tools/call of `echo`.
- * - `ten`: tools/list, then ten tools/call of `echo`.
+ * - `plain`: tools/list, then one tools/call of `echo` (or of the target's `tool:`, {@link toolCallOf}).
+ * - `ten`: tools/list, then ten tools/call of `echo` (likewise).
  * - `input`: one tools/call of `confirm`, whose handler asks the user one question. 2025 era: the
  *   server sends `elicitation/create` (stdio: a line; HTTP: an SSE event on the call's open
  *   response) and the driver answers {@link CONFIRM_ANSWER}. 2026-07-28: an `input_required`
@@ -42,6 +42,18 @@ export function echoText(ctx: DriverContext): string {
   return "x".repeat(Number(n));
 }
 
+/**
+ * The tool call a flow's `tools/call` makes: the target's `tool:` (its name and JSON arguments,
+ * any answer that is not an error accepted), else `echo` with `{"text": echoText(ctx)}`, whose
+ * answer must be that text (`echoed`).
+ * @throws ProtocolError when the `args` axis value is not a whole number (echo only)
+ */
+export function toolCallOf(ctx: DriverContext): { name: string; arguments: Record<string, unknown>; echoed?: string } {
+  if (ctx.tool) return { name: ctx.tool.name, arguments: structuredClone(ctx.tool.arguments) };
+  const text = echoText(ctx);
+  return { name: "echo", arguments: { text }, echoed: text };
+}
+
 /** Bytes of requestState the `state` flow expects (axis `state`; 0 when absent). */
 export function expectedStateBytes(ctx: DriverContext): number {
   const n = ctx.values.state;
@@ -61,11 +73,11 @@ function resultText(res: JsonRpcMessage): string | undefined {
 
 async function calls(s: McpSession, ctx: DriverContext, n: number): Promise<void> {
   await s.request("tools/list");
-  const text = echoText(ctx);
+  const call = toolCallOf(ctx);
   for (let i = 0; i < n; i++) {
-    const res = await s.request("tools/call", { name: "echo", arguments: { text } });
-    if (resultText(res) !== text)
-      throw new ProtocolError(`echo answered ${JSON.stringify(resultText(res))?.slice(0, 80)}, not the ${text.length}-byte text sent`);
+    const res = await s.request("tools/call", { name: call.name, arguments: call.arguments });
+    if (call.echoed !== undefined && resultText(res) !== call.echoed)
+      throw new ProtocolError(`echo answered ${JSON.stringify(resultText(res))?.slice(0, 80)}, not the ${call.echoed.length}-byte text sent`);
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { McpFlowName } from "../declarations.js";
 import { ProtocolError, type DriverContext } from "../types.js";
-import { CONFIRMED, echoText } from "../mcp/flows.js";
+import { CONFIRMED, toolCallOf } from "../mcp/flows.js";
 
 /** What a flow needs from an SDK client. */
 export interface SdkClientLike {
@@ -19,10 +19,14 @@ function textOf(result: unknown): string | undefined {
 
 async function calls(c: SdkClientLike, ctx: DriverContext, n: number): Promise<void> {
   await c.listTools();
-  const text = echoText(ctx);
+  const call = toolCallOf(ctx);
   for (let i = 0; i < n; i++) {
-    const got = textOf(await c.callTool({ name: "echo", arguments: { text } }));
-    if (got !== text) throw new ProtocolError(`echo answered ${String(got).slice(0, 80)}, not the ${text.length}-byte text sent`);
+    const result = await c.callTool({ name: call.name, arguments: call.arguments });
+    if ((result as { isError?: unknown } | undefined)?.isError === true)
+      throw new ProtocolError(`tools/call of ${call.name} answered a tool error: ${JSON.stringify(result).slice(0, 200)}`);
+    const got = textOf(result);
+    if (call.echoed !== undefined && got !== call.echoed)
+      throw new ProtocolError(`echo answered ${String(got).slice(0, 80)}, not the ${call.echoed.length}-byte text sent`);
   }
 }
 
