@@ -11,6 +11,7 @@ import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { LineCounter, parseDocument } from "yaml";
 import { CLIENTS } from "../drivers/clients.js";
+import { parseStep, type FlowDefinition, type FlowStep, type RawStep } from "./flows.js";
 import { clientDeclaration, type SdkClientName } from "../drivers/declarations.js";
 import { UserError } from "../../format/errors.js";
 import { buildRoot, repoRoot } from "../paths.js";
@@ -149,6 +150,7 @@ interface RawClient {
 }
 interface RawMatrix {
   clients?: Record<string, RawClient>;
+  flows?: Record<string, { description?: string; steps: RawStep[] }>;
   title?: string;
   slug?: string;
   measures?: string[];
@@ -275,6 +277,23 @@ function parseBuild(b: RawBuild, tname: string, matrixDir: string, loc: Locator,
 
 /** Argv items of a declared client that stand for several items: the tap wrapper (stdio) and the flow's arguments. */
 export const CLIENT_SPLICES = ["stdio", "flowargs"] as const;
+
+/**
+ * Read the `flows:` section (runner/matrix/flows.ts): each flow's steps, the first `open` and no
+ * other `open`.
+ * @throws UserError at the step at fault
+ */
+function parseFlows(raw: NonNullable<RawMatrix["flows"]>, loc: Locator): Record<string, FlowDefinition> {
+  const out: Record<string, FlowDefinition> = {};
+  for (const [name, f] of Object.entries(raw)) {
+    const steps = f.steps.map((st, i) => parseStep(st, (message, key) => fail(loc, ["flows", name, "steps", i], `flow ${name}: ${message}`, key)));
+    const opens = (st: FlowStep): number => (st.kind === "open" ? 1 : st.kind === "repeat" ? opens(st.step) : 0);
+    if (steps[0]?.kind !== "open" || steps.reduce((n, st) => n + opens(st), 0) !== 1)
+      fail(loc, ["flows", name, "steps"], `flow ${name} must open the session once, as its first step — start its steps with open and use it nowhere else`);
+    out[name] = { ...(f.description !== undefined ? { description: f.description } : {}), steps };
+  }
+  return out;
+}
 
 /**
  * Read the `clients:` section (README "Measure your own client"): builds, commands with their
@@ -647,6 +666,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       `clients: declares clients run as commands, which only bytes runs use (measures: [${measures.join(", ")}] times wirecost's own client) — remove clients: or put them in a bytes matrix (no measures:)`,
     );
   const clients = raw.clients ? parseClients(raw.clients, targets, axisNames, matrixDir, loc) : undefined;
+  const flows = raw.flows ? parseFlows(raw.flows, loc) : undefined;
 
   const grid = raw.grid ? match(raw.grid, ["grid"]) : undefined;
   const exclude: ExcludeRule[] = (raw.exclude ?? []).map((r, i) => ({
@@ -709,6 +729,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     axes,
     targets,
     ...(clients ? { clients } : {}),
+    ...(flows ? { flows } : {}),
     ...(grid ? { grid } : {}),
     exclude,
     include,

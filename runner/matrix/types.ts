@@ -1,5 +1,6 @@
 /** Types of a parsed matrix (see matrix.schema.json for the file format, README "The matrix"). */
 import type { SdkClientName } from "../drivers/declarations.js";
+import type { FlowDefinition } from "./flows.js";
 
 /** One axis: its name, values in declared order, id template and optional default. */
 export interface Axis {
@@ -215,6 +216,12 @@ export interface Matrix {
   timing?: Record<string, unknown>;
   axes: Axis[];
   targets: Record<string, Target>;
+  /**
+   * MCP flows by name (`flows:`, runner/matrix/flows.ts): the steps the raw driver and the SDK
+   * clients run for a `flow` axis value; undefined when the matrix declares none (then
+   * STANDARD_FLOWS, see `flowsOf`).
+   */
+  flows?: Record<string, FlowDefinition>;
   /** Clients declared in the matrix (`clients:`), by name: values the `client` axis may take beside the built-in drivers. */
   clients?: Record<string, DeclaredClient>;
   /** Main-grid restriction (axis → values); undefined = every value of every axis. */

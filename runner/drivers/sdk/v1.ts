@@ -61,7 +61,6 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
 /** The SDK v1 client driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
 export const sdkV1Driver: Driver = {
   protocol: "mcp",
-  flows: SDK_CLIENTS.v1.flows,
   revisions: SDK_V1_REVISIONS,
   stdio: (channel, ctx) => drive(new ChannelTransport(channel, ctx.timeoutMs) as unknown as Transport, ctx),
   http: (port, ctx) => drive(sdkV1HttpTransport(port, ctx.values.path), ctx),

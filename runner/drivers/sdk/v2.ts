@@ -62,7 +62,6 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
 /** The SDK v2 client driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
 export const sdkV2Driver: Driver = {
   protocol: "mcp",
-  flows: SDK_CLIENTS.v2.flows,
   revisions: SDK_V2_REVISIONS,
   stdio: (channel, ctx) => drive(new ChannelTransport(channel, ctx.timeoutMs) as unknown as Transport, ctx),
   http: (port, ctx) => drive(sdkV2HttpTransport(port, ctx.values.path), ctx),
