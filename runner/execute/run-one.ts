@@ -149,7 +149,7 @@ export async function runOne(
           }
           if (declared) {
             const url = `http://127.0.0.1:${relay.port}${v.path ?? "/mcp"}`;
-            client = startClient(declared, clientCommand(declared, "http", ctx.flow, { tool: target.tool }), { ...v, url }, cwd, logPath);
+            client = startClient(declared, clientCommand(declared, "http", ctx.flow, { tool: target.tool, steps: ctx.steps }), { ...v, url }, cwd, logPath);
             await client.done;
           } else await driver!.http(relay.port, ctx);
         } else if (declared) {
@@ -157,7 +157,7 @@ export async function runOne(
           // log of an earlier attempt may stand in for one it never wrote).
           rmSync(logPath, { force: true });
           const wrapper = stdioWrapper(cmd, v, logPath);
-          client = startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper, tool: target.tool }), v, cwd, logPath);
+          client = startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper, tool: target.tool, steps: ctx.steps }), v, cwd, logPath);
           await client.done;
         } else {
           const spawned = performance.now();

@@ -1,8 +1,9 @@
 /**
- * A tool other than echo, with JSON arguments, named per target in the matrix (`tool:`): the raw
- * driver, the TypeScript SDK client and the Python SDK's own client (a declared client, through
- * WIRECOST_TOOL_NAME / WIRECOST_TOOL_ARGUMENTS) call `add` {"a": 2, "b": 3} on real servers, on both
- * transports and eras. The counts are checked against the capture logs: every client's tools/call
+ * A tool other than echo, with JSON arguments: named per target in the matrix (`tool:`, flow
+ * `plain`) and named in the steps of a declared flow (`sum`). The raw driver, the TypeScript SDK
+ * client and the Python SDK's own client (a declared client, through WIRECOST_TOOL_NAME /
+ * WIRECOST_TOOL_ARGUMENTS and WIRECOST_FLOW_STEPS) call `add` {"a": 2, "b": 3} on real servers, on
+ * both transports and eras. The counts are checked against the capture logs: every client's tools/call
  * names the tool with those arguments and is answered 5; the raw driver's client→server bytes are
  * exactly the messages it must send, and each row's c2s and s2c bytes are the log's.
  */
@@ -85,7 +86,7 @@ function rawMessages(revision: string): string[] {
   ];
 }
 
-test("a flow calling add {a: 2, b: 3} per target's tool: counts exactly on every client, transport and era", { timeout: 240_000 }, async () => {
+test("a declared flow, and the target's tool, calling add {a: 2, b: 3}: counts exactly on every client, transport and era", { timeout: 240_000 }, async () => {
   const out = mkdtempSync(join(tmpdir(), "wirecost-tool-"));
   try {
     const r = await execa(process.execPath, [cli, "run", "test/fixtures/matrices/tool-call.yaml", "--jobs", "2", "--results", out], {
@@ -93,7 +94,7 @@ test("a flow calling add {a: 2, b: 3} per target's tool: counts exactly on every
       reject: false,
     });
     const rows = tsv(join(out, "runs.tsv"));
-    assert.equal(rows.length, 16, `${r.stdout}\n${r.stderr}`);
+    assert.equal(rows.length, 32, `${r.stdout}\n${r.stderr}`);
     for (const row of rows) {
       assert.equal(row.status, "ok", `${row.config}: ${row.error}`);
       const cs = chunks(join(out, "logs", row.config!, "1.jsonl"));
