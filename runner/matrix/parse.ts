@@ -173,6 +173,7 @@ interface RawMatrix {
       flows?: string[];
       sdkClient?: SdkClientName;
       tool?: { name: string; arguments?: Record<string, unknown> };
+      resolved?: { from: "pip" | "cargo" | "go" | "npm"; path: string };
       forkserver?: { preload: string[] };
       requires?: (string | { command: string; when?: RawMatch })[];
       versions?: (string | { version: string; revisions?: string[]; flows?: string[] })[];
@@ -629,6 +630,8 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
         `target ${tname} declares harness and ${t.inProcess ? "inProcess" : `a ${t.stdio ? "stdio" : "http"} command`} — a harness times its path itself; remove one of them`,
         "harness",
       );
+    if (t.resolved && t.build)
+      fail(loc, ["targets", tname, "resolved"], `target ${tname} declares resolved: and build: — a built target gives it as build.resolved; move it there`);
     const revisions = ver?.revisions ?? t.revisions;
     const flows = ver?.flows ?? t.flows;
     const version = ver?.version ?? t.version;
@@ -642,6 +645,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ...(ver ? { family: tname } : {}),
       ...(t.sdkClient !== undefined ? { sdkClient: t.sdkClient } : {}),
       ...(t.tool ? { tool: { name: t.tool.name, arguments: structuredClone(t.tool.arguments ?? {}) } } : {}),
+      ...(t.resolved ? { resolved: { from: t.resolved.from, path: resolve(matrixDir, t.resolved.path) } } : {}),
       ...(t.forkserver ? { forkserver: { preload: [...t.forkserver.preload] } } : {}),
       ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),
       ...(harness ? { harness } : {}),

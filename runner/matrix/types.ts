@@ -101,6 +101,11 @@ export interface Target {
   /** Flows it serves; undefined = all. */
   flows?: string[];
   /**
+   * For a target without `build:` (`resolved:`): where its resolved dependency set is read (path
+   * absolute), so `package`/`version` is checked and recorded as for a built target.
+   */
+  resolved?: ResolvedSource;
+  /**
    * The tool the flows' `tools/call` steps call on this target (`tool:`): its name and JSON
    * arguments; undefined = wirecost's own `echo` with `{"text": …}` (runner/drivers/mcp/flows.ts).
    */
