@@ -590,6 +590,12 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
             );
         }
       }
+      if (key === "http" && !texts.some(([s]) => placeholderNames(s).includes("port")))
+        fail(
+          loc,
+          ["targets", tname, key, "argv"],
+          `http command of target ${tname} has no {port} — each run's server listens on a free port the runner gives it through {port}; add it where the server takes its port (e.g. --port, "{port}", or env: { PORT: "{port}" })`,
+        );
       return cmd;
     };
     for (const tr of TRANSPORTS) {
