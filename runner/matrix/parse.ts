@@ -169,7 +169,7 @@ interface RawMatrix {
       label?: string;
       package?: string;
       version?: string;
-      revisions?: string[];
+      revisions?: string[] | "auto";
       flows?: string[];
       sdkClient?: SdkClientName;
       tool?: { name: string; arguments?: Record<string, unknown> };
@@ -638,7 +638,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       );
     if (t.resolved && t.build)
       fail(loc, ["targets", tname, "resolved"], `target ${tname} declares resolved: and build: — a built target gives it as build.resolved; move it there`);
-    const revisions = ver?.revisions ?? t.revisions;
+    const revisions = ver?.revisions ?? (t.revisions === "auto" ? undefined : t.revisions);
     const flows = ver?.flows ?? t.flows;
     const version = ver?.version ?? t.version;
     return {
@@ -647,6 +647,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ...(t.package !== undefined ? { package: t.package } : {}),
       ...(version !== undefined ? { version } : {}),
       ...(revisions ? { revisions } : {}),
+      ...(t.revisions === "auto" && !ver ? { revisionsAuto: true as const } : {}),
       ...(flows ? { flows } : {}),
       ...(ver ? { family: tname } : {}),
       ...(t.sdkClient !== undefined ? { sdkClient: t.sdkClient } : {}),

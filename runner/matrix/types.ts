@@ -91,6 +91,11 @@ export interface Target {
   /** Revisions it speaks; undefined = all. */
   revisions?: string[];
   /**
+   * `revisions: auto`: the revisions it speaks are found by asking it before a bytes run
+   * (runner/execute/probe-revisions.ts), which sets `revisions`; until then it is taken to speak all.
+   */
+  revisionsAuto?: true;
+  /**
    * Package versions it is run at (`versions:`, values of the `version` axis), on the family entry
    * only; each version has its own entry `<name>@<version>` (runner/matrix/target-of.ts) with its
    * own build folder, `version` set to that exact version and its own revisions and flows.

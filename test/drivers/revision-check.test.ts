@@ -43,6 +43,28 @@ describe("revision checked on the wire", () => {
     }
   });
 
+  it("revisions: auto on the TypeScript v1 target finds the revisions it speaks and says why it skips 2026-07-28", { timeout: 90_000 }, async () => {
+    const out = mkdtempSync(join(tmpdir(), "wirecost-auto-"));
+    try {
+      const r = await execa(process.execPath, [cli, "run", "test/fixtures/matrices/revisions-auto.yaml", "--results", out], { cwd: root, reject: false });
+      assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
+      assert.match(r.stderr, /^revisions: auto: target mcp-ts-v1 speaks 2025-06-18, 2025-11-25$/m);
+      assert.match(
+        r.stderr,
+        /^ {2}skipped mcp-ts-v1 × 2026-07-28: stdio: server answered 2025-era \(tools\/list result without resultType\) to a 2026-07-28 request; http: .+$/m,
+      );
+      const rows = tsv(readFileSync(join(out, "runs.tsv"), "utf8"));
+      assert.deepEqual(rows.map((row) => `${row.config} ${row.status}`).sort(), [
+        "raw-mcp-ts-v1-http-2025-06-18-plain ok",
+        "raw-mcp-ts-v1-http-2025-11-25-plain ok",
+        "raw-mcp-ts-v1-stdio-2025-06-18-plain ok",
+        "raw-mcp-ts-v1-stdio-2025-11-25-plain ok",
+      ]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   const v1 = { argv: ["node", join(root, "dist/targets/mcp-ts-v1/server.js"), "--transport", "stdio"], env: {} };
   const v2 = { argv: ["node", join(root, "dist/targets/mcp-ts-v2/server.js"), "--transport", "stdio"], env: {} };
   const spec = (command: { argv: string[]; env: Record<string, string> }, revision: string) => ({
