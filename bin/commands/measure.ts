@@ -11,6 +11,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { UserError } from "../../format/errors.js";
+import { writeAtomic } from "../../format/files.js";
+import { TOKENIZERS_FILE, TOOLS_FILE, toolColumns } from "../../format/tools.js";
+import { toTsv } from "../../format/tsv.js";
+import { toolCatalogOfLog } from "../../runner/count/tool-catalog.js";
+import { ENCODINGS, tokenizerNames } from "../../runner/count/tokens.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { runWithMode } from "../../runner/modes/index.js";
 import { repoRoot } from "../../runner/paths.js";
@@ -138,6 +143,35 @@ function toolsListBytes(results: string, config: string): string {
   }
 }
 
+/**
+ * Write tools.tsv (format/tools.ts) from each configuration's first capture log and print, per
+ * tool, its definition's bytes and tokens in each revision (stdio logs; an HTTP one is skipped
+ * with a line saying so).
+ */
+function writeToolCosts(results: string, configs: string[]): void {
+  const rows: (string | number)[][] = [];
+  for (const config of configs) {
+    const revision = /-(\d{4}-\d\d-\d\d)-/.exec(config)?.[1] ?? "";
+    const tools = toolCatalogOfLog(join(results, "logs", config, "1.jsonl"));
+    if (!tools) {
+      process.stderr.write(`measure: ${config}: tool definitions are read from stdio logs only — not counted\n`);
+      continue;
+    }
+    for (const t of tools) rows.push([config, revision, t.name, t.definitionBytes, ...ENCODINGS.map((e) => t.tokens[e])]);
+  }
+  writeAtomic(join(results, TOOLS_FILE), toTsv(toolColumns(ENCODINGS), rows));
+  writeAtomic(
+    join(results, TOKENIZERS_FILE),
+    toTsv(
+      ["tokenizer"],
+      tokenizerNames().map((n) => [n]),
+    ),
+  );
+  if (!rows.length) return;
+  process.stdout.write(`${toolColumns(ENCODINGS).slice(1).join("\t")}\t(tokenizers: ${tokenizerNames().join(", ")})\n`);
+  for (const r of rows) process.stdout.write(`${r.slice(1).join("\t")}\n`);
+}
+
 /** The bash on PATH, by name (the runner finds it). */
 const bash = () => "bash";
 
@@ -161,6 +195,10 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions): 
     .map((l) => l.split("\t"))
     .filter((c) => c[1] === "total_bytes");
   for (const c of medians) process.stdout.write(`${c[0]}\ttotal_bytes\t${c[3]}\ttools/list answer bytes\t${toolsListBytes(results, c[0]!)}\n`);
+  writeToolCosts(
+    results,
+    medians.map((c) => c[0]!),
+  );
   process.stderr.write(`measure: results in ${results}/, page ${join(site, `${name}.html`)}\n`);
   return code;
 }

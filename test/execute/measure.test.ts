@@ -2,8 +2,8 @@
  * `wirecost measure` through the real CLI on wirecost's own TypeScript v1 server (stdio, then
  * HTTP with --http): the revisions it speaks found by asking it, 2026-07-28 skipped with the line,
  * one call of the named tool per revision, a results folder, a page, and per configuration the
- * total and the tools/list answer's bytes, checked against the run's per-message table. Bad
- * input gets one line.
+ * total and the tools/list answer's bytes, checked against the run's per-message table, and (stdio)
+ * each tool definition's bytes and tokens per revision in tools.tsv. Bad input gets one line.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -32,7 +32,10 @@ test("measure -- CMD and --http: revisions found, one call each, results, page a
       assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
       assert.match(r.stderr, /^revisions: auto: target v1 speaks 2025-06-18, 2025-11-25$/m);
       assert.match(r.stderr, /^ {2}skipped v1 × 2026-07-28: /m);
-      const lines = r.stdout.trim().split("\n");
+      const lines = r.stdout
+        .trim()
+        .split("\n")
+        .filter((l) => l.startsWith("raw-"));
       assert.deepEqual(
         lines.map((l) => l.split("\t")[0]),
         [`raw-v1-${how}-2025-06-18-call`, `raw-v1-${how}-2025-11-25-call`],
@@ -46,6 +49,19 @@ test("measure -- CMD and --http: revisions found, one call each, results, page a
         assert.ok(Number(listBytes) > 100);
       }
       assert.ok(existsSync(join(dir, how, "site", "v1.html")), "the page");
+      const tools = tsv(join(results, "tools.tsv"));
+      if (how === "stdio") {
+        // Per revision, each tool definition with its bytes and tokens; the stdout table repeats them.
+        for (const revision of ["2025-06-18", "2025-11-25"]) {
+          const echo = tools.find((t) => t.revision === revision && t.tool === "echo");
+          assert.ok(echo && Number(echo.definition_bytes) > 50 && Number(echo.tokens_o200k_base) > 10 && Number(echo.tokens_cl100k_base) > 10, revision);
+          assert.ok(r.stdout.includes(`${revision}\techo\t${echo.definition_bytes}\t${echo.tokens_o200k_base}\t${echo.tokens_cl100k_base}`));
+        }
+        assert.match(r.stdout, /tokenizers: o200k_base \(js-tiktoken 1\.0\.21\), cl100k_base \(js-tiktoken 1\.0\.21\)/);
+      } else {
+        assert.equal(tools.length, 0);
+        assert.match(r.stderr, /tool definitions are read from stdio logs only/);
+      }
       assert.ok(readFileSync(join(results, "measure.yaml"), "utf8").includes('"revisions": "auto"'));
     }
   } finally {
