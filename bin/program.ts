@@ -118,6 +118,23 @@ export function buildProgram(): Command {
     });
 
   program
+    .command("measure")
+    .description("measure one MCP server as it is: the revisions it speaks, its tools/list and (with --tool) one call, into a results folder and a page")
+    .argument("[command...]", "stdio: the server command and its arguments, after -- (with --npm/--pypi: arguments for the server)")
+    .option("--http <command>", "a shell command line that starts the server listening on 127.0.0.1:{port}")
+    .option("--npm <pkg@version>", "install the server from npm into .wirecost/build/ (its first bin)")
+    .option("--pypi <pkg==version>", "install the server from PyPI into a venv in .wirecost/build/ (its first console script)")
+    .option("--tool <name>", "the tool to call once after tools/list (without it: tools/list only)")
+    .option("--args <json>", "the tool's arguments, a JSON object")
+    .option("--name <name>", "the server's name in ids and pages (default: from the package or command)")
+    .option("--repeats <n>", "runs per revision", (v) => count(v, "--repeats"), 5)
+    .option("--results <dir>", "results folder (default: .wirecost/measure/NAME/results)")
+    .option("--site <dir>", "site folder (default: beside the results folder, .../NAME/site)")
+    .action(async (command: string[], o: import("./commands/measure.js").MeasureCommandOptions) => {
+      process.exitCode = await (await import("./commands/measure.js")).measureCommand(command, o);
+    });
+
+  program
     .command("recount")
     .description("count a bytes results folder again from its kept capture logs and rewrite each run's messages.tsv (runs nothing)")
     .option("--results <dir>", "results folder", "results")

@@ -7,13 +7,19 @@ One session per run, then the flow, then the session and transport close:
 
 REVISION: 2025-11-25 (`initialize`) or 2026-07-28 (`discover`); the session must end up on it.
 FLOW: `plain` (tools/list, then one tools/call of `echo`, as wirecost's raw driver does), `list`
-(tools/list) or `call` (one tools/call of `echo`). The echo text is `WIRECOST_ARGS` bytes of "x"
-(the `args` axis, as the raw driver sends), "hello" without it. Prints the tool's answer on stdout;
-any failure is one line on stderr and exit 1.
+(tools/list), `call` (one tools/call of `echo`) or `steps`: the steps of the flow the matrix
+declares (`flows:`), which the runner gives as JSON in `WIRECOST_FLOW_STEPS` (kinds open,
+list-tools, list-resources, list-prompts, read-resource, call-tool, repeat; runner/matrix/flows.ts;
+an input request is not answered: a step with `input: accept` fails). The echo text is `WIRECOST_ARGS` bytes of "x"
+(the `args` axis, as the raw driver sends), "hello" without it. A target declaring `tool:` in the
+matrix names another tool: `WIRECOST_TOOL_NAME` and `WIRECOST_TOOL_ARGUMENTS` (a JSON object) are
+called instead, and any answer that is not a tool error passes. Prints the tool's answer on
+stdout; any failure is one line on stderr and exit 1.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -32,6 +38,69 @@ def echo_text() -> str:
     if not n.isdigit():
         fail(f"WIRECOST_ARGS={n!r} is not a byte count")
     return "x" * int(n)
+
+
+def tool_call() -> tuple[str, dict, str | None]:
+    """The tool to call: (name, arguments, the text its answer must be, or None for any answer)."""
+    name = os.environ.get("WIRECOST_TOOL_NAME")
+    if not name:
+        text = echo_text()
+        return "echo", {"text": text}, text
+    raw = os.environ.get("WIRECOST_TOOL_ARGUMENTS") or "{}"
+    try:
+        arguments = json.loads(raw)
+    except ValueError as e:
+        fail(f"WIRECOST_TOOL_ARGUMENTS is not JSON ({e}): {raw[:80]}")
+    if not isinstance(arguments, dict):
+        fail(f"WIRECOST_TOOL_ARGUMENTS is not a JSON object: {raw[:80]}")
+    return name, arguments, None
+
+
+def flow_steps() -> list:
+    """The declared flow's steps (WIRECOST_FLOW_STEPS, a JSON list); the first must be open."""
+    raw = os.environ.get("WIRECOST_FLOW_STEPS") or ""
+    try:
+        steps = json.loads(raw)
+    except ValueError as e:
+        fail(f"WIRECOST_FLOW_STEPS is not JSON ({e}): {raw[:80]}")
+    if not isinstance(steps, list) or not steps or steps[0].get("kind") != "open":
+        fail("WIRECOST_FLOW_STEPS is not a list of steps starting with open")
+    return steps
+
+
+async def run_steps(session, steps: list) -> None:
+    """Run the steps after open (the session is open already)."""
+    for step in steps[1:]:
+        await run_step(session, step)
+
+
+async def run_step(session, step: dict) -> None:
+    kind = step.get("kind")
+    if kind == "list-tools":
+        await session.list_tools()
+    elif kind == "list-resources":
+        await session.list_resources()
+    elif kind == "list-prompts":
+        await session.list_prompts()
+    elif kind == "read-resource":
+        await session.read_resource(step["uri"])
+    elif kind == "repeat":
+        for _ in range(int(step["times"])):
+            await run_step(session, step["step"])
+    elif kind == "call-tool":
+        if step.get("input") is not None:
+            fail(f"step {step!r:.120} asks an input request, which this client does not answer")
+        if "name" in step:
+            name, arguments, echoed = step["name"], step.get("arguments") or {}, step.get("text")
+        else:
+            name, arguments, echoed = tool_call()
+        result = await session.call_tool(name, arguments)
+        first = result.content[0] if result.content else None
+        if result.is_error or (echoed is not None and getattr(first, "text", None) != echoed):
+            fail(f"{name} answered {result!r:.200}")
+        print(getattr(first, "text", ""))
+    else:
+        fail(f"unknown step {step!r:.120}")
 
 
 async def run(revision: str, flow: str, url: str | None, command: list[str]) -> None:
@@ -53,21 +122,25 @@ async def run(revision: str, flow: str, url: str | None, command: list[str]) -> 
                 await session.initialize()
             if session.protocol_version != revision:
                 fail(f"the session negotiated {session.protocol_version}, not {revision}")
+            if flow == "steps":
+                await run_steps(session, flow_steps())
+                return
+            name, arguments, echoed = tool_call()
             if flow in ("plain", "list"):
                 tools = await session.list_tools()
-                if "echo" not in [t.name for t in tools.tools]:
-                    fail("the server lists no echo tool")
+                if name not in [t.name for t in tools.tools]:
+                    fail(f"the server lists no {name} tool")
             if flow in ("plain", "call"):
-                result = await session.call_tool("echo", {"text": echo_text()})
+                result = await session.call_tool(name, arguments)
                 first = result.content[0] if result.content else None
-                if result.is_error or getattr(first, "type", None) != "text":
-                    fail(f"echo answered {result!r:.200}")
-                print(first.text)
+                if result.is_error or (echoed is not None and getattr(first, "text", None) != echoed):
+                    fail(f"{name} answered {result!r:.200}")
+                print(getattr(first, "text", ""))
 
 
 def main(argv: list[str]) -> None:
-    if len(argv) < 4 or argv[0] not in ("2025-11-25", "2026-07-28") or argv[1] not in ("plain", "list", "call"):
-        fail("usage: client.py 2025-11-25|2026-07-28 plain|list|call (--url URL | -- CMD [ARG...])")
+    if len(argv) < 4 or argv[0] not in ("2025-11-25", "2026-07-28") or argv[1] not in ("plain", "list", "call", "steps"):
+        fail("usage: client.py 2025-11-25|2026-07-28 plain|list|call|steps (--url URL | -- CMD [ARG...])")
     revision, flow, mode = argv[0], argv[1], argv[2]
     if mode == "--url" and len(argv) == 4:
         anyio.run(run, revision, flow, argv[3], [])

@@ -142,10 +142,12 @@ function findings(grid: readonly KeyedRow[], transports: readonly string[], axis
     if (pairs.length === 0) return undefined;
     const lighter = pairs.filter((p) => p.b < p.a).map((p) => p.t);
     const heavier = pairs.filter((p) => p.b > p.a).map((p) => p.t);
+    // "every server measured" only where there are several; one server is named.
+    const which = (ts: string[]) => (ts.length === pairs.length && pairs.length > 1 ? "every server measured" : list(ts));
     const phrase = (than: string): string =>
       [
-        lighter.length > 0 ? `lighter${than} on ${lighter.length === pairs.length ? "every server measured" : list(lighter)}` : "",
-        heavier.length > 0 ? `heavier${lighter.length > 0 ? "" : than} on ${heavier.length === pairs.length ? "every server measured" : list(heavier)}` : "",
+        lighter.length > 0 ? `lighter${than} on ${which(lighter)}` : "",
+        heavier.length > 0 ? `heavier${lighter.length > 0 ? "" : than} on ${which(heavier)}` : "",
       ]
         .filter(Boolean)
         .join(" and ") || `equal${than === "" ? "" : ` to ${previous}`}`;

@@ -125,6 +125,41 @@ export function failureLine(text: string): string {
 }
 
 /**
+ * Point the scripts a build wrote at the folder it is renamed to: every regular file in a `bin`
+ * folder up to three levels under `tmp` (a Python venv's `venv/bin`, a tool's `bin`) whose `#!`
+ * line names `tmp` gets that line with `dir` in its place. pip writes a venv's console scripts
+ * with the absolute path of the venv's Python, which the rename would leave pointing at a folder
+ * that no longer exists (their start failing with ENOENT for a script that is there).
+ * @param tmp the folder the build wrote (absolute)
+ * @param dir the folder it is about to be renamed to (absolute)
+ */
+export function relocateShebangs(tmp: string, dir: string): void {
+  const binFolders = (folder: string, depth: number): string[] => {
+    if (depth < 0) return [];
+    const out: string[] = [];
+    for (const e of readdirSync(folder, { withFileTypes: true })) {
+      if (!e.isDirectory()) continue;
+      const sub = join(folder, e.name);
+      if (e.name === "bin") out.push(sub);
+      else out.push(...binFolders(sub, depth - 1));
+    }
+    return out;
+  };
+  for (const bin of binFolders(tmp, 3)) {
+    for (const e of readdirSync(bin, { withFileTypes: true })) {
+      if (!e.isFile()) continue;
+      const file = join(bin, e.name);
+      const head = readFileSync(file).subarray(0, 4096).toString("latin1");
+      const end = head.indexOf("\n");
+      if (!head.startsWith("#!") || end < 0 || !head.slice(0, end).includes(tmp)) continue;
+      const bytes = readFileSync(file);
+      const line = bytes.subarray(0, end).toString("utf8").replaceAll(tmp, dir);
+      writeFileSync(file, Buffer.concat([Buffer.from(line, "utf8"), bytes.subarray(end)]));
+    }
+  }
+}
+
+/**
  * Run `target`'s build into a temporary folder and rename it into place; `kind` (a target or a
  * declared client) names it in progress lines and errors.
  * The build runs in its own process group: a ^C typed on the terminal reaches wirecost only, and
@@ -211,6 +246,7 @@ async function runBuild(
       `${b.at}: the build of ${kind} ${target.name} failed (${why}): ${failureLine(tail).slice(0, 200) || "no output"} — full output in ${relative(process.cwd(), logFile)}`,
     );
   }
+  relocateShebangs(tmp, b.dir);
   // The resolved set is read where the build will live ({build} in resolved.path), so the folder
   // is renamed into place first; the record is written last, so a folder without it is never reused.
   rmSync(b.dir, { recursive: true, force: true });

@@ -9,8 +9,11 @@ import type { ClientName } from "./clients.js";
 
 /** Flows and revisions one driver declares. */
 export interface ClientDeclaration {
-  /** Flow names the driver runs (values the `flow` axis may take with it). */
-  flows: readonly string[];
+  /**
+   * Flow names the driver runs (values the `flow` axis may take with it); absent for the MCP
+   * drivers, which run any flow the matrix declares (`flows:`, runner/matrix/flows.ts).
+   */
+  flows?: readonly string[];
   /**
    * Protocol revisions the driver speaks (values the `revision` axis may take with it); absent for
    * a driver of a protocol without revisions, which ignores the `revision` axis (client `jsonrpc`).
@@ -18,15 +21,8 @@ export interface ClientDeclaration {
   revisions?: readonly string[];
 }
 
-/** The MCP flows every driver runs, by name (runner/drivers/mcp/flows.ts says what each does). */
-export const MCP_FLOWS = ["plain", "ten", "input", "state"] as const;
-
-/** An MCP flow name. */
-export type McpFlowName = (typeof MCP_FLOWS)[number];
-
-/** Client `raw`: hand-written bytes, every revision it knows. */
+/** Client `raw`: hand-written bytes, every revision it knows, any flow of the matrix. */
 export const RAW_CLIENT = {
-  flows: MCP_FLOWS,
   revisions: ["2025-06-18", "2025-11-25", "2026-07-28"],
 } as const satisfies ClientDeclaration;
 
@@ -36,8 +32,8 @@ export const RAW_CLIENT = {
  * speaks that one; v2 (`@modelcontextprotocol/client`) offers exactly the configured revision.
  */
 export const SDK_CLIENTS = {
-  v1: { flows: MCP_FLOWS, revisions: ["2025-11-25"] },
-  v2: { flows: MCP_FLOWS, revisions: ["2025-06-18", "2025-11-25", "2026-07-28"] },
+  v1: { revisions: ["2025-11-25"] },
+  v2: { revisions: ["2025-06-18", "2025-11-25", "2026-07-28"] },
 } as const satisfies Record<string, ClientDeclaration>;
 
 /** A value of a target's `sdkClient:` key. */

@@ -10,6 +10,7 @@
 import { createWriteStream } from "node:fs";
 import { resolve } from "node:path";
 import { CLIENT_OUTPUT_MAX_BYTES, clientOutputPathOf } from "../../format/layout.js";
+import type { FlowStep } from "../matrix/flows.js";
 import type { DeclaredClient, TargetCommand } from "../matrix/types.js";
 import { substitute } from "../matrix/placeholders.js";
 import { repoRoot } from "../paths.js";
@@ -61,11 +62,20 @@ export function stdioWrapper(target: TargetCommand, values: Record<string, strin
 
 /**
  * The client's command for one run: `{stdio}` and `{flowargs}` items replaced by their items,
- * other placeholders (`{url}`, axes) left for the per-run substitution.
- * @param splices `stdio`: the wrapper's argv (stdio transport)
+ * other placeholders (`{url}`, axes) left for the per-run substitution. A target declaring `tool:`
+ * adds `WIRECOST_TOOL_NAME` (the tool's name) and `WIRECOST_TOOL_ARGUMENTS` (its arguments, compact
+ * JSON) to the client's environment, for a client that calls the tool its target names
+ * (clients/mcp-py/client.py does), and the flow's steps (the matrix's `flows:`) go in
+ * `WIRECOST_FLOW_STEPS` (JSON, the shapes of runner/matrix/flows.ts) for a client that runs them.
+ * @param splices `stdio`: the wrapper's argv (stdio transport); `tool`: the target's `tool:`; `steps`: the flow's steps
  * @throws Error when the client declares no command for `transport` or no args for `flow` (expand refuses such cells first)
  */
-export function clientCommand(client: DeclaredClient, transport: "stdio" | "http", flow: string, splices: { stdio?: string[] }): TargetCommand {
+export function clientCommand(
+  client: DeclaredClient,
+  transport: "stdio" | "http",
+  flow: string,
+  splices: { stdio?: string[]; tool?: { name: string; arguments: Record<string, unknown> }; steps?: FlowStep[] },
+): TargetCommand {
   const cmd = client.commands[transport];
   if (!cmd) throw new Error(`client ${client.name} declares no ${transport} command`);
   const flowArgs = client.flows[flow];
@@ -77,7 +87,13 @@ export function clientCommand(client: DeclaredClient, transport: "stdio" | "http
     else argv.push(a);
   }
   if (!cmd.argv.includes("{flowargs}")) argv.push(...flowArgs);
-  return { argv, env: cmd.env };
+  const env = { ...cmd.env };
+  if (splices.tool) {
+    env.WIRECOST_TOOL_NAME = literal(splices.tool.name);
+    env.WIRECOST_TOOL_ARGUMENTS = literal(JSON.stringify(splices.tool.arguments));
+  }
+  if (splices.steps) env.WIRECOST_FLOW_STEPS = literal(JSON.stringify(splices.steps));
+  return { argv, env };
 }
 
 /** Is any process of group `pgid` still there? */

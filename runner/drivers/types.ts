@@ -1,5 +1,6 @@
 /** The contract between the runner and a client driver (one per value of the `client` axis). */
 import type { StdioChannel } from "../capture/tap.js";
+import type { FlowStep } from "../matrix/flows.js";
 
 /** What a driver is told about the configuration it drives. */
 export interface DriverContext {
@@ -9,10 +10,14 @@ export interface DriverContext {
   revision: string;
   /** Flow name, e.g. "plain". */
   flow: string;
+  /** The flow's steps, from the matrix's `flows:` (runner/matrix/flows.ts); the MCP drivers run them. */
+  steps?: FlowStep[];
   /** Wall-clock limit for one exchange, milliseconds. */
   timeoutMs: number;
   /** The target's `sdkClient:` (the SDK client generation client `sdk` drives it with), when it names one. */
   sdkClient?: string;
+  /** The target's `tool:` (the tool its flows call, with its JSON arguments); absent: `echo` (runner/drivers/mcp/flows.ts). */
+  tool?: { name: string; arguments: Record<string, unknown> };
 }
 
 /**
@@ -26,8 +31,8 @@ export type Protocol = "mcp" | "jsonrpc";
 export interface Driver {
   /** The protocol the driver speaks (see {@link Protocol}). */
   protocol: Protocol;
-  /** Flows this driver knows (the list in declarations.ts, which expansion checks configurations against). */
-  flows: readonly string[];
+  /** Flows this driver knows (the list in declarations.ts, which expansion checks configurations against); absent: any flow of the matrix (`flows:`). */
+  flows?: readonly string[];
   /** npm packages the driver runs on (client SDKs), recorded with their versions in provenance. */
   packages?: readonly string[];
   /** Revisions this driver speaks (likewise declared in declarations.ts). */

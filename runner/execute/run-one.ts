@@ -23,6 +23,7 @@ import { startOnFreePort, startTarget, type TargetProcess } from "../targets/pro
 import { ResponseTimeout } from "../errors.js";
 import type { ForkServers } from "../targets/forkserver.js";
 import { targetOf } from "../matrix/target-of.js";
+import { flowsOf } from "../matrix/flows.js";
 
 /** A reason as one printable line: line breaks become " | ", other control characters (C0 except tab, DEL, C1) U+FFFD. */
 function printable(text: string): string {
@@ -101,7 +102,15 @@ export async function runOne(
   if (!driver && !declared) return { ...base, error: `unknown client "${v.client}" (clients: ${Object.keys(DRIVERS).join(", ")})` };
   const targetCmd = target.commands[transport];
   if (!targetCmd) return { ...base, status: "skipped", error: `target ${target.name} has no ${transport} command` };
-  const ctx = { values: v, revision: v.revision ?? "", flow: v.flow ?? "", timeoutMs: matrix.timeoutMs, sdkClient: target.sdkClient };
+  const ctx = {
+    values: v,
+    revision: v.revision ?? "",
+    flow: v.flow ?? "",
+    steps: v.flow !== undefined && Object.hasOwn(flowsOf(matrix), v.flow) ? flowsOf(matrix)[v.flow]!.steps : undefined,
+    timeoutMs: matrix.timeoutMs,
+    sdkClient: target.sdkClient,
+    tool: target.tool,
+  };
   const cwd = dirname(matrix.file);
   let cmd = targetCmd;
   let client: ClientRun | undefined;
@@ -140,7 +149,7 @@ export async function runOne(
           }
           if (declared) {
             const url = `http://127.0.0.1:${relay.port}${v.path ?? "/mcp"}`;
-            client = startClient(declared, clientCommand(declared, "http", ctx.flow, {}), { ...v, url }, cwd, logPath);
+            client = startClient(declared, clientCommand(declared, "http", ctx.flow, { tool: target.tool, steps: ctx.steps }), { ...v, url }, cwd, logPath);
             await client.done;
           } else await driver!.http(relay.port, ctx);
         } else if (declared) {
@@ -148,7 +157,7 @@ export async function runOne(
           // log of an earlier attempt may stand in for one it never wrote).
           rmSync(logPath, { force: true });
           const wrapper = stdioWrapper(cmd, v, logPath);
-          client = startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper }), v, cwd, logPath);
+          client = startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper, tool: target.tool, steps: ctx.steps }), v, cwd, logPath);
           await client.done;
         } else {
           const spawned = performance.now();

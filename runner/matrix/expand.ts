@@ -27,6 +27,7 @@ import { UserError } from "../../format/errors.js";
 import { MAX_NAME_BYTES, nameProblem } from "../../format/layout.js";
 import type { Configuration, ExcludedCell, Match, Matrix } from "./types.js";
 import { VERSION_AXIS, targetOf } from "./target-of.js";
+import { flowsOf } from "./flows.js";
 
 /** Result of expansion: configurations to run (in order), and cells left out with their reasons. */
 export interface Expansion {
@@ -256,7 +257,8 @@ export function expand(m: Matrix): Expansion {
       return `${valueAt(ti, t.name)}: client ${client} cannot drive target ${t.name} (configuration ${id}): it ${how} — leave the cells out with an exclude rule: - match: { client: ${client}, target: ${t.name} }`;
     }
     const dc = m.clients?.[client];
-    const decl = dc ? { flows: Object.keys(dc.flows), revisions: dc.revisions } : clientDeclaration(client, t?.sdkClient);
+    const driverDecl = dc ? { flows: Object.keys(dc.flows), revisions: dc.revisions } : clientDeclaration(client, t?.sdkClient);
+    const decl = driverDecl && { flows: driverDecl.flows ?? Object.keys(flowsOf(m)), revisions: driverDecl.revisions };
     const leaveOut = (match: string) => `or leave the cells out with an exclude rule: - match: { client: ${client}, ${match} }`;
     if (!decl) {
       if (client !== "sdk" || !t) return undefined; // other client names are refused when the matrix is parsed
@@ -265,7 +267,8 @@ export function expand(m: Matrix): Expansion {
     const who = client === "sdk" ? `client sdk (the ${t!.sdkClient} SDK client, sdkClient of target ${t!.name})` : `client ${client}`;
     const onTarget = client === "sdk" ? `target: ${t!.name}, ` : "";
     if (fi >= 0 && !decl.flows.includes(v.flow!)) {
-      return `${valueAt(fi, v.flow!)}: ${who} does not run flow "${v.flow}" (configuration ${id}; it runs: ${decl.flows.join(", ")}) — use one of those flows, ${leaveOut(`${onTarget}flow: ${JSON.stringify(v.flow)}`)}`;
+      const orDeclare = driverDecl.flows === undefined ? `declare it under flows: (its steps), ` : "";
+      return `${valueAt(fi, v.flow!)}: ${who} does not run flow "${v.flow}" (configuration ${id}; it runs: ${decl.flows.join(", ")}) — use one of those flows, ${orDeclare}${leaveOut(`${onTarget}flow: ${JSON.stringify(v.flow)}`)}`;
     }
     if (ri >= 0 && decl.revisions !== undefined && !decl.revisions.includes(v.revision!)) {
       return `${valueAt(ri, v.revision!)}: ${who} does not speak revision "${v.revision}" (configuration ${id}; it speaks: ${decl.revisions.join(", ")}) — use one of those revisions, ${leaveOut(`${onTarget}revision: ${JSON.stringify(v.revision)}`)}`;

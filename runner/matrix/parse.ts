@@ -11,6 +11,7 @@ import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
 import { LineCounter, parseDocument } from "yaml";
 import { CLIENTS } from "../drivers/clients.js";
+import { parseStep, type FlowDefinition, type FlowStep, type RawStep } from "./flows.js";
 import { clientDeclaration, type SdkClientName } from "../drivers/declarations.js";
 import { UserError } from "../../format/errors.js";
 import { yamlValue } from "../../format/yaml.js";
@@ -155,6 +156,7 @@ interface RawClient {
 }
 interface RawMatrix {
   clients?: Record<string, RawClient>;
+  flows?: Record<string, { description?: string; steps: RawStep[] }>;
   title?: string;
   slug?: string;
   measures?: string[];
@@ -173,9 +175,11 @@ interface RawMatrix {
       label?: string;
       package?: string;
       version?: string;
-      revisions?: string[];
+      revisions?: string[] | "auto";
       flows?: string[];
       sdkClient?: SdkClientName;
+      tool?: { name: string; arguments?: Record<string, unknown> };
+      resolved?: { from: "pip" | "cargo" | "go" | "npm"; path: string };
       forkserver?: { preload: string[] };
       requires?: (string | { command: string; when?: RawMatch })[];
       versions?: (string | { version: string; revisions?: string[]; flows?: string[] })[];
@@ -281,6 +285,23 @@ function parseBuild(b: RawBuild, tname: string, matrixDir: string, loc: Locator,
 
 /** Argv items of a declared client that stand for several items: the tap wrapper (stdio) and the flow's arguments. */
 export const CLIENT_SPLICES = ["stdio", "flowargs"] as const;
+
+/**
+ * Read the `flows:` section (runner/matrix/flows.ts): each flow's steps, the first `open` and no
+ * other `open`.
+ * @throws UserError at the step at fault
+ */
+function parseFlows(raw: NonNullable<RawMatrix["flows"]>, loc: Locator): Record<string, FlowDefinition> {
+  const out: Record<string, FlowDefinition> = {};
+  for (const [name, f] of Object.entries(raw)) {
+    const steps = f.steps.map((st, i) => parseStep(st, (message, key) => fail(loc, ["flows", name, "steps", i], `flow ${name}: ${message}`, key)));
+    const opens = (st: FlowStep): number => (st.kind === "open" ? 1 : st.kind === "repeat" ? opens(st.step) : 0);
+    if (steps[0]?.kind !== "open" || steps.reduce((n, st) => n + opens(st), 0) !== 1)
+      fail(loc, ["flows", name, "steps"], `flow ${name} must open the session once, as its first step — start its steps with open and use it nowhere else`);
+    out[name] = { ...(f.description !== undefined ? { description: f.description } : {}), steps };
+  }
+  return out;
+}
 
 /**
  * Read the `clients:` section (README "Measure your own client"): builds, commands with their
@@ -576,6 +597,12 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
             );
         }
       }
+      if (key === "http" && !texts.some(([s]) => placeholderNames(s).includes("port")))
+        fail(
+          loc,
+          ["targets", tname, key, "argv"],
+          `http command of target ${tname} has no {port} — each run's server listens on a free port the runner gives it through {port}; add it where the server takes its port (e.g. --port, "{port}", or env: { PORT: "{port}" })`,
+        );
       return cmd;
     };
     for (const tr of TRANSPORTS) {
@@ -616,6 +643,8 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
         `target ${tname} declares harness and ${t.inProcess ? "inProcess" : `a ${t.stdio ? "stdio" : "http"} command`} — a harness times its path itself; remove one of them`,
         "harness",
       );
+    if (t.resolved && t.build)
+      fail(loc, ["targets", tname, "resolved"], `target ${tname} declares resolved: and build: — a built target gives it as build.resolved; move it there`);
     if (t.profile && !inProcessOk && !measures.includes("cpu"))
       fail(
         loc,
@@ -640,7 +669,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
           ...(t.profile.direct ? { direct: t.profile.direct } : {}),
         }
       : undefined;
-    const revisions = ver?.revisions ?? t.revisions;
+    const revisions = ver?.revisions ?? (t.revisions === "auto" ? undefined : t.revisions);
     const flows = ver?.flows ?? t.flows;
     const version = ver?.version ?? t.version;
     return {
@@ -649,9 +678,12 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ...(t.package !== undefined ? { package: t.package } : {}),
       ...(version !== undefined ? { version } : {}),
       ...(revisions ? { revisions } : {}),
+      ...(t.revisions === "auto" && !ver ? { revisionsAuto: true as const } : {}),
       ...(flows ? { flows } : {}),
       ...(ver ? { family: tname } : {}),
       ...(t.sdkClient !== undefined ? { sdkClient: t.sdkClient } : {}),
+      ...(t.tool ? { tool: { name: t.tool.name, arguments: structuredClone(t.tool.arguments ?? {}) } } : {}),
+      ...(t.resolved ? { resolved: { from: t.resolved.from, path: resolve(matrixDir, t.resolved.path) } } : {}),
       ...(t.forkserver ? { forkserver: { preload: [...t.forkserver.preload] } } : {}),
       ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),
       ...(harness ? { harness } : {}),
@@ -677,6 +709,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       `clients: declares clients run as commands, which only bytes runs use (measures: [${measures.join(", ")}] times wirecost's own client) — remove clients: or put them in a bytes matrix (no measures:)`,
     );
   const clients = raw.clients ? parseClients(raw.clients, targets, axisNames, matrixDir, loc) : undefined;
+  const flows = raw.flows ? parseFlows(raw.flows, loc) : undefined;
 
   const grid = raw.grid ? match(raw.grid, ["grid"]) : undefined;
   const exclude: ExcludeRule[] = (raw.exclude ?? []).map((r, i) => ({
@@ -739,6 +772,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     axes,
     targets,
     ...(clients ? { clients } : {}),
+    ...(flows ? { flows } : {}),
     ...(grid ? { grid } : {}),
     exclude,
     include,

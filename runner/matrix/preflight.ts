@@ -12,7 +12,7 @@ import { UserError } from "../../format/errors.js";
 import { repoRoot } from "../paths.js";
 import { readBuildRecord } from "../build/build.js";
 import { findProgram } from "../build/toolchain.js";
-import { resolvedVersion, validVersionRange, versionSatisfies } from "../build/resolved.js";
+import { readResolved, resolvedVersion, validVersionRange, versionSatisfies, type ResolvedSet } from "../build/resolved.js";
 import type { Configuration, Matrix, Match, Target } from "./types.js";
 import { targetKey } from "./target-of.js";
 
@@ -50,13 +50,15 @@ export function preflight(m: Matrix, configs: Configuration[]): void {
     const t = m.targets[name]!;
     if (t.build) {
       checkBuilt(t, at, "targets", t.family !== undefined ? (m.targets[t.family]?.versions?.indexOf(t.version ?? "") ?? -1) : -1);
+    } else if (t.resolved) {
+      checkResolved(t, at);
     } else if (t.package && t.version) {
       if (!semver.validRange(t.version))
         throw new UserError(`${at("targets", name, "version")}: "${t.version}" is not a semver range — write e.g. 2.4.0, ^2.4.0 or >=2 <3`);
       const got = installedPackageVersion(t.package);
       if (!got)
         throw new UserError(
-          `${at("targets", name, "package")}: target ${name} needs npm package ${t.package} (${t.version}), which is not installed — run npm ci, or npm i -E ${t.package}@<version>`,
+          `${at("targets", name, "package")}: target ${name} needs npm package ${t.package} (${t.version}), which is not installed — run npm ci, or npm i -E ${t.package}@<version>; for a package of another registry (PyPI, crates, Go) give the target resolved: {from: pip|cargo|go, path} (e.g. {from: pip, path: .venv/bin/python})`,
         );
       if (!semver.satisfies(got, t.version))
         throw new UserError(
@@ -119,6 +121,35 @@ function checkBuilt(
       `${at(section, t.name, "version")}: ${who} needs ${t.package} ${t.version} but its build resolved ${got} — change the lock file or ${section}.${t.name}.version`,
     );
   }
+}
+
+/**
+ * Check a target without a build against the resolved set its `resolved:` names (read now: e.g.
+ * the distributions of a venv the user installed the server into), as {@link checkBuilt} checks a
+ * built one.
+ * @throws UserError when the set cannot be read, or names another version or not the package
+ */
+function checkResolved(t: Target, at: (...p: (string | number)[]) => string): void {
+  if (!t.package || !t.version) return;
+  let set: ResolvedSet;
+  try {
+    set = readResolved(t.resolved!);
+  } catch (e) {
+    throw new UserError(`${at("targets", t.name, "resolved")}: target ${t.name}'s resolved set cannot be read: ${(e as Error).message} — fix resolved.path`);
+  }
+  if (!validVersionRange(set.ecosystem, t.version))
+    throw new UserError(
+      `${at("targets", t.name, "version")}: "${t.version}" is not a ${set.ecosystem === "pypi" ? "PEP 440 specifier" : "version range"} of ${set.ecosystem}`,
+    );
+  const got = resolvedVersion(set, t.package);
+  if (!got)
+    throw new UserError(
+      `${at("targets", t.name, "package")}: target ${t.name} needs ${t.package} (${t.version}), which ${t.resolved!.path} does not hold — install it there, or fix the package name or resolved.path`,
+    );
+  if (!versionSatisfies(set.ecosystem, got, t.version))
+    throw new UserError(
+      `${at("targets", t.name, "version")}: target ${t.name} needs ${t.package} ${t.version} but ${got} is installed — install a matching version or change targets.${t.name}.version`,
+    );
 }
 
 /** Is `cmd`'s program inside a target build folder that does not exist yet (built by `wirecost run`)? */

@@ -1,5 +1,6 @@
 /** Types of a parsed matrix (see matrix.schema.json for the file format, README "The matrix"). */
 import type { SdkClientName } from "../drivers/declarations.js";
+import type { FlowDefinition } from "./flows.js";
 
 /**
  * The most repeats (and warm-up runs) of one configuration: matrix.schema.json's `count`
@@ -98,6 +99,11 @@ export interface Target {
   /** Revisions it speaks; undefined = all. */
   revisions?: string[];
   /**
+   * `revisions: auto`: the revisions it speaks are found by asking it before a bytes run
+   * (runner/execute/probe-revisions.ts), which sets `revisions`; until then it is taken to speak all.
+   */
+  revisionsAuto?: true;
+  /**
    * Package versions it is run at (`versions:`, values of the `version` axis), on the family entry
    * only; each version has its own entry `<name>@<version>` (runner/matrix/target-of.ts) with its
    * own build folder, `version` set to that exact version and its own revisions and flows.
@@ -107,6 +113,16 @@ export interface Target {
   family?: string;
   /** Flows it serves; undefined = all. */
   flows?: string[];
+  /**
+   * For a target without `build:` (`resolved:`): where its resolved dependency set is read (path
+   * absolute), so `package`/`version` is checked and recorded as for a built target.
+   */
+  resolved?: ResolvedSource;
+  /**
+   * The tool the flows' `tools/call` steps call on this target (`tool:`): its name and JSON
+   * arguments; undefined = wirecost's own `echo` with `{"text": …}` (runner/drivers/mcp/flows.ts).
+   */
+  tool?: ToolCall;
   /**
    * The MCP TypeScript SDK client generation that client `sdk` drives it with (`sdkClient:`);
    * undefined = none, and expansion refuses a client `sdk` configuration of the target.
@@ -226,6 +242,12 @@ export interface Matrix {
   timing?: Record<string, unknown>;
   axes: Axis[];
   targets: Record<string, Target>;
+  /**
+   * MCP flows by name (`flows:`, runner/matrix/flows.ts): the steps the raw driver and the SDK
+   * clients run for a `flow` axis value; undefined when the matrix declares none (then
+   * STANDARD_FLOWS, see `flowsOf`).
+   */
+  flows?: Record<string, FlowDefinition>;
   /** Clients declared in the matrix (`clients:`), by name: values the `client` axis may take beside the built-in drivers. */
   clients?: Record<string, DeclaredClient>;
   /** Main-grid restriction (axis → values); undefined = every value of every axis. */
@@ -257,4 +279,10 @@ export interface ExcludedCell {
   id: string;
   values: Record<string, string>;
   reason: string;
+}
+
+/** A tool call a flow makes: the tool's name and its arguments (a JSON object). */
+export interface ToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
 }

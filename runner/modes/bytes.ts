@@ -4,6 +4,7 @@
  * orchestrates, runner/results/ writes). Supports resume, shard, jobs and verify; ^C stops
  * gracefully and prints the command that resumes.
  */
+import { probeAutoRevisions, probeLines } from "../execute/probe-revisions.js";
 import { availableParallelism } from "node:os";
 import { runMatrix, type TimeSplit } from "../execute/run-matrix.js";
 import { ownAndChildrenCpuSeconds } from "../measure/cpu.js";
@@ -63,6 +64,7 @@ export const bytesMode: RunMode = {
   supports: { resume: true, shard: true, jobs: true, verify: true, strict: true },
   interrupt: "graceful",
   async run(matrix, file, o) {
+    for (const line of probeLines(await probeAutoRevisions(matrix, o))) process.stderr.write(`${line}\n`);
     const { runs, failed, skippedTargets, interrupted, left, written, time, staging } = await runMatrix(matrix, o);
     const again = { repeats: o.repeats, shard: o.shard, results: o.results, resume: true, skipMissingToolchains: o.skipMissingToolchains };
     if (interrupted && !written) {

@@ -16,6 +16,8 @@ import type { SdkClientName } from "../drivers/declarations.js";
 import { newSdkV1Client, sdkV1HttpTransport } from "../drivers/sdk/v1.js";
 import { newSdkV2Client, sdkV2HttpTransport } from "../drivers/sdk/v2.js";
 import { ProtocolError } from "../drivers/types.js";
+import type { RevisionWatch } from "../drivers/mcp/revision.js";
+import { watchRevision } from "../drivers/sdk/revision-watch.js";
 import { freePort, type TargetProcess } from "../targets/process.js";
 import { spawnTarget, stopTarget, type CallClient, type ClientSpec, type SetupTiming } from "./client.js";
 
@@ -104,6 +106,7 @@ function unlimitAbortListeners(transport: unknown): void {
 export class SdkCallClient implements CallClient {
   private proc?: TargetProcess;
   private client!: SdkClient;
+  private watch?: RevisionWatch;
 
   private constructor(
     private readonly spec: ClientSpec,
@@ -115,7 +118,9 @@ export class SdkCallClient implements CallClient {
    * SDK does for 2026-07-28), list tools and make `firstCall`; returns the client and the
    * start-up timing (the same phases as the thin client's).
    * @param generation the target's `sdkClient:` (v1 speaks 2025-11-25 only)
-   * @throws ProtocolError when the target exits, errs or times out during start-up, or v1 is asked for another revision
+   * @throws ProtocolError when the target exits, errs or times out during start-up, v1 is asked for
+   *   another revision, or the server answers another revision than the one asked for (the one line
+   *   of `revisionMismatch`, runner/drivers/mcp/revision.ts)
    */
   static async start(
     spec: ClientSpec,
@@ -139,22 +144,28 @@ export class SdkCallClient implements CallClient {
       } else {
         transport = generation === "v1" ? sdkV1HttpTransport(port) : sdkV2HttpTransport(port);
       }
+      c.watch = watchRevision(transport, spec.revision);
       await c.client.connect(transport, { timeout: spec.timeoutMs });
+      c.watch.check();
       const openMs = msSince();
       if (spec.transport === "http") unlimitAbortListeners(transport);
       await c.client.listTools(undefined, { timeout: spec.timeoutMs });
+      c.watch.check();
       const listedMs = msSince();
       await c.callTool(firstCall.name, firstCall.arguments);
       return { client: c, setup: { readyMs, openMs, listedMs, firstCallMs: msSince() } };
     } catch (e) {
       await c.close();
+      c.watch?.check();
       throw e instanceof Error && !(e instanceof ProtocolError) ? new ProtocolError(`${generation} SDK client: ${e.message}`) : e;
     }
   }
 
   /**
    * Call a tool through the SDK client and return its result object.
-   * @throws ProtocolError on a tool error (`isError`); the SDK's own error on a JSON-RPC error or a timeout
+   * @throws ProtocolError on a tool error (`isError`) or a result of another revision than the
+   *   configuration's (runner/drivers/mcp/revision.ts, `revisionMismatch`); the SDK's own error on a
+   *   JSON-RPC error or a timeout
    */
   async callTool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
     const options = { timeout: this.spec.timeoutMs };
@@ -163,6 +174,7 @@ export class SdkCallClient implements CallClient {
       string,
       unknown
     >;
+    this.watch?.check();
     if (r.isError) throw new ProtocolError(`tool ${name} answered an error: ${JSON.stringify(r.content).slice(0, 200)}`);
     return r;
   }

@@ -12,7 +12,8 @@ import { repoRoot } from "../paths.js";
 import { installedPackageVersion } from "../matrix/preflight.js";
 import type { Target } from "../matrix/types.js";
 import type { BuildRecord } from "../build/build.js";
-import { resolvedVersion } from "../build/resolved.js";
+import { readResolved, resolvedVersion } from "../build/resolved.js";
+import type { ResolvedSource } from "../matrix/types.js";
 import { SCHEMA_VERSION, type BuildProvenance, type Provenance } from "../../format/schema.js";
 
 /** The provenance part of build records: target name → {@link BuildProvenance}, sorted by name. */
@@ -84,8 +85,11 @@ export async function collectProvenance(args: {
     const built = args.builds?.get(t.name);
     if (t.package)
       packages[t.package] =
-        (t.build ? built?.resolved && resolvedVersion(built.resolved, t.package) : installedPackageVersion(t.package)) ??
-        (t.build && !built ? "not built" : "not installed");
+        (t.build
+          ? built?.resolved && resolvedVersion(built.resolved, t.package)
+          : t.resolved
+            ? resolvedVersionAt(t.resolved, t.package)
+            : installedPackageVersion(t.package)) ?? (t.build && !built ? "not built" : "not installed");
   }
   for (const p of args.clientPackages ?? []) packages[p] = installedPackageVersion(p) ?? "not installed";
   const cpu = cpus();
@@ -114,5 +118,14 @@ export function clockTicks(): number {
     return Number(execaSync("getconf", ["CLK_TCK"]).stdout.trim()) || 0;
   } catch {
     return 0;
+  }
+}
+
+/** Version of `pkg` in the resolved set at `src` (a target's own `resolved:`), or undefined when the set cannot be read or lacks it. */
+function resolvedVersionAt(src: ResolvedSource, pkg: string): string | undefined {
+  try {
+    return resolvedVersion(readResolved(src), pkg);
+  } catch {
+    return undefined;
   }
 }

@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -118,4 +118,35 @@ test("the Inspector CLI through wirecost capture (stdio and HTTP) counts the sam
   } finally {
     target.kill("SIGTERM");
   }
+});
+
+test("the README's Inspector example runs as printed and its log counts the Inspector's tools/list", { timeout: 240_000 }, async () => {
+  // The build it names: the matrix's Inspector client (built by the first run of its rows, as the README says).
+  const build = await execa(
+    process.execPath,
+    [
+      cli,
+      "run",
+      "matrix.yaml",
+      "--only",
+      "inspector-mcp-ts-v2-stdio-2025-11-25-call",
+      "--repeats",
+      "1",
+      "--results",
+      mkdtempSync(join(tmpdir(), "wirecost-inspector-")),
+    ],
+    { cwd: root, reject: false },
+  );
+  assert.equal(build.exitCode, 0, build.stderr);
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const at = readme.indexOf("e.g. the MCP Inspector's CLI over stdio");
+  const line = /```sh\n(.+)\n```/.exec(readme.slice(at))?.[1];
+  assert.ok(line?.includes("mcp-inspector --cli") && line.includes("--log /tmp/stdio.jsonl"), `the example line: ${line}`);
+  const log = join(mkdtempSync(join(tmpdir(), "wirecost-readme-")), "stdio.jsonl");
+  const r = await execa("bash", ["-c", line!.replace("/tmp/stdio.jsonl", log)], { cwd: root, reject: false });
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.match(r.stdout, /"name": "echo"/);
+  const row = await count(log, true);
+  assert.equal(row.jsonrpc_c2s, "3", "initialize, initialized, tools/list");
+  assert.equal(row.jsonrpc_s2c, "2");
 });

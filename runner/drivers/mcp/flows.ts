@@ -1,35 +1,21 @@
 /**
- * MCP flows, transport- and revision-neutral. A flow is what a client does after the session
- * opens. Registry: one entry per flow name; adding a flow is one entry here and its name in
- * MCP_FLOWS (runner/drivers/declarations.ts, which the matrix checks read); the registry's type makes
- * the two agree.
+ * The raw driver's steps (runner/matrix/flows.ts says what each kind does): a flow is the list of
+ * steps the matrix declares, run in order over one session. Transport- and revision-neutral; the
+ * session (./session.ts) puts the revision's handshake and `_meta` envelope on the wire.
  *
- * - `plain`: tools/list, then one tools/call of `echo`.
- * - `ten`: tools/list, then ten tools/call of `echo`.
- * - `input`: one tools/call of `confirm`, whose handler asks the user one question. 2025 era: the
- *   server sends `elicitation/create` (stdio: a line; HTTP: an SSE event on the call's open
- *   response) and the driver answers {@link CONFIRM_ANSWER}. 2026-07-28: an `input_required`
- *   result, then the same call retried (new id) with `inputResponses` and, when the result carried
- *   one, its `requestState` echoed byte-exact.
- * - `state`: like `input`; additionally, on 2026-07-28 the `requestState` must be exactly `state`
- *   axis bytes long (0 or no axis: absent).
+ * A `call-tool` step answers an input request the 2025 era's way (the server's
+ * `elicitation/create`, answered by {@link answerServerRequest} with {@link CONFIRM_ANSWER}) or the
+ * 2026-07-28 way (an `input_required` result: the same call retried, new id, with
+ * `inputResponses` — each request accepted with {@link CONFIRM_ANSWER} — and, when the result
+ * carried one, its `requestState` echoed byte-exact).
  */
-import type { McpFlowName } from "../declarations.js";
+import type { FlowStep } from "../../matrix/flows.js";
 import { ProtocolError, type DriverContext } from "../types.js";
 import { hasHandshake } from "./revision.js";
 import type { JsonRpcMessage, McpSession } from "./session.js";
 
-/** A flow: the calls of one session. @throws ProtocolError when an answer is not the expected one */
-export type Flow = (s: McpSession, ctx: DriverContext) => Promise<void>;
-
-/** The elicitation result every driver answers `confirm`'s question with (the bare ElicitResult). */
+/** The elicitation result every driver answers an input request with (the bare ElicitResult): accept, `confirm: true`. */
 export const CONFIRM_ANSWER = { action: "accept", content: { confirm: true } } as const;
-
-/** Key of `confirm`'s input request in a 2026-07-28 `inputRequests` map. */
-export const CONFIRM_INPUT_KEY = "confirm";
-
-/** Text `confirm` answers with when accepted. */
-export const CONFIRMED = "confirmed: yes";
 
 /**
  * Text for `echo`: `args` axis bytes of "x" when the axis exists, else "hello".
@@ -42,9 +28,21 @@ export function echoText(ctx: DriverContext): string {
   return "x".repeat(Number(n));
 }
 
-/** Bytes of requestState the `state` flow expects (axis `state`; 0 when absent). */
-export function expectedStateBytes(ctx: DriverContext): number {
-  const n = ctx.values.state;
+/**
+ * The tool call a flow's `tools/call` makes: the target's `tool:` (its name and JSON arguments,
+ * any answer that is not an error accepted), else `echo` with `{"text": echoText(ctx)}`, whose
+ * answer must be that text (`echoed`).
+ * @throws ProtocolError when the `args` axis value is not a whole number (echo only)
+ */
+export function toolCallOf(ctx: DriverContext): { name: string; arguments: Record<string, unknown>; echoed?: string } {
+  if (ctx.tool) return { name: ctx.tool.name, arguments: structuredClone(ctx.tool.arguments) };
+  const text = echoText(ctx);
+  return { name: "echo", arguments: { text }, echoed: text };
+}
+
+/** Bytes of requestState a step expects: the value of `axis` (0 when absent or empty). */
+export function expectedStateBytes(ctx: DriverContext, axis = "state"): number {
+  const n = ctx.values[axis];
   return n === undefined || n === "" ? 0 : Number(n);
 }
 
@@ -59,53 +57,82 @@ function resultText(res: JsonRpcMessage): string | undefined {
   return content?.[0]?.text;
 }
 
-async function calls(s: McpSession, ctx: DriverContext, n: number): Promise<void> {
-  await s.request("tools/list");
-  const text = echoText(ctx);
-  for (let i = 0; i < n; i++) {
-    const res = await s.request("tools/call", { name: "echo", arguments: { text } });
-    if (resultText(res) !== text)
-      throw new ProtocolError(`echo answered ${JSON.stringify(resultText(res))?.slice(0, 80)}, not the ${text.length}-byte text sent`);
+/**
+ * One tools/call, its input requests answered. Returns the requestState length seen on
+ * 2026-07-28 when the answer was `input_required` (0 without one), else undefined.
+ * @throws ProtocolError when `input: accept` was asked and no input request came (2026-07-28)
+ */
+async function callTool(s: McpSession, params: Record<string, unknown>, inputExpected: boolean): Promise<{ res: JsonRpcMessage; stateBytes?: number }> {
+  let res = await s.request("tools/call", params);
+  if (hasHandshake(s.revision)) return { res };
+  const r = res.result as { resultType?: string; inputRequests?: Record<string, unknown>; requestState?: unknown };
+  if (r.resultType !== "input_required" || !r.inputRequests || Object.keys(r.inputRequests).length === 0) {
+    if (inputExpected)
+      throw new ProtocolError(`${String(params.name)} (${s.revision}) answered resultType ${String(r.resultType)}, expected input_required with inputRequests`);
+    return { res };
+  }
+  const inputResponses = Object.fromEntries(Object.keys(r.inputRequests).map((k) => [k, { ...CONFIRM_ANSWER }]));
+  const retry: Record<string, unknown> = { ...params, inputResponses };
+  let stateBytes = 0;
+  if (r.requestState !== undefined) {
+    if (typeof r.requestState !== "string") throw new ProtocolError(`${String(params.name)}'s requestState is not a string`);
+    retry.requestState = r.requestState;
+    stateBytes = Buffer.byteLength(r.requestState);
+  }
+  res = await s.request("tools/call", retry);
+  return { res, stateBytes };
+}
+
+/**
+ * Run one step over the session.
+ * @throws ProtocolError when an answer is not the one the step expects
+ */
+export async function runStep(s: McpSession, ctx: DriverContext, step: FlowStep): Promise<void> {
+  switch (step.kind) {
+    case "open":
+      return s.open();
+    case "list-tools":
+      await s.request("tools/list");
+      return;
+    case "list-resources":
+      await s.request("resources/list");
+      return;
+    case "list-prompts":
+      await s.request("prompts/list");
+      return;
+    case "read-resource":
+      await s.request("resources/read", { uri: step.uri });
+      return;
+    case "repeat":
+      for (let i = 0; i < step.times; i++) await runStep(s, ctx, step.step);
+      return;
+    case "call-tool": {
+      if (step.name === undefined) {
+        const call = toolCallOf(ctx);
+        const { res } = await callTool(s, { name: call.name, arguments: call.arguments }, false);
+        if (call.echoed !== undefined && resultText(res) !== call.echoed)
+          throw new ProtocolError(`echo answered ${JSON.stringify(resultText(res))?.slice(0, 80)}, not the ${call.echoed.length}-byte text sent`);
+        return;
+      }
+      const { res, stateBytes } = await callTool(s, { name: step.name, arguments: structuredClone(step.arguments ?? {}) }, step.input === "accept");
+      if (step.text !== undefined && resultText(res) !== step.text)
+        throw new ProtocolError(`${step.name} answered ${JSON.stringify(resultText(res))}, expected "${step.text}"`);
+      if (step.requestStateBytesAxis !== undefined && stateBytes !== undefined) {
+        const want = expectedStateBytes(ctx, step.requestStateBytesAxis);
+        if (stateBytes !== want)
+          throw new ProtocolError(`${step.name} carried a ${stateBytes}-byte requestState; the ${step.requestStateBytesAxis} axis asks for ${want}`);
+      }
+      return;
+    }
   }
 }
 
 /**
- * One confirm call, answered. Returns the requestState length seen (2026-07-28), else undefined.
- * @throws ProtocolError when the server neither asks nor answers "confirmed: yes"
+ * Run the configuration's flow (`ctx.steps`) over the session.
+ * @throws Error when the configuration has no steps (expansion refuses a flow the matrix does not declare)
+ * @throws ProtocolError as {@link runStep}
  */
-async function confirm(s: McpSession): Promise<number | undefined> {
-  const params = { name: "confirm", arguments: {} };
-  let res = await s.request("tools/call", params);
-  let stateBytes: number | undefined;
-  if (!hasHandshake(s.revision)) {
-    const r = res.result as { resultType?: string; inputRequests?: Record<string, unknown>; requestState?: unknown };
-    if (r.resultType !== "input_required" || !r.inputRequests?.[CONFIRM_INPUT_KEY]) {
-      throw new ProtocolError(
-        `confirm (${s.revision}) answered resultType ${String(r.resultType)}, expected input_required with inputRequests.${CONFIRM_INPUT_KEY}`,
-      );
-    }
-    const retry: Record<string, unknown> = { ...params, inputResponses: { [CONFIRM_INPUT_KEY]: { ...CONFIRM_ANSWER } } };
-    if (r.requestState !== undefined) {
-      if (typeof r.requestState !== "string") throw new ProtocolError("confirm's requestState is not a string");
-      retry.requestState = r.requestState;
-      stateBytes = Buffer.byteLength(r.requestState);
-    } else stateBytes = 0;
-    res = await s.request("tools/call", retry);
-  }
-  if (resultText(res) !== CONFIRMED) throw new ProtocolError(`confirm answered ${JSON.stringify(resultText(res))}, expected "${CONFIRMED}"`);
-  return stateBytes;
+export async function runFlow(s: McpSession, ctx: DriverContext): Promise<void> {
+  if (!ctx.steps) throw new Error(`raw driver: flow "${ctx.flow}" has no steps — declare it under flows: in the matrix`);
+  for (const step of ctx.steps) await runStep(s, ctx, step);
 }
-
-/** Flow name → flow. */
-export const FLOWS: Record<string, Flow> = {
-  plain: (s, ctx) => calls(s, ctx, 1),
-  ten: (s, ctx) => calls(s, ctx, 10),
-  input: async (s) => {
-    await confirm(s);
-  },
-  state: async (s, ctx) => {
-    const got = await confirm(s);
-    const want = expectedStateBytes(ctx);
-    if (got !== undefined && got !== want) throw new ProtocolError(`confirm carried a ${got}-byte requestState; the state axis asks for ${want}`);
-  },
-} satisfies Record<McpFlowName, Flow>;

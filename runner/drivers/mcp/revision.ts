@@ -13,6 +13,7 @@
  */
 
 import { RAW_CLIENT } from "../declarations.js";
+import { ProtocolError } from "../types.js";
 
 /** Revisions the raw driver speaks (declared in runner/drivers/declarations.ts). */
 export const REVISIONS = RAW_CLIENT.revisions;
@@ -40,4 +41,75 @@ export function metaEnvelope(revision: string): Record<string, unknown> {
 /** Params of the 2025-era `initialize` request. */
 export function initializeParams(revision: string): Record<string, unknown> {
   return { protocolVersion: revision, capabilities: CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO };
+}
+
+/**
+ * The revision a server spoke, as its answers show it, checked against the one the client asked
+ * for. 2025 era: the `protocolVersion` of the `initialize` result (specification/2025-11-25/basic/
+ * lifecycle: a server that does not support the requested version answers another one).
+ * 2026-07-28: every result carries `resultType` (`complete` or `input_required`: the revision's
+ * result discriminator, which the TypeScript v2 SDK's 2026 codec stamps on every result and its
+ * client requires), which no 2025-era result carries; a `server/discover` answered with a JSON-RPC
+ * error (the method is the revision's own), or whose `supportedVersions` leave the revision out,
+ * is a mismatch too. A mismatch is one line, e.g. `server answered 2025-06-18 to a 2025-11-25
+ * request`, or, for a 2026-07-28 request answered in the 2025 era's shape (no handshake, so no
+ * version named: the TypeScript v1 SDK server over stdio), `server answered 2025-era (tools/list
+ * result without resultType) to a 2026-07-28 request`.
+ * @param asked the revision the client requested
+ * @param method the method of the request answered
+ * @param answer the JSON-RPC response's `result` or `error` member
+ * @returns the mismatch as a ProtocolError, or undefined when the answer fits `asked` (or says nothing about it)
+ */
+export function revisionMismatch(asked: string, method: string, answer: { result?: unknown; error?: unknown }): ProtocolError | undefined {
+  const r = (answer.result ?? {}) as Record<string, unknown>;
+  if (hasHandshake(asked)) {
+    if (method !== "initialize" || answer.result === undefined || r.protocolVersion === asked) return undefined;
+    const got = typeof r.protocolVersion === "string" ? r.protocolVersion : `no protocolVersion (${JSON.stringify(r.protocolVersion) ?? "absent"})`;
+    return new ProtocolError(`server answered ${got} to a ${asked} request`);
+  }
+  if (answer.result === undefined) {
+    if (method !== "server/discover" || answer.error === undefined) return undefined;
+    const e = answer.error as { code?: unknown; message?: unknown };
+    return new ProtocolError(`server answered 2025-era (server/discover: JSON-RPC error ${String(e.code)} ${String(e.message)}) to a ${asked} request`);
+  }
+  if (typeof r.resultType !== "string") return new ProtocolError(`server answered 2025-era (${method} result without resultType) to a ${asked} request`);
+  if (method === "server/discover" && Array.isArray(r.supportedVersions) && !r.supportedVersions.includes(asked))
+    return new ProtocolError(`server answered ${r.supportedVersions.join(", ")} to a ${asked} request`);
+  return undefined;
+}
+
+/**
+ * Watches one session's messages for {@link revisionMismatch}: `sent` records each request's
+ * method by id, `received` checks each result against the method of its request. Used where the
+ * messages pass through code of wirecost's own but the client is someone else's (the SDK clients'
+ * transports).
+ */
+export class RevisionWatch {
+  private readonly methods = new Map<string | number, string>();
+  /** The first mismatch seen, if any. */
+  mismatch?: ProtocolError;
+
+  /** @param revision the revision the client asked for */
+  constructor(readonly revision: string) {}
+
+  /** Record an outgoing message (a request's id and method; anything else is ignored). */
+  sent(message: unknown): void {
+    const m = message as { id?: unknown; method?: unknown };
+    if ((typeof m.id === "string" || typeof m.id === "number") && typeof m.method === "string") this.methods.set(m.id, m.method);
+  }
+
+  /** Check an incoming message: a response (result or error) to a recorded request. */
+  received(message: unknown): void {
+    const m = message as { id?: unknown; result?: unknown; error?: unknown };
+    if (typeof m.id !== "string" && typeof m.id !== "number") return;
+    const method = this.methods.get(m.id);
+    if (method === undefined) return;
+    this.methods.delete(m.id);
+    this.mismatch ??= revisionMismatch(this.revision, method, m);
+  }
+
+  /** @throws ProtocolError the first mismatch seen, if any */
+  check(): void {
+    if (this.mismatch) throw this.mismatch;
+  }
 }

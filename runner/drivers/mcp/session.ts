@@ -4,7 +4,7 @@
  * the `Wire` interface.
  */
 import { ProtocolError } from "../types.js";
-import { hasHandshake, initializeParams, metaEnvelope } from "./revision.js";
+import { hasHandshake, initializeParams, metaEnvelope, revisionMismatch } from "./revision.js";
 
 /** A JSON-RPC message as parsed off the wire. */
 export interface JsonRpcMessage {
@@ -52,18 +52,21 @@ export class McpSession {
     }),
   ) {}
 
-  /** Open the session: initialize + notifications/initialized for 2025-era revisions, nothing for 2026-07-28. */
+  /**
+   * Open the session: initialize + notifications/initialized for 2025-era revisions, nothing for 2026-07-28.
+   * @throws ProtocolError when initialize answers another protocolVersion than the session's revision
+   */
   async open(): Promise<void> {
     if (!hasHandshake(this.revision)) return;
-    const res = await this.request("initialize", initializeParams(this.revision));
-    const got = (res.result as { protocolVersion?: string } | undefined)?.protocolVersion;
-    if (got !== this.revision) throw new ProtocolError(`initialize answered protocolVersion ${String(got)}, expected ${this.revision}`);
+    await this.request("initialize", initializeParams(this.revision));
     await this.notify("notifications/initialized");
   }
 
   /**
    * Send a request and return its result.
-   * @throws ProtocolError when the response is a JSON-RPC error or lacks a result
+   * @throws ProtocolError when the response is a JSON-RPC error or lacks a result, when the result
+   *   shows another revision than the session's (`revisionMismatch`, ./revision.ts: initialize's
+   *   protocolVersion in the 2025 era, `resultType` on every 2026-07-28 result), or when it is a tool error
    */
   async request(method: string, params?: Record<string, unknown>): Promise<JsonRpcMessage> {
     const id = this.nextId++;
@@ -74,6 +77,8 @@ export class McpSession {
       { body: Buffer.from(JSON.stringify(msg)), method, name: typeof params?.name === "string" ? params.name : undefined, id, revision: this.revision },
       this.answer,
     );
+    const mismatch = revisionMismatch(this.revision, method, res);
+    if (mismatch) throw mismatch;
     if (res.error) throw new ProtocolError(`${method} (id ${id}) answered JSON-RPC error ${res.error.code}: ${res.error.message}`);
     if (!res.result) throw new ProtocolError(`${method} (id ${id}) answered without a result`);
     if ((res.result as { isError?: boolean }).isError)

@@ -1,15 +1,22 @@
 /**
- * The MCP flows as an SDK client runs them, on a small surface both SDK generations provide
- * (`listTools`, `callTool`). Same names and meaning as the raw driver's flows
- * (runner/drivers/mcp/flows.ts); the SDK decides the bytes, ids and extra requests.
+ * The flows as an SDK client runs them: the steps the matrix declares (runner/matrix/flows.ts),
+ * on a small surface both SDK generations provide (`listTools`, `callTool`, …). Same meaning as
+ * the raw driver's steps (runner/drivers/mcp/flows.ts); the SDK decides the bytes, ids and extra
+ * requests. `open` is the client's `connect`, made before the steps run; an input request is
+ * answered through the client's elicitation handler (2025 era: a server→client request;
+ * 2026-07-28: the client's automatic input_required retry, which echoes requestState itself, so
+ * `requestStateBytesAxis` is not checked here).
  */
-import type { McpFlowName } from "../declarations.js";
+import type { FlowStep } from "../../matrix/flows.js";
 import { ProtocolError, type DriverContext } from "../types.js";
-import { CONFIRMED, echoText } from "../mcp/flows.js";
+import { toolCallOf } from "../mcp/flows.js";
 
 /** What a flow needs from an SDK client. */
 export interface SdkClientLike {
   listTools(): Promise<unknown>;
+  listResources(): Promise<unknown>;
+  listPrompts(): Promise<unknown>;
+  readResource(params: { uri: string }): Promise<unknown>;
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
 }
 
@@ -17,39 +24,51 @@ function textOf(result: unknown): string | undefined {
   return (result as { content?: { text?: string }[] } | undefined)?.content?.[0]?.text;
 }
 
-async function calls(c: SdkClientLike, ctx: DriverContext, n: number): Promise<void> {
-  await c.listTools();
-  const text = echoText(ctx);
-  for (let i = 0; i < n; i++) {
-    const got = textOf(await c.callTool({ name: "echo", arguments: { text } }));
-    if (got !== text) throw new ProtocolError(`echo answered ${String(got).slice(0, 80)}, not the ${text.length}-byte text sent`);
+/**
+ * Run one step through the SDK client (`open` is a no-op here: the client connected before).
+ * @throws ProtocolError when an answer is not the one the step expects
+ */
+async function runStep(c: SdkClientLike, ctx: DriverContext, step: FlowStep): Promise<void> {
+  switch (step.kind) {
+    case "open":
+      return;
+    case "list-tools":
+      await c.listTools();
+      return;
+    case "list-resources":
+      await c.listResources();
+      return;
+    case "list-prompts":
+      await c.listPrompts();
+      return;
+    case "read-resource":
+      await c.readResource({ uri: step.uri });
+      return;
+    case "repeat":
+      for (let i = 0; i < step.times; i++) await runStep(c, ctx, step.step);
+      return;
+    case "call-tool": {
+      const call = step.name === undefined ? toolCallOf(ctx) : { name: step.name, arguments: structuredClone(step.arguments ?? {}), echoed: undefined };
+      const result = await c.callTool({ name: call.name, arguments: call.arguments });
+      if ((result as { isError?: unknown } | undefined)?.isError === true)
+        throw new ProtocolError(`tools/call of ${call.name} answered a tool error: ${JSON.stringify(result).slice(0, 200)}`);
+      const want = call.echoed ?? (step.kind === "call-tool" && step.name !== undefined ? step.text : undefined);
+      const got = textOf(result);
+      if (want !== undefined && got !== want)
+        throw new ProtocolError(`${call.name} answered ${JSON.stringify(got)?.slice(0, 80)}, expected ${JSON.stringify(want).slice(0, 80)}`);
+      return;
+    }
   }
 }
 
-async function confirm(c: SdkClientLike): Promise<void> {
-  const got = textOf(await c.callTool({ name: "confirm", arguments: {} }));
-  if (got !== CONFIRMED) throw new ProtocolError(`confirm answered ${JSON.stringify(got)}, expected "${CONFIRMED}"`);
-}
-
 /**
- * Flow name → flow for SDK clients. `input` and `state` are one `confirm` call each: the SDK
- * answers the question through its elicitation handler (2025 era: a server→client request;
- * 2026-07-28: the client's automatic input_required retry, which echoes requestState itself).
- * Its type makes the names those of MCP_FLOWS (runner/drivers/declarations.ts).
- */
-export const SDK_FLOWS: Record<string, (c: SdkClientLike, ctx: DriverContext) => Promise<void>> = {
-  plain: (c, ctx) => calls(c, ctx, 1),
-  ten: (c, ctx) => calls(c, ctx, 10),
-  input: (c) => confirm(c),
-  state: (c) => confirm(c),
-} satisfies Record<McpFlowName, (c: SdkClientLike, ctx: DriverContext) => Promise<void>>;
-
-/**
- * The flow named by `ctx.flow`.
- * @throws Error naming the known flows when there is none by that name
+ * The configuration's flow (`ctx.steps`) as an SDK client runs it.
+ * @throws Error when the configuration has no steps (expansion refuses a flow the matrix does not declare)
  */
 export function sdkFlow(ctx: DriverContext): (c: SdkClientLike, ctx: DriverContext) => Promise<void> {
-  const f = SDK_FLOWS[ctx.flow];
-  if (!f) throw new Error(`sdk driver: unknown flow "${ctx.flow}" (flows: ${Object.keys(SDK_FLOWS).join(", ")})`);
-  return f;
+  const steps = ctx.steps;
+  if (!steps) throw new Error(`sdk driver: flow "${ctx.flow}" has no steps — declare it under flows: in the matrix`);
+  return async (c, cx) => {
+    for (const step of steps) await runStep(c, cx, step);
+  };
 }

@@ -7,7 +7,6 @@ import type { SdkClientName } from "../declarations.js";
 import type { Driver, DriverContext } from "../types.js";
 import { sdkV1Driver, SDK_V1_REVISIONS } from "./v1.js";
 import { sdkV2Driver, SDK_V2_REVISIONS } from "./v2.js";
-import { SDK_FLOWS } from "./flows.js";
 
 /** SDK client generation (a target's `sdkClient:`) → its client driver. */
 export const SDK_CLIENT_DRIVERS: Record<SdkClientName, Driver> = {
@@ -32,7 +31,6 @@ function pick(ctx: DriverContext): Driver {
 export const sdkDriver: Driver = {
   protocol: "mcp",
   packages: ["@modelcontextprotocol/client", "@modelcontextprotocol/sdk"],
-  flows: Object.keys(SDK_FLOWS),
   revisions: [...new Set<string>([...SDK_V1_REVISIONS, ...SDK_V2_REVISIONS])].sort(),
   stdio: async (channel, ctx) => pick(ctx).stdio(channel, ctx),
   http: async (port, ctx) => pick(ctx).http(port, ctx),

@@ -1,7 +1,10 @@
 /**
  * Client driver on the SDK v1 client (`Client` of `@modelcontextprotocol/sdk` 1.x): 2025-era only,
  * and its `initialize` always offers the SDK's latest revision (2025-11-25), so it speaks that one
- * revision. `confirm` is answered by an `elicitation/create` handler.
+ * revision. `confirm` is answered by an `elicitation/create` handler. The revision the server
+ * answered is checked on the transport's messages (./revision-watch.ts): the v1 client accepts any
+ * version it knows in `initialize`'s answer, so without the check a server answering 2025-06-18
+ * would run under the label 2025-11-25.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -12,6 +15,7 @@ import { ProtocolError, type Driver, type DriverContext } from "../types.js";
 import { CONFIRM_ANSWER } from "../mcp/flows.js";
 import { ChannelTransport } from "./channel-transport.js";
 import { sdkFlow } from "./flows.js";
+import { watchRevision } from "./revision-watch.js";
 import { SDK_CLIENT_INFO } from "./v2.js";
 
 /** Revisions the v1 client driver speaks: the one its `initialize` offers (declared as SDK_CLIENTS.v1). */
@@ -40,9 +44,15 @@ export function sdkV1HttpTransport(port: number, path = "/mcp"): Transport {
 async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
   const client = newSdkV1Client(ctx.revision);
   const flow = sdkFlow(ctx);
+  const watch = watchRevision(transport, ctx.revision);
   try {
     await client.connect(transport, { timeout: ctx.timeoutMs });
+    watch.check();
     await flow(client, ctx);
+    watch.check();
+  } catch (e) {
+    watch.check();
+    throw e;
   } finally {
     await client.close().catch(() => {});
   }
@@ -51,7 +61,6 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
 /** The SDK v1 client driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
 export const sdkV1Driver: Driver = {
   protocol: "mcp",
-  flows: SDK_CLIENTS.v1.flows,
   revisions: SDK_V1_REVISIONS,
   stdio: (channel, ctx) => drive(new ChannelTransport(channel, ctx.timeoutMs) as unknown as Transport, ctx),
   http: (port, ctx) => drive(sdkV1HttpTransport(port, ctx.values.path), ctx),

@@ -1,9 +1,11 @@
 /**
  * Client driver on the SDK v2 client (`@modelcontextprotocol/client`): 2025-era revisions via the
  * legacy `initialize` handshake offering exactly the configured revision
- * (`supportedProtocolVersions: [revision]`); 2026-07-28 pinned (`versionNegotiation.mode.pin`),
- * no probe. `confirm` is answered by an `elicitation/create` handler (both eras: on 2026-07-28 the
- * client fulfils `input_required` through the same handler and retries).
+ * (`supportedProtocolVersions: [revision]`); 2026-07-28 pinned (`versionNegotiation.mode.pin`:
+ * one `server/discover` probe, no fallback). `confirm` is answered by an `elicitation/create`
+ * handler (both eras: on 2026-07-28 the client fulfils `input_required` through the same handler
+ * and retries). The revision the server answered is checked on the transport's messages
+ * (./revision-watch.ts): a mismatch fails the run with one line.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Transport } from "@modelcontextprotocol/client";
@@ -12,6 +14,7 @@ import type { Driver, DriverContext } from "../types.js";
 import { CONFIRM_ANSWER } from "../mcp/flows.js";
 import { ChannelTransport } from "./channel-transport.js";
 import { sdkFlow } from "./flows.js";
+import { watchRevision } from "./revision-watch.js";
 
 /** Client identity the SDK drivers send (fixed, so repeats are byte-identical). */
 export const SDK_CLIENT_INFO = { name: "wirecost-sdk", version: "1.0.0" } as const;
@@ -42,9 +45,15 @@ export function sdkV2HttpTransport(port: number, path = "/mcp"): Transport {
 async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
   const flow = sdkFlow(ctx);
   const client = newSdkV2Client(ctx.revision);
+  const watch = watchRevision(transport, ctx.revision);
   try {
     await client.connect(transport, { timeout: ctx.timeoutMs } as never);
+    watch.check();
     await flow(client as never, ctx);
+    watch.check();
+  } catch (e) {
+    watch.check();
+    throw e;
   } finally {
     await client.close().catch(() => {});
   }
@@ -53,7 +62,6 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
 /** The SDK v2 client driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
 export const sdkV2Driver: Driver = {
   protocol: "mcp",
-  flows: SDK_CLIENTS.v2.flows,
   revisions: SDK_V2_REVISIONS,
   stdio: (channel, ctx) => drive(new ChannelTransport(channel, ctx.timeoutMs) as unknown as Transport, ctx),
   http: (port, ctx) => drive(sdkV2HttpTransport(port, ctx.values.path), ctx),

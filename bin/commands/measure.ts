@@ -1,0 +1,204 @@
+/**
+ * `wirecost measure`: one MCP server, as it is, to a results folder and a page. The command
+ * writes a matrix for that one server (`<results>/measure.yaml`: the raw driver, the revisions the
+ * server speaks found by asking it (`revisions: auto`), flow `list` — tools/list after the session
+ * opens — or, with `--tool`, flow `call`, one tools/call of it too), runs it like `wirecost run`
+ * and renders the page into `--site`. The server is a command (`-- CMD ARGS…`, stdio; `--http
+ * 'CMD … {port}'`, a shell command line that starts it listening on 127.0.0.1:{port}) or a
+ * package installed from its registry into `.wirecost/build/` (`--npm PKG@VERSION`, `--pypi
+ * PKG==VERSION`; the version recorded in provenance.json).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { UserError } from "../../format/errors.js";
+import { writeAtomic } from "../../format/files.js";
+import { TOKENIZERS_FILE, TOOLS_FILE, toolColumns } from "../../format/tools.js";
+import { toTsv } from "../../format/tsv.js";
+import { toolCatalogOfLog } from "../../runner/count/tool-catalog.js";
+import { ENCODINGS, tokenizerNames } from "../../runner/count/tokens.js";
+import { loadMatrix } from "../../runner/matrix/parse.js";
+import { runWithMode } from "../../runner/modes/index.js";
+import { repoRoot } from "../../runner/paths.js";
+
+/** Options of `wirecost measure` as commander parses them. */
+export interface MeasureCommandOptions {
+  http?: string;
+  npm?: string;
+  pypi?: string;
+  tool?: string;
+  args?: string;
+  name?: string;
+  repeats: number;
+  results?: string;
+  site?: string;
+}
+
+/** `{` and `}` of a user's argument as literal braces in a matrix command (README, "Placeholders"). */
+const literal = (s: string): string => s.replaceAll("{", "{{").replaceAll("}", "}}");
+
+/** A name for the server: lower-case letters, digits and hyphens. */
+function nameOf(o: MeasureCommandOptions, argv: string[]): string {
+  const raw =
+    o.name ??
+    (o.npm ? o.npm.replace(/@[^@]*$/, "").replace(/^@[^/]+\//, "") : undefined) ??
+    (o.pypi ? o.pypi.replace(/==.*$/, "") : undefined) ??
+    basename((/^(node|python\d*(\.\d+)?|uv|npx|bash|sh)$/.test(basename(argv[0] ?? "")) ? argv[1] : argv[0]) ?? "server", ".js").replace(/\.py$/, "");
+  const name = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  if (!/^[a-z]/.test(name)) throw new UserError(`measure: "${raw}" gives no usable name — pass --name NAME (letters, digits, hyphens; starting with a letter)`);
+  return name;
+}
+
+/**
+ * The matrix (JSON, which YAML reads) that measures one server.
+ * @throws UserError for a missing or doubled server, `--args` that is not a JSON object, or an `--http` line without `{port}`
+ */
+export function measureMatrix(argv: string[], o: MeasureCommandOptions, cwd: string): { name: string; matrix: Record<string, unknown> } {
+  const given = [argv.length > 0 && !o.npm && !o.pypi, o.http !== undefined, o.npm !== undefined, o.pypi !== undefined].filter(Boolean).length;
+  if (given !== 1)
+    throw new UserError(
+      "measure: name one server — -- CMD ARGS… (stdio), --http 'CMD … {port}', --npm PKG@VERSION or --pypi PKG==VERSION (with --npm/--pypi, arguments after -- go to the server)",
+    );
+  let args: Record<string, unknown> = {};
+  if (o.args !== undefined) {
+    try {
+      args = JSON.parse(o.args) as Record<string, unknown>;
+    } catch (e) {
+      throw new UserError(
+        `--args ${o.args}: not JSON (${(e as Error).message}) — give the tool's arguments as one JSON object, e.g. --args '{"timezone":"UTC"}'`,
+      );
+    }
+    if (args === null || typeof args !== "object" || Array.isArray(args))
+      throw new UserError(`--args ${o.args}: not a JSON object — e.g. --args '{"timezone":"UTC"}'`);
+    if (o.tool === undefined) throw new UserError("--args without --tool — name the tool the arguments are for: --tool NAME");
+  }
+  const name = nameOf(o, argv);
+  const target: Record<string, unknown> = { label: name, revisions: "auto" };
+  if (o.tool !== undefined) target.tool = { name: o.tool, arguments: args };
+  const script = (f: string) => join(repoRoot, "targets", "registry", f);
+  if (o.npm || o.pypi) {
+    const npm = o.npm !== undefined;
+    const spec = (o.npm ?? o.pypi)!;
+    const [pkg, version] = npm ? [spec.replace(/@[^@]*$/, ""), spec.replace(/^.*@/, "")] : spec.split("==");
+    target.label = `${pkg} ${version} (${npm ? "npm" : "PyPI"})`;
+    target.package = pkg;
+    target.version = version;
+    target.build = {
+      name: `measure-${name}`,
+      command: [bash(), script(npm ? "install-npm.sh" : "install-pypi.sh"), "{build}", spec],
+      inputs: [script(npm ? "install-npm.sh" : "install-pypi.sh")],
+      toolchain: npm
+        ? [{ command: "npm", version: ["npm", "--version"], install: "Node.js 20 with npm" }]
+        : [{ command: "python3", probe: ["python3", "-m", "venv", "--help"], version: ["python3", "--version"], install: "Python 3 with its venv module" }],
+      resolved: npm ? { from: "npm", path: "{build}/package-lock.json" } : { from: "pip", path: "{build}/venv/bin/python" },
+    };
+    target.stdio = { argv: ["{build}/bin/server", ...argv.map(literal)] };
+  } else if (o.http !== undefined) {
+    if (!o.http.includes("{port}"))
+      throw new UserError(`--http ${o.http}: no {port} — the command must listen on 127.0.0.1:{port}, e.g. --http 'node server.js --port {port}'`);
+    target.http = { argv: [bash(), "-c", `cd "$0" && exec ${literal(o.http).replaceAll("{{port}}", "{port}")}`, literal(cwd)] };
+  } else {
+    target.stdio = { argv: [bash(), "-c", 'cd "$0" && exec "$@"', literal(cwd), ...argv.map(literal)] };
+  }
+  const flow = o.tool !== undefined ? "call" : "list";
+  const matrix = {
+    version: 1,
+    title: `${name} on the wire`,
+    slug: name,
+    repeats: o.repeats,
+    timeoutSeconds: 60,
+    axes: [
+      { name: "client", values: ["raw"] },
+      { name: "target", values: [name] },
+      { name: "transport", values: [o.http !== undefined ? "http" : "stdio"] },
+      { name: "revision", values: ["2025-06-18", "2025-11-25", "2026-07-28"] },
+      { name: "flow", values: [flow] },
+    ],
+    flows: {
+      list: { description: "the session opened the revision's way, then tools/list", steps: ["open", "list-tools"] },
+      call: { description: `tools/list, then one tools/call of ${o.tool ?? "the tool"}`, steps: ["open", "list-tools", "call-tool"] },
+    },
+    targets: { [name]: target },
+  };
+  return { name, matrix };
+}
+
+/**
+ * Bytes of the JSON-RPC message that answered tools/list in the first repeat of `config` (its
+ * body bytes in the per-message table, `messages.tsv`), or `-` when that run has no such row.
+ */
+function toolsListBytes(results: string, config: string): string {
+  try {
+    const [head, ...rows] = readFileSync(join(results, "logs", config, "1.messages.tsv"), "utf8")
+      .trimEnd()
+      .split("\n");
+    const cols = head!.split("\t");
+    const at = (row: string[], name: string) => row[cols.indexOf(name)];
+    const hit = rows.map((r) => r.split("\t")).find((r) => at(r, "dir") === "s2c" && at(r, "method") === "tools/list" && at(r, "kind") === "result");
+    return hit ? at(hit, "body_bytes")! : "-";
+  } catch {
+    return "-";
+  }
+}
+
+/**
+ * Write tools.tsv (format/tools.ts) from each configuration's first capture log and print, per
+ * tool, its definition's bytes and tokens in each revision (stdio logs; an HTTP one is skipped
+ * with a line saying so).
+ */
+function writeToolCosts(results: string, configs: string[]): void {
+  const rows: (string | number)[][] = [];
+  for (const config of configs) {
+    const revision = /-(\d{4}-\d\d-\d\d)-/.exec(config)?.[1] ?? "";
+    const tools = toolCatalogOfLog(join(results, "logs", config, "1.jsonl"));
+    if (!tools) {
+      process.stderr.write(`measure: ${config}: tool definitions are read from stdio logs only — not counted\n`);
+      continue;
+    }
+    for (const t of tools) rows.push([config, revision, t.name, t.definitionBytes, ...ENCODINGS.map((e) => t.tokens[e])]);
+  }
+  writeAtomic(join(results, TOOLS_FILE), toTsv(toolColumns(ENCODINGS), rows));
+  writeAtomic(
+    join(results, TOKENIZERS_FILE),
+    toTsv(
+      ["tokenizer"],
+      tokenizerNames().map((n) => [n]),
+    ),
+  );
+  if (!rows.length) return;
+  process.stdout.write(`${toolColumns(ENCODINGS).slice(1).join("\t")}\t(tokenizers: ${tokenizerNames().join(", ")})\n`);
+  for (const r of rows) process.stdout.write(`${r.slice(1).join("\t")}\n`);
+}
+
+/** The bash on PATH, by name (the runner finds it). */
+const bash = () => "bash";
+
+/**
+ * Measure one server: write its matrix, run it, render its page, print where they are.
+ * @returns the run's exit code (0 all ok, 1 a run failed, 130 interrupted)
+ */
+export async function measureCommand(argv: string[], o: MeasureCommandOptions): Promise<number> {
+  const { name, matrix } = measureMatrix(argv, o, process.cwd());
+  const results = resolve(o.results ?? join(".wirecost", "measure", name, "results"));
+  const site = resolve(o.site ?? join(results, "..", "site"));
+  mkdirSync(results, { recursive: true });
+  const file = join(results, "measure.yaml");
+  writeFileSync(file, `${JSON.stringify(matrix, null, 2)}\n`);
+  if (o.tool === undefined) process.stderr.write("measure: no --tool given: tools/list only (give --tool NAME --args JSON to call one)\n");
+  const code = await runWithMode(loadMatrix(file), file, { results, only: [], fresh: true });
+  const { render } = await import("../../generators/render.js");
+  await render({ results, site });
+  const medians = readFileSync(join(results, "medians.tsv"), "utf8")
+    .split("\n")
+    .map((l) => l.split("\t"))
+    .filter((c) => c[1] === "total_bytes");
+  for (const c of medians) process.stdout.write(`${c[0]}\ttotal_bytes\t${c[3]}\ttools/list answer bytes\t${toolsListBytes(results, c[0]!)}\n`);
+  writeToolCosts(
+    results,
+    medians.map((c) => c[0]!),
+  );
+  process.stderr.write(`measure: results in ${results}/, page ${join(site, `${name}.html`)}\n`);
+  return code;
+}

@@ -1,0 +1,111 @@
+/**
+ * `revisions: auto` (README "The revision a server answers"): which revisions a target speaks,
+ * found by asking it. For each revision of the matrix's `revision` axis that the raw driver
+ * speaks, and each transport of the `transport` axis the target has a command for, the target is
+ * started once and the raw driver opens a session the revision's way and lists its tools; the
+ * answers are checked as every run checks them (`revisionMismatch`, runner/drivers/mcp/revision.ts).
+ * A revision is kept when every such transport speaks it; the others are skipped, each with the
+ * line that says why. Nothing is captured: a probe is not a run.
+ */
+import { PipelinedHttpWire, PipelinedStdioWire } from "../drivers/mcp/pipelined.js";
+import { McpSession } from "../drivers/mcp/session.js";
+import { RAW_CLIENT } from "../drivers/declarations.js";
+import { freePort } from "../targets/process.js";
+import { spawnTarget, stopTarget } from "../percall/client.js";
+import { dirname } from "node:path";
+import { ensureBuilt } from "../build/build.js";
+import type { Matrix, Target } from "../matrix/types.js";
+
+/** What the probe found for one target. */
+export interface RevisionProbe {
+  target: string;
+  /** Revisions it speaks on every probed transport, in the axis' order. */
+  spoken: string[];
+  /** Revisions skipped, each with why: `transport: the failure line` per transport that failed. */
+  skipped: { revision: string; why: string }[];
+}
+
+/**
+ * Ask one target one revision over one transport.
+ * @returns undefined when it answered in that revision, else the one line saying what happened
+ */
+export async function probeRevision(
+  target: Target,
+  transport: "stdio" | "http",
+  revision: string,
+  cwd: string,
+  timeoutMs: number,
+): Promise<string | undefined> {
+  const command = target.commands[transport];
+  if (!command) return `no ${transport} command`;
+  const port = transport === "http" ? await freePort() : 0;
+  const spec = { command, values: { target: target.name, transport, revision }, transport, revision, cwd, timeoutMs };
+  let started: Awaited<ReturnType<typeof spawnTarget>> | undefined;
+  let http: PipelinedHttpWire | undefined;
+  try {
+    started = await spawnTarget(spec, port);
+    let session: McpSession;
+    if (transport === "stdio") {
+      const wire = new PipelinedStdioWire(started.proc.child.stdin!, started.proc.child.stdout!, timeoutMs);
+      void started.exited.then((e) => wire.failAll(e));
+      session = new McpSession(wire, revision);
+    } else {
+      http = new PipelinedHttpWire(port, "/mcp", timeoutMs);
+      session = new McpSession(http, revision);
+    }
+    await session.open();
+    await session.request("tools/list");
+    return undefined;
+  } catch (e) {
+    return (e as Error).message.split("\n")[0];
+  } finally {
+    http?.close();
+    if (started) await stopTarget(started.proc, transport);
+  }
+}
+
+/**
+ * Probe every target of the matrix's `target` axis that declares `revisions: auto`, and set its
+ * `revisions` to those it speaks (so expansion leaves the others out with their reason).
+ * @param opts as the run's: a target with `build:` is built first (missing toolchain: refused, or skipped unprobed)
+ * @returns what was found, per probed target (empty when none declares auto)
+ * @throws UserError from the build (a missing toolchain without `skipMissingToolchains`, a failed build)
+ */
+export async function probeAutoRevisions(matrix: Matrix, opts: { skipMissingToolchains?: boolean; signal?: AbortSignal } = {}): Promise<RevisionProbe[]> {
+  const axis = (name: string) => matrix.axes.find((a) => a.name === name)?.values ?? [];
+  const revisions = axis("revision").filter((r) => (RAW_CLIENT.revisions as readonly string[]).includes(r));
+  const transports = axis("transport").filter((t): t is "stdio" | "http" => t === "stdio" || t === "http");
+  const out: RevisionProbe[] = [];
+  const auto = axis("target").filter((name) => matrix.targets[name]?.revisionsAuto);
+  // A target with build: is built first (cached: the run's own ensureBuilt finds it built).
+  const built = await ensureBuilt(
+    matrix,
+    auto.filter((name) => matrix.targets[name]!.build),
+    opts,
+  );
+  for (const name of auto) {
+    const target = matrix.targets[name]!;
+    if (built.skipped.has(name)) continue; // its runs are recorded skipped, with the toolchain's line
+    const probe: RevisionProbe = { target: name, spoken: [], skipped: [] };
+    for (const revision of revisions) {
+      const failures: string[] = [];
+      for (const transport of transports.filter((t) => target.commands[t])) {
+        const why = await probeRevision(target, transport, revision, dirname(matrix.file), matrix.timeoutMs);
+        if (why !== undefined) failures.push(`${transport}: ${why}`);
+      }
+      if (failures.length) probe.skipped.push({ revision, why: failures.join("; ") });
+      else probe.spoken.push(revision);
+    }
+    target.revisions = probe.spoken;
+    out.push(probe);
+  }
+  return out;
+}
+
+/** The lines that report a probe: one per target, then one per skipped revision. */
+export function probeLines(probes: RevisionProbe[]): string[] {
+  return probes.flatMap((p) => [
+    `revisions: auto: target ${p.target} speaks ${p.spoken.join(", ") || "none of the matrix's revisions"}`,
+    ...p.skipped.map((s) => `  skipped ${p.target} × ${s.revision}: ${s.why}`),
+  ]);
+}
