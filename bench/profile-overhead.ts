@@ -1,15 +1,16 @@
 /**
  * What the Go and Rust profile windows cost (README "Profile windows"): the known-cost targets
- * (targets/known-cost/matrix.yaml, built from their locks) over stdio, each in one process, time
- * per tools/call with the window closed and open, alternated round by round (closed, open, closed,
- * open …) so drift lands on both.
+ * (targets/known-cost/matrix.yaml) and the Go and Rust MCP SDK targets (matrix.yaml), built from
+ * their locks, over stdio, each in one process, time per call with the window closed and open,
+ * alternated round by round (closed, open, closed, open …) so drift lands on both. The known-cost
+ * targets make tools/call, the SDK targets tools/list.
  *
  *   node dist/bench/profile-overhead.js [--calls N] [--rounds R] [--costs SPEC] [--hz HZ]
  *
- * --calls: tools/call per window (default 300); --rounds: closed/open pairs (default 5); --costs:
- * WIRECOST_KNOWN_COSTS for the targets (default parse_and_validate=150,do_work=100,build_result=50,
- * a tenth of the defaults, so a fixed per-sample cost shows); --hz: WIRECOST_PROFILE_HZ (default:
- * the targets' 997). Prints one TSV row per target, side by side: the median over rounds of the
+ * --calls: calls per window (default 2000); --rounds: closed/open pairs (default 5); --costs:
+ * WIRECOST_KNOWN_COSTS for the known-cost targets (default all 0: their spins stop at a fixed thread
+ * CPU time, so a spin would absorb the sampler's own time on its thread and hide it); --hz:
+ * WIRECOST_PROFILE_HZ (default: the targets' 997). Prints one TSV row per target, side by side: the median over rounds of the
  * wall time per call (µs, measured in this process) and of the target's CPU per call (µs,
  * /proc/<pid>/task/*\/schedstat), closed and open, the ratios open / closed, and the samples the
  * open windows took per CPU-second of the target (the rate the kernel actually delivered).
@@ -30,7 +31,13 @@ import { readSchedstatNs } from "../runner/measure/cpu.js";
 import { spawnTarget, stopTarget } from "../runner/percall/client.js";
 
 const root = resolve(fileURLToPath(import.meta.url), "../../..");
-const TARGETS = ["known-cost-go", "known-cost-rust"];
+/** Matrix file, target, and the call each window repeats. */
+const TARGETS: [string, string, string, Record<string, unknown>][] = [
+  ["targets/known-cost/matrix.yaml", "known-cost-go", "tools/call", { name: "search_tickets", arguments: { query: "refund", limit: 10 } }],
+  ["targets/known-cost/matrix.yaml", "known-cost-rust", "tools/call", { name: "search_tickets", arguments: { query: "refund", limit: 10 } }],
+  ["matrix.yaml", "mcp-go", "tools/list", {}],
+  ["matrix.yaml", "mcp-rust", "tools/list", {}],
+];
 
 /** One window's figures: wall and target CPU per call (µs), and samples (open windows only). */
 interface Window {
@@ -43,20 +50,20 @@ interface Window {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      calls: { type: "string", default: "300" },
+      calls: { type: "string", default: "2000" },
       rounds: { type: "string", default: "5" },
-      costs: { type: "string", default: "parse_and_validate=150,do_work=100,build_result=50" },
+      costs: { type: "string", default: "parse_and_validate=0,do_work=0,build_result=0" },
       hz: { type: "string" },
     },
   });
   const calls = Number(values.calls);
   const rounds = Number(values.rounds);
-  const matrix = loadMatrix(join(root, "targets/known-cost/matrix.yaml"));
-  await ensureBuilt(matrix, TARGETS);
   const rows: string[] = [
     ["target", "calls", "rounds", "wall_closed_us", "wall_open_us", "wall_ratio", "cpu_closed_us", "cpu_open_us", "cpu_ratio", "samples_per_cpu_s"].join("\t"),
   ];
-  for (const name of TARGETS) {
+  for (const [file, name, method, params] of TARGETS) {
+    const matrix = loadMatrix(join(root, file));
+    await ensureBuilt(matrix, [name]);
     const out = join(mkdtempSync(join(tmpdir(), "wirecost-overhead-")), "profile.folded");
     const command = matrix.targets[name]!.commands.stdio!;
     const env: Record<string, string> = { ...command.env, WIRECOST_PROFILE_OUT: out, WIRECOST_KNOWN_COSTS: values.costs! };
@@ -73,7 +80,7 @@ async function main(): Promise<void> {
     const wire = new PipelinedStdioWire(proc.child.stdin!, proc.child.stdout!, spec.timeoutMs);
     void exited.then((e) => wire.failAll(e));
     const session = new McpSession(wire, spec.revision);
-    const call = () => session.request("tools/call", { name: "search_tickets", arguments: { query: "refund", limit: 10 } });
+    const call = () => session.request(method, params);
     /** Time `calls` calls: wall (this process) and the target's CPU. */
     const window = async (): Promise<Window> => {
       const cpu0 = readSchedstatNs(proc.pid);

@@ -140,7 +140,8 @@ func write(raw []byte, meta, out string) error {
 // Fold renders p as folded stacks: the header line `# wirecost-profile <meta> interval_us=<µs>`
 // (interval from the profile's period in nanoseconds), then one line per distinct stack, frames
 // from root to leaf joined by ";" (inlined functions as their own frames, a location without
-// symbols as its address 0x…), a space and its sample count (the profile's first sample value,
+// symbols as its address 0x…, an unnamed function as ??, a sample without a location as the one
+// frame "(no frames)"), a space and its sample count (the profile's first sample value,
 // "samples/count"), sorted by stack. ";" inside a function name becomes ",".
 func Fold(p *profile.Profile, meta string) string {
 	counts := map[string]int64{}
@@ -154,12 +155,15 @@ func Fold(p *profile.Profile, meta string) string {
 				frames = append(frames, fmt.Sprintf("0x%x", loc.Address))
 			}
 			for _, line := range loc.Line { // Line[0] is the innermost inlined function
-				name := "?"
-				if line.Function != nil {
+				name := "??"
+				if line.Function != nil && strings.TrimSpace(line.Function.Name) != "" {
 					name = strings.ReplaceAll(line.Function.Name, ";", ",")
 				}
 				frames = append(frames, name)
 			}
+		}
+		if len(frames) == 0 {
+			frames = append(frames, "(no frames)")
 		}
 		for i, j := 0, len(frames)-1; i < j; i, j = i+1, j-1 {
 			frames[i], frames[j] = frames[j], frames[i]

@@ -20,6 +20,9 @@ use signal_hook::iterator::Signals;
 /// step with a periodic load).
 pub const DEFAULT_HZ: i32 = 997;
 
+/// The one frame of a sample whose stack could not be unwound (kept, so no share is lost).
+const NO_FRAMES: &str = "(no frames)";
+
 /// The sampler's name and version in the profile's header.
 const PROFILER: &str = "pprof-rs@0.15.0";
 
@@ -104,7 +107,7 @@ fn write_atomic(out: &Path, text: &str) -> Result<(), String> {
 /// their own frames; Rust names demangled without their hash, others as the symbol table spells
 /// them), a space and its sample count, sorted by stack. The sampler's own frames (its signal
 /// handler and the unwinder it calls, up to the kernel's signal trampoline) are dropped; `;` inside
-/// a name becomes `,`.
+/// a name becomes `,`; a sample with no frame left is the one frame `(no frames)`.
 pub fn fold(report: &Report, meta: &str, hz: i32) -> String {
     let mut counts: BTreeMap<String, i64> = BTreeMap::new();
     for (frames, &count) in &report.data {
@@ -115,10 +118,8 @@ pub fn fold(report: &Report, meta: &str, hz: i32) -> String {
         let names: Vec<String> = frames.frames.iter().flat_map(|symbols| symbols.iter().map(|s| symbol_name(&s.sys_name()))).collect();
         let start = sampler_frames(&names);
         let stack: Vec<&str> = names[start..].iter().rev().map(String::as_str).collect();
-        if stack.is_empty() {
-            continue;
-        }
-        *counts.entry(stack.join(";")).or_default() += count as i64;
+        let key = if stack.is_empty() { NO_FRAMES.to_owned() } else { stack.join(";") };
+        *counts.entry(key).or_default() += count as i64;
     }
     let mut text = String::new();
     let _ = writeln!(text, "# wirecost-profile {meta} interval_us={}", 1e6 / f64::from(hz));
@@ -141,9 +142,12 @@ fn sampler_frames(leaf_first: &[String]) -> usize {
     }
 }
 
-/// A symbol's name for a frame: a Rust name demangled without its hash, any other as it is; `;`
-/// (in array types such as `[u8; 4]`) as `,`.
+/// A symbol's name for a frame: a Rust name demangled without its hash, any other as it is, an
+/// empty one as `??`; `;` (in array types such as `[u8; 4]`) as `,`.
 fn symbol_name(raw: &str) -> String {
+    if raw.trim().is_empty() {
+        return "??".to_owned();
+    }
     let name = match rustc_demangle::try_demangle(raw) {
         Ok(d) => format!("{d:#}"),
         Err(_) => raw.to_owned(),
@@ -160,6 +164,7 @@ mod tests {
         assert_eq!(symbol_name("_ZN10known_cost18parse_and_validate17h0123456789abcdefE"), "known_cost::parse_and_validate");
         assert_eq!(symbol_name("clock_gettime"), "clock_gettime");
         assert_eq!(symbol_name("a;b"), "a,b");
+        assert_eq!(symbol_name(""), "??");
     }
 
     #[test]
