@@ -104,6 +104,8 @@ async function main(): Promise<void> {
         w.samples = profile.stacks.reduce((n, s) => n + s.count, 0);
         open.push(w);
       }
+    } catch (e) {
+      throw new Error(`${name}: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
       await stopTarget(proc, "stdio");
     }
