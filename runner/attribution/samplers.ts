@@ -87,6 +87,20 @@ export function startSelfSampler(pid: number, outFile: string, waitMs = 10_000):
 }
 
 /**
+ * Run `work` inside the signal window of process `pid` (see {@link startSelfSampler}) and return
+ * the profile it wrote with what `work` returned: for tests and benches that want a failure thrown.
+ * @throws Error with the reason when the window cannot be opened or no profile comes back
+ */
+export async function profileWindow<T>(pid: number, outFile: string, work: () => Promise<T>): Promise<{ profile: FoldedProfile; result: T }> {
+  const sampler = startSelfSampler(pid, outFile);
+  if ("reason" in sampler) throw new Error(sampler.reason);
+  const result = await work();
+  const stopped = await sampler.stop();
+  if ("reason" in stopped) throw new Error(stopped.reason);
+  return { profile: stopped.profile, result };
+}
+
+/**
  * Attach py-spy to `pid` and wait until it says it samples (its "Sampling process" line), at most `waitMs`.
  * @param pySpy the py-spy executable (a path; the mcp-py build installs it at `{build}/venv/bin/py-spy`)
  * @returns the running sampler, or `{ reason }`: py-spy not found, or it exited (ptrace refused, …) with its last stderr line

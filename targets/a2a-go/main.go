@@ -8,8 +8,11 @@
 // gets a completed task whose one artifact is a text part "Echo: <text>", <text> being the user
 // message's text parts joined with no separator. The task store is the SDK's default in-memory one.
 //
+// With WIRECOST_PROFILE_OUT set, SIGUSR1 and SIGUSR2 open and close a CPU profile window
+// (targets/common/profilewindow).
+//
 // Once bound the server prints "listening on 127.0.0.1:PORT" on stderr. Exit status: 0 after
-// SIGTERM/SIGINT, 2 on a bad argument (one line naming it and the usage), 1 on a start-up failure.
+// SIGTERM/SIGINT, 2 on a bad argument or profile knob (one line naming it and the usage), 1 on a start-up failure.
 package main
 
 import (
@@ -21,6 +24,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"wirecost.dev/targets/common/profilewindow"
 )
 
 func main() {
@@ -32,6 +37,11 @@ func run(argv []string) int {
 	port, err := parseArgs(argv)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "a2a-go: %v; %s\n", err, usage)
+		return 2
+	}
+	// The profile window (WIRECOST_PROFILE_OUT): nothing is installed without it.
+	if err := profilewindow.Install("a2a-go"); err != nil {
+		fmt.Fprintf(os.Stderr, "a2a-go: %v\n", err)
 		return 2
 	}
 	// Installed before the socket is bound, so a signal after the listening line always exits 0.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build the Rust target NAME (the crate in targets/NAME, its binary NAME) into OUT/bin/NAME from its
+# Build the Rust target NAME (the crate in targets/NAME, its binary BIN: NAME with "/" as "-",
+# targets/known-cost/rust builds known-cost-rust) into OUT/bin/BIN from its
 # committed Cargo.lock only (`cargo build --release --locked`). Cargo's target folder is
 # $WIRECOST_CACHE when set (the runner's persistent per-target cache), else OUT/target.
 #   bash targets/common/build-cargo.sh NAME OUT      # what targets/NAME/build.sh OUT runs
@@ -11,6 +12,7 @@ if [[ $# -ne 2 || "$2" != /* ]]; then
 fi
 name="$1"
 out="$2"
+bin="${name//\//-}"
 crate="$(cd "$(dirname "${BASH_SOURCE[0]}")/../$name" && pwd)"
 
 if ! command -v cargo >/dev/null 2>&1; then
@@ -25,5 +27,5 @@ if ! cargo build --release --locked --manifest-path "$crate/Cargo.toml" >&2; the
   echo "$name build: cargo build failed: see the cargo output above (Cargo.lock out of date? run cargo generate-lockfile in targets/$name)" >&2
   exit 1
 fi
-cp "$CARGO_TARGET_DIR/release/$name" "$out/bin/$name"
-echo "$name: built $out/bin/$name" >&2
+cp "$CARGO_TARGET_DIR/release/$bin" "$out/bin/$bin"
+echo "$name: built $out/bin/$bin" >&2

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Build the Go target NAME (the module in targets/NAME) into OUT/bin/NAME from its committed
-# go.mod/go.sum only (`go build -mod=readonly -trimpath`, CGO_ENABLED=0: the targets are pure Go).
+# Build the Go target NAME (the module in targets/NAME) into OUT/bin/BIN from its committed
+# go.mod/go.sum only (`go build -mod=readonly -trimpath`, CGO_ENABLED=0: the targets are pure Go);
+# BIN is NAME with "/" as "-" (targets/known-cost/go builds bin/known-cost-go). A go.work beside
+# go.mod (the module and targets/common/profilewindow) is Go's workspace mode: the module builds with
+# the shared package from its folder, no replace directive; its go.work.sum is committed with it.
 # WIRECOST_CACHE, when set, holds Go's build cache (GOCACHE); the module cache stays at Go's default.
 #   bash targets/common/build-go.sh NAME OUT      # what targets/NAME/build.sh OUT runs
 set -euo pipefail
@@ -11,6 +14,7 @@ if [[ $# -ne 2 || -z "$2" ]]; then
 fi
 name="$1"
 out="$2"
+bin="${name//\//-}"
 module="$(cd "$(dirname "${BASH_SOURCE[0]}")/../$name" && pwd)"
 
 if ! command -v go >/dev/null 2>&1; then
@@ -25,9 +29,9 @@ export GOFLAGS="-buildvcs=false"
 export CGO_ENABLED=0
 
 mkdir -p "$out/bin"
-echo "$name build: $(go version) -> $out/bin/$name" >&2
+echo "$name build: $(go version) -> $out/bin/$bin" >&2
 cd "$module"
-if ! go build -mod=readonly -trimpath -o "$out/bin/$name" .; then
+if ! go build -mod=readonly -trimpath -o "$out/bin/$bin" .; then
   echo "$name build: go build failed (see above); if a module is missing, check the network to the Go module proxy" >&2
   exit 1
 fi

@@ -6,8 +6,9 @@
 // stdio is served by Server.Run on the SDK's StdioTransport (2025 era and 2026-07-28, chosen by the
 // client's first message); HTTP by two SDK StreamableHTTPHandlers behind one mux (http.go). Knobs:
 // WIRECOST_CATALOG, WIRECOST_STATE (config.go, tools.go), WIRECOST_WORKLOAD=tickets (tickets.go),
-// WIRECOST_GOJSONRESPONSE, WIRECOST_DEBUG. Exit status: 0 on SIGTERM/SIGINT or end of stdin, 2 on
-// a bad argument or knob, 1 on a start-up failure.
+// WIRECOST_GOJSONRESPONSE, WIRECOST_DEBUG, and the profile window's WIRECOST_PROFILE_OUT and
+// WIRECOST_PROFILE_HZ (targets/common/profilewindow). Exit status: 0 on SIGTERM/SIGINT or end of
+// stdin, 2 on a bad argument or knob, 1 on a start-up failure.
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"wirecost.dev/targets/common/profilewindow"
 )
 
 func main() {
@@ -30,6 +32,12 @@ func run() int {
 	var cfg config
 	if err == nil {
 		cfg, err = configFromEnv()
+	}
+	if err == nil {
+		// The profile window (WIRECOST_PROFILE_OUT): nothing is installed without it.
+		if perr := profilewindow.Install("mcp-go"); perr != nil {
+			err = &usageError{msg: perr.Error()}
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "mcp-go: %v\n", err)

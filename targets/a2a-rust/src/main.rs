@@ -7,7 +7,8 @@
 //!
 //! Usage: `a2a-rust --port N` (N=0: the OS picks) — listens on 127.0.0.1:N and prints
 //! `listening on 127.0.0.1:PORT` on stderr once bound. Exit status: 0 after SIGTERM/SIGINT,
-//! 2 on a bad argument, 1 on a start-up failure.
+//! 2 on a bad argument or profile knob, 1 on a start-up failure. With `WIRECOST_PROFILE_OUT` set,
+//! SIGUSR1 and SIGUSR2 open and close a CPU profile window (targets/common/profile-window).
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -151,7 +152,8 @@ async fn run(port: u16) -> Result<(), String> {
 #[tokio::main]
 async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let port = match parse_args(&args) {
+    // The profile window (WIRECOST_PROFILE_OUT): nothing is installed without it.
+    let port = match parse_args(&args).and_then(|port| profile_window::install("a2a-rust").map(|()| port)) {
         Ok(port) => port,
         Err(msg) => {
             eprintln!("{msg}");

@@ -8,8 +8,9 @@
 //! stdio is the SDK's `serve_server` on its stdio transport (2025 era after `initialize`, or
 //! 2026-07-28 when the first request carries the `_meta` envelope); HTTP is the SDK's
 //! `StreamableHttpService` (http.rs). Knobs: WIRECOST_CATALOG, WIRECOST_STATE (config.rs,
-//! tools.rs). Exit status: 0 on SIGTERM/SIGINT or end of stdin, 2 on a bad argument or knob, 1 on a
-//! start-up failure.
+//! tools.rs), and the profile window's WIRECOST_PROFILE_OUT and WIRECOST_PROFILE_HZ
+//! (targets/common/profile-window). Exit status: 0 on SIGTERM/SIGINT or end of stdin, 2 on a bad
+//! argument or knob, 1 on a start-up failure.
 
 mod config;
 mod http;
@@ -20,11 +21,13 @@ use std::process::ExitCode;
 use rmcp::{ServiceExt, transport::stdio};
 use tokio::signal::unix::{SignalKind, signal};
 
-use crate::config::{Config, Transport, USAGE, config_from, parse_args};
+use crate::config::{Config, Transport, USAGE, UsageError, config_from, parse_args};
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let parsed = parse_args(&argv).and_then(|t| Ok((t, config_from(|k| std::env::var(k).ok())?)));
+    // The profile window (WIRECOST_PROFILE_OUT): nothing is installed without it.
+    let parsed = parsed.and_then(|v| profile_window::install("mcp-rust").map(|()| v).map_err(UsageError));
     let (transport, cfg) = match parsed {
         Ok(v) => v,
         Err(e) => {
