@@ -58,8 +58,9 @@ test("a trial against a server that keeps each event stream open for 30 s takes 
   assert.equal(tp!.errors, 0);
   assert.ok(tp!.requests >= 20, `${tp!.requests} requests in a 1 s window`);
   assert.ok(tp!.latency.maxUs < 500_000, `slowest throughput call ${tp!.latency.maxUs} µs`);
-  // The answer is the JSON-RPC message carried by the event (validated as JSON), not the event stream.
-  const text = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}';
+  // The answer is the JSON-RPC message carried by the event (validated as JSON), not the event stream
+  // (the workload's request is a 2026-07-28 one, so the result carries that revision's resultType).
+  const text = '{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}],"resultType":"complete"}}';
   assert.equal(r.responseBodyBytes, Buffer.byteLength(text));
 });
 
