@@ -6,7 +6,11 @@
  * stage rules (runner/attribution/rules.ts; no rule → `unclassified`); the process's MEASURED
  * user CPU per call is split over the stages in proportion to their samples (the sampler gives
  * shares, /proc/<pid>/stat or `process.cpuUsage()` the totals); its system CPU per call is its
- * `kernel` row (measured, not sampled). A process without a profile gets one `not-attributed` row
+ * `kernel` row (measured, not sampled). A Go profile's header `sysmon_cpu_us` (the CPU time, user and
+ * system together, of the runtime's monitor thread over the window, which runtime/pprof never
+ * samples; targets/common/profilewindow) becomes the process's `monitor` row (kind scheduling) and
+ * is taken out of the user CPU before the samples split it (any excess over the user CPU out of the
+ * system CPU), so it is not spread over the sampled stages. A process without a profile gets one `not-attributed` row
  * holding its user CPU per call, with the reason; without a CPU reading, that row's time is null.
  * `hand-off` is the window's wall time per call minus every process's CPU per call: time neither
  * process spends on a CPU (pipe or socket transfer, wake-ups); negative when the processes ran at
@@ -80,10 +84,24 @@ function row(process: StageProcess, stage: string, samples: number | null, usPer
   return { process, stage, label: d.label, kind: d.kind, samples, usPerCall, note };
 }
 
-/** Rows of one process: its stages by samples, its kernel row, or its not-attributed row; plus its unclassified leaves. */
+/**
+ * The monitor thread's CPU over the window (`sysmon_cpu_us` of a Go profile's header), µs, capped at
+ * the process's measured CPU; null when the header has none (every other sampler), it is not a
+ * non-negative number, or the process's CPU was not read.
+ */
+function monitorUs(p: ProcessWindow): number | null {
+  const raw = p.profile?.meta.sysmon_cpu_us;
+  if (raw === undefined || !p.cpu || !/^\d+(\.\d+)?$/.test(raw)) return null;
+  return Math.min(Number(raw), p.cpu.userUs + p.cpu.systemUs);
+}
+
+/** Rows of one process: its stages by samples, its monitor and kernel rows, or its not-attributed row; plus its unclassified leaves. */
 function processRows(p: ProcessWindow, calls: number, topFrames: number): { rows: StageRow[]; top: UnclassifiedFrame[] } {
-  const userPerCall = p.cpu ? p.cpu.userUs / calls : null;
-  const kernel = p.cpu ? [row(p.role, "kernel", null, p.cpu.systemUs / calls)] : [];
+  const monitor = monitorUs(p);
+  const fromUser = p.cpu && monitor !== null ? Math.min(monitor, p.cpu.userUs) : 0;
+  const userPerCall = p.cpu ? (p.cpu.userUs - fromUser) / calls : null;
+  const monitorRow = monitor !== null ? [row(p.role, "monitor", null, monitor / calls)] : [];
+  const kernel = p.cpu ? [row(p.role, "kernel", null, (p.cpu.systemUs - ((monitor ?? 0) - fromUser)) / calls), ...monitorRow] : [];
   const staged = p.profile ? p.profile.stacks.map((s) => ({ s, stage: (p.rules && stageOfStack(s.frames, p.rules.rules)) ?? "unclassified" })) : [];
   const onCpu = staged.filter((x) => x.stage !== IDLE_STAGE);
   const total = onCpu.reduce((n, x) => n + x.s.count, 0);

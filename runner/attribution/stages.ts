@@ -2,8 +2,8 @@
  * The stage vocabulary of a per-call stage table (the seed write-up's "where the milliseconds go"
  * table, `../shared/seeds/mcp-per-call-overhead.txt`): stage ids, their labels, the kind each one
  * adds to (the seed's subtotals), and the process it usually runs in. Stage rules
- * (runner/attribution/rules.ts) may name every {@link RULE_STAGES} id; the measured rows (`kernel`,
- * `hand-off`), `unclassified` and `not-attributed` are made by the attribution itself.
+ * (runner/attribution/rules.ts) may name every {@link RULE_STAGES} id; the measured rows (`monitor`,
+ * `kernel`, `hand-off`), `unclassified` and `not-attributed` are made by the attribution itself.
  */
 
 /** What a stage adds up to in the subtotals. Validation = build-validate + parse-validate + parse-result. */
@@ -44,6 +44,7 @@ export const STAGES: readonly StageDef[] = [
   { id: "build-result", label: "build and serialise the result", kind: "serialisation", usually: "server" },
   { id: "parse-result", label: "parse and validate the result", kind: "validation", usually: "client" },
   { id: "schedule", label: "schedule (event loop, async runtime)", kind: "scheduling", usually: "either" },
+  { id: "monitor", label: "runtime monitor thread (Go sysmon, measured, never sampled)", kind: "scheduling", usually: "either" },
   { id: "gc", label: "garbage collector", kind: "runtime", usually: "either" },
   { id: "measure", label: "the stopwatch's own loop (timing code)", kind: "measurement", usually: "client" },
   { id: "kernel", label: "kernel (system CPU time, measured)", kind: "kernel", usually: "either" },
@@ -53,7 +54,7 @@ export const STAGES: readonly StageDef[] = [
 ];
 
 /** Stages made by the attribution, not by rules. */
-export const MEASURED_STAGES: readonly string[] = ["kernel", "hand-off", "unclassified", "not-attributed"];
+export const MEASURED_STAGES: readonly string[] = ["monitor", "kernel", "hand-off", "unclassified", "not-attributed"];
 
 /**
  * The rule stage of samples that are not on a CPU although the sampler took them (a sampler

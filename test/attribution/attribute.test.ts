@@ -2,7 +2,7 @@
  * The attribution engine on folded text written here (runner/attribution/): parseFolded per the
  * profile-window contract, stage rules loaded from YAML (file:line errors), the attribution of
  * samples to stages scaled to measured CPU, the kernel, hand-off, unclassified and not-attributed
- * rows, and check (a): the rows sum to the window's wall time per call.
+ * rows, Go's monitor thread (sysmon_cpu_us) as its own measured row, and check (a): the rows sum to the window's wall time per call.
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -135,6 +135,65 @@ describe("attribute", () => {
     assert.equal(us("between", "hand-off"), 5000 - 1200 - 2300);
     assert.ok(Math.abs(t.sumUsPerCall! - t.wallUsPerCall) < 1e-9, "check (a): the rows sum to the window per call");
     assert.deepEqual(t.unclassifiedTop, [{ process: "server", frame: "mystery_fn (x.py:1)", samples: 150, usPerCall: 300 }]);
+  });
+
+  it("a Go profile's sysmon_cpu_us becomes the server's monitor row, taken out of the user CPU the samples split, and the rows still sum", () => {
+    const goServer = parseFolded(`# wirecost-profile profiler=go-runtime/pprof@go1.26.8 target=mcp-go pid=7 sysmon_cpu_us=50000 interval_us=1003.009
+main.main;main.(*server).handle;main.parseAndValidate 300
+main.main;main.(*server).handle;main.doWork 100
+runtime.mcall;runtime.park_m;runtime.schedule 100
+`);
+    const goRules = loadStageRules(
+      rulesFile(
+        "go.yaml",
+        "version: 1\nprocess: server\nrules:\n  - { stage: parse-validate, frame: '^main\\.parseAndValidate$' }\n  - { stage: work, frame: '^main\\.doWork$' }\n  - { stage: schedule, frame: '^runtime\\.schedule$' }\n",
+      ),
+    );
+    const t = attribute({
+      calls: 100,
+      wallUs: 100 * 3000,
+      processes: [{ role: "server", cpu: { userUs: 100 * 2500, systemUs: 100 * 100 }, profile: goServer, rules: goRules }],
+    });
+    const us = (s: string) => t.rows.find((r) => r.stage === s)?.usPerCall;
+    assert.equal(us("monitor"), 500, "50,000 µs over 100 calls, measured: its own row");
+    assert.equal(us("parse-validate"), 1200, "300 of 500 samples × (2500 − 500) µs: the monitor is not spread over the sampled stages");
+    assert.equal(us("work"), 400);
+    assert.equal(us("schedule"), 400);
+    assert.equal(us("kernel"), 100, "the system CPU stays the kernel row");
+    assert.equal(t.rows.find((r) => r.stage === "monitor")!.kind, "scheduling", "it adds to the scheduling subtotal");
+    assert.ok(Math.abs(t.sumUsPerCall! - t.wallUsPerCall) < 1e-9, "check (a) still holds");
+
+    // More monitor time than user CPU (a thread mostly in system calls): the excess comes out of the kernel row.
+    const heavy = attribute({
+      calls: 1,
+      wallUs: 1000,
+      processes: [
+        {
+          role: "server",
+          cpu: { userUs: 40, systemUs: 200 },
+          profile: parseFolded(`# wirecost-profile p=1 sysmon_cpu_us=100\nmain.main;main.doWork 5\n`),
+          rules: goRules,
+        },
+      ],
+    });
+    const hu = (s: string) => heavy.rows.find((r) => r.stage === s)?.usPerCall;
+    assert.deepEqual([hu("monitor"), hu("work"), hu("kernel")], [100, 0, 140]);
+    assert.ok(Math.abs(heavy.sumUsPerCall! - 1000) < 1e-9);
+
+    // Without the header key (every sampler but Go's) or with a value that is not a number: no monitor row, nothing taken out.
+    for (const header of ["# wirecost-profile x=1", "# wirecost-profile sysmon_cpu_us=-5", "# wirecost-profile sysmon_cpu_us=abc"]) {
+      const plain = attribute({
+        calls: 1,
+        wallUs: 1000,
+        processes: [{ role: "server", cpu: { userUs: 400, systemUs: 0 }, profile: parseFolded(`${header}\nmain.main;main.doWork 5\n`), rules: goRules }],
+      });
+      assert.equal(
+        plain.rows.find((r) => r.stage === "monitor"),
+        undefined,
+        header,
+      );
+      assert.equal(plain.rows.find((r) => r.stage === "work")!.usPerCall, 400, header);
+    }
   });
 
   it("rules that match nothing leave every sample unclassified, with its top leaf functions", () => {
