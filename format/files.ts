@@ -1,6 +1,6 @@
 /** Atomic writes: every results file is written whole or not at all. */
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 
 /**
  * Write `data` to `path` atomically: a temp file in the same folder, then rename. Creates folders.
@@ -10,7 +10,7 @@ import { dirname } from "node:path";
  *   line naming the option whose folder it is (format/errors.ts fileSystemError).
  */
 export function writeAtomic(path: string, data: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeFolder(dirname(path));
   const tmp = `${path}.${process.pid}.tmp`;
   try {
     writeFileSync(tmp, data);
@@ -25,5 +25,30 @@ export function writeAtomic(path: string, data: string | Buffer): void {
     const err = e as NodeJS.ErrnoException;
     if (err.path === undefined) err.path = path;
     throw e;
+  }
+}
+
+/**
+ * Create folder `dir` and its missing parents, one `mkdir` each from the nearest that exists.
+ * Node's `mkdirSync(dir, { recursive: true })` never returns where `mkdir` answers ENOENT under a
+ * parent that exists (a path inside /proc, e.g. `--results /proc/self/x`: it retries forever);
+ * here that is the fs error of the first folder that cannot be made.
+ * @throws the fs error (ENOENT, EACCES, EROFS, ENOTDIR, …) with `path` set to `dir`
+ */
+export function makeFolder(dir: string): void {
+  const missing: string[] = [];
+  for (let p = resolve(dir); !existsSync(p); p = dirname(p)) {
+    missing.push(p);
+    if (dirname(p) === p) break;
+  }
+  for (const p of missing.reverse()) {
+    try {
+      mkdirSync(p);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (err.code === "EEXIST") continue;
+      err.path = dir; // as mkdir -p reports it: the folder asked for
+      throw err;
+    }
   }
 }

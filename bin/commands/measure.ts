@@ -8,10 +8,10 @@
  * package installed from its registry into `.wirecost/build/` (`--npm PKG@VERSION`, `--pypi
  * PKG==VERSION`; the version recorded in provenance.json).
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { UserError } from "../../format/errors.js";
-import { writeAtomic } from "../../format/files.js";
+import { makeFolder, writeAtomic } from "../../format/files.js";
 import { TOKENIZERS_FILE, TOOLS_FILE, toolColumns } from "../../format/tools.js";
 import { toTsv } from "../../format/tsv.js";
 import { toolCatalogOfLog } from "../../runner/count/tool-catalog.js";
@@ -183,7 +183,7 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions): 
   const { name, matrix } = measureMatrix(argv, o, process.cwd());
   const results = resolve(o.results ?? join(".wirecost", "measure", name, "results"));
   const site = resolve(o.site ?? join(results, "..", "site"));
-  mkdirSync(results, { recursive: true });
+  makeFolder(results);
   const file = join(results, "measure.yaml");
   writeFileSync(file, `${JSON.stringify(matrix, null, 2)}\n`);
   if (o.tool === undefined) process.stderr.write("measure: no --tool given: tools/list only (give --tool NAME --args JSON to call one)\n");

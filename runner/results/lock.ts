@@ -7,9 +7,10 @@
  * rebooted) is stale: the next writer takes it over and says so. A pid that was reused by another
  * process is told apart by the process start time the lock records (Linux, /proc).
  */
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { fileSystemError, UserError } from "../../format/errors.js";
+import { makeFolder } from "../../format/files.js";
 import { lockPath } from "../../format/layout.js";
 import { processStart as procStart } from "../targets/watch.js";
 
@@ -95,7 +96,7 @@ export function lockResults(dir: string, o: { option: string; command: string; n
   const named = { option: o.option, path: dir };
   const created = !existsSync(dir);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeFolder(dir);
   } catch (e) {
     throw fileSystemError(e, named) ?? e;
   }

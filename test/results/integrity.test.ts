@@ -244,6 +244,21 @@ test("timing and per-call folders: compare and render refuse a run record of sch
   }
 });
 
+test("a folder that cannot be made under one that exists (inside /proc) is one line, not a hang", { timeout: 30_000 }, () => {
+  // Node's recursive mkdir retries forever where mkdir answers ENOENT under an existing parent.
+  const opts = { cwd: root, encoding: "utf8" as const, timeout: 20_000 };
+  const run = spawnSync(process.execPath, [cli, "merge", at("s1"), "--results", "/proc/self/wirecost-x"], opts);
+  assert.equal(
+    refused(run),
+    "wirecost: --results /proc/self/wirecost-x: cannot create it: no such file or folder (ENOENT) — check the path, or pass --results another path",
+  );
+  const site = spawnSync(process.execPath, [cli, "render", "--results", at("s1"), "--site", "/proc/self/wirecost-y"], opts);
+  assert.equal(
+    refused(site),
+    "wirecost: --site /proc/self/wirecost-y: cannot create it: no such file or folder (ENOENT) — check the path, or pass --site another path",
+  );
+});
+
 test("file-system errors name the option and the path: a full disk, a read-only folder above a missing one", (t) => {
   const full = refused(
     spawnSync(process.execPath, [cli, "capture", "--log", "/dev/full", "--", process.execPath, "-e", "process.stdout.write('x')"], {
