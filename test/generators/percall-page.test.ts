@@ -225,9 +225,12 @@ describe("per-call page: where the time goes", () => {
     assert.ok(existsSync(join(site, "mcp-per-call-overhead-mcp-ts-v2-stdio-2025-11-25-server.folded")), "the profile copied beside the page");
   });
 
-  it("a folder without profiled trials renders as before, without the section", async () => {
+  it("a folder without profiled trials says why its time is not attributed (never an empty or zero table)", async () => {
     const site = tempDir("percall-nostages-site");
     await render({ results: copy(), site });
-    assert.ok(!readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8").includes("## Where the time goes"));
+    const md = readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
+    const section = md.slice(md.indexOf("## Where the time goes"));
+    assert.match(section, /^## Where the time goes\n\nNot attributed: these results hold no profiled trial/);
+    assert.doesNotMatch(section.slice(0, section.indexOf("\n## ", 5)), /\|/, "no table");
   });
 });
