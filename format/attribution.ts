@@ -21,6 +21,27 @@
  *   `not attributed: <reason>`.
  */
 
+/**
+ * The kinds a stage adds up to in the subtotals, in the order pages list them (the `kind` column of
+ * the stage files). Validation = build-validate + parse-validate + parse-result (the seed's reading).
+ */
+export const STAGE_KIND_ORDER = [
+  "validation",
+  "scheduling",
+  "serialisation",
+  "transport",
+  "dispatch",
+  "work",
+  "runtime",
+  "measurement",
+  "kernel",
+  "unclassified",
+  "not attributed",
+] as const;
+
+/** One of {@link STAGE_KIND_ORDER}. */
+export type StageKind = (typeof STAGE_KIND_ORDER)[number];
+
 /** Columns of `percall-profiled.tsv`, in order. */
 export const PROFILED_COLUMNS = [
   "config",

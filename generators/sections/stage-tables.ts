@@ -8,6 +8,7 @@
  * and one stacked bar per path on a shared scale (SVG with its plotted values as TSV). Every figure
  * comes from the results files (generators/results/attribution.ts); this module does arithmetic only.
  */
+import { STAGE_KIND_ORDER } from "../../format/attribution.js";
 import { toTsv } from "../../format/tsv.js";
 import { stageBarsSvg, type StageDatum } from "../charts/svg.js";
 import { mdCell, mdCode } from "../../format/markdown.js";
@@ -18,21 +19,6 @@ import type { ChartView } from "./wire-charts.js";
 
 /** Check (b) is flagged when the two sides differ by more than this share of the unprofiled p50. */
 export const CHECK_B_LIMIT = 0.15;
-
-/** Kinds in the order the subtotals list them (the vocabulary's, runner/attribution/stages.ts, as written in the files). */
-const KIND_ORDER = [
-  "validation",
-  "scheduling",
-  "serialisation",
-  "transport",
-  "dispatch",
-  "work",
-  "runtime",
-  "measurement",
-  "kernel",
-  "unclassified",
-  "not attributed",
-];
 
 const us1 = (x: number): string => formatFixed(x, 1);
 const pct = (x: number): string => `${formatFixed(x * 100, 1)} %`;
@@ -156,7 +142,11 @@ function pathView(p: PercallRow, f: ProfiledRead, direct: PercallRow | undefined
   const kindTable = table(
     ["kind", "µs per call", "share of the overhead"],
     ["l", "r", "r"],
-    KIND_ORDER.filter((k) => kinds.has(k)).map((k) => [mdCell(k), us1(kinds.get(k)!), k === "work" ? "(the work)" : over ? pct(kinds.get(k)! / over) : "—"]),
+    STAGE_KIND_ORDER.filter((k) => kinds.has(k)).map((k) => [
+      mdCell(k),
+      us1(kinds.get(k)!),
+      k === "work" ? "(the work)" : over ? pct(kinds.get(k)! / over) : "—",
+    ]),
   );
   const procs = subtotals(f.rows, (r) => r.process);
   const procTable = table(
@@ -320,7 +310,7 @@ export async function serverStagesSection(
         "",
         table(["stage", "µs per request", "share of the CPU per request", "samples", "note"], ["l", "r", "r", "r", "l"], rows),
         "",
-        `By kind: ${KIND_ORDER.filter((k) => kinds.has(k))
+        `By kind: ${STAGE_KIND_ORDER.filter((k) => kinds.has(k))
           .map((k) => `${mdCell(k)} ${us1(kinds.get(k)!)} µs (${share(kinds.get(k)!)})`)
           .join(", ")}.`,
         "",

@@ -5,20 +5,10 @@
  * (runner/attribution/rules.ts) may name every {@link RULE_STAGES} id; the measured rows (`monitor`,
  * `kernel`, `hand-off`), `unclassified` and `not-attributed` are made by the attribution itself.
  */
+import { STAGE_KIND_ORDER, type StageKind } from "../../format/attribution.js";
 
-/** What a stage adds up to in the subtotals. Validation = build-validate + parse-validate + parse-result. */
-export type StageKind =
-  | "serialisation"
-  | "validation"
-  | "dispatch"
-  | "work"
-  | "scheduling"
-  | "transport"
-  | "runtime"
-  | "measurement"
-  | "kernel"
-  | "unclassified"
-  | "not attributed";
+/** What a stage adds up to in the subtotals (format/attribution.ts owns the kinds, as the stage files record them). */
+export type { StageKind };
 
 /** Where a row's time is spent: in the client process, the server process, or between them (neither on a CPU). */
 export type StageProcess = "client" | "server" | "between";
@@ -67,19 +57,7 @@ export const IDLE_STAGE = "idle";
 export const RULE_STAGES: readonly string[] = [...STAGES.map((s) => s.id).filter((id) => !MEASURED_STAGES.includes(id)), IDLE_STAGE];
 
 /** The kinds in the order the page lists subtotals. */
-export const KIND_ORDER: readonly StageKind[] = [
-  "validation",
-  "scheduling",
-  "serialisation",
-  "transport",
-  "dispatch",
-  "work",
-  "runtime",
-  "measurement",
-  "kernel",
-  "unclassified",
-  "not attributed",
-];
+export const KIND_ORDER: readonly StageKind[] = STAGE_KIND_ORDER;
 
 /**
  * The definition of a stage id.
