@@ -17,6 +17,7 @@ import { countStreams, streamsDigest } from "../count/index.js";
 import { DRIVERS } from "../drivers/index.js";
 import { clientCommand, startClient, stdioWrapper, type ClientRun } from "../drivers/declared.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
+import type { DriverContext } from "../drivers/types.js";
 import type { RunRecord } from "../results/schema.js";
 import { writeRunBreakdown } from "../results/messages.js";
 import { startOnFreePort, startTarget, type TargetProcess } from "../targets/process.js";
@@ -77,6 +78,24 @@ function bounded<T>(p: Promise<T>, ms: number, signal: AbortSignal | undefined):
 }
 
 /**
+ * What a built-in driver is given to run one configuration: its axis values, revision, flow and the
+ * flow's steps (the matrix's `flows:`), the run timeout, the target's SDK client generation and tool.
+ * @param v the configuration's axis values (`target` must name a target of `matrix`)
+ */
+export function driverContext(matrix: Matrix, v: Record<string, string>): DriverContext {
+  const target = matrix.targets[v.target!]!;
+  return {
+    values: v,
+    revision: v.revision ?? "",
+    flow: v.flow ?? "",
+    steps: v.flow !== undefined && Object.hasOwn(flowsOf(matrix), v.flow) ? flowsOf(matrix)[v.flow]!.steps : undefined,
+    timeoutMs: matrix.timeoutMs,
+    sdkClient: target.sdkClient,
+    tool: target.tool,
+  };
+}
+
+/**
  * Run `config` once, writing its capture log to `logPath` (kept, partial, when the run fails).
  * @param signal aborts the run (^C): the target's process group is stopped and RunInterrupted thrown
  * @param opts `relayPort`: the relay's listen port (HTTP); when it is taken, the OS picks one
@@ -102,15 +121,7 @@ export async function runOne(
   if (!driver && !declared) return { ...base, error: `unknown client "${v.client}" (clients: ${Object.keys(DRIVERS).join(", ")})` };
   const targetCmd = target.commands[transport];
   if (!targetCmd) return { ...base, status: "skipped", error: `target ${target.name} has no ${transport} command` };
-  const ctx = {
-    values: v,
-    revision: v.revision ?? "",
-    flow: v.flow ?? "",
-    steps: v.flow !== undefined && Object.hasOwn(flowsOf(matrix), v.flow) ? flowsOf(matrix)[v.flow]!.steps : undefined,
-    timeoutMs: matrix.timeoutMs,
-    sdkClient: target.sdkClient,
-    tool: target.tool,
-  };
+  const ctx = driverContext(matrix, v);
   const cwd = dirname(matrix.file);
   let cmd = targetCmd;
   let client: ClientRun | undefined;

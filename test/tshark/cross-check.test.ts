@@ -34,6 +34,7 @@ import { startRelay } from "../../runner/capture/relay.js";
 import { readCaptureLog, reassemble } from "../../runner/capture/log.js";
 import { Http1StreamParser, type HttpMessage } from "../../runner/wire/http1.js";
 import { DRIVERS } from "../../runner/drivers/index.js";
+import { driverContext } from "../../runner/execute/run-one.js";
 import { toolSkip } from "../tools.js";
 
 const skip = toolSkip({
@@ -117,13 +118,7 @@ test("tshark agrees with the relay log on TCP payload bytes and HTTP body length
         proc = startTarget(cmd, { ...v, port: String(port) }, dirname(matrix.file));
         const p = proc;
         await waitForPort(port, matrix.timeoutMs, () => p.exit() === undefined);
-        await driver.http(relay.port, {
-          values: v,
-          revision: v.revision ?? "",
-          flow: v.flow ?? "",
-          timeoutMs: matrix.timeoutMs,
-          sdkClient: matrix.targets[v.target!]!.sdkClient,
-        });
+        await driver.http(relay.port, driverContext(matrix, v));
       } finally {
         await proc?.stop();
         await relay.close();
