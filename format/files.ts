@@ -1,5 +1,5 @@
 /** Atomic writes: every results file is written whole or not at all. */
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
 /**
@@ -40,6 +40,10 @@ export function makeFolder(dir: string): void {
   for (let p = resolve(dir); !existsSync(p); p = dirname(p)) {
     missing.push(p);
     if (dirname(p) === p) break;
+  }
+  if (missing.length === 0 && !statSync(dir).isDirectory()) {
+    // What mkdir -p says of a file where the folder should be.
+    throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${dir}'`), { code: "EEXIST", errno: -17, syscall: "mkdir", path: dir });
   }
   for (const p of missing.reverse()) {
     try {
