@@ -36,6 +36,8 @@ export interface RunningSampler {
 
 /** Default sampling rate, Hz (a prime, so the sampling does not beat with periodic work). */
 export const DEFAULT_PROFILE_HZ = 997;
+/** The sampling period at the default rate, µs. */
+export const DEFAULT_PROFILE_PERIOD_US = intervalUs(DEFAULT_PROFILE_HZ);
 
 const oneLine = (s: string, n = 200): string => {
   const t = s.replace(/\s+/g, " ").trim();

@@ -14,10 +14,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { attribute, type ProcessWindow, type StageTable } from "../attribution/attribute.js";
+import { formatFolded } from "../attribution/folded.js";
 import { loadStageRules, type StageRules } from "../attribution/rules.js";
 import {
   cpuBetween,
   DEFAULT_PROFILE_HZ,
+  DEFAULT_PROFILE_PERIOD_US,
   readProcessCpu,
   startInProcessSampler,
   startPySpy,
@@ -32,6 +34,7 @@ import type { Matrix, Target } from "../matrix/types.js";
 import { targetOf } from "../matrix/target-of.js";
 import { repoRoot } from "../paths.js";
 import type { PercallOptions, PercallPath } from "./options.js";
+import { phasePause, withoutPhasePause } from "./phase-pause.js";
 
 /** Stage rules of wirecost's own thin client and direct call, in the measuring process. */
 export const RAW_CLIENT_STAGES = join(repoRoot, "runner", "percall", "raw-client.stages.yaml");
@@ -121,6 +124,13 @@ function processWindow(
   };
 }
 
+/** A sampler's result without the samples that fell in the window's phase pauses (runner/percall/phase-pause.ts). */
+function withoutPause(r: SamplerResult): SamplerResult {
+  if ("reason" in r) return r;
+  const profile = withoutPhasePause(r.profile);
+  return { profile, text: formatFolded(profile) };
+}
+
 const cpuDelta = (a: ProcCpuReading | { reason: string }, b: ProcCpuReading | { reason: string }): CpuReading | { reason: string } =>
   "reason" in a ? a : "reason" in b ? b : cpuBetween(a, b);
 
@@ -160,16 +170,18 @@ export async function profileInProcessClient(
     const s0 = tryCpu(caller.serverPid);
     const c0 = process.cpuUsage();
     const samplesNs: number[] = [];
+    let pausedUs = 0;
     const w0 = process.hrtime.bigint();
     for (let i = 0; i < m.calls; i++) {
+      pausedUs += phasePause(DEFAULT_PROFILE_PERIOD_US);
       const t0 = process.hrtime.bigint();
       await caller.search();
       samplesNs.push(Number(process.hrtime.bigint() - t0));
     }
-    const wallUs = Number(process.hrtime.bigint() - w0) / 1000;
+    const wallUs = Number(process.hrtime.bigint() - w0) / 1000 - pausedUs;
     const c = process.cpuUsage(c0);
     const s1 = tryCpu(caller.serverPid);
-    const clientRes = "reason" in clientSampler ? clientSampler : await clientSampler.stop();
+    const clientRes = "reason" in clientSampler ? clientSampler : withoutPause(await clientSampler.stop());
     const serverRes = serverSampler === undefined ? undefined : "reason" in serverSampler ? serverSampler : await serverSampler.stop();
     const processes = [processWindow("client", clientRes, { userUs: c.user, systemUs: c.system }, files.client ? rules.get(files.client) : undefined)];
     if (serverRes) processes.push(processWindow("server", serverRes, cpuDelta(s0, s1), files.server ? rules.get(files.server) : undefined));
