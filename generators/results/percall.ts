@@ -79,6 +79,8 @@ export interface PercallRow {
   trialP50Us: number[];
   /** p95 of each trial, µs, in trial order (from `percall-samples.tsv`). */
   trialP95Us: number[];
+  /** Mean of each trial's calls, µs, in trial order (from `percall-samples.tsv`; [] when not recorded). */
+  trialMeanUs: number[];
   /** Setup medians over `samples` start-ups; null for direct. */
   setup: { samples: number; readyMs: number; openMs: number; listedMs: number; firstCallMs: number } | null;
   /** Null when not measured (harness paths). */
@@ -150,6 +152,7 @@ export function loadPercall(dir: string): PercallResults {
   const sc = columnIndex(samples, SAMPLE_COLUMNS);
   const trialP50 = new Map<string, number[]>();
   const trialP95 = new Map<string, number[]>();
+  const trialMean = new Map<string, number[]>();
   const callSamples = new Map<string, number[]>();
   const trialLoad1: number[] = [];
   for (const r of samples.rows) {
@@ -164,6 +167,11 @@ export function loadPercall(dir: string): PercallResults {
     if (field(r, sc("kind")) === "trial" && field(r, sc("metric")) === "p95_us") {
       const c = field(r, sc("config"));
       trialP95.set(c, [...(trialP95.get(c) ?? []), required(samples, r, sc, "value")]);
+      continue;
+    }
+    if (field(r, sc("kind")) === "trial" && field(r, sc("metric")) === "mean_us") {
+      const c = field(r, sc("config"));
+      trialMean.set(c, [...(trialMean.get(c) ?? []), required(samples, r, sc, "value")]);
       continue;
     }
     if (field(r, sc("kind")) !== "trial" || field(r, sc("metric")) !== "p50_us") continue;
@@ -229,6 +237,7 @@ export function loadPercall(dir: string): PercallResults {
       clientCpuPerCallUs: v4 ? (numberAt(table, r, col, "client_cpu_per_call_us") ?? null) : null,
       trialP50Us: trialP50.get(config) ?? [],
       trialP95Us: trialP95.get(config) ?? [],
+      trialMeanUs: trialMean.get(config) ?? [],
       setup:
         samplesN > 0
           ? {

@@ -4,12 +4,13 @@
  * subtotals (validation = build-validate + parse-validate + parse-result; scheduling; serialisation;
  * transport; …), the by-process reading, check (a) (the rows against the profiled calls' own
  * stopwatch) and check (b) (the profiled overhead plus the direct call against the unprofiled
- * trials' p50; the profiler's own cost beside it; more than {@link CHECK_B_LIMIT} apart is flagged),
+ * trials' mean per call; the profiler's own cost beside it; more than {@link CHECK_B_LIMIT} apart is flagged),
  * and one stacked bar per path on a shared scale (SVG with its plotted values as TSV). Every figure
  * comes from the results files (generators/results/attribution.ts); this module does arithmetic only.
  */
 import { STAGE_KIND_ORDER } from "../../format/attribution.js";
 import { toTsv } from "../../format/tsv.js";
+import { median } from "simple-statistics";
 import { stageBarsSvg, type StageDatum } from "../charts/svg.js";
 import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatFixed } from "../format.js";
@@ -17,7 +18,7 @@ import { profileSiteFile, type ProfiledRead, type ServerStagesRead, type StageRo
 import type { PercallResults, PercallRow } from "../results/percall.js";
 import type { ChartView } from "./wire-charts.js";
 
-/** Check (b) is flagged when the two sides differ by more than this share of the unprofiled p50. */
+/** Check (b) is flagged when the two sides differ by more than this share of the unprofiled mean. */
 export const CHECK_B_LIMIT = 0.15;
 
 const us1 = (x: number): string => formatFixed(x, 1);
@@ -43,16 +44,27 @@ function table(header: string[], align: Array<"l" | "r">, rows: string[][]): str
   return [header, sep, ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
 }
 
-/** Check (b) of a path: the profiled overhead plus the direct call against the unprofiled p50, µs. */
+/**
+ * Check (b) of a path: the profiled overhead plus the direct call against the unprofiled trials'
+ * stopwatch, µs. Means throughout: the stage rows sum to the window's wall time per call (a mean), so
+ * they are set against means — the direct call's and the path's unprofiled mean per call (the median
+ * over trials of each trial's mean, `percall-samples.tsv`). A median would set a mean against a
+ * median, which a latency tail alone moves by 10–25 % on these paths.
+ */
 export interface CheckB {
   overheadUs: number;
   directUs: number;
   predictedUs: number;
-  unprofiledP50Us: number;
-  /** predicted − unprofiled, µs, and as a share of the unprofiled p50. */
+  unprofiledMeanUs: number;
+  /** predicted − unprofiled, µs, and as a share of the unprofiled mean. */
   differenceUs: number;
   share: number;
   flagged: boolean;
+}
+
+/** The unprofiled mean per call of a path (median over its trials' means, µs); undefined when its trials recorded no mean. */
+export function unprofiledMeanUs(p: PercallRow): number | undefined {
+  return p.trialMeanUs.length ? median(p.trialMeanUs) : undefined;
 }
 
 /** Check (b), or why it cannot be made. */
@@ -60,11 +72,14 @@ export function checkB(rows: readonly StageRowRead[], path: PercallRow, direct: 
   const over = overheadUs(rows);
   if (over === null) return "not computable: a row has no time (not attributed)";
   if (!direct) return "not computable: the direct path is not in this results folder";
-  // The direct path is the call itself: its whole profiled time per call (work included) against its own p50.
-  const predictedUs = path.kind === "direct" ? rows.reduce((s, r) => s + r.usPerCall!, 0) : over + direct.p50Us;
-  const differenceUs = predictedUs - path.p50Us;
-  const share = differenceUs / path.p50Us;
-  return { overheadUs: over, directUs: direct.p50Us, predictedUs, unprofiledP50Us: path.p50Us, differenceUs, share, flagged: Math.abs(share) > CHECK_B_LIMIT };
+  const pathMean = unprofiledMeanUs(path);
+  const directMean = unprofiledMeanUs(direct);
+  if (pathMean === undefined || directMean === undefined) return "not computable: the unprofiled trials recorded no mean per call";
+  // The direct path is the call itself: its whole profiled time per call (work included) against its own mean.
+  const predictedUs = path.kind === "direct" ? rows.reduce((s, r) => s + r.usPerCall!, 0) : over + directMean;
+  const differenceUs = predictedUs - pathMean;
+  const share = differenceUs / pathMean;
+  return { overheadUs: over, directUs: directMean, predictedUs, unprofiledMeanUs: pathMean, differenceUs, share, flagged: Math.abs(share) > CHECK_B_LIMIT };
 }
 
 /** One path's part of the section. */
@@ -162,14 +177,15 @@ function pathView(p: PercallRow, f: ProfiledRead, direct: PercallRow | undefined
       ? "not computable: a row has no time (not attributed)"
       : `the rows sum to ${us1(f.stagesSumUs)} µs per call; the profiled calls' own stopwatch: mean ${us1(f.meanUs)} µs (difference ${us1(f.stagesSumUs - f.meanUs)} µs, ${pct((f.stagesSumUs - f.meanUs) / f.meanUs)}; the rows cover the window, the stopwatch each call from send to answer)`;
   const b = checkB(f.rows, p, direct);
+  const mean = unprofiledMeanUs(p);
   const cost =
-    f.p50Us === null
+    f.meanUs === null || mean === undefined
       ? ""
-      : ` The profiler's own cost: profiled p50 ${ms(f.p50Us)} ms against unprofiled p50 ${ms(p.p50Us)} ms (${pct((f.p50Us - p.p50Us) / p.p50Us)}).`;
+      : ` The profiler's own cost: profiled mean ${ms(f.meanUs)} ms against unprofiled mean ${ms(mean)} ms (${pct((f.meanUs - mean) / mean)}).`;
   const bText =
     typeof b === "string"
       ? `${b}.${cost}`
-      : `${p.kind === "direct" ? "the call's profiled time" : `overhead ${ms(b.overheadUs)} ms + direct call ${ms(b.directUs)} ms =`} ${ms(b.predictedUs)} ms against the unprofiled trials' p50 ${ms(b.unprofiledP50Us)} ms: difference ${ms(b.differenceUs)} ms (${pct(b.share)})${b.flagged ? ` — **more than ${pct(CHECK_B_LIMIT)} apart: check (b) does not hold for this path**` : ", within 15 %"}.${cost}`;
+      : `${p.kind === "direct" ? "the call's profiled time" : `overhead ${ms(b.overheadUs)} ms + direct call ${ms(b.directUs)} ms =`} ${ms(b.predictedUs)} ms against the unprofiled trials' mean ${ms(b.unprofiledMeanUs)} ms: difference ${ms(b.differenceUs)} ms (${pct(b.share)})${b.flagged ? ` — **more than ${pct(CHECK_B_LIMIT)} apart: check (b) does not hold for this path**` : ", within 15 %"}.${cost}`;
   const profiles = [f.clientProfile, f.serverProfile]
     .filter(Boolean)
     .map((x) => `[${mdCell(x.split("/").pop()!.replace(".folded", ""))}](${profileSiteFile(stem, x)})`)

@@ -161,12 +161,17 @@ describe("per-call page: where the time goes", () => {
     const dir = copy();
     const profiled = [
       "config\tstatus\tcalls\twindow_us_per_call\tprofiled_p50_us\tprofiled_mean_us\tstages_sum_us\tclient_sampler\tserver_sampler\tclient_profile\tserver_profile\tdirect_target\treason",
-      // v2: overhead 1,400 + direct 83.391 = 1,483.391 against the p50 1,443.839 (+2.7 %)
+      // v2: overhead 1,400 + direct mean 112.982 = 1,512.982 against its mean, set to 1,450 below (+4.3 %)
       "mcp-ts-v2-stdio-2025-11-25\tok\t100\t1500\t1490\t1502\tn1500\tv8@11.3\tself\tprofiles/mcp-ts-v2-stdio-2025-11-25/client.folded\tprofiles/mcp-ts-v2-stdio-2025-11-25/server.folded\tdirect\t",
-      // v1: overhead 1,000 + 83.391 against the p50 2,734.079 (−60 %): flagged
+      // v1: overhead 1,000 + 112.982 against its mean 4,371.149 (−75 %): flagged
       "mcp-ts-v1-stdio-2025-11-25\tok\t100\t1100\t1090\t1101\t1100\tv8@11.3\tnone\t\t\tdirect\t",
     ].join("\n");
     writeFileSync(join(dir, "percall-profiled.tsv"), profiled.replace("n1500", "1500") + "\n");
+    const samplesFile = join(dir, "percall-samples.tsv");
+    const samples = readFileSync(samplesFile, "utf8");
+    const v2Mean = "mcp-ts-v2-stdio-2025-11-25\ttrial\t1\tmean_us\t2657.523\n";
+    assert.ok(samples.includes(v2Mean), "the fixture's v2 stdio trial mean");
+    writeFileSync(samplesFile, samples.replace(v2Mean, "mcp-ts-v2-stdio-2025-11-25\ttrial\t1\tmean_us\t1450\n"));
     const stages = [
       "config\tprocess\tstage\tlabel\tkind\tsamples\tus_per_call\tnote",
       "mcp-ts-v2-stdio-2025-11-25\tclient\tbuild-validate\tbuild and validate the request\tvalidation\t10\t200\t",
@@ -208,7 +213,7 @@ describe("per-call page: where the time goes", () => {
     assert.match(section, /Check \(a\): the rows sum to 1,500\.0 µs per call; the profiled calls' own stopwatch: mean 1,502\.0 µs/);
     assert.match(
       section,
-      /Check \(b\): overhead 1\.400 ms \+ direct call 0\.083 ms = 1\.483 ms against the unprofiled trials' p50 1\.444 ms: difference 0\.040 ms \(2\.7 %\), within 15 %/,
+      /Check \(b\): overhead 1\.400 ms \+ direct call 0\.113 ms = 1\.513 ms against the unprofiled trials' mean 1\.450 ms: difference 0\.063 ms \(4\.3 %\), within 15 %\. The profiler's own cost: profiled mean 1\.502 ms against unprofiled mean 1\.450 ms \(3\.6 %\)/,
     );
     // v1: no profile of its server, flagged check (b), never a zero
     assert.match(
