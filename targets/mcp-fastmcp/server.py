@@ -182,7 +182,10 @@ async def serve_http(server, port: int) -> None:
     import uvicorn
 
     app = server.http_app()
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, as the socket uvicorn makes from host and port has it: asyncio turns Nagle's
+    # algorithm off (TCP_NODELAY) only on sockets whose proto is IPPROTO_TCP, and without it a response
+    # head and body sent apart wait for the client's delayed ACK (about 40 ms a call here).
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind((HOST, port))
     config = uvicorn.Config(app, host=HOST, port=port, log_level="warning", timeout_graceful_shutdown=2, lifespan="on", ws="websockets-sansio")
     uv = uvicorn.Server(config)
