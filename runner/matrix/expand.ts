@@ -220,9 +220,9 @@ export function expand(m: Matrix): Expansion {
         ["targets", v.target!],
       ];
     const t = targetOf(m, v)!;
-    if (tri >= 0 && t.harness && v.transport !== t.harness.transport)
+    if (tri >= 0 && t.harness && !t.harness.transports.includes(v.transport!))
       return [
-        `target ${t.name} is a harness that measures the ${t.harness.transport} path only (harness.transport)`,
+        `target ${t.name} is a harness that measures the ${t.harness.transports.join(" and ")} path${t.harness.transports.length > 1 ? "s" : ""} only (harness.transport)`,
         ["targets", t.name, "harness", "transport"],
       ];
     if (tri >= 0 && t.inProcess && v.transport !== "in-process")

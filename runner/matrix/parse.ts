@@ -185,7 +185,7 @@ interface RawMatrix {
       versions?: (string | { version: string; revisions?: string[]; flows?: string[] })[];
       build?: RawBuild;
       inProcess?: { workload: string };
-      harness?: RawCommand & { transport: string };
+      harness?: RawCommand & { transport: string | string[] };
       profile?: { sampler?: "self" | "py-spy"; pySpy?: string; stages?: string; clientStages?: string; direct?: string };
       stdio?: RawCommand;
       http?: RawCommand;
@@ -609,7 +609,9 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       const c = t[tr];
       if (c) commands[tr] = command(c, tr);
     }
-    const harness = t.harness ? { transport: t.harness.transport, command: command(t.harness, "harness") } : undefined;
+    const harness = t.harness
+      ? { transports: typeof t.harness.transport === "string" ? [t.harness.transport] : t.harness.transport, command: command(t.harness, "harness") }
+      : undefined;
     const requires: Requirement[] = (t.requires ?? []).map((r, i) => {
       const path: YamlPath = ["targets", tname, "requires", i];
       if (typeof r === "string") return { command: r, at: loc.at(path) };

@@ -138,10 +138,11 @@ export interface Target {
   inProcess?: { workload: string };
   /**
    * Set when the target is a per-call harness (measures: [percall] only, README "Per-call
-   * harnesses in other languages"): a command that times the `transport` path itself and prints
-   * its samples; `{build}` is already substituted in `command`.
+   * harnesses in other languages"): a command that times one of its `transports` itself (the
+   * configuration's, given as WIRECOST_TRANSPORT) and prints its samples; `{build}` is already
+   * substituted in `command`.
    */
-  harness?: { transport: string; command: TargetCommand };
+  harness?: { transports: string[]; command: TargetCommand };
   /**
    * How a per-call path of this target is profiled for its stage table (`profile:`, measures:
    * [percall] only; README "How to read a stage table"): the server's sampler (`self`: the signal

@@ -13,7 +13,8 @@
  * (`process.cpuUsage()` around the timed calls ÷ calls: the client's own share on an MCP path).
  * A harness path (runner/percall/harness.ts) times its calls itself: per trial its command runs
  * once and prints `calls` samples, summarised here into the same histogram; its setup is what the
- * harness reports; loops and the payload sweep are not measured for it. A harness run that fails
+ * harness reports, and so are its loops and payload sweep when it reports them in every trial (asked
+ * through WIRECOST_LOOP_IDS and WIRECOST_PAYLOAD_LIMITS; not measured otherwise). A harness run that fails
  * marks its path failed with the reason (its later trials are not run) and the other paths go on.
  * Trials run interleaved over paths (trial 1 of every path, then trial 2, …) so load drift on a
  * shared machine spreads over all paths. It returns the figures; runner/percall/files.ts writes them.
@@ -233,13 +234,28 @@ interface TrialContext {
 /** One trial of a harness path: one run of its command; a failure is recorded in `acc.failure`. */
 async function runHarnessTrial(m: PercallOptions, path: Extract<PercallPath, { kind: "harness" }>, ctx: TrialContext, trial: number, acc: Acc): Promise<void> {
   const load1 = round(loadavg()[0]!, 2);
+  const payloadBytes = m.payloadLimits.map((limit) => ({ limit, resultBytes: Buffer.byteLength(ticketsText(ctx.store.searchTickets(m.query, limit))) }));
   const r = await runHarness({
     command: path.command,
     values: path.values,
     cwd: ctx.cwd,
     timeoutMs: m.timeoutMs,
-    call: { ticketsDb: ctx.dbFile, query: m.query, limit: m.limit, calls: m.calls, warmupCalls: m.warmupCalls },
-    expect: { calls: m.calls, resultBytes: ctx.resultBytes, revision: path.revision },
+    call: {
+      ticketsDb: ctx.dbFile,
+      query: m.query,
+      limit: m.limit,
+      calls: m.calls,
+      warmupCalls: m.warmupCalls,
+      loops: { ids: ctx.ids, repeats: m.loopRepeats },
+      payload: { limits: m.payloadLimits, calls: m.payloadCalls },
+    },
+    expect: {
+      calls: m.calls,
+      resultBytes: ctx.resultBytes,
+      revision: path.revision,
+      ...(ctx.ids.length > 0 ? { loopRepeats: m.loopRepeats } : {}),
+      ...(m.payloadLimits.length > 0 ? { payload: { calls: m.payloadCalls, bytes: payloadBytes } } : {}),
+    },
   });
   if ("reason" in r) {
     acc.failure = `trial ${trial}: harness ${r.reason}`;
@@ -251,6 +267,13 @@ async function runHarnessTrial(m: PercallOptions, path: Extract<PercallPath, { k
   acc.calls.push(o.samplesUs);
   acc.trials.push({ ...summarizeUs(o.samplesUs), loadavg1: load1, clientCpuPerCallUs: o.cpuPerCallUs ?? null });
   if (o.setup) acc.setup.push(o.setup);
+  if (o.loops) acc.loops.push(...o.loops);
+  else acc.unreported.add("loops");
+  for (const p of o.payload ?? []) {
+    const s = summarizeUs(p.samplesUs);
+    acc.payload.push({ limit: p.limit, resultBytes: p.resultBytes, p50Us: s.p50Us, p95Us: s.p95Us });
+  }
+  if (!o.payload) acc.unreported.add("payload");
 }
 
 /** One trial of one path: fresh session, latency, loops, payload sweep. */
@@ -359,6 +382,8 @@ interface Acc {
   setup: SetupTiming[];
   loops: LoopSample[];
   payload: PayloadSample[];
+  /** What a harness left out of at least one trial (`loops`, `payload`): not measured for the path. */
+  unreported: Set<"loops" | "payload">;
   calls: number[][];
   /** Set when a harness run failed: the reason. */
   failure?: string;
@@ -410,6 +435,7 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
         setup: [],
         loops: [],
         payload: [],
+        unreported: new Set(),
         calls: [],
         runtime: p.kind === "harness" ? "" : `node ${process.version}`,
         client: p.kind !== "mcp" ? "" : p.client === "sdk" ? sdkClientText(p.sdkClient!) : "wirecost",
@@ -467,7 +493,8 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
     const served = path.kind === "direct" ? undefined : path;
     const setup = a.setup.map((s) => ({ readyMs: round(s.readyMs), openMs: round(s.openMs), listedMs: round(s.listedMs), firstCallMs: round(s.firstCallMs) }));
     const med = (k: keyof SetupTiming): number => round(median(setup.map((s) => s[k])));
-    const loopsMeasured = ok && path.kind !== "harness";
+    const loopsMeasured = ok && !a.unreported.has("loops") && a.loops.length > 0;
+    const payloadMeasured = ok && !a.unreported.has("payload") && a.payload.length > 0;
     return {
       id: path.id,
       label: path.label,
@@ -496,7 +523,7 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
             batchMs: round(median(a.loops.map((l) => l.batchMs))),
           }
         : null,
-      payload: loopsMeasured
+      payload: payloadMeasured
         ? m.payloadLimits.map((limit) => {
             const xs = a.payload.filter((p) => p.limit === limit);
             return { limit, resultBytes: xs[0]!.resultBytes, p50Us: round(median(xs.map((x) => x.p50Us))), p95Us: round(median(xs.map((x) => x.p95Us))) };

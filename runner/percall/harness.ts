@@ -57,6 +57,19 @@ export interface HarnessOutput {
    * started is another process and not in it). Optional; the row's CPU per call is empty without it.
    */
   cpuPerCallUs?: number;
+  /**
+   * The 40-call loops, when asked (WIRECOST_LOOP_IDS, WIRECOST_LOOP_REPEATS): one entry per repeat
+   * after a first, discarded one, exactly WIRECOST_LOOP_REPEATS of them, milliseconds: `get_tickets`
+   * of each id one at a time (sequential), all of them at once on the one session (concurrent), and
+   * once with every id (batch). Optional; the row's loop cells say "not measured" without it.
+   */
+  loops?: { sequentialMs: number; concurrentMs: number; batchMs: number }[];
+  /**
+   * The payload sweep, when asked (WIRECOST_PAYLOAD_LIMITS, WIRECOST_PAYLOAD_CALLS): per limit, in
+   * the order asked, the bytes of that call's result text and WIRECOST_PAYLOAD_CALLS timed calls,
+   * microseconds (after one discarded call). Optional.
+   */
+  payload?: { limit: number; resultBytes: number; samplesUs: number[] }[];
 }
 
 const nameVersion = {
@@ -88,6 +101,28 @@ export const HARNESS_OUTPUT_SCHEMA = {
     sdk: nameVersion,
     protocolVersion: { type: "string", minLength: 1 },
     cpuPerCallUs: { type: "number", minimum: 0 },
+    loops: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["sequentialMs", "concurrentMs", "batchMs"],
+        properties: { sequentialMs: ms, concurrentMs: ms, batchMs: ms },
+      },
+    },
+    payload: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["limit", "resultBytes", "samplesUs"],
+        properties: {
+          limit: { type: "integer", minimum: 1 },
+          resultBytes: { type: "integer", minimum: 1 },
+          samplesUs: { type: "array", items: { type: "number", exclusiveMinimum: 0, maximum: 60e6 } },
+        },
+      },
+    },
   },
 } as const;
 
@@ -116,6 +151,10 @@ export interface HarnessExpect {
   resultBytes: number;
   /** The configuration's revision ("none" for an in-process path: not checked). */
   revision: string;
+  /** Loop repeats asked (WIRECOST_LOOP_REPEATS); absent: none asked, and `loops` must be absent. */
+  loopRepeats?: number;
+  /** The payload sweep asked: calls per limit, and each limit's result bytes as the workload gives them (in the order asked); absent: none asked. */
+  payload?: { calls: number; bytes: { limit: number; resultBytes: number }[] };
 }
 
 /**
@@ -153,7 +192,38 @@ export function parseHarnessOutput(stdout: string, expect: HarnessExpect): Harne
     throw new HarnessFailure(
       `its session negotiated ${out.protocolVersion}, the configuration's revision is ${expect.revision} — open the session at WIRECOST_REVISION`,
     );
+  checkLoops(out, expect);
+  checkPayload(out, expect);
   return out;
+}
+
+/** The loops part of the output against what was asked. @throws HarnessFailure */
+function checkLoops(out: HarnessOutput, expect: HarnessExpect): void {
+  if (out.loops === undefined) return;
+  if (expect.loopRepeats === undefined) throw new HarnessFailure("printed loops that were not asked for (no WIRECOST_LOOP_IDS) — print them only when asked");
+  if (out.loops.length !== expect.loopRepeats)
+    throw new HarnessFailure(
+      `printed ${out.loops.length} loop repeats for WIRECOST_LOOP_REPEATS=${expect.loopRepeats} — one entry per repeat, the first discarded one left out`,
+    );
+}
+
+/** The payload part of the output against what was asked. @throws HarnessFailure */
+function checkPayload(out: HarnessOutput, expect: HarnessExpect): void {
+  if (out.payload === undefined) return;
+  const asked = expect.payload;
+  if (asked === undefined) throw new HarnessFailure("printed a payload sweep that was not asked for (no WIRECOST_PAYLOAD_LIMITS) — print it only when asked");
+  const limits = out.payload.map((p) => p.limit).join(",");
+  const want = asked.bytes.map((b) => b.limit).join(",");
+  if (limits !== want)
+    throw new HarnessFailure(`printed payload limits ${limits || "none"} for WIRECOST_PAYLOAD_LIMITS=${want} — one entry per limit, in that order`);
+  out.payload.forEach((p, i) => {
+    if (p.samplesUs.length !== asked.calls)
+      throw new HarnessFailure(`printed ${p.samplesUs.length} payload samples at limit ${p.limit} for WIRECOST_PAYLOAD_CALLS=${asked.calls}`);
+    if (p.resultBytes !== asked.bytes[i]!.resultBytes)
+      throw new HarnessFailure(
+        `its result at limit ${p.limit} is ${p.resultBytes} bytes, the workload's is ${asked.bytes[i]!.resultBytes} bytes — the harness did other work than the other paths`,
+      );
+  });
 }
 
 /** The call to time and where the data is. */
@@ -164,6 +234,10 @@ export interface HarnessCall {
   limit: number;
   calls: number;
   warmupCalls: number;
+  /** The loops to run: the ids of `get_tickets` (40 for the report) and the repeats kept; absent: none. */
+  loops?: { ids: number[]; repeats: number };
+  /** The payload sweep to run: limits of `search_tickets` and timed calls per limit; absent: none. */
+  payload?: { limits: number[]; calls: number };
 }
 
 /** The protocol's environment variables (axes come on top, as `WIRECOST_<AXIS>`). */
@@ -174,6 +248,10 @@ export function harnessEnv(c: HarnessCall): Record<string, string> {
     WIRECOST_LIMIT: String(c.limit),
     WIRECOST_CALLS: String(c.calls),
     WIRECOST_WARMUP_CALLS: String(c.warmupCalls),
+    ...(c.loops && c.loops.ids.length > 0 ? { WIRECOST_LOOP_IDS: c.loops.ids.join(","), WIRECOST_LOOP_REPEATS: String(c.loops.repeats) } : {}),
+    ...(c.payload && c.payload.limits.length > 0
+      ? { WIRECOST_PAYLOAD_LIMITS: c.payload.limits.join(","), WIRECOST_PAYLOAD_CALLS: String(c.payload.calls) }
+      : {}),
   };
 }
 

@@ -126,7 +126,7 @@ export function percallPath(matrix: Matrix, c: Configuration): PercallPath {
   const t = targetOf(matrix, v)!;
   if (t.inProcess) return { id: c.id, kind: "direct", label: t.label, target: t.name, values: v };
   if (t.harness) {
-    const tr = t.harness.transport;
+    const tr = v.transport!;
     return {
       id: c.id,
       kind: "harness",

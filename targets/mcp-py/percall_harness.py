@@ -2,13 +2,15 @@
 languages"): times `search_tickets` the way the published write-up did, inside Python.
 
     OUT/venv/bin/python targets/mcp-py/percall_harness.py --path direct
-    OUT/venv/bin/python targets/mcp-py/percall_harness.py --path sdk-stdio
+    OUT/venv/bin/python targets/mcp-py/percall_harness.py --path sdk     # WIRECOST_TRANSPORT=stdio|http
 
 `--path direct` calls `tickets.search_tickets(conn, query, limit)` in this process (standard
-library only). `--path sdk-stdio` starts server.py (beside this file, with this interpreter,
-`WIRECOST_WORKLOAD=tickets`) as a child through the SDK's own `stdio_client`, opens a
-`ClientSession` (2025-11-25: `initialize`; 2026-07-28: `discover`), lists the tools, makes one call
-and discards it, then times `session.call_tool("search_tickets", ...)`.
+library only). `--path sdk` starts server.py (beside this file, with this interpreter,
+`WIRECOST_WORKLOAD=tickets`): over stdio as a child through the SDK's own `stdio_client`; over
+Streamable HTTP as a child listening on 127.0.0.1 (a port the OS picks, read from its `listening
+on` line) through the SDK's own `streamable_http_client`. It opens a `ClientSession` (2025-11-25:
+`initialize`; 2026-07-28: `discover`), lists the tools, makes one call and discards it, then times
+`session.call_tool("search_tickets", ...)`. `--path sdk-stdio` is `--path sdk` over stdio.
 
 Both paths discard the first call and `WIRECOST_WARMUP_CALLS` more, then time `WIRECOST_CALLS`
 calls one at a time with `time.perf_counter_ns`, and print one JSON object on stdout:
@@ -18,7 +20,16 @@ calls one at a time with `time.perf_counter_ns`, and print one JSON object on st
      "runtime": {"name": "python", "version": "3.11.7"},
      "sdk": {"name": "mcp", "version": "2.2.0"},                                      # sdk-stdio only
      "protocolVersion": "2025-11-25",                                                  # sdk-stdio only
-     "cpuPerCallUs": 812.4}
+     "cpuPerCallUs": 812.4,
+     "loops": [{"sequentialMs": ..., "concurrentMs": ..., "batchMs": ...}, ...],     # when asked
+     "payload": [{"limit": 2, "resultBytes": N, "samplesUs": [...]}, ...]}           # when asked
+
+Loops (when WIRECOST_LOOP_IDS is set): after the timed calls, WIRECOST_LOOP_REPEATS + 1 repeats (the
+first discarded) of: `get_tickets` of each id one at a time (sequential), all of them at once on the
+one session (concurrent: one task each; in-process, one after another, as there is nothing to
+overlap), and once with every id (batch); milliseconds. Payload sweep (when WIRECOST_PAYLOAD_LIMITS
+is set): per limit, one discarded call then WIRECOST_PAYLOAD_CALLS timed calls of `search_tickets`
+at that limit, with the result text's bytes.
 
 `cpuPerCallUs` is this process's CPU time (`time.process_time_ns`, user + system; the server is a
 child process and not in it) over the timed calls, divided by their count.
@@ -32,8 +43,9 @@ read both processes' CPU clocks); it then times the calls as usual, writes `<fol
 before going on. Without the variable nothing of this happens.
 
 Environment (set by wirecost): WIRECOST_TICKETS_DB, WIRECOST_QUERY, WIRECOST_LIMIT, WIRECOST_CALLS,
-WIRECOST_WARMUP_CALLS, WIRECOST_REVISION, WIRECOST_TRANSPORT (in-process for direct, stdio for
-sdk-stdio). Every WIRECOST_* variable is passed on to the server, as wirecost passes its axes.
+WIRECOST_WARMUP_CALLS, WIRECOST_REVISION, WIRECOST_TRANSPORT (in-process for direct, stdio or http for
+sdk), and optionally WIRECOST_LOOP_IDS, WIRECOST_LOOP_REPEATS, WIRECOST_PAYLOAD_LIMITS,
+WIRECOST_PAYLOAD_CALLS. Every WIRECOST_* variable is passed on to the server, as wirecost passes its axes.
 Exit status: 0 with the JSON printed; 2 on a bad argument or variable (one line naming it);
 1 when the measurement fails (one line on stderr; nothing on stdout).
 """
@@ -43,7 +55,9 @@ from __future__ import annotations
 import json
 import os
 import platform
+import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,8 +71,9 @@ if str(HERE) not in sys.path:
 import tickets  # noqa: E402  (standard library only)
 
 PROTOCOL = 1
-PATHS = {"direct": "in-process", "sdk-stdio": "stdio"}
-USAGE = "usage: percall_harness.py --path direct | --path sdk-stdio"
+PATHS = {"direct": ("in-process",), "sdk": ("stdio", "http"), "sdk-stdio": ("stdio",)}
+USAGE = "usage: percall_harness.py --path direct | --path sdk (WIRECOST_TRANSPORT=stdio|http) | --path sdk-stdio"
+SERVER_START_S = 30.0
 
 
 class UsageError(Exception):
@@ -75,6 +90,11 @@ class Settings:
     calls: int
     warmup_calls: int
     revision: str
+    transport: str
+    loop_ids: list[int]
+    loop_repeats: int
+    payload_limits: list[int]
+    payload_calls: int
 
 
 def parse_path(argv: list[str]) -> str:
@@ -96,11 +116,22 @@ def whole(env: dict[str, str], name: str, low: int) -> int:
     return int(raw)
 
 
+def whole_list(env: dict[str, str], name: str) -> list[int]:
+    """The comma-separated whole numbers (each >= 1) in `env[name]`; [] when unset. @raises UsageError naming the variable"""
+    raw = env.get(name, "")
+    if raw == "":
+        return []
+    items = raw.split(",")
+    if not all(x.isascii() and x.isdigit() and int(x) >= 1 for x in items):
+        raise UsageError(f"{name}={raw!r} is not a comma-separated list of whole numbers >= 1: wirecost sets it from timing: in the matrix")
+    return [int(x) for x in items]
+
+
 def read_settings(path: str, env: dict[str, str]) -> Settings:
     """Read and check the variables wirecost sets. @raises UsageError naming the variable and the fix"""
-    transport = env.get("WIRECOST_TRANSPORT", "")
-    if transport and transport != PATHS[path]:
-        raise UsageError(f"WIRECOST_TRANSPORT={transport} but --path {path} measures {PATHS[path]}: fix the target's harness transport or its --path")
+    transport = env.get("WIRECOST_TRANSPORT", "") or PATHS[path][0]
+    if transport not in PATHS[path]:
+        raise UsageError(f"WIRECOST_TRANSPORT={transport} but --path {path} measures {' or '.join(PATHS[path])}: fix the target's harness transport or its --path")
     for name in ("WIRECOST_TICKETS_DB", "WIRECOST_QUERY"):
         if env.get(name, "") == "":
             raise UsageError(f"{name} is not set: run this harness through wirecost run (it sets it)")
@@ -111,6 +142,11 @@ def read_settings(path: str, env: dict[str, str]) -> Settings:
         calls=whole(env, "WIRECOST_CALLS", 0),
         warmup_calls=whole(env, "WIRECOST_WARMUP_CALLS", 0),
         revision=env.get("WIRECOST_REVISION", ""),
+        transport=transport,
+        loop_ids=whole_list(env, "WIRECOST_LOOP_IDS"),
+        loop_repeats=whole(env, "WIRECOST_LOOP_REPEATS", 1) if env.get("WIRECOST_LOOP_IDS") else 0,
+        payload_limits=whole_list(env, "WIRECOST_PAYLOAD_LIMITS"),
+        payload_calls=whole(env, "WIRECOST_PAYLOAD_CALLS", 1) if env.get("WIRECOST_PAYLOAD_LIMITS") else 0,
     )
 
 
@@ -205,6 +241,7 @@ def measure_direct(s: Settings) -> dict[str, Any]:
         window_ns = clock() - w0
         cpu = time.process_time_ns() - cpu0
         window.close(window_ns, s.calls)
+        extra = direct_loops_and_payload(conn, s)
     finally:
         conn.close()
     return {
@@ -213,7 +250,42 @@ def measure_direct(s: Settings) -> dict[str, Any]:
         "resultBytes": result_bytes,
         "runtime": runtime(),
         "cpuPerCallUs": cpu / 1000 / s.calls,
+        **extra,
     }
+
+
+def direct_loops_and_payload(conn: Any, s: Settings) -> dict[str, Any]:
+    """The loops and the payload sweep in this process, as asked (see the module's head)."""
+    out: dict[str, Any] = {}
+    if s.loop_ids:
+        loops = []
+        for r in range(s.loop_repeats + 1):
+            t = time.perf_counter_ns()
+            for i in s.loop_ids:
+                tickets.get_tickets(conn, [i])
+            sequential = ms_since(t)
+            t = time.perf_counter_ns()
+            for i in s.loop_ids:  # nothing to overlap in one thread: the same calls, one after another
+                tickets.get_tickets(conn, [i])
+            concurrent = ms_since(t)
+            t = time.perf_counter_ns()
+            tickets.get_tickets(conn, s.loop_ids)
+            batch = ms_since(t)
+            if r > 0:
+                loops.append({"sequentialMs": sequential, "concurrentMs": concurrent, "batchMs": batch})
+        out["loops"] = loops
+    if s.payload_limits:
+        points = []
+        for limit in s.payload_limits:
+            rows = tickets.search_tickets(conn, s.query, limit)  # discarded
+            samples = []
+            for _ in range(s.payload_calls):
+                t = time.perf_counter_ns()
+                tickets.search_tickets(conn, s.query, limit)
+                samples.append((time.perf_counter_ns() - t) / 1000)
+            points.append({"limit": limit, "resultBytes": len(tickets.tickets_text(rows).encode("utf-8")), "samplesUs": samples})
+        out["payload"] = points
+    return out
 
 
 def result_text(result: Any) -> str:
@@ -226,28 +298,127 @@ def result_text(result: Any) -> str:
     return first.text
 
 
-async def measure_sdk_stdio(s: Settings) -> dict[str, Any]:
-    """Time `session.call_tool("search_tickets", ...)` over the SDK's stdio client against server.py.
+class HttpServer:
+    """server.py over Streamable HTTP as a child of this process, on 127.0.0.1 at a port the OS picks."""
 
-    Setup phases are milliseconds from before the spawn: ready (the child started and the streams
-    are up), open (initialize answered and notifications/initialized sent, or discover answered on
-    2026-07-28), listed (tools/list answered), first call answered.
+    def __init__(self, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(HERE / "server.py"), "--transport", "http", "--port", "0"],
+            env={**os.environ, **env},
+            cwd=str(HERE),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.port: int | None = None
+        self._listening = threading.Event()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        """Read the server's stderr: the `listening on 127.0.0.1:PORT` line, every line passed on to ours."""
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            if self.port is None and line.startswith("listening on 127.0.0.1:"):
+                self.port = int(line.rsplit(":", 1)[1])
+                self._listening.set()
+            sys.stderr.write(line)
+        self._listening.set()  # ended without listening: wait_listening says so
+
+    def wait_listening(self) -> str:
+        """The endpoint URL once the server listens. @raises RuntimeError when it exits or is silent for SERVER_START_S"""
+        if not self._listening.wait(SERVER_START_S) or self.port is None:
+            raise RuntimeError(f"server.py --transport http did not say it listens within {SERVER_START_S:.0f} s (exit status {self.proc.poll()})")
+        return f"http://127.0.0.1:{self.port}/mcp"
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL after 5 s."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+async def sdk_loops_and_payload(session: Any, s: Settings) -> dict[str, Any]:
+    """The loops and the payload sweep through the session, as asked (see the module's head)."""
+    import anyio
+
+    out: dict[str, Any] = {}
+
+    async def get(ids: list[int]) -> None:
+        r = await session.call_tool("get_tickets", {"ids": ids})
+        if r.is_error:
+            raise RuntimeError(f"get_tickets answered a tool error: {r.content!r:.200}")
+
+    if s.loop_ids:
+        loops = []
+        for r in range(s.loop_repeats + 1):
+            t = time.perf_counter_ns()
+            for i in s.loop_ids:
+                await get([i])
+            sequential = ms_since(t)
+            t = time.perf_counter_ns()
+            async with anyio.create_task_group() as tg:
+                for i in s.loop_ids:
+                    tg.start_soon(get, [i])
+            concurrent = ms_since(t)
+            t = time.perf_counter_ns()
+            await get(s.loop_ids)
+            batch = ms_since(t)
+            if r > 0:
+                loops.append({"sequentialMs": sequential, "concurrentMs": concurrent, "batchMs": batch})
+        out["loops"] = loops
+    if s.payload_limits:
+        points = []
+        for limit in s.payload_limits:
+            arguments = {"query": s.query, "limit": limit}
+            first = result_text(await session.call_tool("search_tickets", arguments))  # discarded
+            samples = []
+            for _ in range(s.payload_calls):
+                t = time.perf_counter_ns()
+                result_text(await session.call_tool("search_tickets", arguments))
+                samples.append((time.perf_counter_ns() - t) / 1000)
+            points.append({"limit": limit, "resultBytes": len(first.encode("utf-8")), "samplesUs": samples})
+        out["payload"] = points
+    return out
+
+
+async def measure_sdk(s: Settings) -> dict[str, Any]:
+    """Time `session.call_tool("search_tickets", ...)` through the SDK's client of `s.transport` against server.py.
+
+    Setup phases are milliseconds from before the spawn: ready (stdio: the child started and the
+    streams are up; HTTP: the server said it listens), open (initialize answered and
+    notifications/initialized sent, or discover answered on 2026-07-28), listed (tools/list
+    answered), first call answered.
     """
+    from contextlib import AsyncExitStack
     from importlib.metadata import version
 
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
+    from mcp.client.streamable_http import streamable_http_client
 
     if s.revision not in ("2025-11-25", "2026-07-28"):
         raise UsageError(f"WIRECOST_REVISION={s.revision!r}: this harness opens 2025-11-25 (initialize) or 2026-07-28 (discover) sessions; fix the target's revisions")
     env = {k: v for k, v in os.environ.items() if k.startswith("WIRECOST_")}
     env.update({"WIRECOST_WORKLOAD": "tickets", "WIRECOST_TICKETS_DB": s.db})
-    server = StdioServerParameters(command=sys.executable, args=[str(HERE / "server.py"), "--transport", "stdio"], env=env, cwd=str(HERE))
     arguments = {"query": s.query, "limit": s.limit}
+    http: HttpServer | None = None
     t0 = time.perf_counter_ns()
-    async with stdio_client(server) as (read, write):
-        ready = ms_since(t0)
-        async with ClientSession(read, write) as session:
+    try:
+        async with AsyncExitStack() as stack:
+            if s.transport == "http":
+                http = HttpServer(env)
+                url = await anyio_to_thread(http.wait_listening)
+                read, write = await stack.enter_async_context(streamable_http_client(url))
+            else:
+                server = StdioServerParameters(command=sys.executable, args=[str(HERE / "server.py"), "--transport", "stdio"], env=env, cwd=str(HERE))
+                read, write = await stack.enter_async_context(stdio_client(server))
+            ready = ms_since(t0)
+            session = await stack.enter_async_context(ClientSession(read, write))
             if s.revision == "2026-07-28":
                 await session.discover()
             else:
@@ -281,6 +452,10 @@ async def measure_sdk_stdio(s: Settings) -> dict[str, Any]:
             if errors:
                 raise RuntimeError(f"{errors} of {s.calls} timed calls answered a tool error")
             negotiated = session.protocol_version
+            extra = await sdk_loops_and_payload(session, s)
+    finally:
+        if http is not None:
+            http.stop()
     return {
         "wirecostHarness": PROTOCOL,
         "samplesUs": samples,
@@ -290,7 +465,15 @@ async def measure_sdk_stdio(s: Settings) -> dict[str, Any]:
         "sdk": {"name": "mcp", "version": version("mcp")},
         "protocolVersion": negotiated,
         "cpuPerCallUs": cpu / 1000 / s.calls,
+        **extra,
     }
+
+
+async def anyio_to_thread(fn: Callable[[], Any]) -> Any:
+    """Run a blocking `fn` on a worker thread (the event loop goes on)."""
+    import anyio.to_thread
+
+    return await anyio.to_thread.run_sync(fn)
 
 
 def main(argv: list[str]) -> int:
@@ -303,7 +486,7 @@ def main(argv: list[str]) -> int:
         else:
             import anyio
 
-            run: Callable[[], Any] = lambda: measure_sdk_stdio(settings)  # noqa: E731
+            run: Callable[[], Any] = lambda: measure_sdk(settings)  # noqa: E731
             out = anyio.run(run)
     except UsageError as e:
         sys.stderr.write(f"percall_harness: {e}\n")

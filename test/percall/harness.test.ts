@@ -3,9 +3,9 @@
  * the output check on its own; the matrix language (`harness:` with `{build}` substituted, the
  * path it measures); and the real thing through the real CLI — the Python harness
  * (targets/mcp-py/percall_harness.py, the mcp-py target built as the matrix says) timing the
- * direct call and the Python SDK's stdio client, beside wirecost's own direct path, while a harness
- * that prints garbage and one that exits 3 are recorded failures with their reasons; the results
- * keep the samples, leave loops and the payload sweep empty for harness rows, and render.
+ * direct call and the Python SDK's stdio and Streamable HTTP clients, beside wirecost's own direct
+ * path, while a harness that prints garbage and one that exits 3 are recorded failures with their
+ * reasons; the results keep the samples, the harnesses' loops and payload sweeps, and render.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -19,7 +19,7 @@ import { loadMatrix } from "../../runner/matrix/parse.js";
 import { expand } from "../../runner/matrix/expand.js";
 import { buildRoot } from "../../runner/paths.js";
 import { percallPath } from "../../runner/percall/options.js";
-import { HarnessFailure, parseHarnessOutput, runHarness } from "../../runner/percall/harness.js";
+import { HarnessFailure, parseHarnessOutput, runHarness, type HarnessExpect } from "../../runner/percall/harness.js";
 import { formatFixed } from "../../generators/format.js";
 
 const MATRIX = "test/fixtures/matrices/percall-harness.yaml";
@@ -34,7 +34,7 @@ const good = {
 };
 
 /** The HarnessFailure message parseHarnessOutput throws for `stdout`. */
-function failure(stdout: string, e: typeof expect = expect): string {
+function failure(stdout: string, e: HarnessExpect = expect): string {
   try {
     parseHarnessOutput(stdout, e);
   } catch (err) {
@@ -70,6 +70,41 @@ describe("harness output", () => {
     assert.match(failure(JSON.stringify({ ...good, samplesUs: [1, 2] })), /printed 2 samples for WIRECOST_CALLS=3/);
     assert.match(failure(JSON.stringify({ ...good, resultBytes: 100 })), /its result is 100 bytes, the workload's is 6314 bytes/);
     assert.match(failure(JSON.stringify(good), { ...expect, revision: "2026-07-28" }), /negotiated 2025-11-25, the configuration's revision is 2026-07-28/);
+  });
+
+  it("checks loops and the payload sweep against what was asked", () => {
+    const loop = { sequentialMs: 4, concurrentMs: 2, batchMs: 0.5 };
+    const point = (limit: number, resultBytes: number, n = 2) => ({ limit, resultBytes, samplesUs: Array.from({ length: n }, () => 7) });
+    const asked = {
+      ...expect,
+      loopRepeats: 2,
+      payload: {
+        calls: 2,
+        bytes: [
+          { limit: 2, resultBytes: 1300 },
+          { limit: 40, resultBytes: 25000 },
+        ],
+      },
+    };
+    const ok = { ...good, loops: [loop, loop], payload: [point(2, 1300), point(40, 25000)] };
+    assert.deepEqual(parseHarnessOutput(JSON.stringify(ok), asked).loops, [loop, loop]);
+    assert.equal(parseHarnessOutput(JSON.stringify(good), asked).loops, undefined, "a harness may leave them out (not measured)");
+    assert.match(failure(JSON.stringify({ ...ok, loops: [loop] }), asked), /printed 1 loop repeats for WIRECOST_LOOP_REPEATS=2/);
+    assert.match(failure(JSON.stringify(ok), expect), /printed loops that were not asked for/);
+    assert.match(failure(JSON.stringify({ ...ok, loops: undefined }), expect), /printed a payload sweep that was not asked for/);
+    assert.match(
+      failure(JSON.stringify({ ...ok, payload: [point(40, 25000), point(2, 1300)] }), asked),
+      /printed payload limits 40,2 for WIRECOST_PAYLOAD_LIMITS=2,40/,
+    );
+    assert.match(
+      failure(JSON.stringify({ ...ok, payload: [point(2, 1300, 1), point(40, 25000)] }), asked),
+      /printed 1 payload samples at limit 2 for WIRECOST_PAYLOAD_CALLS=2/,
+    );
+    assert.match(
+      failure(JSON.stringify({ ...ok, payload: [point(2, 999), point(40, 25000)] }), asked),
+      /its result at limit 2 is 999 bytes, the workload's is 1300 bytes/,
+    );
+    assert.match(failure(JSON.stringify({ ...ok, loops: [{ ...loop, batchMs: -1 }, loop] }), asked), /\/loops\/0\/batchMs must be >= 0/);
   });
 });
 
@@ -114,9 +149,16 @@ describe("harness targets in the matrix", () => {
   it("a harness target takes only the transport it measures, {build} substituted in its argv", () => {
     const m = loadMatrix(join(root, MATRIX));
     const ids = expand(m).configurations.map((c) => c.id);
-    assert.deepEqual(ids, ["direct-in-process", "py-direct-in-process", "py-sdk-stdio-2025-11-25", "garbage-stdio-2025-11-25", "exit3-stdio-2025-11-25"]);
+    assert.deepEqual(ids, [
+      "direct-in-process",
+      "py-direct-in-process",
+      "py-sdk-stdio-2025-11-25",
+      "py-sdk-http-2025-11-25",
+      "garbage-stdio-2025-11-25",
+      "exit3-stdio-2025-11-25",
+    ]);
     const sdk = m.targets["py-sdk"]!.harness!;
-    assert.equal(sdk.transport, "stdio");
+    assert.deepEqual(sdk.transports, ["stdio", "http"]);
     assert.equal(sdk.command.argv[0], join(buildRoot(), "mcp-py", "venv/bin/python"));
     const paths = expand(m).configurations.map((c) => percallPath(m, c));
     assert.deepEqual(
@@ -125,6 +167,7 @@ describe("harness targets in the matrix", () => {
         ["direct", "direct (in-process function call)"],
         ["harness", "Python direct"],
         ["harness", "Python SDK client → mcp-py, stdio, 2025-11-25"],
+        ["harness", "Python SDK client → mcp-py, http, 2025-11-25"],
         ["harness", "harness printing garbage, stdio, 2025-11-25"],
         ["harness", "harness exiting 3, stdio, 2025-11-25"],
       ],
@@ -170,26 +213,45 @@ describe("harnesses through the CLI", {
     );
     assert.deepEqual(
       [...rows.keys()],
-      ["direct-in-process", "py-direct-in-process", "py-sdk-stdio-2025-11-25", "garbage-stdio-2025-11-25", "exit3-stdio-2025-11-25"],
+      ["direct-in-process", "py-direct-in-process", "py-sdk-stdio-2025-11-25", "py-sdk-http-2025-11-25", "garbage-stdio-2025-11-25", "exit3-stdio-2025-11-25"],
     );
   });
 
-  it("the Python harness gives samples for the direct call and the SDK's stdio client", () => {
+  it("the Python harness gives samples, loops and the payload sweep for the direct call and the SDK's stdio and HTTP clients", () => {
     const d = rows.get("py-direct-in-process")!;
     const s = rows.get("py-sdk-stdio-2025-11-25")!;
-    for (const r of [d, s]) {
+    const h = rows.get("py-sdk-http-2025-11-25")!;
+    for (const r of [d, s, h]) {
       assert.equal(r.status, "ok", r.reason);
       assert.equal(r.measured_by, "harness");
       assert.match(r.runtime!, /^python 3\.\d+\.\d+$/);
       assert.ok(Number(r.p50_us) > 0 && Number(r.p95_us) >= Number(r.p50_us), `${r.config}: p50 ${r.p50_us} p95 ${r.p95_us}`);
-      for (const c of ["loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms"]) assert.equal(r[c], "", `${r.config} ${c}: not measured is empty, not 0`);
+      for (const c of ["loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms"]) assert.ok(Number(r[c]) > 0, `${r.config} ${c}: ${r[c]}`);
+    }
+    for (const r of [s, h]) {
+      assert.equal(r.client, "mcp 2.2.0");
+      assert.equal(r.package_version, "2.2.0", "the version its build resolved");
+      assert.equal(r.setup_samples, "1", "the harness's own session, one per trial");
+      assert.ok(Number(r.setup_first_call_ms) >= Number(r.setup_listed_ms) && Number(r.setup_listed_ms) >= Number(r.setup_open_ms));
+      assert.ok(Number(r.p50_us) > Number(d.p50_us), `${r.config}: over MCP is slower than the direct call`);
     }
     assert.equal(d.client, "");
-    assert.equal(s.client, "mcp 2.2.0");
-    assert.equal(s.package_version, "2.2.0", "the version its build resolved");
-    assert.equal(s.setup_samples, "1", "the harness's own session, one per trial");
-    assert.ok(Number(s.setup_first_call_ms) >= Number(s.setup_listed_ms) && Number(s.setup_listed_ms) >= Number(s.setup_open_ms));
-    assert.ok(Number(s.p50_us) > Number(d.p50_us), "over MCP is slower than the direct call");
+    // Over HTTP each call is a POST answered on loopback: about 4-5 ms here, not the 40 ms of a delayed ACK (Nagle left on).
+    assert.ok(Number(h.p50_us) < 30_000, `HTTP p50 ${h.p50_us} µs: a 40 ms delayed-ACK wait per call is back`);
+  });
+
+  it("the payload sweep of every path that measured it, with the workload's bytes per limit", () => {
+    const payload = tsvRows(join(dir, "percall-payload.tsv"));
+    const configs = ["direct-in-process", "py-direct-in-process", "py-sdk-stdio-2025-11-25", "py-sdk-http-2025-11-25"];
+    assert.deepEqual(
+      payload.map((p) => `${p.config} ${p.limit}`),
+      configs.flatMap((c) => [`${c} 2`, `${c} 40`]),
+    );
+    for (const limit of ["2", "40"]) {
+      const bytes = new Set(payload.filter((p) => p.limit === limit).map((p) => p.result_bytes));
+      assert.equal(bytes.size, 1, `limit ${limit}: one result size on every path (${[...bytes].join(", ")})`);
+    }
+    assert.ok(payload.every((p) => Number(p.p50_us) > 0 && Number(p.p95_us) >= Number(p.p50_us)));
   });
 
   it("wirecost's own direct path still measures, loops and payload included", () => {
@@ -198,12 +260,6 @@ describe("harnesses through the CLI", {
     assert.equal(r.measured_by, "wirecost");
     assert.match(r.runtime!, /^node v\d+/);
     assert.ok(Number(r.loop_sequential_ms) > 0);
-    const payload = tsvRows(join(dir, "percall-payload.tsv"));
-    assert.deepEqual(
-      payload.map((p) => p.config),
-      ["direct-in-process", "direct-in-process"],
-      "harness paths have no payload rows",
-    );
   });
 
   it("a harness that prints garbage and one that exits 3 are failures with their reasons", () => {
@@ -218,7 +274,7 @@ describe("harnesses through the CLI", {
 
   it("keeps every timed call of the harness paths in percall-samples.tsv", () => {
     const samples = tsvRows(join(dir, "percall-samples.tsv")).filter((r) => r.kind === "call");
-    for (const id of ["py-direct-in-process", "py-sdk-stdio-2025-11-25"]) {
+    for (const id of ["py-direct-in-process", "py-sdk-stdio-2025-11-25", "py-sdk-http-2025-11-25"]) {
       const mine = samples.filter((r) => r.config === id);
       assert.equal(mine.length, 20, `${id}: one row per timed call`);
       assert.ok(mine.every((r) => r.n === "1" && r.metric === "latency_us" && Number(r.value) > 0));
@@ -243,7 +299,7 @@ describe("harnesses through the CLI", {
       const diff = md.split("\n").find((l) => l.startsWith("| difference: Python SDK client → mcp-py, stdio, 2025-11-25 − Python direct |"));
       assert.ok(diff, "the difference row");
       assert.ok(diff.includes(`| ${ms(Number(s.p50_us) - Number(d.p50_us))} | ${ms(Number(s.p95_us) - Number(d.p95_us))} |`), diff);
-      assert.ok(md.includes("| Python direct | not measured | not measured |"), "loops not measured, not zero");
+      assert.ok(!md.includes("| Python direct | not measured |"), "the harness's loops are measured");
       assert.ok(md.includes("## Paths that failed"));
       assert.ok(
         md.includes(
