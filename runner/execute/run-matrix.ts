@@ -338,7 +338,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   for (const c of selection) {
     const done = new Set(
       opts.resume
-        ? readRuns(target, c.id)
+        ? readRuns(target, c.id, c.repeats)
             .filter((r) => r.status === "ok")
             .map((r) => r.repeat)
         : [],
