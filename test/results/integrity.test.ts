@@ -293,7 +293,7 @@ test("file-system errors name the option and the path: a full disk, a read-only 
   );
 });
 
-test("a symbolic link under runs/ or logs/ is refused by run, merge, recount and verify in one line naming it; nothing is written through it", () => {
+test("a symbolic link (or a FIFO) under runs/ or logs/ is refused by run, merge, recount and verify in one line naming it; nothing is written through it", () => {
   const id = readdirSync(at("s1", "runs")).find((n) => n !== "plan.json")!;
   const outside = at("outside");
   mkdirSync(outside, { recursive: true });
@@ -329,6 +329,14 @@ test("a symbolic link under runs/ or logs/ is refused by run, merge, recount and
   }
   assert.deepEqual(snapshot(outside), before, "nothing outside the folder was written");
   assert.ok(!existsSync(at(`merged-link-file`, "summary.tsv")));
+  // A FIFO where a run record belongs would keep a reader waiting forever: refused the same way.
+  const fifo = at("fifo");
+  cpSync(at("s1"), fifo, { recursive: true });
+  const fifoRecord = join(fifo, "runs", id, "1.json");
+  rmSync(fifoRecord);
+  assert.equal(spawnSync("mkfifo", [fifoRecord]).status, 0);
+  const line = refused(spawnSync(process.execPath, [cli, "recount", "--results", fifo], { cwd: root, encoding: "utf8", timeout: 20_000 }));
+  assert.ok(line.startsWith(`wirecost: ${fifoRecord}: a FIFO in a results folder`), line);
 });
 
 test("numbered files beyond the plan's repeats (runs/<config>/5.json, logs/<config>/7.jsonl) are neither removed nor read", () => {
