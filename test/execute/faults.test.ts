@@ -164,19 +164,28 @@ test("a target whose child leaves its process group (setsid) holding stdout: eac
 test("SIGTERM of run while a target's setsid child holds its stdout: run ends, the child is killed", { timeout: 60_000 }, async () => {
   const out = mkdtempSync(join(tmpdir(), "wirecost-setsid-term-"));
   const pids = mkdtempSync(join(tmpdir(), "wirecost-pids-"));
-  const child = execa(process.execPath, [cli, "run", "test/fixtures/setsid-stray.yaml", "--only", "raw-stays-stdio-*", "--results", out], {
+  // The fixture with a 60 s limit, so that SIGTERM, not the limit, ends the run.
+  const matrix = join(out, "setsid-stray-60s.yaml");
+  writeFileSync(
+    matrix,
+    readFileSync(join(root, "test/fixtures/setsid-stray.yaml"), "utf8")
+      .replace("timeoutSeconds: 3", "timeoutSeconds: 60")
+      .replaceAll("fault-targets/", `${join(root, "test/fixtures/fault-targets")}/`),
+  );
+  const child = execa(process.execPath, [cli, "run", matrix, "--only", "raw-stays-stdio-*", "--results", join(out, "r")], {
     cwd: root,
     reject: false,
-    timeout: 30_000,
+    timeout: 45_000,
     env: { FAULT_PID_DIR: pids },
   });
-  for (let i = 0; i < 200 && readdirSync(pids).length < 2; i++) await new Promise((res) => setTimeout(res, 25));
+  for (let i = 0; i < 1200 && readdirSync(pids).length < 2; i++) await new Promise((res) => setTimeout(res, 25));
   assert.ok(readdirSync(pids).length >= 2, "the target and its setsid child started");
   const sent = Date.now();
   child.kill("SIGTERM");
   const r = await child;
   assert.equal(r.timedOut, false, `run ended after SIGTERM: ${r.stderr}`);
   assert.ok(Date.now() - sent < 10_000, `ended ${Date.now() - sent} ms after SIGTERM`);
+  assert.match(r.stderr, /^interrupted: /m, "stopped by the signal, not by the time limit");
   await new Promise((res) => setTimeout(res, 500));
   assert.deepEqual(readdirSync(pids).map(Number).filter(alive), [], "the target and its setsid child are gone");
 });
