@@ -1,6 +1,11 @@
-/** Atomic writes: every results file is written whole or not at all. */
-import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+/**
+ * Atomic writes: every results file is written whole or not at all. Results folders hold plain
+ * files and folders only: {@link refuseOddEntries}.
+ */
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { UserError } from "./errors.js";
+import { RESULTS_FILES, RESULTS_FOLDERS, STAGING_FOLDER, TARGETS_DIR } from "./layout.js";
 
 /**
  * Write `data` to `path` atomically: a temp file in the same folder, then rename. Creates folders.
@@ -55,4 +60,79 @@ export function makeFolder(dir: string): void {
       throw err;
     }
   }
+}
+
+/** Names directly in a results folder that wirecost reads or writes (besides the lock, which lock.ts checks itself). */
+const RESULTS_NAMES: ReadonlySet<string> = new Set<string>([...Object.values(RESULTS_FILES), ...Object.values(RESULTS_FOLDERS), STAGING_FOLDER, TARGETS_DIR]);
+
+/** Entries of folder `dir`, or none when it cannot be listed (gone, not a folder). */
+function entries(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The first entry of results folder `dir` that wirecost would read or write and that is neither a
+ * plain file nor a folder — a symbolic link (followed, it reads or writes elsewhere), a FIFO, a
+ * socket or a device (reading one can block forever): one of its results files or folders
+ * (format/layout.ts RESULTS_FILES, RESULTS_FOLDERS, the staging folder and the targets' pid
+ * files), or anything inside those folders (`runs/<config>/1.json`, `logs/<config>/`, …), at any
+ * depth; the staging folder `.wirecost-next/` is checked as a results folder of its own. `dir`
+ * itself may be a link (a results folder kept on another disk).
+ * @returns the entry's path, or undefined when there is none
+ */
+export function oddEntryInResults(dir: string): string | undefined {
+  const inside = (folder: string): string | undefined => {
+    for (const e of entries(folder)) {
+      const p = join(folder, e.name);
+      if (e.isDirectory()) {
+        const found = inside(p);
+        if (found !== undefined) return found;
+      } else if (!e.isFile()) return p;
+    }
+    return undefined;
+  };
+  for (const e of entries(dir)) {
+    if (!RESULTS_NAMES.has(e.name)) continue;
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      const found = e.name === STAGING_FOLDER ? oddEntryInResults(p) : inside(p);
+      if (found !== undefined) return found;
+    } else if (!e.isFile()) return p;
+  }
+  return undefined;
+}
+
+/** What `path` is when it is neither a plain file nor a folder: `a symbolic link (to TARGET)`, `a FIFO`, `a socket`, `a device`. */
+function oddKind(path: string): string {
+  try {
+    const st = lstatSync(path);
+    if (st.isSymbolicLink()) return `a symbolic link (to ${readlinkSync(path)})`;
+    if (st.isFIFO()) return "a FIFO";
+    if (st.isSocket()) return "a socket";
+    return "a device";
+  } catch {
+    return "not a plain file (gone meanwhile)";
+  }
+}
+
+/**
+ * Refuse a results folder that holds, where wirecost reads or writes, anything but plain files
+ * and folders ({@link oddEntryInResults}): a symbolic link would make a command read a file from
+ * elsewhere as a result, or write, append or remove through it outside the folder; a FIFO would
+ * keep a reader waiting forever. Call it before anything is read or written (`run`, `verify`,
+ * `merge` (its inputs too), `recount`; the lock file is checked by the lock itself).
+ * @throws UserError naming the entry and what it is (a link: where it points), and the fix
+ */
+export function refuseOddEntries(dir: string): void {
+  const odd = oddEntryInResults(dir);
+  if (odd === undefined) return;
+  throw new UserError({
+    file: odd,
+    problem: `${oddKind(odd)} in a results folder, which wirecost would read or write through`,
+    fix: `results files and folders must be plain ones inside ${dir}: remove it (or put a copy of what it points to in its place)`,
+  });
 }

@@ -17,6 +17,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "./errors.js";
 
+/** The journal's plan file in `runs/` (beside the configurations' folders, so no configuration id may be this name). */
+const PLAN_FILE = "plan.json";
+
 /**
  * Most UTF-8 bytes of a name that becomes part of a file name (a configuration id, a target or
  * version value naming a build folder). Linux and macOS take 255 bytes per file name; the longest
@@ -27,8 +30,9 @@ export const MAX_NAME_BYTES = 200;
 
 /**
  * Why `name` cannot be one file name inside a results (or build) folder, or undefined when it
- * can. A name is refused when it is empty, `.` or `..`, holds `/`, `\`, NUL or another control
- * character, or is longer than {@link MAX_NAME_BYTES} bytes in UTF-8. This is the one check of
+ * can. A name is refused when it is empty, `.` or `..`, `plan.json` (the journal's plan beside
+ * the configurations' folders in `runs/`), holds `/`, `\`, NUL or another control character, or is
+ * longer than {@link MAX_NAME_BYTES} bytes in UTF-8. This is the one check of
  * every name made from a configuration id or an axis value: `expand` refuses such a value at its
  * `file:line:col`, the readers refuse it in a results file, and the path builders below refuse it
  * last, so nothing made from a name leaves the folder it is joined to.
@@ -37,6 +41,7 @@ export const MAX_NAME_BYTES = 200;
 export function nameProblem(name: string): string | undefined {
   if (name === "") return "is empty";
   if (name === "." || name === "..") return `is "${name}", a folder of the path`;
+  if (name === PLAN_FILE) return `is "${PLAN_FILE}", the name of the journal's plan in runs/`;
   const bad = /[/\\\u0000-\u001f\u007f]/.exec(name);
   if (bad) return `holds ${JSON.stringify(bad[0])}, which a file name cannot hold`;
   const bytes = Buffer.byteLength(name, "utf8");
@@ -133,14 +138,31 @@ export function stagingDir(dir: string): string {
 }
 
 /**
- * Whether `name` is a file the journal names in `runs/<config>/` (`<repeat>.json`) or in
- * `logs/<config>/` (`<repeat>.jsonl`, `.messages.tsv`, `.anomalies.tsv`, `.client-stdout.txt`,
- * `.client-stderr.txt`), or the temp file of one left by a killed atomic write
- * (`<name>.<pid>.tmp`, format/files.ts). The only files a run, verify or merge removes from those folders.
+ * The repeat number a journal file's name gives, when it is one the journal of a configuration
+ * with `repeats` planned repeats names: in `runs/<config>/` `<repeat>.json`, in `logs/<config>/`
+ * `<repeat>.jsonl`, `.messages.tsv`, `.anomalies.tsv`, `.client-stdout.txt` or
+ * `.client-stderr.txt`, or the temp file of one left by a killed atomic write (`<name>.<pid>.tmp`,
+ * format/files.ts); `<repeat>` written as a run writes it (1 to `repeats`, no leading zero).
+ * Any other name (`7.json` beside 5 planned repeats, `01.json`, `notes.txt`) is not the journal's.
+ * @returns the repeat (1-based), or undefined for a name the journal does not name
  */
-export function isJournalFileName(folder: "runs" | "logs", name: string): boolean {
+export function journalRepeat(folder: "runs" | "logs", name: string, repeats: number): number | undefined {
   const base = name.replace(/\.[0-9]+\.tmp$/, "");
-  return folder === "runs" ? /^[0-9]+\.json$/.test(base) : /^[0-9]+\.(jsonl|messages\.tsv|anomalies\.tsv|client-stdout\.txt|client-stderr\.txt)$/.test(base);
+  const m =
+    folder === "runs"
+      ? /^([1-9][0-9]*)\.json$/.exec(base)
+      : /^([1-9][0-9]*)\.(jsonl|messages\.tsv|anomalies\.tsv|client-stdout\.txt|client-stderr\.txt)$/.exec(base);
+  const repeat = m ? Number(m[1]) : undefined;
+  return repeat !== undefined && repeat <= repeats ? repeat : undefined;
+}
+
+/**
+ * Whether `name` is a file the journal of a configuration with `repeats` planned repeats names in
+ * `runs/<config>/` or `logs/<config>/` ({@link journalRepeat}): the only files a run, verify or
+ * merge moves or removes from those folders.
+ */
+export function isJournalFileName(folder: "runs" | "logs", name: string, repeats: number): boolean {
+  return journalRepeat(folder, name, repeats) !== undefined;
 }
 
 /** The files a bytes folder's journal rebuilds (removed when a folder is started afresh). */
@@ -168,7 +190,7 @@ export function profileRelPath(config: string, process: "client" | "server"): st
 
 /** `runs/plan.json`: what the folder was asked to hold, written before the first run. */
 export function planPath(dir: string): string {
-  return join(dir, RESULTS_FOLDERS.journal, "plan.json");
+  return join(dir, RESULTS_FOLDERS.journal, PLAN_FILE);
 }
 
 /** `runs/<config>/`: the journal folder of one configuration. */

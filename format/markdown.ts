@@ -13,25 +13,43 @@
 const MD_SPECIAL = /[\\`*_[\]<>|&~!]/g;
 
 /**
+ * Unicode's bidirectional formatting characters (Unicode 15.1, UAX #9 §2: the embeddings and
+ * overrides U+202A–U+202E, the isolates U+2066–U+2069, and the marks U+200E, U+200F, U+061C).
+ * Invisible, they reorder how the text around them is shown ("Trojan Source", CVE-2021-42574): a
+ * header name from the wire holding U+202E would display reversed in a page or the pull-request
+ * comment. The escapings below show each as the visible text `<U+202E>`.
+ */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with each bidirectional formatting character ({@link BIDI}) written as visible text `<U+XXXX>`. */
+export function showBidi(text: string): string {
+  return text.replace(BIDI, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}>`);
+}
+
+/**
  * Escape text for one markdown table cell (or any inline run of text): backslash-escapes
- * `\`, backtick, `*`, `_`, `[`, `]`, `<`, `>`, `|`, `&`, `~`, `!`, and turns each line break or
- * tab into one space, so the value renders literally and stays inside its cell.
+ * `\`, backtick, `*`, `_`, `[`, `]`, `<`, `>`, `|`, `&`, `~`, `!`, turns each line break or
+ * tab into one space, and shows bidirectional formatting characters as `<U+XXXX>` ({@link showBidi}),
+ * so the value renders literally, in its own order, and stays inside its cell.
  * @param text raw text, e.g. an axis value or a package name
  * @returns markdown source that renders as exactly `text` (line breaks and tabs as spaces)
  */
 export function mdCell(text: string): string {
-  return text.replace(/\r\n|[\r\n\t]/g, " ").replace(MD_SPECIAL, (c) => `\\${c}`);
+  return showBidi(text)
+    .replace(/\r\n|[\r\n\t]/g, " ")
+    .replace(MD_SPECIAL, (c) => `\\${c}`);
 }
 
 /**
  * Wrap text in an inline code span whose fence is longer than any backtick run inside, padded
  * with one space when the text starts or ends with a backtick or space (CommonMark strips that
- * padding again). Line breaks become spaces. Not for table cells: a `|` would still split a cell.
+ * padding again). Line breaks become spaces; bidirectional formatting characters show as
+ * `<U+XXXX>` ({@link showBidi}). Not for table cells: a `|` would still split a cell.
  * @param text raw text, e.g. a configuration id or a shell command
  * @returns markdown source of a code span showing `text`; `""` for empty text
  */
 export function mdCode(text: string): string {
-  const flat = text.replace(/\r\n|[\r\n]/g, " ");
+  const flat = showBidi(text).replace(/\r\n|[\r\n]/g, " ");
   if (flat === "") return "";
   let longest = 0;
   for (const run of flat.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
@@ -52,12 +70,13 @@ export function mdCodeCell(text: string): string {
 }
 
 /**
- * A fenced code block holding `lines` verbatim, fenced with more backticks than any run inside
+ * A fenced code block holding `lines` verbatim (bidirectional formatting characters shown as
+ * `<U+XXXX>`, {@link showBidi}), fenced with more backticks than any run inside
  * (at least three), so wire text can never close it early.
  * @returns markdown source ending with a newline
  */
 export function mdFence(lines: readonly string[]): string {
-  const body = lines.map((l) => l.replace(/\r/g, "")).join("\n");
+  const body = lines.map((l) => showBidi(l).replace(/\r/g, "")).join("\n");
   let longest = 2;
   for (const run of body.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = "`".repeat(longest + 1);

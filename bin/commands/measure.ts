@@ -8,15 +8,18 @@
  * package installed from its registry into `.wirecost/build/` (`--npm PKG@VERSION`, `--pypi
  * PKG==VERSION`; the version recorded in provenance.json).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
+import { valid as pep440Valid } from "@renovatebot/pep440";
+import semver from "semver";
 import { UserError } from "../../format/errors.js";
 import { makeFolder, writeAtomic } from "../../format/files.js";
+import { planPath, stagingDir } from "../../format/layout.js";
 import { TOKENIZERS_FILE, TOOLS_FILE, toolColumns } from "../../format/tools.js";
 import { toTsv } from "../../format/tsv.js";
 import { toolCatalogOfLog } from "../../runner/count/tool-catalog.js";
 import { ENCODINGS, tokenizerNames } from "../../runner/count/tokens.js";
-import { loadMatrix } from "../../runner/matrix/parse.js";
+import { parseMatrix } from "../../runner/matrix/parse.js";
 import { runWithMode } from "../../runner/modes/index.js";
 import { repoRoot } from "../../runner/paths.js";
 
@@ -36,6 +39,38 @@ export interface MeasureCommandOptions {
 /** `{` and `}` of a user's argument as literal braces in a matrix command (README, "Placeholders"). */
 const literal = (s: string): string => s.replaceAll("{", "{{").replaceAll("}", "}}");
 
+/**
+ * An npm package name as the registry takes it (npm's rules, as the `validate-npm-package-name`
+ * package checks them: URL-safe characters, no leading `.` or `_`, an optional `@scope/`; legacy
+ * upper-case names are let through), at most 214 characters.
+ */
+const NPM_NAME = /^(?:@[a-zA-Z0-9-*~][a-zA-Z0-9-*._~]*\/)?[a-zA-Z0-9-~][a-zA-Z0-9-._~]*$/;
+
+/** A PyPI project name (PEP 508 / the core metadata's `Name`: letters, digits, `.`, `_`, `-`, starting and ending with a letter or digit). */
+const PYPI_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+
+/**
+ * The package and exact version of `--npm PKG@VERSION` or `--pypi PKG==VERSION`.
+ * @throws UserError naming the option when the name is not a package name (a path, `../x`) or the
+ *   version is missing or not one exact version (npm: semver; PyPI: PEP 440)
+ */
+export function packageSpec(option: "--npm" | "--pypi", spec: string): { pkg: string; version: string } {
+  const npm = option === "--npm";
+  const at = npm ? spec.lastIndexOf("@") : spec.indexOf("==");
+  const pkg = at > 0 ? spec.slice(0, at) : spec;
+  const version = at > 0 ? spec.slice(at + (npm ? 1 : 2)) : "";
+  const example = npm ? "--npm @modelcontextprotocol/server-everything@2026.8.31" : "--pypi mcp-server-time==2026.1.26";
+  if (npm ? !NPM_NAME.test(pkg) || pkg.length > 214 : !PYPI_NAME.test(pkg))
+    throw new UserError(
+      `${option} ${spec}: ${JSON.stringify(pkg)} is not ${npm ? "an npm" : "a PyPI"} package name — give the registry's name and an exact version, e.g. ${example} (a server on disk: wirecost measure -- CMD ARGS…)`,
+    );
+  if (version === "" || (npm ? semver.valid(version) !== version : pep440Valid(version) === null))
+    throw new UserError(
+      `${option} ${spec}: ${version === "" ? "no version" : `${JSON.stringify(version)} is not one exact version`} — give the exact version to install, ${npm ? "PKG@VERSION" : "PKG==VERSION"}, e.g. ${example}`,
+    );
+  return { pkg, version };
+}
+
 /** A name for the server: lower-case letters, digits and hyphens. */
 function nameOf(o: MeasureCommandOptions, argv: string[]): string {
   const raw =
@@ -52,8 +87,11 @@ function nameOf(o: MeasureCommandOptions, argv: string[]): string {
 }
 
 /**
- * The matrix (JSON, which YAML reads) that measures one server.
- * @throws UserError for a missing or doubled server, `--args` that is not a JSON object, or an `--http` line without `{port}`
+ * The matrix (JSON, which YAML reads) that measures one server. Every argument is checked here,
+ * before anything is written.
+ * @throws UserError for a missing or doubled server, `--args` that is not a JSON object, an
+ *   `--http` line without `{port}`, or an `--npm` / `--pypi` spec that is not a package name with
+ *   one exact version ({@link packageSpec})
  */
 export function measureMatrix(argv: string[], o: MeasureCommandOptions, cwd: string): { name: string; matrix: Record<string, unknown> } {
   const given = [argv.length > 0 && !o.npm && !o.pypi, o.http !== undefined, o.npm !== undefined, o.pypi !== undefined].filter(Boolean).length;
@@ -74,6 +112,8 @@ export function measureMatrix(argv: string[], o: MeasureCommandOptions, cwd: str
       throw new UserError(`--args ${o.args}: not a JSON object — e.g. --args '{"timezone":"UTC"}'`);
     if (o.tool === undefined) throw new UserError("--args without --tool — name the tool the arguments are for: --tool NAME");
   }
+  if (o.npm !== undefined) packageSpec("--npm", o.npm);
+  if (o.pypi !== undefined) packageSpec("--pypi", o.pypi);
   const name = nameOf(o, argv);
   const target: Record<string, unknown> = { label: name, revisions: "auto" };
   if (o.tool !== undefined) target.tool = { name: o.tool, arguments: args };
@@ -81,7 +121,7 @@ export function measureMatrix(argv: string[], o: MeasureCommandOptions, cwd: str
   if (o.npm || o.pypi) {
     const npm = o.npm !== undefined;
     const spec = (o.npm ?? o.pypi)!;
-    const [pkg, version] = npm ? [spec.replace(/@[^@]*$/, ""), spec.replace(/^.*@/, "")] : spec.split("==");
+    const { pkg, version } = packageSpec(npm ? "--npm" : "--pypi", spec);
     target.label = `${pkg} ${version} (${npm ? "npm" : "PyPI"})`;
     target.package = pkg;
     target.version = version;
@@ -176,18 +216,33 @@ function writeToolCosts(results: string, configs: string[]): void {
 const bash = () => "bash";
 
 /**
- * Measure one server: write its matrix, run it, render its page, print where they are.
+ * Measure one server: check every argument and the matrix made of them, run it, and, once its
+ * results are in the folder, write its matrix (`measure.yaml`), render its page and print where
+ * they are. Nothing is written before the arguments are checked. Into a folder that holds results
+ * of an earlier measure, the new ones replace them only when every run is ok: a failed measure
+ * (a mistyped `--tool`, a server that no longer starts) leaves the folder, its `measure.yaml`,
+ * `tools.tsv` and the page as they were, and says where the failed runs are (`.wirecost-next/`).
  * @returns the run's exit code (0 all ok, 1 a run failed, 130 interrupted)
+ * @throws UserError for bad arguments (see {@link measureMatrix}) or a results folder that cannot be written
  */
 export async function measureCommand(argv: string[], o: MeasureCommandOptions): Promise<number> {
   const { name, matrix } = measureMatrix(argv, o, process.cwd());
   const results = resolve(o.results ?? join(".wirecost", "measure", name, "results"));
   const site = resolve(o.site ?? join(results, "..", "site"));
-  makeFolder(results);
   const file = join(results, "measure.yaml");
-  writeFileSync(file, `${JSON.stringify(matrix, null, 2)}\n`);
+  const text = `${JSON.stringify(matrix, null, 2)}\n`;
+  // Read as the file will be: a matrix the schema refuses is refused before anything is written.
+  const parsed = parseMatrix(text, file);
   if (o.tool === undefined) process.stderr.write("measure: no --tool given: tools/list only (give --tool NAME --args JSON to call one)\n");
-  const code = await runWithMode(loadMatrix(file), file, { results, only: [], fresh: true });
+  makeFolder(results);
+  const code = await runWithMode(parsed, file, { results, only: [], fresh: true, replaceOnlyIfOk: true });
+  if (existsSync(planPath(stagingDir(results)))) {
+    process.stderr.write(
+      `measure: the results in ${results}/ (its measure.yaml, tools.tsv and page) stay as they were; the new runs are in ${stagingDir(results)}/\n`,
+    );
+    return code;
+  }
+  writeAtomic(file, text);
   const { render } = await import("../../generators/render.js");
   await render({ results, site });
   const medians = readFileSync(join(results, "medians.tsv"), "utf8")

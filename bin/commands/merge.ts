@@ -1,6 +1,7 @@
 /** `wirecost merge DIR… --results OUT`: merge shard results folders; exit 1 when configurations are missing. */
 import { mergeResults } from "../../runner/results/merge.js";
 import { lockResults } from "../../runner/results/lock.js";
+import { refuseOddEntries } from "../../format/files.js";
 import { bytesMode, runCommandLine } from "../../runner/modes/index.js";
 
 /** Merge `dirs` into `o.results` (locked while it is written: runner/results/lock.ts). */
@@ -9,6 +10,8 @@ export async function mergeCommand(dirs: string[], o: { results: string; fresh?:
   const lock = lockResults(o.results, { option: "--results", command });
   let r: ReturnType<typeof mergeResults>;
   try {
+    for (const dir of dirs) refuseOddEntries(dir);
+    refuseOddEntries(o.results);
     r = mergeResults(dirs, o.results, command, o.fresh === true);
   } finally {
     lock.release();

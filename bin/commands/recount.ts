@@ -1,6 +1,7 @@
 /** `wirecost recount --results DIR`: recount a bytes results folder from its kept capture logs; exit 1 when a run's counts changed. */
 import { recountResults } from "../../runner/results/recount.js";
 import { lockResults } from "../../runner/results/lock.js";
+import { refuseOddEntries } from "../../format/files.js";
 
 /** Recount `o.results` (locked while its messages.tsv files are rewritten: runner/results/lock.ts) and print what differs from the journal. */
 export function recountCommand(o: { results: string }): void {
@@ -8,6 +9,7 @@ export function recountCommand(o: { results: string }): void {
   const lock = lockResults(o.results, { option: "--results", command: ["wirecost", ...process.argv.slice(2)].join(" ") });
   let r: ReturnType<typeof recountResults>;
   try {
+    refuseOddEntries(o.results);
     r = recountResults(o.results, (done, total) => {
       if (Date.now() - last < 5000 && done < total) return;
       last = Date.now();

@@ -13,6 +13,7 @@ import { recordedMatrix } from "../../format/layout.js";
 import { shellQuote } from "../../format/shell.js";
 import { toTsv } from "../../format/tsv.js";
 import { UserError } from "../../format/errors.js";
+import { refuseOddEntries } from "../../format/files.js";
 
 /** Options of `wirecost verify` as commander parses them. */
 export interface VerifyCommandOptions {
@@ -48,6 +49,7 @@ export function checkVerifiable(file: string, o: VerifyCommandOptions): void {
  * @throws UserError for a bad matrix, a matrix or results folder that verify does not compare (see checkVerifiable)
  */
 export async function verifyCommand(file: string, o: VerifyCommandOptions): Promise<void> {
+  refuseOddEntries(o.results);
   checkVerifiable(file, o);
   const m = loadMatrix(file);
   const mode = modeOf(m);
@@ -60,6 +62,7 @@ export async function verifyCommand(file: string, o: VerifyCommandOptions): Prom
   const lock = o.scratch === undefined ? undefined : lockResults(o.scratch, { option: "--scratch", command: ["wirecost", ...process.argv.slice(2)].join(" ") });
   let r: Awaited<ReturnType<typeof verifyResults>>;
   try {
+    if (o.scratch !== undefined) refuseOddEntries(o.scratch);
     r = await verifyResults(m, { ...o, signal: interrupts.signal });
   } finally {
     lock?.release();

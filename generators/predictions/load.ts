@@ -16,9 +16,8 @@
  * ```
  */
 import { readFileSync } from "node:fs";
-import { LineCounter, parseDocument } from "yaml";
 import { UserError } from "../../format/errors.js";
-import { yamlValue } from "../../format/yaml.js";
+import { parseYaml, yamlValue } from "../../format/yaml.js";
 
 /** One check of a prediction. */
 export interface PredictionCheck {
@@ -62,8 +61,7 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 export function readPredictions(file: string): Prediction[] {
   const text = readFileSync(file, "utf8");
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter });
+  const { doc, lines: lineCounter } = parseYaml(text, file);
   const fail = (offset: number | undefined, key: string, problem: string): UserError => {
     const pos = lineCounter.linePos(offset ?? 0);
     return new UserError({ file: `${file}:${pos.line}:${pos.col}`, key, problem, fix: FIX });

@@ -87,6 +87,12 @@ export interface RunOptions {
   skipMissingToolchains?: boolean;
   /** Count strictly (`--strict`): a run whose log has an anomaly fails, naming it, instead of being counted with it. */
   strict?: boolean;
+  /**
+   * Into a folder that holds results: move the new ones in only when every run is ok (none failed
+   * or timed out); otherwise they stay in `<results>/.wirecost-next/` (RunSummary.staging) and the
+   * folder keeps the results it held (`wirecost measure`).
+   */
+  replaceOnlyIfOk?: boolean;
 }
 
 /** What a matrix run did. */
@@ -110,7 +116,8 @@ export interface RunSummary {
   /**
    * Where the runs were written when they are not in the results folder yet: an interrupted run
    * into a folder that held results writes beside them (`<results>/.wirecost-next/`, swapped in
-   * when a `--resume` completes it), so the folder still holds its earlier results.
+   * when a `--resume` completes it), so the folder still holds its earlier results; so does a
+   * run with `replaceOnlyIfOk` of which a run failed.
    */
   staging?: string;
   /**
@@ -338,7 +345,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   for (const c of selection) {
     const done = new Set(
       opts.resume
-        ? readRuns(target, c.id)
+        ? readRuns(target, c.id, c.repeats)
             .filter((r) => r.status === "ok")
             .map((r) => r.repeat)
         : [],
@@ -425,18 +432,20 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   store.finish(plan, prov, interrupted ? { skipIdentity: "run interrupted; --resume works it out" } : {});
   const runs = store.all(plan);
   const staged = target !== opts.results;
-  if (staged && !interrupted) swapIn(opts.results, plan);
+  const failed = runs.filter((r) => r.status !== "ok" && r.status !== "skipped");
+  const kept = staged && (interrupted || (opts.replaceOnlyIfOk === true && failed.length > 0));
+  if (staged && !kept) swapIn(opts.results, plan);
   time.runSeconds = (performance.now() - runsStarted) / 1000;
   return {
     runs,
-    failed: runs.filter((r) => r.status !== "ok" && r.status !== "skipped"),
+    failed,
     skippedTargets: builds.skipped,
     interrupted,
     left,
     resumed,
     plan,
     written: true,
-    ...(staged && interrupted ? { staging: target } : {}),
+    ...(kept ? { staging: target } : {}),
     time,
   };
 }

@@ -13,6 +13,7 @@ import type { Matrix } from "../matrix/types.js";
 import { readPlan } from "../results/journal.js";
 import { readMedians } from "../../format/medians.js";
 import { readSummary } from "../../format/summary.js";
+import { readProvenanceFile } from "../../format/provenance.js";
 import { runMatrix, type RunSummary } from "./run-matrix.js";
 import { resultsFile } from "../../format/layout.js";
 import { shellQuote } from "../../format/shell.js";
@@ -68,8 +69,8 @@ const COUNTS = new Set<string>(COUNT_COLUMNS);
 
 /**
  * Verify `opts.results` against a fresh run of `matrix`.
- * @throws UserError when the results folder lacks summary.tsv/medians.tsv or one is malformed
- *   (checked as `render` checks them), `--only` matches
+ * @throws UserError when the results folder lacks summary.tsv, medians.tsv or provenance.json or
+ *   one is malformed or of another schema version (checked as `render` checks them), `--only` matches
  *   none of its configurations, or `scratch` is the results folder itself
  */
 export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promise<VerifyReport> {
@@ -79,6 +80,7 @@ export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promis
   const committed = [...readMedians(resultsFile(opts.results, "medians"), fix)].flatMap(([config, metrics]) =>
     [...metrics].map(([metric, stats]) => ({ config, metric, median: String(stats.median) })),
   );
+  readProvenanceFile(resultsFile(opts.results, "provenance"), fix);
   const plan = readPlan(opts.results);
   const patterns = (opts.only ?? []).map(
     (p) =>

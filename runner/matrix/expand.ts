@@ -94,6 +94,14 @@ interface Cell {
 }
 
 /**
+ * A name as a case-insensitive file system (macOS APFS and HFS+, Windows NTFS) compares it:
+ * Unicode-normalised (NFC) and lower-cased. Two ids equal this way name one folder there.
+ */
+function foldCase(name: string): string {
+  return name.normalize("NFC").toLowerCase();
+}
+
+/**
  * Expand `m` (see the module comment for the order and the counting rule).
  * @returns configurations with repeats ≥ 1 and warm-up ≥ 0, and the excluded cells with reasons
  * @throws UserError `file:line:col: …` when two different cells get the same id (fix the id
@@ -101,7 +109,8 @@ interface Cell {
  *   declare, or client `sdk` with a target naming no `sdkClient:` (at the axis value at fault:
  *   the flow, revision or target), when a cell's id cannot be a file name, or a target or version
  *   value cannot name a build folder (format/layout.ts nameProblem: `/`, `..`, NUL, over 200
- *   bytes; at the value), or when nothing is left to run
+ *   bytes; at the value), when two cells' ids differ only in case (one folder on a case-insensitive
+ *   file system; at the value that tells them apart), or when nothing is left to run
  */
 export function expand(m: Matrix): Expansion {
   const at = (...p: Path) => (m.locate ? m.locate(...p) : m.file);
@@ -125,6 +134,8 @@ export function expand(m: Matrix): Expansion {
   const topRepeats = m.repeats;
   const topWarmup = m.warmup ?? 0;
   const cells = new Map<string, Cell>();
+  /** Cells by their id as a case-insensitive file system compares names ({@link foldCase}). */
+  const byFold = new Map<string, Cell>();
   const order: Cell[] = [];
 
   const add = (idx: number[], repeats: number, repeatsFrom: Path, warmup: number) => {
@@ -155,8 +166,18 @@ export function expand(m: Matrix): Expansion {
     }
     const problem = nameProblem(id);
     if (problem !== undefined) throw new UserError(badId(id, idx, problem));
+    const folded = foldCase(id);
+    const twin = byFold.get(folded);
+    if (twin) {
+      const twinIdx = decode(twin.code, []);
+      const d = twinIdx.findIndex((v, i) => v !== idx[i]);
+      throw new UserError(
+        `${at("axes", d, "values", idx[d]!)}: configuration ids "${twin.id}" and "${id}" differ only in case — they would name one folder on a case-insensitive file system (macOS, Windows): change value ${JSON.stringify(axes[d]!.values[idx[d]!]!.slice(0, 60))} of axis "${axes[d]!.name}" (or its id template) so the ids differ in more than case`,
+      );
+    }
     const c: Cell = { code, id, repeats, repeatsFrom, warmup };
     cells.set(id, c);
+    byFold.set(folded, c);
     order.push(c);
   };
 
@@ -169,7 +190,7 @@ export function expand(m: Matrix): Expansion {
     const longest = idx.reduce((best, v, i) => (parts[i]![v]!.length > parts[best]![idx[best]!]!.length ? i : best), 0);
     const d = own >= 0 ? own : longest;
     const shown = id.length > 60 ? `${id.slice(0, 60)}…` : id;
-    return `${at("axes", d, "values", idx[d]!)}: configuration id ${JSON.stringify(shown)} ${problem} — change value ${JSON.stringify(axes[d]!.values[idx[d]!]!.slice(0, 60))} of axis "${axes[d]!.name}" (or its id template): ids name files in the results folder, so no "/" or control characters, not "." or "..", at most ${MAX_NAME_BYTES} bytes`;
+    return `${at("axes", d, "values", idx[d]!)}: configuration id ${JSON.stringify(shown)} ${problem} — change value ${JSON.stringify(axes[d]!.values[idx[d]!]!.slice(0, 60))} of axis "${axes[d]!.name}" (or its id template): ids name files in the results folder, so no "/" or control characters, not ".", ".." or "plan.json", at most ${MAX_NAME_BYTES} bytes`;
   };
   // Target and version values name build folders (`.wirecost/build/<target>@<version>`): the same rule.
   axes.forEach((a, i) => {

@@ -9,12 +9,11 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Ajv, type ErrorObject } from "ajv";
-import { LineCounter, parseDocument } from "yaml";
 import { CLIENTS } from "../drivers/clients.js";
 import { parseStep, type FlowDefinition, type FlowStep, type RawStep } from "./flows.js";
 import { clientDeclaration, type SdkClientName } from "../drivers/declarations.js";
 import { UserError } from "../../format/errors.js";
-import { yamlValue } from "../../format/yaml.js";
+import { parseYaml, yamlValue } from "../../format/yaml.js";
 import { buildRoot, repoRoot } from "../paths.js";
 import { Locator, type YamlPath } from "./locate.js";
 import { placeholderNames, substituteKnown } from "./placeholders.js";
@@ -212,8 +211,7 @@ export function loadMatrix(path: string): Matrix {
 
 /** Parse matrix text; `name` is used in messages and resolved for `Matrix.file`. @throws UserError as loadMatrix. */
 export function parseMatrix(text: string, name: string, sha256 = createHash("sha256").update(text).digest("hex")): Matrix {
-  const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, uniqueKeys: true, prettyErrors: false });
+  const { doc, lines: lc } = parseYaml(text, name, { uniqueKeys: true });
   const first = doc.errors[0];
   if (first) {
     const pos = lc.linePos(first.pos[0]);

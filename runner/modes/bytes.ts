@@ -81,9 +81,10 @@ export const bytesMode: RunMode = {
     }
     const skipped = runs.filter((r) => r.status === "skipped").length;
     const [cpuNote, timeNote] = timeLines(time, ownAndChildrenCpuSeconds(), availableParallelism());
-    process.stderr.write(
-      `${runs.length - failed.length - skipped} of ${runs.length} runs ok${skipped ? `, ${skipped} skipped` : ""}${cpuNote}; results in ${o.results}/\n`,
-    );
+    const where = staging
+      ? `not moved into ${o.results}/, whose results stay as they were (a run failed); the new ones are in ${staging}/`
+      : `results in ${o.results}/`;
+    process.stderr.write(`${runs.length - failed.length - skipped} of ${runs.length} runs ok${skipped ? `, ${skipped} skipped` : ""}${cpuNote}; ${where}\n`);
     if (timeNote) process.stderr.write(`${timeNote}\n`);
     for (const why of skippedTargets.values()) process.stderr.write(`  skipped: ${why}\n`);
     if (!failed.length) return 0;

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
+import { refuseOddEntries } from "../../format/files.js";
 import { resultsFile } from "../../format/layout.js";
 import type { Matrix } from "../matrix/types.js";
 import { killAllTargets } from "../targets/process.js";
@@ -152,6 +153,7 @@ export async function runWithMode(matrix: Matrix, file: string, o: Omit<ModeRunO
   try {
     const lock = lockResults(o.results, { option: "--results", command });
     try {
+      refuseOddEntries(o.results);
       takeOverTargets(o.results);
       return await mode.run(matrix, file, { ...o, signal: interrupts.signal, command });
     } finally {

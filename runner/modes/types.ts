@@ -37,6 +37,11 @@ export interface ModeRunOptions {
   skipMissingToolchains?: boolean;
   /** Bytes runs: fail a run on the first anomaly its count finds instead of counting and naming it. */
   strict?: boolean;
+  /**
+   * Bytes runs into a folder that holds results: move the new ones in only when every run is ok;
+   * otherwise they stay in `<results>/.wirecost-next/` and the folder as it was (`wirecost measure`).
+   */
+  replaceOnlyIfOk?: boolean;
   /** Aborted by the first ^C or SIGTERM (modes whose `interrupt` is `graceful` stop at it). */
   signal: AbortSignal;
   /** The command line, recorded in the results. */

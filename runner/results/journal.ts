@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { writeAtomic } from "../../format/files.js";
-import { RESULTS_FOLDERS, journalDir, nameProblem, planPath, resultsFile, runRecordPath } from "../../format/layout.js";
+import { RESULTS_FOLDERS, journalDir, journalRepeat, nameProblem, planPath, resultsFile, runRecordPath } from "../../format/layout.js";
 import { SCHEMA_VERSION } from "../../format/schema.js";
 import type { ResultsPlan, RunRecord } from "./schema.js";
 
@@ -112,17 +112,19 @@ export function writeRun(results: string, run: RunRecord): void {
 }
 
 /**
- * Finished runs of one configuration in the journal, sorted by repeat. Temp files of an
- * interrupted write are ignored.
+ * Finished runs of one configuration in the journal, sorted by repeat: the records of repeats 1 to
+ * `repeats` (the plan's count; format/layout.ts journalRepeat). Temp files of an interrupted
+ * write, and files the journal does not name (a `7.json` beside 5 planned repeats), are not read.
+ * @param repeats the configuration's planned repeats
  * @throws UserError naming a journal file that is not valid JSON, or whose record is not one of
  *   its configuration and repeat or holds a count that is not a whole number ≥ 0 (naming the key)
  */
-export function readRuns(results: string, config: string): RunRecord[] {
+export function readRuns(results: string, config: string, repeats: number): RunRecord[] {
   const dir = journalDir(results, config);
   if (!existsSync(dir)) return [];
   const out: RunRecord[] = [];
   for (const name of readdirSync(dir)) {
-    if (!/^\d+\.json$/.test(name)) continue;
+    if (name.endsWith(".tmp") || journalRepeat("runs", name, repeats) === undefined) continue;
     const file = join(dir, name);
     let run: unknown;
     try {

@@ -13,6 +13,8 @@ import type { ResultsPlan } from "./schema.js";
 import { rebuildResults } from "./store.js";
 import { RESULTS_FOLDERS, isJournalFileName, journalDir, logDir, resultsFile } from "../../format/layout.js";
 import { readProvenanceFile } from "../../format/provenance.js";
+import { readMedians } from "../../format/medians.js";
+import { readSummary } from "../../format/summary.js";
 import { toolInfo } from "./provenance.js";
 import { discardStaging, swapIn, writeTarget } from "./swap.js";
 
@@ -28,7 +30,8 @@ export interface MergeReport {
 
 /**
  * Read a shard's plan and provenance, both checked (runner/results/journal.ts readPlan,
- * format/provenance.ts: the check `render` makes).
+ * format/provenance.ts: the check `render` makes), and check its summary.tsv and medians.tsv as
+ * `render` does (format/summary.ts, medians.ts).
  * @throws UserError naming the folder when it is not a finished results folder, or the file (and
  *   key) that is malformed or of another schema version
  */
@@ -41,17 +44,24 @@ function readShard(dir: string): { plan: ResultsPlan; provenance: Provenance } {
     throw new UserError(
       `${pfile}: missing (the shard did not finish) — finish it first: npx wirecost run ${plan.matrix.file}${plan.shard ? ` --shard ${plan.shard}` : ""} --results ${dir} --resume`,
     );
-  return { plan, provenance: readProvenanceFile(pfile, "finish the shard first").record };
+  const provenance = readProvenanceFile(pfile, "finish the shard first").record;
+  // Checked as render checks them, though rebuilt: a shard whose pages would be refused is refused here.
+  readSummary(resultsFile(dir, "summary"), "finish the shard first");
+  readMedians(resultsFile(dir, "medians"), "finish the shard first");
+  return { plan, provenance };
 }
 
-/** Copy the journal files of configuration `id` (format/layout.ts isJournalFileName) from results folder `from` to `to`; nothing else. */
-function copyJournal(from: string, to: string, id: string): void {
+/**
+ * Copy the journal files of configuration `id` with `repeats` planned repeats (format/layout.ts
+ * isJournalFileName) from results folder `from` to `to`; nothing else.
+ */
+function copyJournal(from: string, to: string, id: string, repeats: number): void {
   for (const [sub, src, dst] of [
     [RESULTS_FOLDERS.journal, journalDir(from, id), journalDir(to, id)],
     [RESULTS_FOLDERS.logs, logDir(from, id), logDir(to, id)],
   ] as const) {
     if (!existsSync(src)) continue;
-    const names = readdirSync(src).filter((n) => isJournalFileName(sub, n) && !n.endsWith(".tmp"));
+    const names = readdirSync(src).filter((n) => isJournalFileName(sub, n, repeats) && !n.endsWith(".tmp"));
     if (names.length) mkdirSync(dst, { recursive: true });
     for (const n of names) copyFileSync(join(src, n), join(dst, n));
   }
@@ -106,17 +116,18 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
   const byId = new Map(shards.flatMap((s) => s.plan.configurations.map((c) => [c.id, c] as const)));
   const configurations = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const missing = configurations.map((c) => c.id).filter((id) => !owner.has(id));
-  for (const s of shards) for (const id of s.plan.selected) readRuns(s.dir, id); // throws naming the shard's file
+  const repeatsIn = (plan: ResultsPlan, id: string) => plan.configurations.find((c) => c.id === id)?.repeats ?? 0;
+  for (const s of shards) for (const id of s.plan.selected) readRuns(s.dir, id, repeatsIn(s.plan, id)); // throws naming the shard's file
   const old = fresh ? undefined : readPlan(out);
   // Configurations `out` holds runs of (a merged folder also plans those no shard ran) that no input folder ran.
-  const lost = (old?.selected ?? []).filter((id) => !owner.has(id) && readRuns(out, id).length > 0);
+  const lost = (old?.selected ?? []).filter((id) => !owner.has(id) && readRuns(out, id, repeatsIn(old!, id)).length > 0);
   if (lost.length)
     throw new UserError(
       `--results ${out}: holds results of ${lost.length} configuration(s) no folder given ran (e.g. ${lost[0]}, from ${old!.matrix.file}) and would drop them — pass every shard folder again, merge into a new folder, or pass --fresh to drop them`,
     );
   discardStaging(out);
   const target = writeTarget(out);
-  for (const s of shards) for (const id of s.plan.selected) copyJournal(s.dir, target, id);
+  for (const s of shards) for (const id of s.plan.selected) copyJournal(s.dir, target, id, repeatsIn(s.plan, id));
   const { shard: _shard, ...base } = first.plan;
   const plan: ResultsPlan = { ...base, configurations, selected: configurations.map((c) => c.id) };
   const times = shards.map((s) => s.provenance);

@@ -18,6 +18,8 @@ import { writeRunBreakdown } from "./messages.js";
 import { rebuildResults } from "./store.js";
 import { anomalySummary } from "../../format/anomalies.js";
 import { readProvenanceFile } from "../../format/provenance.js";
+import { readMedians } from "../../format/medians.js";
+import { readSummary } from "../../format/summary.js";
 
 /** What a recount found. */
 export interface RecountSummary {
@@ -35,8 +37,9 @@ export interface RecountSummary {
  * Recount every ok run of the folder `dir` (see the module comment).
  * @param progress called after each configuration with (configurations done, of how many)
  * @throws UserError when `dir` holds no bytes results (no runs/plan.json), or its plan, a journal
- *   record or provenance.json is malformed or of another schema version (checked as `render`
- *   checks it, format/provenance.ts), before anything is rewritten
+ *   record, provenance.json, summary.tsv or medians.tsv is malformed or of another schema version
+ *   (checked as `render` checks them: format/provenance.ts, summary.ts, medians.ts), before
+ *   anything is rewritten
  */
 export function recountResults(dir: string, progress?: (done: number, total: number) => void): RecountSummary {
   const plan = readPlan(dir);
@@ -50,11 +53,16 @@ export function recountResults(dir: string, progress?: (done: number, total: num
   // Checked before anything is rewritten (the check render makes): it is written back below.
   const pfile = resultsFile(dir, "provenance");
   const provenance = existsSync(pfile) ? readProvenanceFile(pfile, "").record : undefined;
+  for (const [file, read] of [
+    [resultsFile(dir, "summary"), readSummary],
+    [resultsFile(dir, "medians"), readMedians],
+  ] as const)
+    if (existsSync(file)) read(file, "");
   const summary: RecountSummary = { recounted: 0, withoutLog: 0, completed: 0, differences: [] };
   const configs = plan.configurations.filter((c) => plan.selected.includes(c.id));
   configs.forEach((config, i) => {
     const transport = config.values.transport === "stdio" ? "stdio" : "http";
-    for (const run of readRuns(dir, config.id)) {
+    for (const run of readRuns(dir, config.id, config.repeats)) {
       if (run.status !== "ok") continue;
       const log = captureLogPath(dir, config.id, run.repeat);
       if (!existsSync(log)) {

@@ -5,7 +5,7 @@
  * metric, min, median, max), coverage.tsv and provenance.json are rebuilt from it. Every file is
  * written atomically, so a kill at any instant leaves a consistent folder that `--resume` continues.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { median } from "simple-statistics";
 import { COUNT_COLUMNS, type CountRow } from "../count/index.js";
 import { varyingFieldsOf } from "./identity.js";
@@ -34,10 +34,16 @@ export class ResultsStore {
     mkdirSync(dir, { recursive: true });
   }
 
-  /** Path of the capture log of one run (its folder is created). */
+  /**
+   * Path of the capture log of one run (its folder is created). A log of an earlier attempt of the
+   * same run is removed first, so the new one is a new file: the log is appended as bytes cross
+   * (not written atomically), and writing into the old file would write through a hard link to it.
+   */
   logPath(config: string, repeat: number): string {
     mkdirSync(logDir(this.dir, config), { recursive: true });
-    return captureLogPath(this.dir, config, repeat);
+    const path = captureLogPath(this.dir, config, repeat);
+    rmSync(path, { force: true });
+    return path;
   }
 
   /** Record the plan of this folder (before the first run). */
@@ -61,10 +67,10 @@ export class ResultsStore {
   }
 }
 
-/** Journal runs of configuration `id` within its planned repeats, sorted by repeat. */
+/** Journal runs of configuration `id` within its planned repeats, sorted by repeat (none when the plan does not name it). */
 function runsOf(dir: string, plan: ResultsPlan, id: string): RunRecord[] {
   const c = plan.configurations.find((x) => x.id === id);
-  return readRuns(dir, id).filter((r) => !c || r.repeat <= c.repeats);
+  return c ? readRuns(dir, id, c.repeats) : [];
 }
 
 /** Options of {@link rebuildResults}. */

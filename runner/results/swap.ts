@@ -14,8 +14,11 @@ import { REBUILT_FILES, RESULTS_FOLDERS, isJournalFileName, journalDir, logDir, 
 import { readPlan } from "./journal.js";
 import type { ResultsPlan } from "./schema.js";
 
-/** Paths of the journal files of configuration `id` that exist in results folder `dir` (run records, then logs). */
-function journalFiles(dir: string, id: string): string[] {
+/**
+ * Paths of the journal files of configuration `id` with `repeats` planned repeats that exist in
+ * results folder `dir` (run records, then logs; format/layout.ts isJournalFileName).
+ */
+function journalFiles(dir: string, id: string, repeats: number): string[] {
   const out: string[] = [];
   for (const [sub, folder] of [
     ["runs", journalDir(dir, id)],
@@ -27,7 +30,7 @@ function journalFiles(dir: string, id: string): string[] {
     } catch {
       continue;
     }
-    for (const name of names.sort()) if (isJournalFileName(sub, name)) out.push(join(folder, name));
+    for (const name of names.sort()) if (isJournalFileName(sub, name, repeats)) out.push(join(folder, name));
   }
   return out;
 }
@@ -41,21 +44,27 @@ function removeIfEmpty(folder: string): void {
   }
 }
 
-/** Ids of every configuration a plan names (planned or selected). */
-function planIds(plan: ResultsPlan | undefined): string[] {
-  return plan ? [...new Set([...plan.configurations.map((c) => c.id), ...plan.selected])] : [];
+/**
+ * Configuration id → planned repeats, for every configuration of the plans given (the most any of
+ * them plans: each plan's journal files are named by it).
+ */
+function plannedRepeats(...plans: (ResultsPlan | undefined)[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const plan of plans) for (const c of plan?.configurations ?? []) out.set(c.id, Math.max(out.get(c.id) ?? 0, c.repeats));
+  return out;
 }
 
 /**
- * Remove from results folder `dir` what a journal of configurations `ids` names: their run
- * records and capture logs (with their breakdowns), `runs/plan.json` and the derived files;
- * folders left empty go too. Nothing else is touched.
+ * Remove from results folder `dir` what a journal of configurations `repeats` (id → planned
+ * repeats, {@link plannedRepeats}) names: their run records and capture logs (with their
+ * breakdowns) of repeats 1 to the planned count, `runs/plan.json` and the derived files; folders
+ * left empty go too. Nothing else is touched (a `7.json` beside 5 planned repeats stays).
  * @param keep paths not to remove (the files just moved in)
  * @throws the fs error of a file that cannot be removed (the CLI names the folder's option)
  */
-export function removeJournal(dir: string, ids: Iterable<string>, keep: ReadonlySet<string> = new Set()): void {
-  for (const id of ids) {
-    for (const file of journalFiles(dir, id)) if (!keep.has(file)) rmSync(file, { force: true });
+export function removeJournal(dir: string, repeats: ReadonlyMap<string, number>, keep: ReadonlySet<string> = new Set()): void {
+  for (const [id, n] of repeats) {
+    for (const file of journalFiles(dir, id, n)) if (!keep.has(file)) rmSync(file, { force: true });
     removeIfEmpty(journalDir(dir, id));
     removeIfEmpty(logDir(dir, id));
   }
@@ -71,7 +80,7 @@ export function removeJournal(dir: string, ids: Iterable<string>, keep: Readonly
 export function discardStaging(dir: string): void {
   const staging = stagingDir(dir);
   if (!existsSync(staging)) return;
-  removeJournal(staging, planIds(readPlan(staging)));
+  removeJournal(staging, plannedRepeats(readPlan(staging)));
   removeIfEmpty(staging);
 }
 
@@ -101,10 +110,10 @@ export function swapIn(dir: string, next: ResultsPlan): void {
     renameSync(from, to);
     moved.add(to);
   };
-  for (const id of planIds(next)) for (const file of journalFiles(staging, id)) move(file);
+  for (const [id, n] of plannedRepeats(next)) for (const file of journalFiles(staging, id, n)) move(file);
   move(planPath(staging));
   for (const f of REBUILT_FILES) if (existsSync(join(staging, f))) move(join(staging, f));
-  removeJournal(dir, new Set([...planIds(old), ...planIds(next)]), moved);
-  removeJournal(staging, planIds(next));
+  removeJournal(dir, plannedRepeats(old, next), moved);
+  removeJournal(staging, plannedRepeats(next));
   removeIfEmpty(staging);
 }

@@ -1,35 +1,62 @@
 /**
  * Start and stop target processes (execa). Each target runs in its own process group so that
- * stopping it (TERM, then KILL after a grace period) also stops anything it started; every group
- * is watched so that it dies with wirecost, `kill -9` included (runner/targets/watch.ts).
+ * stopping it (TERM, then KILL after a grace period) also stops anything it started; what left
+ * the group (`setsid`) is found and killed too (runner/targets/strays.ts), and a stop never
+ * waits on a pipe a stray holds open; every group is watched so that it dies with wirecost,
+ * `kill -9` included (runner/targets/watch.ts).
  */
 import { readFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { execa, type ResultPromise } from "execa";
 import { substitute } from "../matrix/placeholders.js";
 import type { TargetCommand } from "../matrix/types.js";
+import { descendants, killEach, pipeHolders, stdioPipes } from "./strays.js";
 import { unwatchTarget, watchTarget } from "./watch.js";
 
-/** Process group ids (= leader pids) of targets started and not yet stopped. */
-const liveGroups = new Set<number>();
+/**
+ * Process group ids (= leader pids) of targets started and not yet stopped → their stdio pipes
+ * (runner/targets/strays.ts) and whether the leader has exited (its pid may then name another
+ * process: its descendants are not walked).
+ */
+const liveGroups = new Map<number, { pipes: string[]; exited: () => boolean }>();
 
 /**
- * SIGKILL every target process group still alive, synchronously (for exit paths: a second ^C,
- * an uncaught error). @returns how many groups were signalled
+ * SIGKILL every target process group still alive, with the processes that left a group
+ * (descendants, holders of a target's stdio pipes: runner/targets/strays.ts), synchronously (for
+ * exit paths: a second ^C, an uncaught error). @returns how many groups were signalled
  */
 export function killAllTargets(): number {
   let n = 0;
-  for (const pgid of liveGroups) {
+  for (const [pgid, { pipes, exited }] of liveGroups) {
+    const strays = exited() ? [] : descendants(pgid);
     try {
       process.kill(-pgid, "SIGKILL");
       n++;
     } catch {
       /* already gone */
     }
+    killEach([...strays, ...pipeHolders(pipes)]);
     unwatchTarget(pgid);
   }
   liveGroups.clear();
   return n;
+}
+
+/**
+ * How long a stop waits for a target's stdout and stderr to end once its process group is dead,
+ * ms, before it kills what holds them open (runner/targets/strays.ts) and then closes its own ends.
+ */
+const STDIO_END_MS = 500;
+
+/** Resolves with true when `p` settles within `ms`, false otherwise. */
+function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  let t: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p.then(() => true),
+    new Promise<boolean>((res) => {
+      t = setTimeout(() => res(false), ms);
+    }),
+  ]).finally(() => clearTimeout(t));
 }
 
 /** How many target process groups are started and not yet stopped. */
@@ -50,7 +77,12 @@ export interface TargetProcess {
   exit(): string | undefined;
   /** Why the process could not be started (e.g. `spawn nod ENOENT`), once known; else undefined. */
   spawnError(): string | undefined;
-  /** Stop the process group: SIGTERM, then SIGKILL after `graceMs`. Resolves when the child is gone. */
+  /**
+   * Stop the process group: SIGTERM, then SIGKILL after `graceMs`; then SIGKILL what left the
+   * group (its descendants found before, and any process still holding its stdio pipes a moment
+   * after: runner/targets/strays.ts). Resolves when the child is gone and its stdout and stderr
+   * are closed (ended, or closed by wirecost when something unkillable holds them).
+   */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -169,12 +201,21 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
   let exited: string | undefined;
   let spawnError: string | undefined;
   const pid = child.pid ?? -1;
+  // The pipes of its stdin, stdout and stderr, read while it surely holds them (spawn returns after exec).
+  const pipes = pid > 0 ? stdioPipes(pid) : [];
   if (pid > 0) {
-    liveGroups.add(pid);
-    watchTarget(pid, [file, ...argv.slice(1)].join(" "));
+    liveGroups.set(pid, { pipes, exited: () => exited !== undefined });
+    watchTarget(pid, [file, ...argv.slice(1)].join(" "), pipes);
   }
+  // The leader's exit, which comes even while a process that left its group holds stdout open.
+  const leaderExit = new Promise<void>((res) =>
+    child.once("exit", (code, signal) => {
+      exited ??= signal ?? String(code ?? "");
+      res();
+    }),
+  );
   const done = child.then((r) => {
-    exited = r.signal ?? String(r.exitCode ?? "");
+    exited ??= r.signal ?? String(r.exitCode ?? "");
     if (r.failed && r.exitCode === undefined && r.signal === undefined) {
       spawnError = (r as { cause?: unknown }).cause instanceof Error ? (r as { cause?: Error }).cause!.message : r.shortMessage;
       exited ||= "not started";
@@ -197,13 +238,26 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
     exit: () => exited,
     spawnError: () => spawnError,
     async stop(graceMs = 2000) {
+      // Its descendants, while the leader lives to be walked from (not yet reaped, so its pid is
+      // still its own): one in a session of its own is out of the group's reach.
+      const tree = pid > 0 && exited === undefined ? descendants(pid) : [];
       if (exited === undefined) {
         killGroup("SIGTERM");
         const t = setTimeout(() => killGroup("SIGKILL"), graceMs);
-        await done;
+        await Promise.race([leaderExit, done]);
         clearTimeout(t);
       }
       killGroup("SIGKILL"); // anything left in the group
+      killEach(tree);
+      if (!(await within(done, STDIO_END_MS))) {
+        // Something still holds its stdout or stderr open: a process that left the group.
+        killEach(pipeHolders(pipes));
+        if (!(await within(done, STDIO_END_MS))) {
+          // Held by what cannot be killed: close wirecost's ends rather than wait for theirs.
+          for (const s of [child.stdin, child.stdout, child.stderr]) s?.destroy();
+          await within(done, STDIO_END_MS);
+        }
+      }
       if (liveGroups.delete(pid)) unwatchTarget(pid);
     },
   };

@@ -6,16 +6,19 @@
  * 1. A watchdog on a pipe: the first target a wirecost process starts also starts one small
  *    watchdog process (`runner/targets/watchdog.ts`, in a session of its own, so no terminal
  *    signal or process-group kill meant for wirecost reaches it) whose stdin is a pipe from
- *    wirecost. wirecost writes `+PGID START` for each target process group it starts and `-PGID`
- *    when it has stopped it. When the pipe's write end closes — wirecost exited in any way,
- *    `kill -9` included: the kernel closes it — the watchdog SIGKILLs every group still listed
+ *    wirecost. wirecost writes `+PGID START PIPES` for each target process group it starts (PIPES:
+ *    its stdio pipes as /proc names them, comma-separated, `-` for none) and `-PGID` when it has
+ *    stopped it. When the pipe's write end closes — wirecost exited in any way, `kill -9`
+ *    included: the kernel closes it — the watchdog SIGKILLs every group still listed, and every
+ *    process still holding one of its pipes (one that left the group: runner/targets/strays.ts),
  *    and exits. A leader whose pid now belongs to another process (its start time differs) is
  *    left alone.
  * 2. Pid files: while a command holds a results folder's lock, each target it starts is recorded
  *    as `.wirecost-targets/<pid>.json` in the folder (format/layout.ts TARGETS_DIR) and removed
  *    when stopped. The next `run` of that folder (a `--resume` too) stops the groups a dead
- *    writer left (the watchdog killed as well, a reboot) before it starts anything:
- *    {@link reapTargets}; again only a leader whose start time matches is signalled.
+ *    writer left (the watchdog killed as well, a reboot) before it starts anything, with the
+ *    holders of their stdio pipes when the machine has not restarted since (pipe numbers start
+ *    again at boot): {@link reapTargets}; again only a leader whose start time matches is signalled.
  *
  * Process start times are field 22 of /proc/<pid>/stat (clock ticks since boot): Linux. Where
  * /proc is missing the start time is unknown and a recorded pid is taken as it is.
@@ -25,6 +28,7 @@ import { mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileS
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TARGETS_DIR } from "../../format/layout.js";
+import { STDIO_PIPE, killEach, pipeHolders } from "./strays.js";
 
 /** The watchdog's script (compiled), started with this Node. */
 const WATCHDOG_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), "watchdog.js");
@@ -99,12 +103,24 @@ function removeIfEmpty(folder: string): void {
   }
 }
 
+/** This boot of the machine (/proc/sys/kernel/random/boot_id), undefined where unknown. */
+function bootId(): string | undefined {
+  try {
+    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a pid file holds. */
 interface TargetRecord {
   pid: number;
   /** Its start time (/proc/<pid>/stat field 22); absent where unknown. */
   start?: string;
   command: string;
+  /** Its stdio pipes (runner/targets/strays.ts stdioPipes) and the boot they belong to; absent where unknown. */
+  pipes?: string[];
+  boot?: string;
 }
 
 /**
@@ -112,12 +128,15 @@ interface TargetRecord {
  * file when recording. Never throws: a pid file that cannot be written leaves the watchdog as
  * the guard.
  * @param command the target's command line, for the pid file
+ * @param pipes its stdio pipes (runner/targets/strays.ts stdioPipes): their holders are killed with the group
  */
-export function watchTarget(pid: number, command: string): void {
+export function watchTarget(pid: number, command: string, pipes: readonly string[] = []): void {
   const start = processStart(pid);
-  tell(`+${pid} ${start ?? "-"}`);
+  const named = pipes.filter((p) => STDIO_PIPE.test(p));
+  tell(`+${pid} ${start ?? "-"} ${named.length > 0 ? named.join(",") : "-"}`);
   if (recordDir === undefined) return;
-  const rec: TargetRecord = { pid, ...(start !== undefined ? { start } : {}), command };
+  const boot = bootId();
+  const rec: TargetRecord = { pid, ...(start !== undefined ? { start } : {}), command, ...(named.length > 0 && boot ? { pipes: named, boot } : {}) };
   try {
     mkdirSync(join(recordDir, TARGETS_DIR), { recursive: true });
     writeFileSync(join(recordDir, TARGETS_DIR, `${pid}.json`), `${JSON.stringify(rec)}\n`);
@@ -141,8 +160,9 @@ export function unwatchTarget(pid: number): void {
 /**
  * Stop the targets a dead writer of results folder `dir` left running: SIGKILL the process group
  * of each pid file in `dir/.wirecost-targets/` whose leader is the process recorded (same start
- * time) or gone (its group may live on), then remove the files and the folder. Call it only while
- * holding the folder's lock: every pid file there is then a dead writer's.
+ * time) or gone (its group may live on), and the processes holding its recorded stdio pipes when
+ * they are of this boot; then remove the files and the folder. Call it only while holding the
+ * folder's lock: every pid file there is then a dead writer's.
  * @returns the pids of the groups signalled
  */
 export function reapTargets(dir: string): number[] {
@@ -163,6 +183,9 @@ export function reapTargets(dir: string): number[] {
       rec = undefined;
     }
     if (rec && typeof rec.pid === "number" && killGroupIfSame(rec.pid, rec.start)) reaped.push(rec.pid);
+    const boot = bootId();
+    if (rec && Array.isArray(rec.pipes) && boot !== undefined && rec.boot === boot)
+      killEach(pipeHolders(rec.pipes.filter((p) => typeof p === "string" && STDIO_PIPE.test(p))));
     try {
       unlinkSync(file);
     } catch {

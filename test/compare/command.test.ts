@@ -30,7 +30,7 @@ function compareJson(base: string, head: string, ...more: string[]) {
 }
 
 before(() => {
-  for (const m of ["base", "header", "field", "two", "key"]) {
+  for (const m of ["base", "header", "field", "two", "key", "bidi"]) {
     const r = wirecost("run", `test/fixtures/matrices/compare/${m}.yaml`, "--results", folder(m));
     assert.equal(r.status, 0, r.stderr);
   }
@@ -115,6 +115,18 @@ test("--format md: a JSON key from the wire holding a backtick, HTML, a pipe and
   const escaped = key.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   assert.ok(row.includes(`<code>result.${escaped}</code>`) || row.includes(escaped), row);
   assert.match(row, new RegExp(`<code>[^<]*${escaped.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[^<]*</code>`), row);
+});
+
+test("--format md: bidirectional formatting characters from the wire (U+202E, U+2066) show as text, never reorder the comment", () => {
+  const { json } = compareJson(folder("base"), folder("bidi"));
+  assert.ok(
+    json.bytes[0]!.causes!.causes.some((c) => c.kind === "json path" && c.name.includes("b\u202eevil\u2066x")),
+    "the key is a cause's name",
+  );
+  const md = wirecost("compare", folder("base"), folder("bidi"), "--format", "md");
+  assert.equal(md.status, 0, md.stderr);
+  assert.doesNotMatch(md.stdout, /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/, "no bidirectional formatting character in the markdown");
+  assert.ok(md.stdout.includes("b<U+202E>evil<U+2066>x"), md.stdout);
 });
 
 test("one more round trip (flow two): an exchange added, http_round_trips +1; --fail-on http_round_trips>0 exits 2", () => {

@@ -3,6 +3,8 @@
  * v2 target: each fault ends as a recorded failed or timeout run with a clear reason, the real
  * cells still measure, the CLI exits 1 with the rerun command, and no process is left (each pid
  * the targets and their grandchildren recorded is gone; nothing carrying the test's marker lives).
+ * A target whose child leaves its process group (`setsid`, test/fixtures/setsid-stray.yaml) and
+ * keeps stdout open still ends at its time limit, and SIGTERM of `run` ends it, the child killed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -126,4 +128,64 @@ test("a target whose port was taken before it bound is started again on another 
   const [run] = tsv(join(out, "runs.tsv"));
   assert.equal(run?.status, "ok", run?.error);
   assert.equal(run?.jsonrpc_c2s, "2");
+});
+
+test("a target whose child leaves its process group (setsid) holding stdout: each run ends at the time limit with the reason; nothing left", {
+  timeout: 90_000,
+}, async () => {
+  const out = mkdtempSync(join(tmpdir(), "wirecost-setsid-"));
+  const pids = mkdtempSync(join(tmpdir(), "wirecost-pids-"));
+  const started = Date.now();
+  const r = await execa(process.execPath, [cli, "run", "test/fixtures/setsid-stray.yaml", "--jobs", "3", "--results", out], {
+    cwd: root,
+    reject: false,
+    timeout: 60_000,
+    env: { FAULT_PID_DIR: pids },
+  });
+  assert.equal(r.timedOut, false, "run ended by itself");
+  assert.equal(r.exitCode, 1, r.stderr);
+  assert.ok(Date.now() - started < 30_000, `ended near its 3 s limits, took ${Date.now() - started} ms`);
+  const runs = tsv(join(out, "runs.tsv"));
+  assert.deepEqual(runs.map((x) => x.config).sort(), [
+    "raw-leaves-stdio-2026-07-28-plain",
+    "raw-stays-http-2026-07-28-plain",
+    "raw-stays-stdio-2026-07-28-plain",
+  ]);
+  for (const run of runs) {
+    assert.equal(run.status, "timeout", `${run.config}: ${run.error}`);
+    assert.match(run.error!, /time limit of 3 s|within 3000 ms/, run.config);
+  }
+  await new Promise((res) => setTimeout(res, 500));
+  const recorded = readdirSync(pids).map(Number);
+  assert.ok(recorded.length >= 6, `pids recorded: ${recorded.join(" ")}`);
+  assert.deepEqual(recorded.filter(alive), [], "every process the targets started is gone");
+});
+
+test("SIGTERM of run while a target's setsid child holds its stdout: run ends, the child is killed", { timeout: 60_000 }, async () => {
+  const out = mkdtempSync(join(tmpdir(), "wirecost-setsid-term-"));
+  const pids = mkdtempSync(join(tmpdir(), "wirecost-pids-"));
+  // The fixture with a 60 s limit, so that SIGTERM, not the limit, ends the run.
+  const matrix = join(out, "setsid-stray-60s.yaml");
+  writeFileSync(
+    matrix,
+    readFileSync(join(root, "test/fixtures/setsid-stray.yaml"), "utf8")
+      .replace("timeoutSeconds: 3", "timeoutSeconds: 60")
+      .replaceAll("fault-targets/", `${join(root, "test/fixtures/fault-targets")}/`),
+  );
+  const child = execa(process.execPath, [cli, "run", matrix, "--only", "raw-stays-stdio-*", "--results", join(out, "r")], {
+    cwd: root,
+    reject: false,
+    timeout: 45_000,
+    env: { FAULT_PID_DIR: pids },
+  });
+  for (let i = 0; i < 1200 && readdirSync(pids).length < 2; i++) await new Promise((res) => setTimeout(res, 25));
+  assert.ok(readdirSync(pids).length >= 2, "the target and its setsid child started");
+  const sent = Date.now();
+  child.kill("SIGTERM");
+  const r = await child;
+  assert.equal(r.timedOut, false, `run ended after SIGTERM: ${r.stderr}`);
+  assert.ok(Date.now() - sent < 10_000, `ended ${Date.now() - sent} ms after SIGTERM`);
+  assert.match(r.stderr, /^interrupted: /m, "stopped by the signal, not by the time limit");
+  await new Promise((res) => setTimeout(res, 500));
+  assert.deepEqual(readdirSync(pids).map(Number).filter(alive), [], "the target and its setsid child are gone");
 });

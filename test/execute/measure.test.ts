@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -79,5 +79,78 @@ test("measure refuses a missing server, --args without --tool and an --http line
     assert.equal(r.exitCode, 1, r.stderr);
     assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     assert.match(r.stderr, want);
+  }
+});
+
+test("measure refuses a versionless or path-like --npm / --pypi in one line, before it writes anything", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-args-"));
+  try {
+    for (const [args, want] of [
+      [["--npm", "some-mcp-server"], /^wirecost: --npm some-mcp-server: no version — give the exact version to install/],
+      [["--npm", "some-mcp-server@^1.2.0"], /^wirecost: --npm some-mcp-server@\^1\.2\.0: "\^1\.2\.0" is not one exact version/],
+      [["--npm", "../x@1.0.0"], /^wirecost: --npm \.\.\/x@1\.0\.0: "\.\.\/x" is not an npm package name/],
+      [["--npm", "../x"], /^wirecost: --npm \.\.\/x: "\.\.\/x" is not an npm package name/],
+      [["--pypi", "mcp-server-time"], /^wirecost: --pypi mcp-server-time: no version/],
+      [["--pypi", "../x==1.0"], /^wirecost: --pypi \.\.\/x==1\.0: "\.\.\/x" is not a PyPI package name/],
+    ] as const) {
+      const results = join(dir, "results");
+      const r = await execa(process.execPath, [cli, "measure", "--results", results, ...args], { cwd: root, reject: false });
+      assert.equal(r.exitCode, 1, r.stderr);
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+      assert.match(r.stderr, want);
+      assert.ok(!existsSync(results), `${args.join(" ")}: nothing written`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a failed measure (a mistyped --tool) leaves the earlier results, measure.yaml, tools.tsv and the page byte-identical", { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-keep-"));
+  /** Every file under `d` (relative path → bytes), the staging folder aside. */
+  const snapshot = (d: string): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const f of readdirSync(d, { recursive: true, encoding: "utf8" })) {
+      if (f.split("/").includes(".wirecost-next")) continue;
+      const p = join(d, f);
+      if (statSync(p).isFile()) out[f] = readFileSync(p, "latin1");
+    }
+    return out;
+  };
+  try {
+    const measure = (tool: string) =>
+      execa(
+        process.execPath,
+        [
+          cli,
+          "measure",
+          "--name",
+          "v1",
+          "--tool",
+          tool,
+          "--args",
+          '{"text":"hi"}',
+          "--repeats",
+          "1",
+          "--results",
+          join(dir, "results"),
+          "--",
+          ...server("stdio"),
+        ],
+        {
+          cwd: root,
+          reject: false,
+        },
+      );
+    const ok = await measure("echo");
+    assert.equal(ok.exitCode, 0, ok.stderr);
+    const before = snapshot(dir);
+    assert.ok(before["results/measure.yaml"] && before["results/tools.tsv"] && before["site/v1.html"], Object.keys(before).join(" "));
+    const bad = await measure("ecko");
+    assert.equal(bad.exitCode, 1, bad.stderr);
+    assert.match(bad.stderr, /stay as they were/);
+    assert.deepEqual(snapshot(dir), before, "nothing of the earlier measure changed");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

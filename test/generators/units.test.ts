@@ -2,7 +2,7 @@
 import { createHash } from "node:crypto";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { mdCell, mdCode, mdCodeCell } from "../../format/markdown.js";
+import { mdCell, mdCode, mdCodeCell, mdFence } from "../../format/markdown.js";
 import { formatInt } from "../../generators/format.js";
 import { markdownToHtml } from "../../generators/html.js";
 import { reproduceCommand, scratchFolder } from "../../generators/reproduce.js";
@@ -37,6 +37,16 @@ describe("mdCell", () => {
     const html = markdownToHtml(`| h |\n| --- |\n| ${mdCell(raw)} |\n`);
     assert.match(html, /<td>&lt;script&gt;alert\(1\)&lt;\/script&gt;\|x `y` \*z\* \[a\]\(b\) &amp;amp; \\<\/td>/);
     assert.equal((html.match(/<td>/g) ?? []).length, 1);
+  });
+});
+
+describe("bidirectional formatting characters", () => {
+  it("show as <U+XXXX> text in cells, code spans and fences, never as themselves", () => {
+    const raw = "a\u202Eb\u2066c\u2069d\u202Ae\u200Ff";
+    assert.equal(mdCell(raw), "a\\<U+202E\\>b\\<U+2066\\>c\\<U+2069\\>d\\<U+202A\\>e\\<U+200F\\>f");
+    assert.equal(mdCode(raw), "`a<U+202E>b<U+2066>c<U+2069>d<U+202A>e<U+200F>f`");
+    assert.equal(mdFence([raw]), "```text\na<U+202E>b<U+2066>c<U+2069>d<U+202A>e<U+200F>f\n```\n");
+    assert.doesNotMatch(markdownToHtml(`| h |\n| --- |\n| ${mdCell(raw)} |\n`), /[\u202a-\u202e\u2066-\u2069\u200e\u200f]/);
   });
 });
 

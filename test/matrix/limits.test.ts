@@ -40,3 +40,39 @@ test("run and verify --repeats: above the bound (the schema's count maximum) ref
     assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
   }
 });
+
+test("render: a circular YAML alias or nesting past 64 levels in the predictions file is one line at file:line:col, exit 1", async () => {
+  for (const [name, text, pos, want] of [
+    ["circular", "version: 1\na: &a [*a]\npredictions: []\n", "2:8", "YAML alias inside the node it names"],
+    ["deep", `version: 1\na: ${"[".repeat(100)}${"]".repeat(100)}\npredictions: []\n`, "2:67", "YAML nested more than 64 levels deep"],
+    ["deeper", `version: 1\na: ${"[".repeat(100_000)}${"]".repeat(100_000)}\npredictions: []\n`, undefined, "YAML nested more than 64 levels deep"],
+  ] as const) {
+    const file = join(work, `predictions-${name}.yaml`);
+    writeFileSync(file, text);
+    const r = await wirecost([
+      "render",
+      "--results",
+      resolve(root, "test/fixtures/results-basic"),
+      "--site",
+      join(work, `site-${name}`),
+      "--predictions",
+      file,
+    ]);
+    assert.equal(r.code, 1, r.stderr);
+    const out = r.stderr.split("\n").filter(Boolean);
+    assert.equal(out.length, 1, r.stderr);
+    // Nested past what the parser's own stack holds, no position may be known: the file is named.
+    const where = pos === undefined ? `${file}(:\\d+:\\d+)?` : `${file}:${pos}`;
+    assert.match(out[0]!, new RegExp(`^wirecost: ${where}: ${want}[^—]* — `));
+  }
+});
+
+test("expand: a matrix nested 100,000 levels deep is one line, not a stack overflow", async () => {
+  const file = join(work, "deep-matrix.yaml");
+  writeFileSync(file, `version: 1\naxes: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`);
+  const r = await wirecost(["expand", file]);
+  assert.equal(r.code, 1, r.stderr);
+  const out = r.stderr.split("\n").filter(Boolean);
+  assert.equal(out.length, 1, r.stderr);
+  assert.match(out[0]!, /^wirecost: \S+deep-matrix\.yaml(:\d+:\d+)?: YAML nested more than 64 levels deep — /);
+});

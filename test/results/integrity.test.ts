@@ -3,14 +3,16 @@
  * refuses to drop results without `--fresh`; configuration ids are names, never paths; `run`,
  * `verify --scratch` and `merge` touch only the files their journal names and replace a folder's
  * results only once the new ones are complete (a kill -9 in between leaves the old ones
- * readable); every reader checks a results file as `render` does; file-system errors name the
- * option and the path. Real runs of the JSON-RPC echo fixture (test/fixtures/matrices/jsonrpc-echo.yaml,
+ * readable), and only the repeats their plan names (a numbered file beyond them is neither read
+ * nor removed); a symbolic link in a results folder is refused, nothing read or written through
+ * it; every reader checks a results file as `render` does (`verify`'s provenance.json, `recount`'s
+ * and `merge`'s summary.tsv and medians.tsv too); file-system errors name the option and the path. Real runs of the JSON-RPC echo fixture (test/fixtures/matrices/jsonrpc-echo.yaml,
  * four configurations, about half a second a run).
  */
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { cli, root } from "../paths.js";
@@ -289,4 +291,110 @@ test("file-system errors name the option and the path: a full disk, a read-only 
     line,
     `wirecost: --results ${deep}: cannot create it: permission denied (EACCES) — make ${locked} writable for you (ls -ld ${locked}), or pass --results another path`,
   );
+});
+
+test("a symbolic link (or a FIFO) under runs/ or logs/ is refused by run, merge, recount and verify in one line naming it; nothing is written through it", () => {
+  const id = readdirSync(at("s1", "runs")).find((n) => n !== "plan.json")!;
+  const outside = at("outside");
+  mkdirSync(outside, { recursive: true });
+  // A run record that is a link to a file outside the folder.
+  const fileLink = at("link-file");
+  cpSync(at("s1"), fileLink, { recursive: true });
+  const record = join(fileLink, "runs", id, "1.json");
+  cpSync(record, join(outside, "1.json"));
+  rmSync(record);
+  symlinkSync(join(outside, "1.json"), record);
+  // A capture-log folder that is a link to a folder outside.
+  const dirLink = at("link-dir");
+  cpSync(at("s1"), dirLink, { recursive: true });
+  const logs = join(dirLink, "logs", id);
+  cpSync(logs, join(outside, "logs"), { recursive: true });
+  rmSync(logs, { recursive: true });
+  symlinkSync(join(outside, "logs"), logs);
+  const before = snapshot(outside);
+  for (const [dir, link] of [
+    [fileLink, record],
+    [dirLink, logs],
+  ] as const) {
+    for (const args of [
+      ["recount", "--results", dir],
+      ["run", MATRIX, "--repeats", "1", "--shard", "1/2", "--results", dir],
+      ["merge", dir, "--results", at(`merged-${relative(work, dir)}`)],
+      ["merge", at("s1"), "--results", dir, "--fresh"],
+      ["verify", MATRIX, "--results", dir, "--only", id],
+    ]) {
+      const line = refused(wirecost(args));
+      assert.ok(line.startsWith(`wirecost: ${link}: a symbolic link (to `), `${args.join(" ")}: ${line}`);
+    }
+  }
+  assert.deepEqual(snapshot(outside), before, "nothing outside the folder was written");
+  assert.ok(!existsSync(at(`merged-link-file`, "summary.tsv")));
+  // A FIFO where a run record belongs would keep a reader waiting forever: refused the same way.
+  const fifo = at("fifo");
+  cpSync(at("s1"), fifo, { recursive: true });
+  const fifoRecord = join(fifo, "runs", id, "1.json");
+  rmSync(fifoRecord);
+  assert.equal(spawnSync("mkfifo", [fifoRecord]).status, 0);
+  const line = refused(spawnSync(process.execPath, [cli, "recount", "--results", fifo], { cwd: root, encoding: "utf8", timeout: 20_000 }));
+  assert.ok(line.startsWith(`wirecost: ${fifoRecord}: a FIFO in a results folder`), line);
+});
+
+test("numbered files beyond the plan's repeats (runs/<config>/5.json, logs/<config>/7.jsonl) are neither removed nor read", () => {
+  const dir = at("strays");
+  cpSync(at("s1"), dir, { recursive: true });
+  const id = readdirSync(join(dir, "runs")).find((n) => n !== "plan.json")!;
+  writeFileSync(join(dir, "runs", id, "5.json"), "not a run record, not wirecost's\n");
+  writeFileSync(join(dir, "runs", id, "01.json"), "not wirecost's either\n");
+  writeFileSync(join(dir, "logs", id, "7.jsonl"), "mine\n");
+  const rerun = wirecost(["run", MATRIX, "--repeats", "1", "--shard", "1/2", "--results", dir]);
+  assert.equal(rerun.status, 0, rerun.stderr);
+  const recount = wirecost(["recount", "--results", dir]);
+  assert.equal(recount.status, 0, recount.stderr);
+  const merged = wirecost(["merge", dir, at("s2"), "--results", at("strays-merged")]);
+  assert.equal(merged.status, 0, merged.stderr);
+  assert.equal(readFileSync(join(dir, "runs", id, "5.json"), "utf8"), "not a run record, not wirecost's\n");
+  assert.equal(readFileSync(join(dir, "runs", id, "01.json"), "utf8"), "not wirecost's either\n");
+  assert.equal(readFileSync(join(dir, "logs", id, "7.jsonl"), "utf8"), "mine\n");
+  assert.ok(!existsSync(at("strays-merged", "runs", id, "5.json")), "merge copies only the journal's files");
+});
+
+test("verify refuses a garbage or schemaVersion 99 provenance.json in one line, before re-running anything", () => {
+  const dir = at("verify-provenance");
+  cpSync(at("s1"), dir, { recursive: true });
+  const provenance = join(dir, "provenance.json");
+  const good = readFileSync(provenance, "utf8");
+  for (const [text, want] of [
+    ["garbage{\n", "not valid JSON"],
+    [good.replace('"schemaVersion": 1', '"schemaVersion": 99'), "(schemaVersion): unsupported schemaVersion 99"],
+  ] as const) {
+    writeFileSync(provenance, text);
+    const scratch = at(`verify-scratch-${want.length}`);
+    const line = refused(wirecost(["verify", MATRIX, "--results", dir, "--scratch", scratch]));
+    assert.ok(line.startsWith(`wirecost: ${provenance}`) && line.includes(want), line);
+    assert.ok(!existsSync(join(scratch, "runs")), "nothing re-run");
+  }
+});
+
+test("recount and merge refuse a malformed summary.tsv or medians.tsv in one line naming the file", () => {
+  for (const [file, edit, want] of [
+    ["medians.tsv", (row: string[]) => (row[3] = "-5"), ":2 (median): expected a non-negative count"],
+    ["summary.tsv", (row: string[]) => row.splice(1, 1), ":2"],
+  ] as const) {
+    const dir = at(`bad-${file}`);
+    cpSync(at("s1"), dir, { recursive: true });
+    const path = join(dir, file);
+    const lines = readFileSync(path, "utf8").split("\n");
+    const row = lines[1]!.split("\t");
+    edit(row);
+    lines[1] = row.join("\t");
+    writeFileSync(path, lines.join("\n"));
+    for (const args of [
+      ["recount", "--results", dir],
+      ["merge", dir, at("s2"), "--results", at(`merged-bad-${file}`)],
+    ]) {
+      const line = refused(wirecost(args));
+      assert.ok(line.startsWith(`wirecost: ${path}${want}`), `${args[0]}: ${line}`);
+    }
+    assert.ok(!existsSync(at(`merged-bad-${file}`, "summary.tsv")));
+  }
 });

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { versionChanges } from "../../runner/results/axis-changes.js";
-import { readRuns } from "../../runner/results/journal.js";
+import { readPlan, readRuns } from "../../runner/results/journal.js";
 import type { Configuration } from "../../runner/matrix/types.js";
 
 const DIR = join(import.meta.dirname, "..", "..", "..", "results", "mcp-sdk-releases");
@@ -19,7 +19,8 @@ const config = (target: string, version: string, transport: string, flow = "plai
   values: { client: "raw", target, version, transport, revision: "2025-06-18", flow },
   repeats: 2,
 });
-const okRuns = (id: string) => readRuns(DIR, id).filter((r) => r.status === "ok" && r.counts);
+const planned = new Map(readPlan(DIR)!.configurations.map((c) => [c.id, c.repeats]));
+const okRuns = (id: string) => readRuns(DIR, id, planned.get(id) ?? 0).filter((r) => r.status === "ok" && r.counts);
 
 test("consecutive releases are paired in the axis' order and their causes sum to the change", () => {
   const rows = versionChanges(
