@@ -50,9 +50,18 @@ function bombOffset(doc: Document): number {
  * The document's value (`doc.toJS()`), its alias expansion bounded.
  * @param name the file as the user named it, for the message
  * @param lines the LineCounter the document was parsed with
- * @throws UserError `name:line:col: YAML aliases expand past the alias limit (100) … — write the values out` when the aliases expand past {@link MAX_ALIAS_COUNT} (the `yaml` package counts each alias times the aliases inside what it names); `name:line:col: YAML alias inside the node it names …` for a circular alias
+ * @throws UserError `name:line:col: YAML alias *a names no anchor before it …` for an alias whose
+ *   anchor is missing or comes later (YAML 1.2 §3.2.2.2: an alias refers to the most recent
+ *   preceding node with that anchor); `name:line:col: YAML aliases expand past the alias limit (100) … — write the values out` when the aliases expand past {@link MAX_ALIAS_COUNT} (the `yaml` package counts each alias times the aliases inside what it names); `name:line:col: YAML alias inside the node it names …` for a circular alias
  */
 export function yamlValue(doc: Document, lines: LineCounter, name: string): unknown {
+  const unresolved = unresolvedAlias(doc);
+  if (unresolved !== undefined) {
+    const pos = lines.linePos(unresolved.offset);
+    throw new UserError(
+      `${name}:${pos.line}:${pos.col}: YAML alias *${unresolved.source} names no anchor before it — define &${unresolved.source} earlier in the file (an anchor must come before its aliases)`,
+    );
+  }
   const circular = circularAliasOffset(doc);
   if (circular !== undefined) {
     const pos = lines.linePos(circular);
@@ -127,6 +136,21 @@ export function parseYaml(text: string, name: string, options: { uniqueKeys?: bo
     }
   }
   return { doc, lines };
+}
+
+/** The first alias of `doc` with no anchor of its name before it: its name and offset in the text; undefined when there is none. */
+function unresolvedAlias(doc: Document): { source: string; offset: number } | undefined {
+  let found: { source: string; offset: number } | undefined;
+  visit(doc, {
+    Alias(_key, alias) {
+      if (alias.resolve(doc) === undefined) {
+        found = { source: alias.source, offset: alias.range?.[0] ?? 0 };
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /**
