@@ -27,17 +27,19 @@ const liveGroups = new Map<number, { pipes: string[]; exited: () => boolean }>()
  */
 export function killAllTargets(): number {
   let n = 0;
-  for (const [pgid, { pipes, exited }] of liveGroups) {
-    const strays = exited() ? [] : descendants(pgid);
+  const strays: number[] = [];
+  for (const [pgid, { exited }] of liveGroups) {
+    if (!exited()) strays.push(...descendants(pgid));
     try {
       process.kill(-pgid, "SIGKILL");
       n++;
     } catch {
       /* already gone */
     }
-    killEach([...strays, ...pipeHolders(pipes)]);
-    unwatchTarget(pgid);
   }
+  // One pass over /proc for every group's pipes (a pass reads every process's descriptors).
+  killEach([...strays, ...pipeHolders([...liveGroups.values()].flatMap((g) => g.pipes))]);
+  for (const pgid of liveGroups.keys()) unwatchTarget(pgid);
   liveGroups.clear();
   return n;
 }
