@@ -2,8 +2,8 @@
  * Atomic writes: every results file is written whole or not at all. Results folders hold plain
  * files and folders only: {@link refuseOddEntries}.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { UserError } from "./errors.js";
 import { RESULTS_FILES, RESULTS_FOLDERS, STAGING_FOLDER, TARGETS_DIR } from "./layout.js";
 
@@ -135,4 +135,40 @@ export function refuseOddEntries(dir: string): void {
     problem: `${oddKind(odd)} in a results folder, which wirecost would read or write through`,
     fix: `results files and folders must be plain ones inside ${dir}: remove it (or put a copy of what it points to in its place)`,
   });
+}
+
+/** `path` made absolute with symbolic links in its existing part resolved (the part that does not exist yet is appended as given). */
+function realPathOf(path: string): string {
+  const abs = resolve(path);
+  let head = abs;
+  const tail: string[] = [];
+  while (!existsSync(head) && dirname(head) !== head) {
+    tail.unshift(basename(head));
+    head = dirname(head);
+  }
+  return join(realpathSync(head), ...tail);
+}
+
+/**
+ * Refuse a folder a command writes (`out`) that is, holds, or lies inside a folder it reads
+ * (`inputs`): `merge X --results X/sub` would put the merged copy inside X (in its `.wirecost-next/`,
+ * which X's next run discards), `verify --scratch X/logs` a results folder inside X's logs.
+ * @param out the written folder and the option that named it, e.g. `{ option: "--results", path }`
+ * @param inputs the read folders and how to name each in the message, e.g. `{ name: "input folder", path }`
+ * @throws UserError naming both folders and the fix: a folder outside the others
+ */
+export function refuseNestedFolders(out: { option: string; path: string }, inputs: readonly { name: string; path: string }[]): void {
+  const o = realPathOf(out.path);
+  for (const input of inputs) {
+    const i = realPathOf(input.path);
+    const inside = (a: string, b: string): boolean => {
+      const r = relative(b, a);
+      return r === "" || (!r.startsWith("..") && !isAbsolute(r));
+    };
+    if (!inside(o, i) && !inside(i, o)) continue;
+    const how = o === i ? "is" : inside(o, i) ? "lies inside" : "holds";
+    throw new UserError(
+      `${out.option} ${out.path} ${how} the ${input.name} ${input.path} — give ${out.option} a folder outside it (and outside every folder the command reads)`,
+    );
+  }
 }

@@ -1,12 +1,16 @@
 /** `wirecost merge DIR… --results OUT`: merge shard results folders; exit 1 when configurations are missing. */
 import { mergeResults } from "../../runner/results/merge.js";
 import { lockResults } from "../../runner/results/lock.js";
-import { refuseOddEntries } from "../../format/files.js";
+import { refuseNestedFolders, refuseOddEntries } from "../../format/files.js";
 import { bytesMode, runCommandLine } from "../../runner/modes/index.js";
 
 /** Merge `dirs` into `o.results` (locked while it is written: runner/results/lock.ts). */
 export async function mergeCommand(dirs: string[], o: { results: string; fresh?: boolean }): Promise<void> {
   const command = ["wirecost", ...process.argv.slice(2)].join(" ");
+  refuseNestedFolders(
+    { option: "--results", path: o.results },
+    dirs.map((path) => ({ name: "input folder", path })),
+  );
   const lock = lockResults(o.results, { option: "--results", command });
   let r: ReturnType<typeof mergeResults>;
   try {

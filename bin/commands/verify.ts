@@ -13,7 +13,7 @@ import { recordedMatrix } from "../../format/layout.js";
 import { shellQuote } from "../../format/shell.js";
 import { toTsv } from "../../format/tsv.js";
 import { UserError } from "../../format/errors.js";
-import { refuseOddEntries } from "../../format/files.js";
+import { refuseNestedFolders, refuseOddEntries } from "../../format/files.js";
 
 /** Options of `wirecost verify` as commander parses them. */
 export interface VerifyCommandOptions {
@@ -58,6 +58,7 @@ export async function verifyCommand(file: string, o: VerifyCommandOptions): Prom
       `${file}: a ${mode.name} matrix (it measures ${mode.measures}), which verify does not compare — re-measure one row into a scratch folder: ${runCommandLine(mode, file, { only: ["<id>"], results: "/tmp/wirecost-<id>" })}`,
     );
   const interrupts = handleInterrupts({ graceful: true, again: "nothing compared" });
+  if (o.scratch !== undefined) refuseNestedFolders({ option: "--scratch", path: o.scratch }, [{ name: "results folder", path: o.results }]);
   // A --scratch folder the user named is written like a results folder: one writer at a time.
   const lock = o.scratch === undefined ? undefined : lockResults(o.scratch, { option: "--scratch", command: ["wirecost", ...process.argv.slice(2)].join(" ") });
   let r: Awaited<ReturnType<typeof verifyResults>>;

@@ -398,3 +398,21 @@ test("recount and merge refuse a malformed summary.tsv or medians.tsv in one lin
     assert.ok(!existsSync(at(`merged-bad-${file}`, "summary.tsv")));
   }
 });
+
+test("merge and verify refuse an output folder that is, holds or lies inside a folder they read, writing nothing", () => {
+  const input = at("nest-input");
+  cpSync(at("s1"), input, { recursive: true });
+  const before = snapshot(input);
+  for (const [args, want] of [
+    [["merge", input, "--results", join(input, "sub")], `--results ${join(input, "sub")} lies inside the input folder ${input}`],
+    [["merge", input, "--results", join(input, ".wirecost-next")], "lies inside the input folder"],
+    [["merge", input, "--results", input], `--results ${input} is the input folder ${input}`],
+    [["merge", join(input, "logs"), "--results", input], "holds the input folder"],
+    [["verify", MATRIX, "--results", input, "--scratch", join(input, "logs")], `--scratch ${join(input, "logs")} lies inside the results folder ${input}`],
+  ] as const) {
+    const line = refused(wirecost([...args]));
+    assert.ok(line.includes(want), `${args.join(" ")}: ${line}`);
+  }
+  assert.deepEqual(snapshot(input), before, "the input folder is untouched");
+  assert.ok(!existsSync(join(input, "sub")));
+});
