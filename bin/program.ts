@@ -121,7 +121,11 @@ export function buildProgram(): Command {
     .command("measure")
     .description("measure one MCP server as it is: the revisions it speaks, its tools/list and (with --tool) one call, into a results folder and a page")
     .argument("[command...]", "stdio: the server command and its arguments, after -- (with --npm/--pypi: arguments for the server)")
-    .option("--http <command>", "a shell command line that starts the server listening on 127.0.0.1:{port}")
+    .option(
+      "--http <command>",
+      "a shell command line that starts the server listening on 127.0.0.1:{port} (with -- CMD too: both transports; with --npm/--pypi, {server} is the installed server)",
+    )
+    .option("--url <url>", "a server already running on 127.0.0.1: http://127.0.0.1:PORT/PATH (Streamable HTTP)")
     .option("--npm <pkg@version>", "install the server from npm into .wirecost/build/ (its first bin)")
     .option("--pypi <pkg==version>", "install the server from PyPI into a venv in .wirecost/build/ (its first console script)")
     .option("--tool <name>", "the tool to call once after tools/list (without it: tools/list only)")

@@ -13,11 +13,17 @@
  * holds (kind `unattributed`). `json_fields` (a later column: files written before it read with it empty): on c2s JSON-RPC rows, the member paths
  * the message's JSON holds ({@link jsonFieldPaths}), as a JSON array of strings (so no path
  * separator can clash with a key); empty when the object's text could not be read whole (it was
- * split by chunk framing or SSE lines) and on every other row. A file without these columns reads
- * with them empty (0).
+ * split by chunk framing or SSE lines) and on every other row. `tokens_o200k_base`,
+ * `tokens_cl100k_base` (later columns, format/tokens.ts): on JSON-RPC rows, the tokens of the
+ * message's own text (the `body_bytes` of the row) under each encoding, the tokenizers named in
+ * provenance.json (`tokenizers`); empty where the text could not be read whole (split by chunk
+ * framing or SSE lines) or holds a run of one character class longer than the runner counts
+ * (runner/count/tokens.ts `LONGEST_RUN_COUNTED`), and on every other row. A file without these columns reads with them
+ * empty (0; tokens: not counted).
  */
 import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv, toTsv } from "./tsv.js";
+import { ENCODINGS, tokenColumn, type EncodingName } from "./tokens.js";
 import { existsSync } from "node:fs";
 
 /** One JSON-RPC message or HTTP-only part of a run, as the file holds it. */
@@ -60,6 +66,11 @@ export interface MessageRow {
   unattributedBytes: number;
   /** c2s JSON-RPC rows: the member paths of the message ({@link jsonFieldPaths}); empty otherwise. */
   jsonFields: readonly string[];
+  /**
+   * JSON-RPC rows: tokens of the message's text per encoding; undefined where not counted (not a
+   * JSON-RPC row, its text split by framing, or a file written before tokens were counted).
+   */
+  tokens?: Readonly<Record<EncodingName, number>>;
 }
 
 /** A key as a path step: `.name` for an identifier, else `["key"]` (JSON string quoting). */
@@ -111,6 +122,7 @@ export const MESSAGE_COLUMNS = [
   "anomalies",
   "unattributed_bytes",
   "json_fields",
+  ...ENCODINGS.map(tokenColumn),
 ] as const;
 /** The columns a file written before `header_names` and `content_type` has. */
 const REQUIRED_COLUMNS = MESSAGE_COLUMNS.slice(0, 14);
@@ -141,6 +153,7 @@ export function messagesTsv(rows: readonly MessageRow[]): string {
       m.anomalies.join(","),
       m.unattributedBytes,
       m.jsonFields.length ? JSON.stringify(m.jsonFields) : "",
+      ...ENCODINGS.map((e) => m.tokens?.[e] ?? ""),
     ]),
   );
 }
@@ -164,6 +177,12 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
       return Number(text);
     };
     const names = optional("header_names");
+    const tokenCells = ENCODINGS.map((e) => optional(tokenColumn(e)));
+    if (tokenCells.some((t) => t !== "" && !/^[0-9]+$/.test(t)))
+      throw new UserError({ file, line: row.line, key: "tokens", problem: `expected token counts, found \`${tokenCells.join(" ")}\``, fix: REGEN });
+    const tokens = tokenCells.every((t) => t !== "")
+      ? (Object.fromEntries(ENCODINGS.map((e, i) => [e, Number(tokenCells[i])])) as Record<EncodingName, number>)
+      : undefined;
     return {
       seq: n("seq"),
       conn: n("conn"),
@@ -184,6 +203,7 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
       anomalies: optional("anomalies") === "" ? [] : optional("anomalies").split(","),
       unattributedBytes: optional("unattributed_bytes") === "" ? 0 : Number(optional("unattributed_bytes")),
       jsonFields: optional("json_fields") === "" ? [] : (JSON.parse(optional("json_fields")) as string[]),
+      ...(tokens ? { tokens } : {}),
     };
   });
 }

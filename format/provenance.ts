@@ -61,6 +61,13 @@ export interface Provenance {
   targetPackages: ReadonlyMap<string, string>;
   /** Targets built before they ran (optional key `builds`), sorted by name; empty when none. */
   builds: readonly TargetBuildInfo[];
+  /**
+   * The flows the configurations ran → their description (when declared) and steps in words
+   * (optional key `flows`); empty in results written before it.
+   */
+  flows: ReadonlyMap<string, { description?: string; steps: string }>;
+  /** The tokenizers of the token columns, each with its package version (optional key `tokenizers`); empty before tokens were counted. */
+  tokenizers: readonly string[];
 }
 
 const FIX = "regenerate the results with `npx wirecost run`, or correct the key by hand";
@@ -165,6 +172,20 @@ export function readProvenanceFile(file: string, missingFix: string): { record: 
       if (at(`clients.${name}.declared`) === true) declaredClients.set(name, at(`clients.${name}.label`) === undefined ? name : str(`clients.${name}.label`));
     }
   }
+  const flows = new Map<string, { description?: string; steps: string }>();
+  const flowsJson = at("flows");
+  if (flowsJson !== undefined) {
+    if (typeof flowsJson !== "object" || flowsJson === null || Array.isArray(flowsJson))
+      throw wrong("flows", "an object of flow name → { description, steps }");
+    for (const [name, entry] of Object.entries(flowsJson as Record<string, unknown>).sort((a, b) => compareCodeUnits(a[0], b[0]))) {
+      const e = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+      if (typeof e.steps !== "string") throw wrong(`flows.${name}.steps`, "a string");
+      if (e.description !== undefined && typeof e.description !== "string") throw wrong(`flows.${name}.description`, "a string");
+      flows.set(name, { ...(e.description !== undefined ? { description: e.description as string } : {}), steps: e.steps });
+    }
+  }
+  const tokenizersJson = at("tokenizers") ?? [];
+  if (!Array.isArray(tokenizersJson) || !tokenizersJson.every((t): t is string => typeof t === "string")) throw wrong("tokenizers", "an array of strings");
   const view: Provenance = {
     schemaVersion: 1,
     tool: { name: str("tool.name"), version: str("tool.version") },
@@ -183,6 +204,8 @@ export function readProvenanceFile(file: string, missingFix: string): { record: 
     targetLabels,
     targetPackages,
     builds: readBuilds(at("builds"), file),
+    flows,
+    tokenizers: tokenizersJson,
   };
   return { record: json as ProvenanceRecord, view };
 }

@@ -83,6 +83,14 @@ export interface Provenance {
   /** Target name → how pages name it (`label` from the matrix) and the package it runs on. */
   targets: Record<string, { label: string; package?: string }>;
   /**
+   * The flows the run's configurations ran (values of the `flow` axis that the matrix declares
+   * under `flows:`, or wirecost's standard ones) → their `description` (when given) and steps in
+   * words (`open, list-tools, call-tool`); absent in results written before it.
+   */
+  flows?: Record<string, { description?: string; steps: string }>;
+  /** The tokenizers of the `tokens_<encoding>` columns, each with its package and version (`o200k_base (js-tiktoken 1.0.21)`); absent before tokens were counted. */
+  tokenizers?: string[];
+  /**
    * Built targets (`build:` in the matrix) → their toolchain versions, ecosystem, full resolved
    * dependency set and the build's cache key; absent when the matrix builds nothing.
    */

@@ -1,21 +1,91 @@
 /**
- * `tools.tsv` of a `wirecost measure` results folder: what the server's tool catalog costs a
- * model's context, one row per tool definition of the tools/list answer, per configuration (first
- * repeat's capture log; stdio configurations only). Token columns are named by their encoding;
- * the tokenizer and its package version are recorded in `tokenizers` (one row per tokenizer, in
- * `tools-tokenizers.tsv`).
+ * The tool catalog files of a `wirecost measure` results folder: what the server's tool catalog
+ * costs a model's context.
+ *
+ * `tools.tsv`: one row per tool definition of the tools/list answer, per configuration (its first
+ * ok repeat's capture log). Columns: `config transport revision tool definition_bytes`, then
+ * `tokens_<encoding>` per encoding of format/tokens.ts (tokens of the definition's exact text; the
+ * tokenizers and their package versions are named in provenance.json, `tokenizers`), then `note`.
+ * A configuration whose answer could not be read (none in the log, its text split by framing) has
+ * one row with `tool` and the counts empty and the reason in `note`; a token cell is empty where
+ * the text was not tokenized (runner/count/tokens.ts says when).
+ *
+ * `tools-changes.tsv`: the changes along the `revision` axis, each configuration against the same
+ * one at the previous revision it speaks, in the columns of `changes.tsv` (format/changes.ts, its
+ * owner: {@link changesTsv}, {@link readChanges}), causes named by `wirecost compare`'s cause finder.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "./errors.js";
+import { ENCODINGS, tokenColumn, type EncodingName } from "./tokens.js";
+import { columnIndex, field, readTsv, toTsv, type TsvCell } from "./tsv.js";
+import { readChanges, type ChangeRow } from "./changes.js";
 
-/** The file, in the results folder. */
+export { changesTsv } from "./changes.js";
+
+/** The catalog file, in the results folder. */
 export const TOOLS_FILE = "tools.tsv";
 
-/** The tokenizers file: `tokenizer` (e.g. `o200k_base (js-tiktoken 1.0.21)`), one per row. */
-export const TOKENIZERS_FILE = "tools-tokenizers.tsv";
+/** The changes along the revision axis (columns of changes.tsv), in the results folder. */
+export const TOOL_CHANGES_FILE = "tools-changes.tsv";
+
+/** The columns of tools.tsv, in order. */
+export const TOOL_COLUMNS = ["config", "transport", "revision", "tool", "definition_bytes", ...ENCODINGS.map(tokenColumn), "note"] as const;
+
+/** One row of tools.tsv. */
+export interface ToolRow {
+  config: string;
+  /** `stdio` or `http`. */
+  transport: string;
+  /** The revision asked for (and checked on the wire). */
+  revision: string;
+  /** The tool's name as the server sent it ("" on a row that says why there is no catalog). */
+  tool: string;
+  /** Bytes of the definition (the JSON object as sent); undefined on a `note` row. */
+  definitionBytes: number | undefined;
+  /** Tokens of the same text per encoding; undefined where not counted. */
+  tokens: Readonly<Record<EncodingName, number>> | undefined;
+  /** Why the configuration has no catalog; "" on a tool's row. */
+  note: string;
+}
+
+/** tools.tsv text for `rows`, in the order given. */
+export function toolsTsv(rows: readonly ToolRow[]): string {
+  return toTsv(
+    TOOL_COLUMNS,
+    rows.map((r): TsvCell[] => [r.config, r.transport, r.revision, r.tool, r.definitionBytes, ...ENCODINGS.map((e) => r.tokens?.[e]), r.note]),
+  );
+}
+
+const FIX = "measure the server again with `npx wirecost measure`";
 
 /**
- * Columns of tools.tsv: config, revision, tool (its name), definition_bytes (the JSON object as
- * sent, in bytes), then tokens_<encoding> per encoding (tokens of the same text).
+ * The tool catalog of a results folder.
+ * @returns undefined when the folder has no tools.tsv (results not written by `wirecost measure`)
+ * @throws UserError (file, line, column) when a column is missing or a count is not a whole number
  */
-export function toolColumns(encodings: readonly string[]): string[] {
-  return ["config", "revision", "tool", "definition_bytes", ...encodings.map((e) => `tokens_${e}`)];
+export function readToolCatalog(dir: string): { tools: ToolRow[]; changes: ChangeRow[] } | undefined {
+  const file = join(dir, TOOLS_FILE);
+  if (!existsSync(file)) return undefined;
+  const table = readTsv(file, FIX);
+  const col = columnIndex(table, TOOL_COLUMNS);
+  const tools = table.rows.map((row): ToolRow => {
+    const int = (name: string): number | undefined => {
+      const text = field(row, col(name));
+      if (text === "") return undefined;
+      if (!/^[0-9]+$/.test(text)) throw new UserError({ file, line: row.line, key: name, problem: `expected a whole number, found \`${text}\``, fix: FIX });
+      return Number(text);
+    };
+    const counts = ENCODINGS.map((e) => int(tokenColumn(e)));
+    return {
+      config: field(row, col("config")),
+      transport: field(row, col("transport")),
+      revision: field(row, col("revision")),
+      tool: field(row, col("tool")),
+      definitionBytes: int("definition_bytes"),
+      tokens: counts.every((n) => n !== undefined) ? (Object.fromEntries(ENCODINGS.map((e, i) => [e, counts[i]!])) as Record<EncodingName, number>) : undefined,
+      note: field(row, col("note")),
+    };
+  });
+  return { tools, changes: readChanges(join(dir, TOOL_CHANGES_FILE)) ?? [] };
 }

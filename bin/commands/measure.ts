@@ -4,9 +4,12 @@
  * server speaks found by asking it (`revisions: auto`), flow `list` — tools/list after the session
  * opens — or, with `--tool`, flow `call`, one tools/call of it too), runs it like `wirecost run`
  * and renders the page into `--site`. The server is a command (`-- CMD ARGS…`, stdio; `--http
- * 'CMD … {port}'`, a shell command line that starts it listening on 127.0.0.1:{port}) or a
- * package installed from its registry into `.wirecost/build/` (`--npm PKG@VERSION`, `--pypi
- * PKG==VERSION`; the version recorded in provenance.json).
+ * 'CMD … {port}'`, a shell command line that starts it listening on 127.0.0.1:{port}; both for
+ * both transports), a package installed from its registry into `.wirecost/build/` (`--npm
+ * PKG@VERSION`, `--pypi PKG==VERSION`; the version recorded in provenance.json), or a server
+ * already running on 127.0.0.1 (`--url`). Which transports it measures, and why not the other,
+ * is printed. After the run it writes the tool catalog files (`tools.tsv`, `tools-changes.tsv`,
+ * runner/results/tool-catalog.ts), which the page shows.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
@@ -15,9 +18,8 @@ import semver from "semver";
 import { UserError } from "../../format/errors.js";
 import { makeFolder, writeAtomic } from "../../format/files.js";
 import { planPath, stagingDir } from "../../format/layout.js";
-import { TOKENIZERS_FILE, TOOLS_FILE, toolColumns } from "../../format/tools.js";
-import { toTsv } from "../../format/tsv.js";
-import { toolCatalogOfLog } from "../../runner/count/tool-catalog.js";
+import { TOOL_COLUMNS, type ToolRow } from "../../format/tools.js";
+import { writeToolCatalog } from "../../runner/results/tool-catalog.js";
 import { ENCODINGS, tokenizerNames } from "../../runner/count/tokens.js";
 import { parseMatrix } from "../../runner/matrix/parse.js";
 import { runWithMode } from "../../runner/modes/index.js";
@@ -26,6 +28,7 @@ import { repoRoot } from "../../runner/paths.js";
 /** Options of `wirecost measure` as commander parses them. */
 export interface MeasureCommandOptions {
   http?: string;
+  url?: string;
   npm?: string;
   pypi?: string;
   tool?: string;
@@ -72,9 +75,10 @@ export function packageSpec(option: "--npm" | "--pypi", spec: string): { pkg: st
 }
 
 /** A name for the server: lower-case letters, digits and hyphens. */
-function nameOf(o: MeasureCommandOptions, argv: string[]): string {
+function nameOf(o: MeasureCommandOptions, argv: string[], urlPort: number | undefined): string {
   const raw =
     o.name ??
+    (urlPort !== undefined ? `server-${urlPort}` : undefined) ??
     (o.npm ? o.npm.replace(/@[^@]*$/, "").replace(/^@[^/]+\//, "") : undefined) ??
     (o.pypi ? o.pypi.replace(/==.*$/, "") : undefined) ??
     basename((/^(node|python\d*(\.\d+)?|uv|npx|bash|sh)$/.test(basename(argv[0] ?? "")) ? argv[1] : argv[0]) ?? "server", ".js").replace(/\.py$/, "");
@@ -87,17 +91,48 @@ function nameOf(o: MeasureCommandOptions, argv: string[]): string {
 }
 
 /**
- * The matrix (JSON, which YAML reads) that measures one server. Every argument is checked here,
- * before anything is written.
- * @throws UserError for a missing or doubled server, `--args` that is not a JSON object, an
- *   `--http` line without `{port}`, or an `--npm` / `--pypi` spec that is not a package name with
- *   one exact version ({@link packageSpec})
+ * A `--url` as the port and path of a server on 127.0.0.1.
+ * @throws UserError for a URL that is not `http://127.0.0.1:PORT/PATH` (loopback only: wirecost never sends traffic elsewhere)
  */
-export function measureMatrix(argv: string[], o: MeasureCommandOptions, cwd: string): { name: string; matrix: Record<string, unknown> } {
-  const given = [argv.length > 0 && !o.npm && !o.pypi, o.http !== undefined, o.npm !== undefined, o.pypi !== undefined].filter(Boolean).length;
-  if (given !== 1)
+export function loopbackUrl(url: string): { port: number; path: string } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new UserError(`--url ${url}: not a URL — give the running server's address, e.g. --url http://127.0.0.1:3000/mcp`);
+  }
+  if (u.protocol !== "http:") throw new UserError(`--url ${url}: ${u.protocol.replace(/:$/, "")} is not measured — give an http:// URL on 127.0.0.1`);
+  if (u.hostname !== "127.0.0.1")
     throw new UserError(
-      "measure: name one server — -- CMD ARGS… (stdio), --http 'CMD … {port}', --npm PKG@VERSION or --pypi PKG==VERSION (with --npm/--pypi, arguments after -- go to the server)",
+      `--url ${url}: host ${u.hostname} is not 127.0.0.1 — wirecost measures loopback only; run the server on 127.0.0.1 and give --url http://127.0.0.1:PORT/PATH`,
+    );
+  if (u.port === "") throw new UserError(`--url ${url}: no port — give it, e.g. --url http://127.0.0.1:3000/mcp`);
+  return { port: Number(u.port), path: `${u.pathname}${u.search}` };
+}
+
+/**
+ * The matrix (JSON, which YAML reads) that measures one server, and the transports it measures
+ * with the reason for any left out. The server over stdio (`-- CMD ARGS…`, or `--npm`/`--pypi`),
+ * over Streamable HTTP (`--http 'CMD … {port}'`: with `--npm`/`--pypi`, `{server}` in it is the
+ * installed server's launcher; or `--url` for one already running on 127.0.0.1, reached through
+ * `wirecost capture`'s relay as its target command), or both when both are given.
+ * @throws UserError for no server or a doubled one, `--args` that is not a JSON object, an `--http`
+ *   line without `{port}`, or a `--url` that is not on 127.0.0.1
+ */
+export function measureMatrix(
+  argv: string[],
+  o: MeasureCommandOptions,
+  cwd: string,
+): { name: string; matrix: Record<string, unknown>; transports: string[]; why?: string } {
+  const registry = o.npm !== undefined || o.pypi !== undefined;
+  const stdioCommand = argv.length > 0 && !registry;
+  if (
+    (o.npm !== undefined && o.pypi !== undefined) ||
+    (o.url !== undefined && (o.http !== undefined || registry)) ||
+    !(stdioCommand || registry || o.http !== undefined || o.url !== undefined)
+  )
+    throw new UserError(
+      "measure: name one server — -- CMD ARGS… (stdio), --http 'CMD … {port}' (both for both transports), --npm PKG@VERSION or --pypi PKG==VERSION (with --npm/--pypi, arguments after -- go to the server), or --url http://127.0.0.1:PORT/PATH for one already running",
     );
   let args: Record<string, unknown> = {};
   if (o.args !== undefined) {
@@ -114,7 +149,8 @@ export function measureMatrix(argv: string[], o: MeasureCommandOptions, cwd: str
   }
   if (o.npm !== undefined) packageSpec("--npm", o.npm);
   if (o.pypi !== undefined) packageSpec("--pypi", o.pypi);
-  const name = nameOf(o, argv);
+  const url = o.url !== undefined ? loopbackUrl(o.url) : undefined;
+  const name = nameOf(o, argv, url?.port);
   const target: Record<string, unknown> = { label: name, revisions: "auto" };
   if (o.tool !== undefined) target.tool = { name: o.tool, arguments: args };
   const script = (f: string) => join(repoRoot, "targets", "registry", f);
@@ -135,14 +171,46 @@ export function measureMatrix(argv: string[], o: MeasureCommandOptions, cwd: str
       resolved: npm ? { from: "npm", path: "{build}/package-lock.json" } : { from: "pip", path: "{build}/venv/bin/python" },
     };
     target.stdio = { argv: ["{build}/bin/server", ...argv.map(literal)] };
-  } else if (o.http !== undefined) {
-    if (!o.http.includes("{port}"))
-      throw new UserError(`--http ${o.http}: no {port} — the command must listen on 127.0.0.1:{port}, e.g. --http 'node server.js --port {port}'`);
-    target.http = { argv: [bash(), "-c", `cd "$0" && exec ${literal(o.http).replaceAll("{{port}}", "{port}")}`, literal(cwd)] };
-  } else {
+  } else if (stdioCommand) {
     target.stdio = { argv: [bash(), "-c", 'cd "$0" && exec "$@"', literal(cwd), ...argv.map(literal)] };
   }
+  if (o.http !== undefined) {
+    if (!o.http.includes("{port}"))
+      throw new UserError(`--http ${o.http}: no {port} — the command must listen on 127.0.0.1:{port}, e.g. --http 'node server.js --port {port}'`);
+    if (o.http.includes("{server}") && !registry)
+      throw new UserError(`--http ${o.http}: {server} names the server --npm or --pypi installs — give the command itself, or install with --npm/--pypi`);
+    const line = literal(o.http).replaceAll("{{port}}", "{port}").replaceAll("{{server}}", '"{build}/bin/server"');
+    target.http = { argv: [bash(), "-c", `cd "$0" && exec ${line}`, literal(cwd)] };
+  }
+  if (url !== undefined) {
+    // wirecost's own relay stands in for the target: it listens on {port} and passes every
+    // connection, byte for byte, to the running server (the run's relay counts the bytes).
+    target.http = {
+      argv: [
+        process.execPath,
+        join(repoRoot, "dist", "bin", "wirecost.js"),
+        "capture",
+        "--upstream",
+        `127.0.0.1:${url.port}`,
+        "--listen",
+        "127.0.0.1:{port}",
+        "--log",
+        "/dev/null",
+        "--quiet",
+      ],
+    };
+  }
+  const transports = ["stdio", "http"].filter((t) => target[t] !== undefined);
+  const why =
+    transports.length === 2
+      ? undefined
+      : url !== undefined
+        ? "Streamable HTTP only: the server is already running, its stdio cannot be reached (give the command after -- instead of --url to measure stdio too)"
+        : o.http !== undefined
+          ? "Streamable HTTP only: give the stdio command after -- too to measure stdio"
+          : "stdio only: wirecost cannot know how this server listens over HTTP — give --http 'CMD … {port}' too (with --npm/--pypi, {server} in it is the installed server) to measure Streamable HTTP";
   const flow = o.tool !== undefined ? "call" : "list";
+  const path = url !== undefined && url.path !== "/mcp" ? [{ name: "path", values: [url.path], id: "" }] : [];
   const matrix = {
     version: 1,
     title: `${name} on the wire`,
@@ -152,9 +220,10 @@ export function measureMatrix(argv: string[], o: MeasureCommandOptions, cwd: str
     axes: [
       { name: "client", values: ["raw"] },
       { name: "target", values: [name] },
-      { name: "transport", values: [o.http !== undefined ? "http" : "stdio"] },
+      { name: "transport", values: transports },
       { name: "revision", values: ["2025-06-18", "2025-11-25", "2026-07-28"] },
       { name: "flow", values: [flow] },
+      ...path,
     ],
     flows: {
       list: { description: "the session opened the revision's way, then tools/list", steps: ["open", "list-tools"] },
@@ -162,7 +231,7 @@ export function measureMatrix(argv: string[], o: MeasureCommandOptions, cwd: str
     },
     targets: { [name]: target },
   };
-  return { name, matrix };
+  return { name, matrix, transports, ...(why ? { why } : {}) };
 }
 
 /**
@@ -184,32 +253,16 @@ function toolsListBytes(results: string, config: string): string {
 }
 
 /**
- * Write tools.tsv (format/tools.ts) from each configuration's first capture log and print, per
- * tool, its definition's bytes and tokens in each revision (stdio logs; an HTTP one is skipped
- * with a line saying so).
+ * Print, per configuration, each tool definition's bytes and tokens (tools.tsv, written by
+ * runner/results/tool-catalog.ts), and why a configuration has no catalog.
  */
-function writeToolCosts(results: string, configs: string[]): void {
-  const rows: (string | number)[][] = [];
-  for (const config of configs) {
-    const revision = /-(\d{4}-\d\d-\d\d)-/.exec(config)?.[1] ?? "";
-    const tools = toolCatalogOfLog(join(results, "logs", config, "1.jsonl"));
-    if (!tools) {
-      process.stderr.write(`measure: ${config}: tool definitions are read from stdio logs only — not counted\n`);
-      continue;
-    }
-    for (const t of tools) rows.push([config, revision, t.name, t.definitionBytes, ...ENCODINGS.map((e) => t.tokens[e])]);
-  }
-  writeAtomic(join(results, TOOLS_FILE), toTsv(toolColumns(ENCODINGS), rows));
-  writeAtomic(
-    join(results, TOKENIZERS_FILE),
-    toTsv(
-      ["tokenizer"],
-      tokenizerNames().map((n) => [n]),
-    ),
-  );
+function printToolCosts(tools: readonly ToolRow[]): void {
+  for (const t of tools.filter((t) => t.tool === "")) process.stderr.write(`measure: ${t.config}: no tool catalog — ${t.note}\n`);
+  const rows = tools.filter((t) => t.tool !== "");
   if (!rows.length) return;
-  process.stdout.write(`${toolColumns(ENCODINGS).slice(1).join("\t")}\t(tokenizers: ${tokenizerNames().join(", ")})\n`);
-  for (const r of rows) process.stdout.write(`${r.slice(1).join("\t")}\n`);
+  process.stdout.write(`${TOOL_COLUMNS.slice(1, -1).join("\t")}\t(tokenizers: ${tokenizerNames().join(", ")})\n`);
+  for (const t of rows)
+    process.stdout.write(`${[t.transport, t.revision, t.tool, t.definitionBytes, ...ENCODINGS.map((e) => t.tokens?.[e] ?? "not counted")].join("\t")}\n`);
 }
 
 /** The bash on PATH, by name (the runner finds it). */
@@ -226,7 +279,8 @@ const bash = () => "bash";
  * @throws UserError for bad arguments (see {@link measureMatrix}) or a results folder that cannot be written
  */
 export async function measureCommand(argv: string[], o: MeasureCommandOptions): Promise<number> {
-  const { name, matrix } = measureMatrix(argv, o, process.cwd());
+  const { name, matrix, why } = measureMatrix(argv, o, process.cwd());
+  if (why) process.stderr.write(`measure: ${why}\n`);
   const results = resolve(o.results ?? join(".wirecost", "measure", name, "results"));
   const site = resolve(o.site ?? join(results, "..", "site"));
   const file = join(results, "measure.yaml");
@@ -243,6 +297,7 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions): 
     return code;
   }
   writeAtomic(file, text);
+  const { tools } = writeToolCatalog(results);
   const { render } = await import("../../generators/render.js");
   await render({ results, site });
   const medians = readFileSync(join(results, "medians.tsv"), "utf8")
@@ -250,10 +305,7 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions): 
     .map((l) => l.split("\t"))
     .filter((c) => c[1] === "total_bytes");
   for (const c of medians) process.stdout.write(`${c[0]}\ttotal_bytes\t${c[3]}\ttools/list answer bytes\t${toolsListBytes(results, c[0]!)}\n`);
-  writeToolCosts(
-    results,
-    medians.map((c) => c[0]!),
-  );
+  printToolCosts(tools);
   process.stderr.write(`measure: results in ${results}/, page ${join(site, `${name}.html`)}\n`);
   return code;
 }

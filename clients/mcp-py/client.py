@@ -9,8 +9,14 @@ REVISION: 2025-11-25 (`initialize`) or 2026-07-28 (`discover`); the session must
 FLOW: `plain` (tools/list, then one tools/call of `echo`, as wirecost's raw driver does), `list`
 (tools/list), `call` (one tools/call of `echo`) or `steps`: the steps of the flow the matrix
 declares (`flows:`), which the runner gives as JSON in `WIRECOST_FLOW_STEPS` (kinds open,
-list-tools, list-resources, list-prompts, read-resource, call-tool, repeat; runner/matrix/flows.ts;
-an input request is not answered: a step with `input: accept` fails). The echo text is `WIRECOST_ARGS` bytes of "x"
+list-tools, list-resources, list-prompts, read-resource, call-tool, repeat, end;
+runner/matrix/flows.ts). A call-tool step with `input: accept` answers the tool's one input request
+as the raw driver does (accept, `{"confirm": true}`): in the 2025 era the server's
+`elicitation/create` through the session's elicitation callback; on 2026-07-28 the
+`input_required` result, the call retried with `inputResponses` and the `requestState` echoed.
+`end` ends the session the SDK's way: the transport is left (Streamable HTTP: a DELETE with the
+session id, when the server assigned one; stdio: the server's stdin closed); a steps flow without
+it leaves HTTP sessions open (the transport's `terminate_on_close` off). The echo text is `WIRECOST_ARGS` bytes of "x"
 (the `args` axis, as the raw driver sends), "hello" without it. A target declaring `tool:` in the
 matrix names another tool: `WIRECOST_TOOL_NAME` and `WIRECOST_TOOL_ARGUMENTS` (a JSON object) are
 called instead, and any answer that is not a tool error passes. Prints the tool's answer on
@@ -68,10 +74,49 @@ def flow_steps() -> list:
     return steps
 
 
+CONFIRM = {"action": "accept", "content": {"confirm": True}}
+"""The answer to every input request (runner/drivers/mcp/flows.ts CONFIRM_ANSWER)."""
+
+elicitations = 0
+"""elicitation/create requests the session answered (2025 era)."""
+
+
+async def answer_elicitation(context, params):
+    """The session's elicitation callback: accept, confirm: true."""
+    global elicitations
+    from mcp_types import ElicitResult
+
+    elicitations += 1
+    return ElicitResult(**CONFIRM)
+
+
 async def run_steps(session, steps: list) -> None:
-    """Run the steps after open (the session is open already)."""
+    """Run the steps after open (the session is open already); `end` stops here: leaving the transport ends the session."""
     for step in steps[1:]:
+        if step.get("kind") == "end":
+            return
         await run_step(session, step)
+
+
+def asks_input(steps: list) -> bool:
+    """Whether a step (or a repeated one) answers an input request."""
+    return any(s.get("input") is not None or (s.get("kind") == "repeat" and asks_input([s["step"]])) for s in steps)
+
+
+async def call_with_input(session, name: str, arguments: dict):
+    """One tools/call whose tool asks one input request, answered (module docstring)."""
+    from mcp_types import ElicitResult, InputRequiredResult
+
+    before = elicitations
+    result = await session.call_tool(name, arguments, allow_input_required=True)
+    if isinstance(result, InputRequiredResult):
+        if not result.input_requests:
+            fail(f"{name} answered input_required without input requests")
+        responses = {key: ElicitResult(**CONFIRM) for key in result.input_requests}
+        return await session.call_tool(name, arguments, input_responses=responses, request_state=result.request_state)
+    if elicitations == before:
+        fail(f"{name} asked no input request (expected one: input: accept)")
+    return result
 
 
 async def run_step(session, step: dict) -> None:
@@ -88,13 +133,14 @@ async def run_step(session, step: dict) -> None:
         for _ in range(int(step["times"])):
             await run_step(session, step["step"])
     elif kind == "call-tool":
-        if step.get("input") is not None:
-            fail(f"step {step!r:.120} asks an input request, which this client does not answer")
         if "name" in step:
             name, arguments, echoed = step["name"], step.get("arguments") or {}, step.get("text")
         else:
             name, arguments, echoed = tool_call()
-        result = await session.call_tool(name, arguments)
+        if step.get("input") is not None:
+            result = await call_with_input(session, name, arguments)
+        else:
+            result = await session.call_tool(name, arguments)
         first = result.content[0] if result.content else None
         if result.is_error or (echoed is not None and getattr(first, "text", None) != echoed):
             fail(f"{name} answered {result!r:.200}")
@@ -108,22 +154,28 @@ async def run(revision: str, flow: str, url: str | None, command: list[str]) -> 
     from mcp.client.stdio import stdio_client
     from mcp.client.streamable_http import streamable_http_client
 
+    steps = flow_steps() if flow == "steps" else None
     if url is not None:
-        transport = streamable_http_client(url)
+        # The SDK ends an HTTP session (DELETE) when its transport is left, unless told not to: a
+        # steps flow does so only at its `end` step; the fixed flows keep the SDK's default.
+        ends = steps is None or any(s.get("kind") == "end" for s in steps)
+        transport = streamable_http_client(url, terminate_on_close=ends)
     else:
         # The SDK passes only a default environment to the server; the tap wrapper ({stdio}) carries its own.
         transport = stdio_client(StdioServerParameters(command=command[0], args=command[1:], cwd=os.getcwd()))
     async with transport as streams:
         read, write = streams[0], streams[1]
-        async with ClientSession(read, write) as session:
+        # The elicitation capability is offered only to a flow that answers input (it adds bytes to initialize).
+        callback = {"elicitation_callback": answer_elicitation} if steps is not None and asks_input(steps) else {}
+        async with ClientSession(read, write, **callback) as session:
             if revision == "2026-07-28":
                 await session.discover()
             else:
                 await session.initialize()
             if session.protocol_version != revision:
                 fail(f"the session negotiated {session.protocol_version}, not {revision}")
-            if flow == "steps":
-                await run_steps(session, flow_steps())
+            if steps is not None:
+                await run_steps(session, steps)
                 return
             name, arguments, echoed = tool_call()
             if flow in ("plain", "list"):

@@ -113,9 +113,19 @@ export function configPageMarkdown(results: Results, summary: ConfigSummary, seq
         )
       : undefined,
     anomalyRepeats: formatInt(okRepeats.length),
-    trace: trace && { repeat: formatInt(trace.repeat), table: trace.table, exchange: mdFence(trace.exchange) },
+    trace: trace && {
+      repeat: formatInt(trace.repeat),
+      table: trace.table,
+      exchange: mdFence(trace.exchange),
+      tokenizers: trace.tokens ? tokenizersText(results) : undefined,
+    },
     command: mdCode(reproduceCommand(summary.config, results.provenance.matrix.file, RESULTS_FILES.medians, "total_bytes")),
   });
+}
+
+/** The tokenizers of the token columns as provenance.json names them, markdown. */
+export function tokenizersText(results: Results): string {
+  return results.provenance.tokenizers.length ? results.provenance.tokenizers.map((t) => mdCell(t)).join(", ") : "tokenizers not recorded in these results";
 }
 
 /**

@@ -23,7 +23,7 @@ import { identityLine } from "../sections/identity.js";
 import { tableView, type Column, type TableView } from "../table.js";
 import { renderMarkdownTemplate } from "../templates.js";
 import { coverageView } from "../sections/coverage.js";
-import { FLOW_CALLS, crossoverView, framingShareTable, serversSideBySide, stateTable } from "../sections/derived.js";
+import { FLOW_CALLS, crossoverView, framingShareTable, mainClient, serversSideBySide, stateTable } from "../sections/derived.js";
 import { predictionViews } from "../sections/predictions.js";
 import { traceView } from "../sections/trace.js";
 import { speaksMcp } from "../sections/protocol.js";
@@ -31,11 +31,12 @@ import { mdFence } from "../../format/markdown.js";
 import type { Page, PageOutput, SiteContext } from "./types.js";
 import { RESULTS_FILES } from "../../format/layout.js";
 import { anomalyView } from "../sections/anomalies.js";
-import { HEADLINE_FLOWS, wireHeadline } from "../sections/headline.js";
-import { definitionItems, flowBriefLine } from "../sections/definitions.js";
+import { wireHeadline } from "../sections/headline.js";
+import { clientDefinition, clientWords, definitionItems, flowBriefLine, flowDefinition } from "../sections/definitions.js";
 import { wireCharts } from "../sections/wire-charts.js";
 import { clientFieldsView } from "../sections/client-fields.js";
 import { releasesView } from "../sections/releases.js";
+import { toolCatalogView } from "../sections/tool-catalog.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
@@ -243,13 +244,18 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     title: mdCell(results.provenance.report.title),
     mcp,
     headline,
-    flowLine: flowBriefLine(HEADLINE_FLOWS),
+    flowLine: flowBriefLine(headline?.flows ?? [], results.provenance.flows),
+    gridClient: clientWords(mainClient(mcp ? allRows.filter(isMcp) : allRows), results.provenance.declaredClients),
     releases: releases?.view,
+    catalog: toolCatalogView(results),
     http: section("http", httpRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     stdio: section("stdio", stdioRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
     charts,
     data,
-    definitions: definitionItems(mcp ? ["flow", "client", "revision", "layer", "meta", "repeat"] : ["layer", "repeat"]),
+    definitions: definitionItems(mcp ? ["flow", "client", "revision", "layer", "meta", "repeat"] : ["layer", "repeat"], {
+      flow: flowDefinition(results.provenance.flows),
+      client: clientDefinition(results.provenance.declaredClients),
+    }),
     framing: framingShareTable(httpRows),
     servers: serversSideBySide(allRows.filter(isMcp), results.axisNames, labels),
     crossHttp,

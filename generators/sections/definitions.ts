@@ -1,8 +1,11 @@
 /**
  * The words the pages use, defined once (README, "What a byte count means", and the flows of
  * runner/drivers/mcp/flows.ts say the same): each report's definitions section picks its terms
- * from {@link DEFINITIONS}, so a term reads the same on every page. Text only, no figures.
+ * from {@link DEFINITIONS}, so a term reads the same on every page; the flows and clients a
+ * results folder records (provenance.json) replace the standard words where they are recorded.
+ * Text only, no figures.
  */
+import { mdCell, mdCode } from "../../format/markdown.js";
 
 /** Term (markdown) → definition (markdown), in the order a page lists them. */
 export const DEFINITIONS = {
@@ -30,13 +33,65 @@ export const FLOW_BRIEF: Readonly<Record<string, string>> = {
   state: "`input` with a `requestState` of the `state` axis's size",
 };
 
+/** A flow as the results record it (provenance.json `flows`): its description when declared, and its steps in words. */
+export interface RecordedFlow {
+  description?: string;
+  steps: string;
+}
+
 /**
- * The brief line of the given flows (`` `plain`: `tools/list` and one `tools/call`; … ``), those
- * without a brief left out.
+ * The brief line of the given flows (`` `plain`: `tools/list` and one `tools/call`; … ``): each
+ * flow's brief, else its recorded description (or steps), else "not described in these results" —
+ * never left out.
  * @param flows flow names in the order to show them
+ * @param recorded the flows the results record (provenance `flows`)
  */
-export function flowBriefLine(flows: readonly string[]): string {
-  return flows.flatMap((f) => (FLOW_BRIEF[f] === undefined ? [] : [`\`${f}\`: ${FLOW_BRIEF[f]}`])).join("; ");
+export function flowBriefLine(flows: readonly string[], recorded: ReadonlyMap<string, RecordedFlow> = new Map()): string {
+  return flows
+    .map((f) => {
+      const r = recorded.get(f);
+      const words = FLOW_BRIEF[f] ?? (r ? mdCell(r.description ?? `steps ${r.steps}`) : "not described in these results");
+      return `${mdCode(f)}: ${words}`;
+    })
+    .join("; ");
+}
+
+/**
+ * The flow definition of a page whose results record their flows (provenance `flows`): each flow
+ * with its declared description and its steps, in name order; {@link DEFINITIONS}' `flow` when the
+ * results record none (written before flows were recorded).
+ */
+export function flowDefinition(recorded: ReadonlyMap<string, RecordedFlow>): string {
+  if (recorded.size === 0) return DEFINITIONS.flow;
+  const each = [...recorded].map(
+    ([name, f]) => `${mdCode(name)}: ${f.description ? `${mdCell(f.description)} (steps: ${mdCell(f.steps)})` : `steps ${mdCell(f.steps)}`}`,
+  );
+  return `what the client does, step by step, as the matrix declares it (open: the session opened the revision's way). ${each.join("; ")}.`;
+}
+
+/**
+ * The client definition: wirecost's own clients ({@link DEFINITIONS}' `client`), then each client
+ * the matrix declared (provenance `clients`), with its label.
+ * @param declared declared client name → label
+ */
+export function clientDefinition(declared: ReadonlyMap<string, string>): string {
+  if (declared.size === 0) return DEFINITIONS.client;
+  const each = [...declared].map(([name, label]) => `${mdCode(name)}: ${mdCell(label)}, a client declared in the matrix and run as a command`);
+  return `${DEFINITIONS.client.replace(/\.$/, "")}; ${each.join("; ")}.`;
+}
+
+/**
+ * The client of a set of rows in words: `wirecost's raw driver`, `each SDK's own client`,
+ * `wirecost's JSON-RPC client`, a declared client's label, else the name.
+ * @param declared declared client name → label (provenance)
+ */
+export function clientWords(client: string, declared: ReadonlyMap<string, string>): string {
+  const label = declared.get(client);
+  if (label !== undefined) return `${mdCell(label)} (client ${mdCode(client)})`;
+  if (client === "raw") return "wirecost's raw driver";
+  if (client === "sdk") return "each SDK's own client";
+  if (client === "jsonrpc") return "wirecost's JSON-RPC client";
+  return `client ${mdCode(client)}`;
 }
 
 /** A term of {@link DEFINITIONS}. */
@@ -59,7 +114,9 @@ const LABELS: Record<Term, string> = {
 /**
  * The definitions a page shows, as markdown list items (`**Flow**: …`), in the given order.
  * @param terms the page's terms
+ * @param own definitions (markdown) that replace {@link DEFINITIONS}' for this page: the flows and
+ *   clients its results record ({@link flowDefinition}, {@link clientDefinition})
  */
-export function definitionItems(terms: readonly Term[]): string[] {
-  return terms.map((t) => `**${LABELS[t]}**: ${DEFINITIONS[t]}`);
+export function definitionItems(terms: readonly Term[], own: Partial<Record<Term, string>> = {}): string[] {
+  return terms.map((t) => `**${LABELS[t]}**: ${own[t] ?? DEFINITIONS[t]}`);
 }

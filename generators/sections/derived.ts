@@ -252,10 +252,30 @@ export function mainGrid<R extends KeyedRow>(rows: readonly R[], axisNames: read
     }
     mode.set(a, [...counts].sort((x, y) => y[1] - x[1] || compareTuples([x[0]], [y[0]]))[0]?.[0] ?? "");
   }
+  const client = mainClient(rows);
+  return rows.filter((r) => (r.summary.axes.get("client") ?? "raw") === client && fixed.every((a) => (r.summary.axes.get(a) ?? "") === mode.get(a)));
+}
+
+/** Flows a report shows first, in this order; any other flow follows by name. */
+const FIRST_FLOWS = ["plain", "input", "ten"];
+/** Flows with a section of their own (the request-state section), left out of the flow tables. */
+const OWN_SECTION_FLOWS = ["state"];
+
+/**
+ * The flows of a report's headline, servers side by side and layer chart: every flow the rows ran
+ * (`plain`, `input`, `ten` first, then the others by name), but those with a section of their own
+ * (`state`).
+ */
+export function reportFlows(rows: readonly KeyedRow[]): string[] {
+  const present = new Set(rows.map((r) => r.summary.axes.get("flow") ?? "").filter((f) => f !== "" && !OWN_SECTION_FLOWS.includes(f)));
+  return [...FIRST_FLOWS.filter((f) => present.has(f)), ...[...present].filter((f) => !FIRST_FLOWS.includes(f)).sort((a, b) => compareTuples([a], [b]))];
+}
+
+/** The client of the main grid ({@link mainGrid}): `raw` when some row has it, else the most common. */
+export function mainClient(rows: readonly KeyedRow[]): string {
   const clients = new Map<string, number>();
   for (const r of rows) clients.set(r.summary.axes.get("client") ?? "raw", (clients.get(r.summary.axes.get("client") ?? "raw") ?? 0) + 1);
-  const client = clients.has("raw") ? "raw" : ([...clients].sort((x, y) => y[1] - x[1] || compareTuples([x[0]], [y[0]]))[0]?.[0] ?? "raw");
-  return rows.filter((r) => (r.summary.axes.get("client") ?? "raw") === client && fixed.every((a) => (r.summary.axes.get(a) ?? "") === mode.get(a)));
+  return clients.has("raw") ? "raw" : ([...clients].sort((x, y) => y[1] - x[1] || compareTuples([x[0]], [y[0]]))[0]?.[0] ?? "raw");
 }
 
 /** One flow × transport table of the servers side by side (see {@link serversSideBySide}). */
@@ -266,9 +286,9 @@ export interface ServerComparison {
 }
 
 /**
- * The servers side by side: per transport and flow (plain, input, ten), one row per revision and
+ * The servers side by side: per transport and flow ({@link reportFlows}), one row per revision and
  * one column per target, each cell the median total bytes with the JSON-RPC message counts
- * (client→server / server→client). Only the raw client's rows, and for every other axis only its
+ * (client→server / server→client). Only the main grid's client's rows, and for every other axis only its
  * most common value (the main grid's: a sweep's values are rarer), so each cell is one
  * configuration of the main grid; a cell without such a row is "—".
  * @param labels target name → label (provenance)
@@ -280,7 +300,7 @@ export function serversSideBySide(rows: readonly KeyedRow[], axisNames: readonly
   if (targets.length < 2) return [];
   const out: ServerComparison[] = [];
   for (const transport of ["http", "stdio"]) {
-    for (const flow of ["plain", "input", "ten"]) {
+    for (const flow of reportFlows(main)) {
       const here = main.filter((r) => r.summary.axes.get("transport") === transport && r.summary.axes.get("flow") === flow);
       if (here.length === 0) continue;
       const revisions = [...new Set(here.map((r) => r.summary.axes.get("revision") ?? ""))].sort((a, b) => compareTuples([a], [b]));

@@ -8,12 +8,10 @@ import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatFixed, formatInt } from "../format.js";
 import { compareTuples } from "../../format/order.js";
 import { tableView, type TableView } from "../table.js";
-import { crossoverFits, type CrossoverMeet, type KeyedRow, mainGrid } from "./derived.js";
+import { crossoverFits, type CrossoverMeet, type KeyedRow, mainGrid, reportFlows } from "./derived.js";
 
 /** At most this many rows in a headline table (a reader takes it in at a glance). */
 export const HEADLINE_MAX_ROWS = 12;
-/** Flows of the headline, in order; other flows stay in the full tables. */
-export const HEADLINE_FLOWS = ["plain", "input", "ten"] as const;
 
 /** One transport's table of the headline. */
 export interface HeadlineTable {
@@ -35,6 +33,8 @@ export interface WireHeadline {
   findings: string[];
   /** The client and the other axes' values the tables hold (`client \`raw\``, `state \`0\``, …), markdown. */
   settings: string[];
+  /** The flows of the tables, in order ({@link reportFlows}). */
+  flows: string[];
 }
 
 const total = (r: KeyedRow | undefined): number | undefined => r?.metrics.get("total_bytes")?.median;
@@ -57,7 +57,9 @@ export function wireHeadline(
   labels: ReadonlyMap<string, string>,
   calls: ReadonlyMap<string, number>,
 ): WireHeadline | undefined {
-  const grid = mainGrid(rows, axisNames).filter((r) => (HEADLINE_FLOWS as readonly string[]).includes(axis(r, "flow")));
+  const main = mainGrid(rows, axisNames);
+  const flows = reportFlows(main);
+  const grid = main.filter((r) => flows.includes(axis(r, "flow")));
   const transports = ["http", "stdio"].filter((t) => grid.some((r) => axis(r, "transport") === t));
   if (transports.length === 0) return undefined;
   const targets = [...new Set(grid.map((r) => axis(r, "target")))].sort(byName);
@@ -66,12 +68,14 @@ export function wireHeadline(
       grid.filter((r) => axis(r, "transport") === transport),
       transport,
       targets,
+      flows,
     ),
   );
   return {
     tables,
     legend: targets.map((t) => (labels.has(t) && labels.get(t) !== t ? `${mdCell(t)}: ${mdCell(labels.get(t) ?? t)}` : mdCell(t))),
-    findings: findings(grid, transports, axisNames, calls),
+    findings: findings(grid, transports, axisNames, calls, flows),
+    flows,
     settings: ["client", ...axisNames.filter((a) => !["target", "transport", "flow", "revision", "client"].includes(a))].flatMap((a) => {
       const values = [...new Set(grid.map((r) => r.summary.axes.get(a) ?? (a === "client" ? "raw" : "")))];
       return values.length === 1 && values[0] !== "" ? [`${mdCell(a)} ${mdCode(values[0] ?? "")}`] : [];
@@ -80,13 +84,13 @@ export function wireHeadline(
 }
 
 /** One transport's flow × revision table (rows of that transport only). */
-function headlineTable(here: readonly KeyedRow[], transport: string, targets: readonly string[]): HeadlineTable {
+function headlineTable(here: readonly KeyedRow[], transport: string, targets: readonly string[], flows: readonly string[]): HeadlineTable {
   const revisions = [...new Set(here.map((r) => axis(r, "revision")))].sort(byName);
   const at = (flow: string, rev: string, target: string): KeyedRow | undefined =>
     here.find((r) => axis(r, "flow") === flow && axis(r, "revision") === rev && axis(r, "target") === target);
-  const all = HEADLINE_FLOWS.flatMap((flow) => revisions.map((rev, i) => ({ flow, rev, prev: revisions[i - 1] }))).filter((x) =>
-    targets.some((t) => at(x.flow, x.rev, t) !== undefined),
-  );
+  const all = flows
+    .flatMap((flow) => revisions.map((rev, i) => ({ flow, rev, prev: revisions[i - 1] })))
+    .filter((x) => targets.some((t) => at(x.flow, x.rev, t) !== undefined));
   const shown = all.slice(0, HEADLINE_MAX_ROWS);
   const cellOf = (x: (typeof all)[number], target: string): string => {
     const r = at(x.flow, x.rev, target);
@@ -124,7 +128,13 @@ interface FlowVerdict {
  * so that a transport where the answer turns round is read beside the other); per transport and
  * server, the crossover; per transport, the lightest and heaviest server for one call.
  */
-function findings(grid: readonly KeyedRow[], transports: readonly string[], axisNames: readonly string[], calls: ReadonlyMap<string, number>): string[] {
+function findings(
+  grid: readonly KeyedRow[],
+  transports: readonly string[],
+  axisNames: readonly string[],
+  calls: ReadonlyMap<string, number>,
+  flows: readonly string[],
+): string[] {
   const out: string[] = [];
   const list = (names: readonly string[]): string => names.map((n) => mdCell(n)).join(", ");
   const revisionsOf = (rows: readonly KeyedRow[]): string[] => [...new Set(rows.map((r) => axis(r, "revision")))].sort(byName);
@@ -161,7 +171,7 @@ function findings(grid: readonly KeyedRow[], transports: readonly string[], axis
     return { transport, previous, newest, text, bare, sign };
   };
   const of = (transport: string): KeyedRow[] => grid.filter((r) => axis(r, "transport") === transport);
-  for (const flow of HEADLINE_FLOWS) {
+  for (const flow of flows) {
     const verdicts = transports.map((t) => verdict(of(t), t, flow)).filter((v): v is FlowVerdict => v !== undefined);
     const first = verdicts[0];
     if (first === undefined) continue;

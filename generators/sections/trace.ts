@@ -4,6 +4,7 @@
  * `messages.tsv`).
  */
 import { formatInt } from "../format.js";
+import { ENCODINGS } from "../../format/tokens.js";
 import { firstLoggedRepeat, readMessages, type MessageRow } from "../results/extra.js";
 import type { Results } from "../results/load.js";
 import { tableView, type Column, type TableView } from "../table.js";
@@ -18,6 +19,8 @@ export interface TraceView {
   exchange: string[];
   /** Raw message rows, for charts. */
   messages: readonly MessageRow[];
+  /** True when the table has the tokens column (the results counted tokens per message). */
+  tokens: boolean;
 }
 
 /** Header names worth showing in an exchange line: the protocol's own headers. */
@@ -53,6 +56,28 @@ const COLUMNS: ReadonlyArray<Column<TraceRow>> = [
     cell: (r) => formatInt(sum(r, (m) => m.headBytes + m.bodyBytes + m.framingBytes + m.newlineBytes + m.unattributedBytes)),
   },
 ];
+
+/** JSON-RPC rows: the kinds that carry a message's own text (and its tokens). */
+const JSONRPC_KINDS: readonly string[] = ["request", "notification", "result", "error"];
+
+/**
+ * The tokens column (format/messages.ts `tokens_<encoding>`): per JSON-RPC message its tokens
+ * under each encoding, `not counted` where the results do not hold them; the total sums every
+ * message's, `—` when one is not counted.
+ */
+function tokensColumn(): Column<TraceRow> {
+  const text = (m: MessageRow): string | undefined => (m.tokens === undefined ? undefined : ENCODINGS.map((e) => formatInt(m.tokens![e])).join(" / "));
+  return {
+    header: `Tokens (${ENCODINGS.join(" / ")})`,
+    align: "right",
+    cell: (r) => {
+      if (!("total" in r)) return JSONRPC_KINDS.includes(r.kind) ? (text(r) ?? "not counted") : "";
+      const messages = r.rows.filter((m) => JSONRPC_KINDS.includes(m.kind));
+      if (messages.some((m) => m.tokens === undefined)) return "—";
+      return ENCODINGS.map((e) => formatInt(messages.reduce((sum, m) => sum + m.tokens![e], 0))).join(" / ");
+    },
+  };
+}
 
 /** One unit of the exchange: an HTTP message (head and the JSON-RPC messages in its body) or one stdio line. */
 interface Unit {
@@ -115,8 +140,11 @@ export function traceView(results: Results, config: string, options: { meta?: bo
   const messages = readMessages(results.dir, config, repeat);
   if (messages === undefined) return undefined;
   const rows: TraceRow[] = [...messages, { total: true, rows: messages }];
-  const columns = options.meta === false ? COLUMNS.filter((c) => c.header !== META_HEADER) : COLUMNS;
-  return { repeat, table: tableView(columns, rows), exchange: exchangeLines(messages), messages };
+  const shown = options.meta === false ? COLUMNS.filter((c) => c.header !== META_HEADER) : COLUMNS;
+  // Results written before tokens were counted hold none: the column is left out, not shown empty.
+  const tokens = messages.some((m) => m.tokens !== undefined);
+  const columns = tokens ? [...shown, tokensColumn()] : shown;
+  return { repeat, table: tableView(columns, rows), exchange: exchangeLines(messages), messages, tokens };
 }
 
 /** One arrow of a sequence diagram: its direction, its label (the exchange line without the lane) and its bytes by layer. */

@@ -10,7 +10,7 @@ import { toTsv } from "../../format/tsv.js";
 import { crossoverSvg, layerMultiplesSvg, sweepLinesSvg, type CrossoverDatum, type LayerDatum, type SweepDatum } from "../charts/svg.js";
 import { formatFixed } from "../format.js";
 import { compareTuples } from "../../format/order.js";
-import { crossoverFits, type KeyedRow, mainGrid } from "./derived.js";
+import { crossoverFits, type KeyedRow, mainGrid, reportFlows } from "./derived.js";
 
 /** A chart as the page links it: the SVG, its data file and a one-sentence text alternative. */
 export interface ChartView {
@@ -69,8 +69,6 @@ const HTTP_LAYERS = [
   ["response_body_bytes", "Response body"],
   ["chunk_framing_bytes", "Chunk bytes"],
 ] as const;
-/** Flows drawn in the layer multiples, in order. */
-const LAYER_FLOWS = ["plain", "input", "ten"];
 
 const axis = (r: KeyedRow, name: string): string => r.summary.axes.get(name) ?? "";
 
@@ -164,14 +162,12 @@ export async function wireCharts(
 
   if (http.length > 0) {
     const data: Array<LayerDatum & { config: string }> = [];
+    // Every flow the rows ran (reportFlows: plain, input, ten first), one panel per flow and revision.
+    const flows = reportFlows(http);
+    const rank = (r: KeyedRow): string => String(flows.indexOf(axis(r, "flow"))).padStart(4, "0");
     const sorted = [...http]
-      .filter((r) => LAYER_FLOWS.includes(axis(r, "flow")))
-      .sort((a, b) =>
-        compareTuples(
-          [String(LAYER_FLOWS.indexOf(axis(a, "flow"))), axis(a, "revision"), axis(a, "target")],
-          [String(LAYER_FLOWS.indexOf(axis(b, "flow"))), axis(b, "revision"), axis(b, "target")],
-        ),
-      );
+      .filter((r) => flows.includes(axis(r, "flow")))
+      .sort((a, b) => compareTuples([rank(a), axis(a, "revision"), axis(a, "target")], [rank(b), axis(b, "revision"), axis(b, "target")]));
     for (const r of sorted) {
       HTTP_LAYERS.forEach(([metric, layer], order) => {
         const v = r.metrics.get(metric)?.median;

@@ -5,13 +5,10 @@
  * its tokenizer and the package version ({@link TOKENIZERS}).
  */
 import { getEncoding, type Tiktoken } from "js-tiktoken";
+import { ENCODINGS, type EncodingName } from "../../format/tokens.js";
 import { installedPackageVersion } from "../matrix/preflight.js";
 
-/** The encodings counted, in the order of the columns that carry them. */
-export const ENCODINGS = ["o200k_base", "cl100k_base"] as const;
-
-/** One of {@link ENCODINGS}. */
-export type EncodingName = (typeof ENCODINGS)[number];
+export { ENCODINGS, type EncodingName };
 
 const cache = new Map<EncodingName, Tiktoken>();
 
@@ -23,6 +20,26 @@ export function countTokens(text: string, encoding: EncodingName): number {
     cache.set(encoding, enc);
   }
   return enc.encode(text).length;
+}
+
+/**
+ * The longest run of one character class (letters and marks, white space, punctuation) that
+ * {@link countAllTokens} counts, characters. js-tiktoken merges the byte pairs of one piece in
+ * time quadratic in its length, and a piece is such a run (the pre-tokenizer's pattern splits at
+ * class changes): a 64 KiB argument of one letter would take hours.
+ */
+export const LONGEST_RUN_COUNTED = 256;
+
+const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${LONGEST_RUN_COUNTED + 1}}|\\s{${LONGEST_RUN_COUNTED + 1}}|[^\\s\\p{L}\\p{N}]{${LONGEST_RUN_COUNTED + 1}}`, "u");
+
+/**
+ * Tokens of `text` under every encoding of {@link ENCODINGS}.
+ * @returns undefined when the text holds a run longer than {@link LONGEST_RUN_COUNTED} of one
+ *   character class (not counted: the tokenizer would take too long; the results leave the cell empty)
+ */
+export function countAllTokens(text: string): Record<EncodingName, number> | undefined {
+  if (LONG_RUN.test(text)) return undefined;
+  return Object.fromEntries(ENCODINGS.map((e) => [e, countTokens(text, e)])) as Record<EncodingName, number>;
 }
 
 /** The tokenizers, each as `ENCODING (js-tiktoken VERSION)`, for results files and pages to name. */

@@ -2,13 +2,14 @@
  * What a server's tool catalog costs a model's context: each tool definition of a `tools/list`
  * answer, its bytes exactly as the server sent them (the array item's span in the message, found
  * with the counting's own JSON scanner) and its tokens under each tokenizer of ./tokens.ts.
- * Read from a stdio capture log (one JSON-RPC message per line); an HTTP log's bodies are framed
- * (chunks, event fields) and are not read here.
+ * Read from a run's capture log, stdio or HTTP: the answer is the JSON-RPC message the count finds
+ * (its own text in the stream, as the per-message table has it); an answer whose text a chunk
+ * boundary or an SSE data line splits is not read, and the reason says so.
  */
 import { readCaptureStreams } from "../capture/log.js";
+import { countStreams } from "./index.js";
 import { firstMember, keyIs, member, nextMember, skipValue, skipWs } from "./json-scan.js";
-import { splitStdioLines } from "./stdio.js";
-import { countTokens, ENCODINGS, type EncodingName } from "./tokens.js";
+import { countAllTokens, type EncodingName } from "./tokens.js";
 
 /** One tool definition as a tools/list answer carried it. */
 export interface ToolDefinitionCost {
@@ -16,8 +17,8 @@ export interface ToolDefinitionCost {
   name: string;
   /** Bytes of the definition (the JSON object, as sent). */
   definitionBytes: number;
-  /** Tokens of the same text, per encoding. */
-  tokens: Record<EncodingName, number>;
+  /** Tokens of the same text, per encoding; undefined when not counted (a run too long for the tokenizer, runner/count/tokens.ts). */
+  tokens: Record<EncodingName, number> | undefined;
 }
 
 /**
@@ -48,7 +49,7 @@ export function toolDefinitionsOf(message: Buffer): ToolDefinitionCost[] | undef
     out.push({
       name: typeof name === "string" ? name : "",
       definitionBytes: q - p,
-      tokens: Object.fromEntries(ENCODINGS.map((e) => [e, countTokens(text, e)])) as Record<EncodingName, number>,
+      tokens: countAllTokens(text),
     });
     p = skipWs(message, q, end);
     if (message[p] === 0x2c) p = skipWs(message, p + 1, end);
@@ -57,24 +58,35 @@ export function toolDefinitionsOf(message: Buffer): ToolDefinitionCost[] | undef
 }
 
 /**
- * The tool definitions of the first tools/list answer in a stdio capture log (server→client
- * lines, the first holding a `result.tools` array).
- * @returns undefined when the log holds none (an HTTP log, or no tools/list answered)
+ * The tool definitions of the first tools/list answer of a run (the first server→client result
+ * of method tools/list in the count of its capture log).
+ * @param transport how the log's bytes travelled
+ * @returns the definitions, or why there are none (no answer, no `result.tools`, a split text)
+ * @throws CaptureLogError for a log that cannot be read
+ */
+export function toolCatalogOfRun(path: string, transport: "http" | "stdio"): ToolDefinitionCost[] | { reason: string } {
+  const streams = readCaptureStreams(path);
+  const answer = countStreams(streams, { transport })
+    .messages.toRows()
+    .find((m) => m.dir === "s2c" && m.kind === "result" && m.method === "tools/list");
+  if (answer === undefined) return { reason: "the log holds no tools/list answer" };
+  const bytes = streams.find((s) => s.conn === answer.conn && s.dir === "s2c")?.bytes;
+  if (bytes === undefined) return { reason: "the log holds no tools/list answer" };
+  try {
+    return (
+      toolDefinitionsOf(bytes.subarray(answer.offset, answer.offset + answer.bodyBytes)) ?? { reason: "the tools/list answer holds no result.tools array" }
+    );
+  } catch {
+    return { reason: "the tools/list answer's text is split by chunk framing or SSE data lines: not read" };
+  }
+}
+
+/**
+ * The tool definitions of the first tools/list answer in a stdio capture log.
+ * @returns undefined when the log holds none
  * @throws CaptureLogError for a log that cannot be read
  */
 export function toolCatalogOfLog(path: string): ToolDefinitionCost[] | undefined {
-  for (const stream of readCaptureStreams(path)) {
-    if (stream.dir !== "s2c") continue;
-    for (const [s, e] of splitStdioLines(stream.bytes).lines) {
-      const line = stream.bytes.subarray(s, e);
-      if (!line.includes('"tools"')) continue;
-      try {
-        const tools = toolDefinitionsOf(line);
-        if (tools) return tools;
-      } catch {
-        /* a line that is not JSON: not the answer */
-      }
-    }
-  }
-  return undefined;
+  const tools = toolCatalogOfRun(path, "stdio");
+  return Array.isArray(tools) ? tools : undefined;
 }

@@ -10,7 +10,7 @@
 import { PipelinedHttpWire, PipelinedStdioWire } from "../drivers/mcp/pipelined.js";
 import { McpSession } from "../drivers/mcp/session.js";
 import { RAW_CLIENT } from "../drivers/declarations.js";
-import { freePort } from "../targets/process.js";
+import { checkLoopbackOnly, freePort, startTarget, waitForPort } from "../targets/process.js";
 import { spawnTarget, stopTarget } from "../percall/client.js";
 import { dirname } from "node:path";
 import { ensureBuilt } from "../build/build.js";
@@ -35,32 +35,43 @@ export async function probeRevision(
   revision: string,
   cwd: string,
   timeoutMs: number,
+  path = "/mcp",
 ): Promise<string | undefined> {
   const command = target.commands[transport];
   if (!command) return `no ${transport} command`;
-  const port = transport === "http" ? await freePort() : 0;
-  const spec = { command, values: { target: target.name, transport, revision }, transport, revision, cwd, timeoutMs };
-  let started: Awaited<ReturnType<typeof spawnTarget>> | undefined;
+  const values = { target: target.name, transport, revision };
+  let stdio: Awaited<ReturnType<typeof spawnTarget>> | undefined;
+  let proc: Awaited<ReturnType<typeof spawnTarget>>["proc"] | undefined;
   let http: PipelinedHttpWire | undefined;
   try {
-    started = await spawnTarget(spec, port);
     let session: McpSession;
     if (transport === "stdio") {
-      const wire = new PipelinedStdioWire(started.proc.child.stdin!, started.proc.child.stdout!, timeoutMs);
-      void started.exited.then((e) => wire.failAll(e));
+      stdio = await spawnTarget({ command, values, transport, revision, cwd, timeoutMs }, 0);
+      proc = stdio.proc;
+      const wire = new PipelinedStdioWire(proc.child.stdin!, proc.child.stdout!, timeoutMs);
+      void stdio.exited.then((e) => wire.failAll(e));
       session = new McpSession(wire, revision);
     } else {
-      http = new PipelinedHttpWire(port, "/mcp", timeoutMs);
+      // As a run starts an HTTP target: ready when 127.0.0.1:PORT accepts connections (no
+      // listening line needed), and listening on loopback only.
+      const port = await freePort();
+      const p = startTarget(command, { ...values, port: String(port) }, cwd);
+      proc = p;
+      p.child.stdin?.on("error", () => {});
+      await waitForPort(port, timeoutMs, () => p.exit() === undefined);
+      checkLoopbackOnly(port);
+      http = new PipelinedHttpWire(port, path, timeoutMs);
       session = new McpSession(http, revision);
     }
     await session.open();
     await session.request("tools/list");
     return undefined;
   } catch (e) {
-    return (e as Error).message.split("\n")[0];
+    const tail = proc?.exit() !== undefined ? ` (target exited: ${proc?.exit()}${proc?.stderrExcerpt() ? ` | stderr: ${proc.stderrExcerpt()}` : ""})` : "";
+    return `${(e as Error).message.split("\n")[0]}${tail}`;
   } finally {
     http?.close();
-    if (started) await stopTarget(started.proc, transport);
+    if (proc) await stopTarget(proc, transport);
   }
 }
 
@@ -77,6 +88,9 @@ export async function probeAutoRevisions(matrix: Matrix, opts: { skipMissingTool
   const transports = axis("transport").filter((t): t is "stdio" | "http" => t === "stdio" || t === "http");
   const out: RevisionProbe[] = [];
   const auto = axis("target").filter((name) => matrix.targets[name]?.revisionsAuto);
+  // The HTTP endpoint's path: the `path` axis when it has one value (as the raw driver takes it), else /mcp.
+  const paths = axis("path");
+  const path = paths.length === 1 ? paths[0]! : "/mcp";
   // A target with build: is built first (cached: the run's own ensureBuilt finds it built).
   const built = await ensureBuilt(
     matrix,
@@ -90,7 +104,7 @@ export async function probeAutoRevisions(matrix: Matrix, opts: { skipMissingTool
     for (const revision of revisions) {
       const failures: string[] = [];
       for (const transport of transports.filter((t) => target.commands[t])) {
-        const why = await probeRevision(target, transport, revision, dirname(matrix.file), matrix.timeoutMs);
+        const why = await probeRevision(target, transport, revision, dirname(matrix.file), matrix.timeoutMs, path);
         if (why !== undefined) failures.push(`${transport}: ${why}`);
       }
       if (failures.length) probe.skipped.push({ revision, why: failures.join("; ") });

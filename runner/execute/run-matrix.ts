@@ -11,6 +11,7 @@ import { join, relative } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { shellQuote } from "../../format/shell.js";
 import { expand } from "../matrix/expand.js";
+import { flowsOf, stepsText } from "../matrix/flows.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import { checkProvenanceVersion, readPlan, readRuns } from "../results/journal.js";
 import { discardStaging, swapIn, writeTarget } from "../results/swap.js";
@@ -177,6 +178,17 @@ function clientProtocols(matrix: Matrix): NonNullable<Provenance["clients"]> {
     const declared = matrix.clients?.[c];
     if (declared) out[c] = { protocol: declared.protocol, declared: true, label: declared.label };
     else if (DRIVERS[c]) out[c] = { protocol: DRIVERS[c].protocol };
+  }
+  return out;
+}
+
+/** The flows the plan's configurations run, with their description and steps in words (provenance `flows`). */
+function flowsProvenance(matrix: Matrix, plan: ResultsPlan): NonNullable<Provenance["flows"]> {
+  const declared = flowsOf(matrix);
+  const out: NonNullable<Provenance["flows"]> = {};
+  for (const name of [...new Set(plan.configurations.map((c) => c.values.flow).filter((f): f is string => f !== undefined))].sort()) {
+    const flow = declared[name];
+    if (flow) out[name] = { ...(flow.description ? { description: flow.description } : {}), steps: stepsText(flow.steps) };
   }
   return out;
 }
@@ -417,6 +429,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     matrixSha256: matrix.sha256,
     report: { title: matrix.title, slug: matrix.slug ?? slugOf(matrix.title) },
     clients: clientProtocols(matrix),
+    flows: flowsProvenance(matrix, plan),
     targets: Object.values(matrix.targets),
     clientPackages: clientPackages(matrix),
     builds: builds.records,

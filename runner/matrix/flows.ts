@@ -17,6 +17,11 @@
  *   `requestState` must have (absent axis or empty value: 0, no `requestState`).
  * - `read-resource`: `{ read-resource: URI }`, one `resources/read`.
  * - `repeat`: `{ repeat: N, step: STEP }`, STEP N times.
+ * - `end`: end the session the way the revision and transport say (MCP 2025-11-25, "Lifecycle",
+ *   Shutdown; "Transports", Session Management): over Streamable HTTP in the 2025 era, an HTTP
+ *   `DELETE` of the endpoint with the `Mcp-Session-Id` the server assigned (none assigned: nothing
+ *   to end, nothing sent); 2026-07-28 over HTTP has no session: nothing on the wire; over stdio the
+ *   client closes the server's stdin. A flow's last step when it has one.
  */
 
 /** One step of a flow (see the module comment for each kind). */
@@ -39,7 +44,8 @@ export type FlowStep =
       requestStateBytesAxis?: string;
     }
   | { kind: "read-resource"; uri: string }
-  | { kind: "repeat"; times: number; step: FlowStep };
+  | { kind: "repeat"; times: number; step: FlowStep }
+  | { kind: "end" };
 
 /** A flow as declared: its steps and the sentence that defines it on the pages. */
 export interface FlowDefinition {
@@ -76,7 +82,7 @@ export function flowsOf(m: { flows?: Record<string, FlowDefinition> }): Record<s
   return m.flows ?? STANDARD_FLOWS;
 }
 
-const SIMPLE = ["open", "list-tools", "list-resources", "list-prompts", "call-tool"] as const;
+const SIMPLE = ["open", "list-tools", "list-resources", "list-prompts", "call-tool", "end"] as const;
 
 /** A step as YAML gives it (validated in shape by matrix.schema.json first). */
 export type RawStep = string | Record<string, unknown>;
@@ -113,4 +119,24 @@ export function parseStep(raw: RawStep, fail: (message: string, key?: string) =>
     return step;
   }
   return fail(`a step map starts with call-tool, read-resource or repeat (got ${Object.keys(raw).join(", ") || "nothing"})`);
+}
+
+/** One step in words, as the pages name it: `open`, `call-tool get_time {"timezone":"UTC"}`, `repeat 10 × call-tool`. */
+export function stepText(step: FlowStep): string {
+  switch (step.kind) {
+    case "repeat":
+      return `repeat ${step.times} × ${stepText(step.step)}`;
+    case "read-resource":
+      return `read-resource ${step.uri}`;
+    case "call-tool":
+      if (step.name === undefined) return "call-tool";
+      return [`call-tool ${step.name} ${JSON.stringify(step.arguments ?? {})}`, ...(step.input ? ["(input: accept)"] : [])].join(" ");
+    default:
+      return step.kind;
+  }
+}
+
+/** A flow's steps in words, joined by `, ` ({@link stepText}). */
+export function stepsText(steps: readonly FlowStep[]): string {
+  return steps.map(stepText).join(", ");
 }

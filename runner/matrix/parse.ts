@@ -286,7 +286,7 @@ export const CLIENT_SPLICES = ["stdio", "flowargs"] as const;
 
 /**
  * Read the `flows:` section (runner/matrix/flows.ts): each flow's steps, the first `open` and no
- * other `open`.
+ * other `open`, `end` only as the last step.
  * @throws UserError at the step at fault
  */
 function parseFlows(raw: NonNullable<RawMatrix["flows"]>, loc: Locator): Record<string, FlowDefinition> {
@@ -296,6 +296,10 @@ function parseFlows(raw: NonNullable<RawMatrix["flows"]>, loc: Locator): Record<
     const opens = (st: FlowStep): number => (st.kind === "open" ? 1 : st.kind === "repeat" ? opens(st.step) : 0);
     if (steps[0]?.kind !== "open" || steps.reduce((n, st) => n + opens(st), 0) !== 1)
       fail(loc, ["flows", name, "steps"], `flow ${name} must open the session once, as its first step — start its steps with open and use it nowhere else`);
+    const ends = (st: FlowStep): number => (st.kind === "end" ? 1 : st.kind === "repeat" ? ends(st.step) : 0);
+    const endCount = steps.reduce((n, st) => n + ends(st), 0);
+    if (endCount > 1 || (endCount === 1 && steps[steps.length - 1]?.kind !== "end"))
+      fail(loc, ["flows", name, "steps"], `flow ${name}: end ends the session — use it once, as the last step`);
     out[name] = { ...(f.description !== undefined ? { description: f.description } : {}), steps };
   }
   return out;

@@ -56,32 +56,58 @@ export function versionChanges(dir: string, configs: readonly Configuration[], o
         baseConfig: base.c.id,
         headConfig: head.c.id,
       };
-      const none = { kind: "", change: "", dir: "", method: "", name: "", count: 0, bytes: 0 };
-      try {
-        const change = byteChangeCauses(
-          { log: captureLogPath(dir, base.c.id, base.run.repeat), transport },
-          { log: captureLogPath(dir, head.c.id, head.run.repeat), transport },
-        );
-        const totals = { baseTotalBytes: change.base.total_bytes, headTotalBytes: change.head.total_bytes, deltaTotalBytes: change.delta.total_bytes };
-        const causes = change.causes.filter((c) => c.bytes !== 0);
-        if (causes.length === 0 && change.unexplainedBytes === 0) rows.push({ ...pair, ...totals, ...none });
-        for (const c of causes)
-          rows.push({ ...pair, ...totals, kind: c.kind, change: c.change, dir: c.dir, method: c.method, name: c.name, count: c.count, bytes: c.bytes });
-        if (change.unexplainedBytes !== 0) rows.push({ ...pair, ...totals, ...none, kind: "unexplained", bytes: change.unexplainedBytes });
-      } catch (e) {
-        const b = base.run.counts?.total_bytes ?? 0;
-        const h = head.run.counts?.total_bytes ?? 0;
-        rows.push({
-          ...pair,
-          baseTotalBytes: b,
-          headTotalBytes: h,
-          deltaTotalBytes: h - b,
-          ...none,
-          kind: "error",
-          name: (e as Error).message.split("\n")[0]!,
-        });
-      }
+      rows.push(
+        ...pairChanges(dir, pair, transport, base.run.repeat, head.run.repeat, {
+          base: base.run.counts?.total_bytes ?? 0,
+          head: head.run.counts?.total_bytes ?? 0,
+        }),
+      );
     }
+  }
+  return rows;
+}
+
+/**
+ * The rows of `changes.tsv` (format/changes.ts) for one pair of configurations: the causes of the
+ * byte change from the base's capture log to the head's (`byteChangeCauses`), one row per cause
+ * with bytes, a row with `kind` "" when nothing changed, `unexplained` for bytes no cause holds,
+ * `error` (the reason in `name`) when the logs could not be compared.
+ * @param pair the axis, its two values and the two configuration ids
+ * @param transport how both runs' bytes travelled
+ * @param baseRepeat,headRepeat the repeat whose capture log stands for each configuration
+ * @param totals each run's total bytes as recorded, used when the logs cannot be read
+ */
+export function pairChanges(
+  dir: string,
+  pair: Pick<ChangeRow, "axis" | "from" | "to" | "baseConfig" | "headConfig">,
+  transport: "http" | "stdio",
+  baseRepeat: number,
+  headRepeat: number,
+  totals: { base: number; head: number },
+): ChangeRow[] {
+  const rows: ChangeRow[] = [];
+  const none = { kind: "", change: "", dir: "", method: "", name: "", count: 0, bytes: 0 };
+  try {
+    const change = byteChangeCauses(
+      { log: captureLogPath(dir, pair.baseConfig, baseRepeat), transport },
+      { log: captureLogPath(dir, pair.headConfig, headRepeat), transport },
+    );
+    const sums = { baseTotalBytes: change.base.total_bytes, headTotalBytes: change.head.total_bytes, deltaTotalBytes: change.delta.total_bytes };
+    const causes = change.causes.filter((c) => c.bytes !== 0);
+    if (causes.length === 0 && change.unexplainedBytes === 0) rows.push({ ...pair, ...sums, ...none });
+    for (const c of causes)
+      rows.push({ ...pair, ...sums, kind: c.kind, change: c.change, dir: c.dir, method: c.method, name: c.name, count: c.count, bytes: c.bytes });
+    if (change.unexplainedBytes !== 0) rows.push({ ...pair, ...sums, ...none, kind: "unexplained", bytes: change.unexplainedBytes });
+  } catch (e) {
+    rows.push({
+      ...pair,
+      baseTotalBytes: totals.base,
+      headTotalBytes: totals.head,
+      deltaTotalBytes: totals.head - totals.base,
+      ...none,
+      kind: "error",
+      name: (e as Error).message.split("\n")[0]!,
+    });
   }
   return rows;
 }

@@ -11,28 +11,37 @@ import { anomaliesPathOf, messagesPathOf } from "../../format/layout.js";
 import { writeAtomic } from "../../format/files.js";
 import { jsonFieldPaths, messagesTsv, type MessageRow } from "../../format/messages.js";
 import { headSummaries } from "./heads.js";
+import { countAllTokens } from "../count/tokens.js";
+
+const JSONRPC_KINDS: readonly string[] = ["request", "notification", "result", "error"];
 
 /**
  * The rows of messages.tsv for a finished message table. `http-only` rows take, in order per
- * connection and direction, the head summaries of `streams` (the streams that were counted).
+ * connection and direction, the head summaries of `streams` (the streams that were counted);
+ * JSON-RPC rows the tokens of their own text (runner/count/tokens.ts) where that text is one whole
+ * JSON value in the stream (not split by chunk framing or SSE data lines) and holds no run the
+ * tokenizer cannot count in time (`LONGEST_RUN_COUNTED`).
  */
 export function messageRows(messages: MessageTable, streams: readonly Stream[]): MessageRow[] {
   const rows = messages.toRows();
   const heads = rows.some((m) => m.kind === "http-only") ? headSummaries(streams) : new Map();
   const used = new Map<string, number>();
   const byStream = new Map(streams.map((s) => [`${s.conn}:${s.dir}`, s]));
-  /** The member paths of a c2s JSON-RPC message, read from its own text in the stream; [] when that text is not one whole JSON value (split by framing). */
-  const fields = (m: (typeof rows)[number]): string[] => {
-    if (m.dir !== "c2s" || !["request", "notification", "result", "error"].includes(m.kind)) return [];
+  /** A JSON-RPC message's own text and its value, read from the stream; undefined when that text is not one whole JSON value (split by framing). */
+  const parsed = (m: (typeof rows)[number]): { text: string; value: unknown } | undefined => {
+    if (!JSONRPC_KINDS.includes(m.kind)) return undefined;
     const bytes = byStream.get(`${m.conn}:${m.dir}`)?.bytes;
-    if (!bytes) return [];
+    if (!bytes) return undefined;
+    const text = bytes.toString("utf8", m.offset, m.offset + m.bodyBytes);
     try {
-      return jsonFieldPaths(JSON.parse(bytes.toString("utf8", m.offset, m.offset + m.bodyBytes)));
+      return { text, value: JSON.parse(text) };
     } catch {
-      return [];
+      return undefined;
     }
   };
   return rows.map((m) => {
+    const message = parsed(m);
+    const tokens = message && countAllTokens(message.text);
     let headerNames: string[] = [];
     let contentType = "";
     if (m.kind === "http-only") {
@@ -61,7 +70,8 @@ export function messageRows(messages: MessageTable, streams: readonly Stream[]):
       contentType,
       anomalies: m.anomaly ? m.anomaly.split(",") : [],
       unattributedBytes: m.unattributedBytes,
-      jsonFields: fields(m),
+      jsonFields: message !== undefined && m.dir === "c2s" ? jsonFieldPaths(message.value) : [],
+      ...(tokens ? { tokens } : {}),
     };
   });
 }

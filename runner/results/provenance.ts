@@ -3,6 +3,7 @@
  * (simple-git), matrix hash, resolved target package versions, Node, OS, kernel, CPU, the
  * command line, start and end times.
  */
+import { tokenizerNames } from "../count/tokens.js";
 import { readFileSync } from "node:fs";
 import { arch, cpus, platform, release } from "node:os";
 import { relative, resolve } from "node:path";
@@ -62,13 +63,15 @@ export function toolInfo(): { name: string; version: string } {
 
 /**
  * Build the provenance record: every target's package and every `clientPackages` name with its
- * installed version; `report` and `clients` are recorded as given (left out when not given).
+ * installed version; `report`, `clients` and `flows` are recorded as given (left out when not
+ * given); `tokenizers` names the tokenizers of the token columns (runner/count/tokens.ts).
  */
 export async function collectProvenance(args: {
   matrixFile: string;
   matrixSha256: string;
   report?: Provenance["report"];
   clients?: Provenance["clients"];
+  flows?: Provenance["flows"];
   targets: Target[];
   clientPackages?: readonly string[];
   builds?: ReadonlyMap<string, BuildRecord>;
@@ -102,6 +105,8 @@ export async function collectProvenance(args: {
     ...(args.clients ? { clients: args.clients } : {}),
     packages: Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : 1))),
     targets,
+    ...(args.flows && Object.keys(args.flows).length ? { flows: args.flows } : {}),
+    tokenizers: tokenizerNames(),
     ...(args.builds?.size ? { builds: buildsProvenance(args.builds) } : {}),
     node: process.version,
     os: { platform: platform(), release: release(), arch: arch() },

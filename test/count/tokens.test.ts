@@ -2,14 +2,20 @@
  * Tokens beside bytes: the tokenizers count a known string as the reference tokenization says
  * (OpenAI's "How to count tokens with tiktoken": "tiktoken is great!" is
  * [83, 1609, 5963, 374, 2294, 0] in cl100k_base and [83, 8251, 2488, 382, 2212, 0] in o200k_base),
- * are named with their package version, and each tool definition of a real tools/list answer (the
- * committed capture log of mcp-ts-v2 over stdio) is measured over its exact bytes.
+ * are named with their package version, each tool definition of a real tools/list answer (the
+ * committed capture log of mcp-ts-v2 over stdio) is measured over its exact bytes, and so is every
+ * JSON-RPC message of the run in its messages.tsv.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { getEncoding } from "js-tiktoken";
-import { countTokens, tokenizerNames } from "../../runner/count/tokens.js";
+import { countAllTokens, countTokens, LONGEST_RUN_COUNTED, tokenizerNames } from "../../runner/count/tokens.js";
+import { countStreams } from "../../runner/count/index.js";
+import { messageRows } from "../../runner/results/messages.js";
+import { messagesTsv, readMessagesFile } from "../../format/messages.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { toolCatalogOfLog } from "../../runner/count/tool-catalog.js";
 import { readCaptureStreams } from "../../runner/capture/log.js";
 import { root } from "../paths.js";
@@ -44,7 +50,57 @@ test("each tool definition of a real tools/list answer: its exact bytes and thei
     const text = JSON.stringify(listed[i]);
     assert.ok(answer.includes(text), `${t.name} appears as sent`);
     assert.equal(t.definitionBytes, Buffer.byteLength(text), t.name);
-    assert.equal(t.tokens.o200k_base, countTokens(text, "o200k_base"), t.name);
-    assert.equal(t.tokens.cl100k_base, countTokens(text, "cl100k_base"), t.name);
+    assert.equal(t.tokens?.o200k_base, countTokens(text, "o200k_base"), t.name);
+    assert.equal(t.tokens?.cl100k_base, countTokens(text, "cl100k_base"), t.name);
   }
 });
+
+test("every JSON-RPC message of a run's messages.tsv carries the tokens of its own text", () => {
+  const log = join(root, "results/logs/raw-mcp-ts-v2-stdio-2026-07-28-plain/1.jsonl");
+  const streams = readCaptureStreams(log);
+  const rows = messageRows(countStreams(streams, { transport: "stdio" }).messages, streams);
+  const lines = new Map(
+    streams.map(
+      (s) =>
+        [
+          s.dir,
+          s.bytes
+            .toString("utf8")
+            .split("\n")
+            .filter((l) => l !== ""),
+        ] as const,
+    ),
+  );
+  const seen = { c2s: 0, s2c: 0 };
+  let messages = 0;
+  for (const m of rows) {
+    if (!["request", "notification", "result", "error"].includes(m.kind)) {
+      assert.equal(m.tokens, undefined, `${m.kind} row has no tokens`);
+      continue;
+    }
+    const text = lines.get(m.dir as "c2s" | "s2c")![seen[m.dir as "c2s" | "s2c"]++]!;
+    assert.equal(m.bodyBytes, Buffer.byteLength(text), "the row is the line's message");
+    assert.deepEqual(m.tokens, { o200k_base: countTokens(text, "o200k_base"), cl100k_base: countTokens(text, "cl100k_base") });
+    messages++;
+  }
+  assert.ok(messages >= 4, "the session's messages");
+  // The columns as the file writes and reads them.
+  const back = readMessagesFile(writeTemp(messagesTsv(rows)))!;
+  assert.deepEqual(
+    back.map((m) => m.tokens),
+    rows.map((m) => m.tokens),
+  );
+});
+
+test("a text with a run the tokenizer would take hours over is not counted (undefined), never a guess", () => {
+  assert.equal(countAllTokens(`{"text":"${"x".repeat(LONGEST_RUN_COUNTED + 1)}"}`), undefined);
+  assert.equal(countAllTokens(" ".repeat(LONGEST_RUN_COUNTED + 1)), undefined);
+  const counted = countAllTokens(`{"text":"${"x".repeat(LONGEST_RUN_COUNTED)}"}`);
+  assert.ok(counted && counted.o200k_base > 1 && counted.cl100k_base > 1);
+});
+
+function writeTemp(text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), "wirecost-tokens-")), "1.messages.tsv");
+  writeFileSync(file, text);
+  return file;
+}

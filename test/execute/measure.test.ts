@@ -1,79 +1,190 @@
 /**
- * `wirecost measure` through the real CLI on wirecost's own TypeScript v1 server (stdio, then
- * HTTP with --http): the revisions it speaks found by asking it, 2026-07-28 skipped with the line,
- * one call of the named tool per revision, a results folder, a page, and per configuration the
- * total and the tools/list answer's bytes, checked against the run's per-message table, and (stdio)
- * each tool definition's bytes and tokens per revision in tools.tsv. Bad input gets one line.
+ * `wirecost measure` through the real CLI on wirecost's own TypeScript v1 server, over stdio and
+ * Streamable HTTP in one command (`--http … -- CMD`), then on the same server already running
+ * (`--url`): the revisions it speaks found by asking it, 2026-07-28 skipped with the line, one call
+ * of the named tool per revision and transport, a results folder, a page, and per configuration
+ * the total and the tools/list answer's bytes, checked against the run's per-message table; each
+ * tool definition's bytes and tokens per transport and revision in tools.tsv (checked against the
+ * answer's text), what each revision adds in tools-changes.tsv, and the catalog section on the
+ * page. Bad input gets one line.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { cli, root } from "../paths.js";
 import { tsv } from "./helpers.js";
+import { countTokens } from "../../runner/count/tokens.js";
 
 const server = (transport: string) => ["node", join(root, "dist/targets/mcp-ts-v1/server.js"), "--transport", transport];
 
-test("measure -- CMD and --http: revisions found, one call each, results, page and figures", { timeout: 120_000 }, async () => {
+/** A port free on 127.0.0.1 now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The stdout lines of measure that carry a configuration's totals. */
+const totalsLines = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .filter((l) => l.startsWith("raw-"));
+
+test("measure --http … -- CMD: both transports, revisions found, one call each, results, tool catalog and page", { timeout: 180_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-"));
   try {
-    for (const [how, args] of [
-      ["stdio", ["--", ...server("stdio")]],
-      ["http", ["--http", `${server("http").join(" ")} --port {port}`]],
-    ] as const) {
-      const results = join(dir, how, "results");
-      const r = await execa(
-        process.execPath,
-        [cli, "measure", "--name", "v1", "--tool", "echo", "--args", '{"text":"hi"}', "--repeats", "2", "--results", results, ...args],
-        { cwd: root, reject: false },
-      );
-      assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
-      assert.match(r.stderr, /^revisions: auto: target v1 speaks 2025-06-18, 2025-11-25$/m);
-      assert.match(r.stderr, /^ {2}skipped v1 × 2026-07-28: /m);
-      const lines = r.stdout
-        .trim()
+    const results = join(dir, "results");
+    const r = await execa(
+      process.execPath,
+      [
+        cli,
+        "measure",
+        "--name",
+        "v1",
+        "--tool",
+        "echo",
+        "--args",
+        '{"text":"hi"}',
+        "--repeats",
+        "2",
+        "--results",
+        results,
+        "--http",
+        `${server("http").join(" ")} --port {port}`,
+        "--",
+        ...server("stdio"),
+      ],
+      { cwd: root, reject: false },
+    );
+    assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stderr, /^revisions: auto: target v1 speaks 2025-06-18, 2025-11-25$/m);
+    assert.match(r.stderr, /^ {2}skipped v1 × 2026-07-28: /m);
+    assert.doesNotMatch(r.stderr, /stdio only|HTTP only/);
+    const lines = totalsLines(r.stdout);
+    assert.deepEqual(
+      lines.map((l) => l.split("\t")[0]),
+      ["raw-v1-http-2025-06-18-call", "raw-v1-http-2025-11-25-call", "raw-v1-stdio-2025-06-18-call", "raw-v1-stdio-2025-11-25-call"],
+    );
+    const medians = tsv(join(results, "medians.tsv"));
+    const tools = tsv(join(results, "tools.tsv"));
+    for (const line of lines) {
+      const [config, , total, , listBytes] = line.split("\t");
+      assert.equal(total, medians.find((m) => m.config === config && m.metric === "total_bytes")!.median, `${config} total`);
+      const messages = tsv(join(results, "logs", config!, "1.messages.tsv"));
+      const list = messages.find((m) => m.dir === "s2c" && m.method === "tools/list" && m.kind === "result");
+      assert.equal(listBytes, list!.body_bytes, `${config} tools/list answer bytes`);
+      assert.ok(Number(listBytes) > 100);
+      // Every JSON-RPC message has its tokens beside its bytes.
+      for (const m of messages.filter((m) => ["request", "notification", "result", "error"].includes(m.kind ?? "")))
+        assert.ok(Number(m.tokens_o200k_base) > 0 && Number(m.tokens_cl100k_base) > 0, `${config} seq ${m.seq} tokens`);
+      // Each tool definition of the answer, over both transports: its bytes add up with the array's
+      // commas to the answer's tools array, and its tokens are those of its text.
+      const mine = tools.filter((t) => t.config === config);
+      const echo = mine.find((t) => t.tool === "echo");
+      assert.ok(echo && Number(echo.definition_bytes) > 50 && Number(echo.tokens_o200k_base) > 10, `${config} echo`);
+      assert.equal(echo.transport, config!.split("-")[2]!);
+      const s2c = readFileSync(join(results, "logs", config!, "1.jsonl"), "utf8")
         .split("\n")
-        .filter((l) => l.startsWith("raw-"));
-      assert.deepEqual(
-        lines.map((l) => l.split("\t")[0]),
-        [`raw-v1-${how}-2025-06-18-call`, `raw-v1-${how}-2025-11-25-call`],
+        .filter((l) => l.includes('"s2c"') && l.includes("b64"))
+        .map((l) => Buffer.from((JSON.parse(l) as { b64: string }).b64, "base64").toString("utf8"))
+        .join("");
+      // The answer's own line (stdio), or its SSE data line (HTTP).
+      const answer = s2c
+        .split(/\r?\n/)
+        .map((l) => l.replace(/^data: /, ""))
+        .find((l) => l.startsWith("{") && l.includes('"tools":['));
+      const listed = (JSON.parse(answer!) as { result: { tools: { name: string }[] } }).result.tools;
+      const text = JSON.stringify(listed.find((t) => t.name === "echo"));
+      assert.equal(Number(echo.definition_bytes), Buffer.byteLength(text), `${config} echo bytes as sent`);
+      assert.equal(Number(echo.tokens_o200k_base), countTokens(text, "o200k_base"));
+      assert.equal(Number(echo.tokens_cl100k_base), countTokens(text, "cl100k_base"));
+      assert.ok(
+        r.stdout.includes(
+          `${config!.split("-")[2]}\t${config!.split("-").slice(3, 6).join("-")}\techo\t${echo.definition_bytes}\t${echo.tokens_o200k_base}\t${echo.tokens_cl100k_base}`,
+        ),
       );
-      const medians = tsv(join(results, "medians.tsv"));
-      for (const line of lines) {
-        const [config, , total, , listBytes] = line.split("\t");
-        assert.equal(total, medians.find((m) => m.config === config && m.metric === "total_bytes")!.median, `${config} total`);
-        const list = tsv(join(results, "logs", config!, "1.messages.tsv")).find((m) => m.dir === "s2c" && m.method === "tools/list");
-        assert.equal(listBytes, list!.body_bytes, `${config} tools/list answer bytes`);
-        assert.ok(Number(listBytes) > 100);
-      }
-      assert.ok(existsSync(join(dir, how, "site", "v1.html")), "the page");
-      const tools = tsv(join(results, "tools.tsv"));
-      if (how === "stdio") {
-        // Per revision, each tool definition with its bytes and tokens; the stdout table repeats them.
-        for (const revision of ["2025-06-18", "2025-11-25"]) {
-          const echo = tools.find((t) => t.revision === revision && t.tool === "echo");
-          assert.ok(echo && Number(echo.definition_bytes) > 50 && Number(echo.tokens_o200k_base) > 10 && Number(echo.tokens_cl100k_base) > 10, revision);
-          assert.ok(r.stdout.includes(`${revision}\techo\t${echo.definition_bytes}\t${echo.tokens_o200k_base}\t${echo.tokens_cl100k_base}`));
-        }
-        assert.match(r.stdout, /tokenizers: o200k_base \(js-tiktoken 1\.0\.21\), cl100k_base \(js-tiktoken 1\.0\.21\)/);
-      } else {
-        assert.equal(tools.length, 0);
-        assert.match(r.stderr, /tool definitions are read from stdio logs only/);
-      }
-      assert.ok(readFileSync(join(results, "measure.yaml"), "utf8").includes('"revisions": "auto"'));
     }
+    assert.match(r.stdout, /tokenizers: o200k_base \(js-tiktoken 1\.0\.21\), cl100k_base \(js-tiktoken 1\.0\.21\)/);
+    // What each revision adds: one pair per transport, with the session's change.
+    const changes = tsv(join(results, "tools-changes.tsv"));
+    for (const transport of ["http", "stdio"]) {
+      const pair = changes.filter((c) => c.head_config === `raw-v1-${transport}-2025-11-25-call`);
+      assert.ok(pair.length > 0 && pair.every((c) => c.axis === "revision" && c.from === "2025-06-18" && c.to === "2025-11-25"), transport);
+    }
+    const provenance = JSON.parse(readFileSync(join(results, "provenance.json"), "utf8")) as { tokenizers: string[]; flows: Record<string, { steps: string }> };
+    assert.deepEqual(provenance.tokenizers, ["o200k_base (js-tiktoken 1.0.21)", "cl100k_base (js-tiktoken 1.0.21)"]);
+    assert.equal(provenance.flows.call?.steps, "open, list-tools, call-tool");
+    // The page: the answer for flow call over both transports, the catalog section, the flow defined from the results.
+    const page = readFileSync(join(dir, "site", "v1.md"), "utf8");
+    assert.match(page, /## The answer/);
+    assert.match(page, /### Over http\n+\| Flow \| Revision \| v1 \|\n\| --- \| --- \| ---: \|\n\| call \| 2025-06-18 \|/);
+    assert.match(page, /## What this server's catalog costs a model's context/);
+    assert.match(page, /tokens under o200k\\_base \(js-tiktoken 1\.0\.21\), cl100k\\_base \(js-tiktoken 1\.0\.21\)/);
+    assert.match(page, /\| echo \| \d[\d,]* \| \d[\d,]* \/ \d[\d,]* \| \d[\d,]* \(\+?-?\d+\) \|/);
+    assert.match(page, /- 2025-06-18 → 2025-11-25 over stdio: /);
+    assert.match(page, /`call`: tools\/list, then one tools\/call of echo \(steps: open, list-tools, call-tool\)/);
+    assert.ok(existsSync(join(dir, "site", "v1.html")), "the page");
+    assert.ok(readFileSync(join(results, "measure.yaml"), "utf8").includes('"revisions": "auto"'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test("measure refuses a missing server, --args without --tool and an --http line without {port}, in one line each", async () => {
+test("measure --url: a server already running on 127.0.0.1, measured over HTTP, the line says why not stdio", { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-url-"));
+  const port = await freePort();
+  const [cmd, ...args] = server("http");
+  const running = spawn(cmd!, [...args, "--port", String(port)], { stdio: ["ignore", "ignore", "pipe"] });
+  try {
+    // The target says `listening on 127.0.0.1:PORT` on stderr once it accepts connections.
+    await new Promise<void>((resolve, reject) => {
+      let said = "";
+      running.stderr!.on("data", (d: Buffer) => {
+        said += d.toString();
+        if (said.includes("listening on")) resolve();
+      });
+      running.once("exit", (code) => reject(new Error(`server exited ${code}: ${said}`)));
+      setTimeout(() => reject(new Error(`server not listening after 30 s: ${said}`)), 30_000).unref();
+    });
+    const results = join(dir, "results");
+    const r = await execa(
+      process.execPath,
+      [cli, "measure", "--url", `http://127.0.0.1:${port}/mcp`, "--tool", "echo", "--args", '{"text":"hi"}', "--repeats", "1", "--results", results],
+      { cwd: root, reject: false },
+    );
+    assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stderr, /^measure: Streamable HTTP only: the server is already running/m);
+    assert.deepEqual(
+      totalsLines(r.stdout).map((l) => l.split("\t")[0]),
+      [`raw-server-${port}-http-2025-06-18-call`, `raw-server-${port}-http-2025-11-25-call`],
+    );
+    assert.ok(tsv(join(results, "tools.tsv")).some((t) => t.tool === "echo"));
+    assert.equal(running.exitCode, null, "the running server is left running");
+  } finally {
+    running.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("measure refuses a missing server, --args without --tool, an --http line without {port} and a --url off loopback, in one line each", async () => {
   for (const [args, want] of [
     [[], /name one server/],
     [["--args", "{}", "--", "node", "x.js"], /--args without --tool/],
     [["--http", "node x.js --port 3000"], /no \{port\}/],
+    [["--url", "http://192.0.2.1:3000/mcp"], /host 192\.0\.2\.1 is not 127\.0\.0\.1 — wirecost measures loopback only/],
+    [["--url", "https://127.0.0.1:3000/mcp"], /https is not measured/],
+    [["--url", "http://127.0.0.1:3000/mcp", "--http", "node x.js {port}"], /name one server/],
   ] as const) {
     const r = await execa(process.execPath, [cli, "measure", ...args], { cwd: root, reject: false });
     assert.equal(r.exitCode, 1, r.stderr);

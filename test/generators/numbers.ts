@@ -250,6 +250,45 @@ export function tracedFigures(results: string): TracedFigures {
     byRest.set(key, [...(byRest.get(key) ?? []), t]);
   }
   for (const totals of byRest.values()) for (const a of totals) for (const b of totals) addInt(b - a);
+  // The tool catalog (tools.tsv, tools-changes.tsv): each cell, each configuration's sums, the
+  // differences between any two of a tool's (or a sum's) figures, the changes' bytes and their sums.
+  const toolsFile = join(results, "tools.tsv");
+  if (existsSync(toolsFile)) {
+    const rows = tsv(toolsFile);
+    const cols = ["definition_bytes", "tokens_o200k_base", "tokens_cl100k_base"];
+    const series = new Map<string, number[]>();
+    const put = (key: string, v: number): void => {
+      series.set(key, [...(series.get(key) ?? []), v]);
+    };
+    const sums = new Map<string, number>();
+    for (const r of rows) {
+      if ((r.get("tool") ?? "") === "") continue;
+      for (const c of cols) {
+        const v = r.get(c) ?? "";
+        if (!INT.test(v)) continue;
+        addInt(v);
+        put(`${r.get("transport")}:${r.get("tool")}:${c}`, Number(v));
+        sums.set(`${r.get("transport")}:${r.get("config")}:${c}`, (sums.get(`${r.get("transport")}:${r.get("config")}:${c}`) ?? 0) + Number(v));
+      }
+    }
+    for (const [key, v] of sums) {
+      addInt(v);
+      const [transport, , c] = key.split(":");
+      put(`${transport}:all:${c}`, v);
+    }
+    addInt(new Set(rows.map((r) => `${r.get("config")}:${r.get("tool")}`)).size);
+    for (const config of new Set(rows.map((r) => r.get("config")))) addInt(rows.filter((r) => r.get("config") === config).length);
+    for (const vs of series.values()) for (const a of vs) for (const b of vs) addInt(b - a);
+    const changesFile = join(results, "tools-changes.tsv");
+    if (existsSync(changesFile)) {
+      const changes = tsv(changesFile);
+      for (const c of changes) for (const k of ["delta_total_bytes", "bytes", "count"]) addInt(c.get(k));
+      const byPair = new Map<string, number>();
+      for (const c of changes.filter((c) => c.get("method") === "tools/list" && c.get("kind") !== "" && c.get("kind") !== "unexplained"))
+        byPair.set(c.get("head_config") ?? "", (byPair.get(c.get("head_config") ?? "") ?? 0) + Number(c.get("bytes") ?? 0));
+      for (const v of byPair.values()) addInt(v);
+    }
+  }
   // Row keys link to pages; crossover calls of the flows' definitions appear in prose.
   for (const n of Object.values(definedCalls)) addInt(n);
   return { all, statuses, configs: [...configs].sort((a, b) => b.length - a.length), named };

@@ -1,8 +1,9 @@
 /**
  * Wire content cannot inject markup. `test/fixtures/results-xss` is hand-made: its messages.tsv
  * methods, ids and start lines, its capture logs' HTTP header names and values and JSON-RPC
- * bodies, an axis value and a coverage reason hold `<script>`, `</table>`, `<img onerror>`,
- * `|`, backticks, quotes and markdown link syntax with `javascript:` targets.
+ * bodies, an axis value, a coverage reason and its tool catalog (`tools.tsv`: a tool name and the
+ * reason a configuration has none) hold `<script>`, `</table>`, `<img onerror>`, `|`, backticks,
+ * quotes and markdown link syntax with `javascript:` targets.
  */
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -109,6 +110,19 @@ describe("escaping of wire content", () => {
       // The hostile text is shown, as text.
       assert.ok(textOf(html).includes("<script>alert(1)</script>"), `${page}: wire text visible as text`);
     }
+  });
+
+  it("the tool catalog section shows a hostile tool name and reason as text, in one cell", async () => {
+    const site = await renderXss();
+    const html = readFileSync(join(site, "mcp-on-the-wire.html"), "utf8");
+    const catalog = htmlTables(html).find((t) => t.headers[0] === "Tool");
+    assert.ok(catalog, "the catalog table");
+    assert.deepEqual(
+      catalog.rows.map((r) => r[0]),
+      ["t<script>alert(1)</script>|`x`[a](javascript:alert(1))", "echo", "all 2 definitions"],
+    );
+    assert.deepEqual(catalog.rows[2]!.slice(1), ["200", "50 / 50"]);
+    assert.ok(textOf(html).includes("the log holds no </table><script>alert(2)</script> answer"), "the reason, as text");
   });
 
   it("sequence diagrams show the hostile wire text escaped: no tag, no script", async () => {

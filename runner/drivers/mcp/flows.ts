@@ -106,6 +106,8 @@ export async function runStep(s: McpSession, ctx: DriverContext, step: FlowStep)
     case "repeat":
       for (let i = 0; i < step.times; i++) await runStep(s, ctx, step.step);
       return;
+    case "end":
+      return s.end();
     case "call-tool": {
       if (step.name === undefined) {
         const call = toolCallOf(ctx);

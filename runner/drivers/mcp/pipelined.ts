@@ -11,6 +11,7 @@ import { SseParser } from "../../wire/sse.js";
 import { STREAM_END_GRACE_MS } from "../http-connection.js";
 import { ProtocolError } from "../types.js";
 import { mcpHeaders } from "./wires.js";
+import { hasHandshake } from "./revision.js";
 import type { JsonRpcMessage, Outgoing, Wire } from "./session.js";
 import { ResponseTimeout } from "../../errors.js";
 
@@ -89,6 +90,11 @@ export class PipelinedStdioWire implements Wire {
 
   async notify(msg: Outgoing): Promise<void> {
     this.stdin.write(Buffer.concat([msg.body, Buffer.from("\n")]));
+  }
+
+  /** Step `end` over stdio: close the server's stdin (as wires.ts StdioWire). */
+  async end(): Promise<void> {
+    this.stdin.end();
   }
 }
 
@@ -228,6 +234,30 @@ export class PipelinedHttpWire implements Wire {
       if (m.method === undefined && m.id === msg.id) return m;
     }
     throw new ProtocolError(`${msg.method}: the HTTP response carried no JSON-RPC response with id ${msg.id}`);
+  }
+
+  /**
+   * Step `end` over Streamable HTTP (as wires.ts HttpWire): in the 2025 era, `DELETE` with the
+   * session id the server assigned; nothing without one, nothing for 2026-07-28.
+   * @throws ProtocolError when the answer is neither 2xx nor 405
+   */
+  async end(revision: string): Promise<void> {
+    if (!hasHandshake(revision) || this.sessionId === undefined) return;
+    const headers = { "MCP-Protocol-Version": revision, "Mcp-Session-Id": this.sessionId, "Content-Length": "0" };
+    const status = await new Promise<number>((resolve, reject) => {
+      const r = httpRequest(
+        { host: "127.0.0.1", port: this.port, path: this.path, method: "DELETE", headers, agent: this.agent, timeout: this.timeoutMs },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+          res.on("error", reject);
+        },
+      );
+      r.on("timeout", () => r.destroy(new ResponseTimeout(`end of session (DELETE): no answer within ${this.timeoutMs} ms`)));
+      r.on("error", reject);
+      r.end();
+    });
+    if (!(status >= 200 && status < 300) && status !== 405) throw new ProtocolError(`end of session (DELETE): HTTP ${status}`);
   }
 
   async notify(msg: Outgoing): Promise<void> {

@@ -35,6 +35,8 @@ export interface Outgoing {
 export interface Wire {
   exchange(msg: Outgoing, onServerRequest: (req: JsonRpcMessage) => JsonRpcMessage): Promise<JsonRpcMessage>;
   notify(msg: Outgoing): Promise<void>;
+  /** End the session the transport's way for `revision` (runner/matrix/flows.ts, step `end`). */
+  end(revision: string): Promise<void>;
 }
 
 /** Drives one MCP session over a Wire. */
@@ -84,6 +86,14 @@ export class McpSession {
     if ((res.result as { isError?: boolean }).isError)
       throw new ProtocolError(`${method} (id ${id}) answered a tool error: ${JSON.stringify(res.result).slice(0, 200)}`);
     return res;
+  }
+
+  /**
+   * End the session (step `end`): the wire's way for the session's revision.
+   * @throws ProtocolError when the server refuses the end with an unexpected answer
+   */
+  async end(): Promise<void> {
+    await this.wire.end(this.revision);
   }
 
   /** Send a notification. */

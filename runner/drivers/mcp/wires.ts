@@ -76,6 +76,11 @@ export class StdioWire implements Wire {
   async notify(msg: Outgoing): Promise<void> {
     this.ch.send(Buffer.concat([msg.body, Buffer.from("\n")]));
   }
+
+  /** stdio ends the session by closing the server's stdin (MCP 2025-11-25, "Lifecycle", Shutdown: stdio), in every revision. */
+  async end(): Promise<void> {
+    this.ch.end();
+  }
 }
 
 /** Whether a response head says `Content-Type: text/event-stream`. */
@@ -176,6 +181,28 @@ export class HttpWire implements Wire {
 
   async notify(msg: Outgoing): Promise<void> {
     await this.post(this.conn, msg);
+  }
+
+  /**
+   * End the session: in the 2025 era, `DELETE` of the endpoint with the `Mcp-Session-Id` the server
+   * assigned (MCP 2025-11-25, "Transports", Session Management: the client SHOULD send it; the
+   * server MAY answer 405 Method Not Allowed when clients may not end sessions); nothing when the
+   * server assigned no session id, and nothing for 2026-07-28, which has no session.
+   * @throws ProtocolError when the answer is neither 2xx nor 405
+   */
+  async end(revision: string): Promise<void> {
+    if (!hasHandshake(revision) || this.sessionId === undefined) return;
+    const head = [
+      `DELETE ${this.path} HTTP/1.1`,
+      `Host: 127.0.0.1:${this.port}`,
+      `MCP-Protocol-Version: ${revision}`,
+      `Mcp-Session-Id: ${this.sessionId}`,
+      "Content-Length: 0",
+    ];
+    const res = await this.conn.request(Buffer.from(`${head.join("\r\n")}\r\n\r\n`), "DELETE", this.timeoutMs);
+    const status = res.status ?? 0;
+    if (!(status >= 200 && status < 300) && status !== 405)
+      throw new ProtocolError(`end of session (DELETE): HTTP ${status || "?"} ${res.body.toString().slice(0, 200)}`);
   }
 
   /** Close both connections. */

@@ -68,6 +68,11 @@ export class ChannelTransport {
     this.channel.send(Buffer.from(JSON.stringify(message) + "\n"));
   }
 
+  /** Step `end` over stdio: end the target's stdin (MCP "Lifecycle", Shutdown: the client closes the server's input). */
+  async terminateSession(): Promise<void> {
+    this.channel.end();
+  }
+
   /** Stop reading (a pending read is abandoned). */
   async close(): Promise<void> {
     if (this.closed) return;

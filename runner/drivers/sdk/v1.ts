@@ -14,7 +14,7 @@ import { SDK_CLIENTS } from "../declarations.js";
 import { ProtocolError, type Driver, type DriverContext } from "../types.js";
 import { CONFIRM_ANSWER } from "../mcp/flows.js";
 import { ChannelTransport } from "./channel-transport.js";
-import { sdkFlow } from "./flows.js";
+import { sdkFlow, type SessionEnder } from "./flows.js";
 import { watchRevision } from "./revision-watch.js";
 import { SDK_CLIENT_INFO } from "./v2.js";
 
@@ -48,7 +48,7 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
   try {
     await client.connect(transport, { timeout: ctx.timeoutMs });
     watch.check();
-    await flow(client, ctx);
+    await flow(client, ctx, transport as unknown as SessionEnder);
     watch.check();
   } catch (e) {
     watch.check();

@@ -13,7 +13,7 @@ import { SDK_CLIENTS } from "../declarations.js";
 import type { Driver, DriverContext } from "../types.js";
 import { CONFIRM_ANSWER } from "../mcp/flows.js";
 import { ChannelTransport } from "./channel-transport.js";
-import { sdkFlow } from "./flows.js";
+import { sdkFlow, type SessionEnder } from "./flows.js";
 import { watchRevision } from "./revision-watch.js";
 
 /** Client identity the SDK drivers send (fixed, so repeats are byte-identical). */
@@ -49,7 +49,7 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
   try {
     await client.connect(transport, { timeout: ctx.timeoutMs } as never);
     watch.check();
-    await flow(client as never, ctx);
+    await flow(client as never, ctx, transport as unknown as SessionEnder);
     watch.check();
   } catch (e) {
     watch.check();
