@@ -36,6 +36,7 @@ import { definitionItems, flowBriefLine } from "../sections/definitions.js";
 import { wireCharts } from "../sections/wire-charts.js";
 import { clientFieldsView } from "../sections/client-fields.js";
 import { releasesView } from "../sections/releases.js";
+import { conformanceView } from "../sections/conformance.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
@@ -252,6 +253,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     definitions: definitionItems(mcp ? ["flow", "client", "revision", "layer", "meta", "repeat"] : ["layer", "repeat"]),
     framing: framingShareTable(httpRows),
     servers: serversSideBySide(allRows.filter(isMcp), results.axisNames, labels),
+    conformance: mcp ? conformanceView(results, (t) => results.provenance.targetLabels.get(t) ?? t) : undefined,
     crossHttp,
     crossStdio,
     flowCalls: Object.entries(FLOW_CALLS)
