@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { mdCell, mdCode } from "../../format/markdown.js";
-import { formatInt } from "../format.js";
+import { formatInt, formatMedianCount } from "../format.js";
 import { compareTuples } from "../../format/order.js";
 import { reproduceCommand } from "../reproduce.js";
 import type { ConfigSummary, MetricStats, Results } from "../results/load.js";
@@ -63,7 +63,7 @@ interface SectionView {
 const axis = (row: Row, name: string): string => row.summary.axes.get(name) ?? "";
 const median = (row: Row, metric: string): string => {
   const stats = row.metrics.get(metric);
-  return stats === undefined ? "—" : formatInt(stats.median);
+  return stats === undefined ? "—" : formatMedianCount(stats.median);
 };
 const num = (header: string, metric: string): Column<Row> => ({
   header,
