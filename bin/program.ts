@@ -157,6 +157,18 @@ export function buildProgram(): Command {
     );
 
   program
+    .command("conformance")
+    .description(
+      "run the official MCP conformance suite against each MCP target's HTTP server and write its verdicts into the results folder (conformance.tsv)",
+    )
+    .argument("[matrix]", "matrix file naming the targets", "matrix.yaml")
+    .option("--target <name>", "a target to test (repeatable; default: every target with an http command)", collect, [])
+    .option("--results <dir>", "results folder of the matrix's wire report", "results")
+    .action(async (matrix: string, o: import("./commands/conformance.js").ConformanceCommandOptions) =>
+      (await import("./commands/conformance.js")).conformanceCommand(matrix, o),
+    );
+
+  program
     .command("render")
     .description("render the site from a results folder (runs nothing)")
     .option("--results <dir>", "results folder", "results")

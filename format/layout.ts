@@ -77,6 +77,8 @@ export const RESULTS_FILES = {
   provenance: "provenance.json",
   /** Bytes, matrices with a `version` axis: each change between consecutive versions and its cause (format/changes.ts). */
   changes: "changes.tsv",
+  /** Bytes (the wire report): the MCP conformance suite's verdict per target and scenario, written by `wirecost conformance` (format/conformance.ts). */
+  conformance: "conformance.tsv",
   /** Timing: one row per (trial, metric). */
   timings: "timings.tsv",
   /** Timing: per (configuration, metric) over ok trials. The marker of a timing folder. */

@@ -32,3 +32,12 @@ export function formatFixed(n: number, digits: number): string {
   const sign = n < 0 && rounded !== 0 ? "-" : "";
   return `${sign}${formatInt(Number(whole))}${frac === undefined ? "" : `.${frac}`}`;
 }
+
+/**
+ * Format a median of counts: an integer as {@link formatInt}; the median of an even number of
+ * repeats that differ, which falls between two counts (`3.5`), with one decimal (`"3.5"`).
+ * @param n a finite number
+ */
+export function formatMedianCount(n: number): string {
+  return Number.isInteger(n) ? formatInt(n) : formatFixed(n, 1);
+}

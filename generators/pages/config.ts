@@ -4,7 +4,7 @@
  */
 import { sequenceSvg } from "../charts/sequence.js";
 import { mdCell, mdCode, mdFence } from "../../format/markdown.js";
-import { formatInt } from "../format.js";
+import { formatInt, formatMedianCount } from "../format.js";
 import { compareCodeUnits } from "../../format/order.js";
 import { reproduceCommand } from "../reproduce.js";
 import { idStem } from "../stem.js";
@@ -80,7 +80,7 @@ export function configPageMarkdown(results: Results, summary: ConfigSummary, seq
       [
         { header: "Metric", align: "left", cell: (m: (typeof metrics)[number]) => m[0] },
         { header: "Min", align: "right", cell: (m: (typeof metrics)[number]) => formatInt(m[1].min) },
-        { header: "Median", align: "right", cell: (m: (typeof metrics)[number]) => formatInt(m[1].median) },
+        { header: "Median", align: "right", cell: (m: (typeof metrics)[number]) => formatMedianCount(m[1].median) },
         { header: "Max", align: "right", cell: (m: (typeof metrics)[number]) => formatInt(m[1].max) },
       ],
       metrics,

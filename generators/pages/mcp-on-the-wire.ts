@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { mdCell, mdCode } from "../../format/markdown.js";
-import { formatInt } from "../format.js";
+import { formatInt, formatMedianCount } from "../format.js";
 import { compareTuples } from "../../format/order.js";
 import { reproduceCommand } from "../reproduce.js";
 import type { ConfigSummary, MetricStats, Results } from "../results/load.js";
@@ -37,6 +37,7 @@ import { wireCharts } from "../sections/wire-charts.js";
 import { clientFieldsView } from "../sections/client-fields.js";
 import { releasesView } from "../sections/releases.js";
 import { toolCatalogView } from "../sections/tool-catalog.js";
+import { conformanceView } from "../sections/conformance.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
@@ -63,7 +64,7 @@ interface SectionView {
 const axis = (row: Row, name: string): string => row.summary.axes.get(name) ?? "";
 const median = (row: Row, metric: string): string => {
   const stats = row.metrics.get(metric);
-  return stats === undefined ? "—" : formatInt(stats.median);
+  return stats === undefined ? "—" : formatMedianCount(stats.median);
 };
 const num = (header: string, metric: string): Column<Row> => ({
   header,
@@ -258,6 +259,7 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
     }),
     framing: framingShareTable(httpRows),
     servers: serversSideBySide(allRows.filter(isMcp), results.axisNames, labels),
+    conformance: mcp ? conformanceView(results, (t) => results.provenance.targetLabels.get(t) ?? t) : undefined,
     crossHttp,
     crossStdio,
     flowCalls: Object.entries(FLOW_CALLS)

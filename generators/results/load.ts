@@ -7,6 +7,7 @@ import { readSummary, type ConfigSummary } from "../../format/summary.js";
 import { readCoverage, readRuns, type Coverage, type Runs } from "./extra.js";
 import { resultsFile } from "../../format/layout.js";
 import { readChanges, type ChangeRow } from "../../format/changes.js";
+import { readConformance, type ConformanceRow } from "../../format/conformance.js";
 
 export type { ConfigSummary } from "../../format/summary.js";
 export type { MetricStats, Medians } from "../../format/medians.js";
@@ -33,13 +34,15 @@ export interface Results {
   coverage: Coverage | undefined;
   /** `changes.tsv` (the changes between consecutive versions, format/changes.ts), when the folder has one. */
   changes: ChangeRow[] | undefined;
+  /** `conformance.tsv` (the MCP conformance suite's verdicts, format/conformance.ts), when the folder has one. */
+  conformance: ConformanceRow[] | undefined;
   /** Paths of the files read, as the user passed the folder; for error messages only, never for output. */
   files: { summary: string; medians: string; provenance: string };
 }
 
 /**
  * Read `summary.tsv`, `medians.tsv` and `provenance.json` from a results folder, and `runs.tsv`,
- * `coverage.tsv` and `changes.tsv` when present (`logs/` is read on demand by the pages).
+ * `coverage.tsv`, `changes.tsv` and `conformance.tsv` when present (`logs/` is read on demand by the pages).
  * @param dir the results folder, as the user passed it (error messages repeat it)
  * @throws UserError naming the folder when it does not exist or is not a folder, naming a file
  *   when it is missing or malformed (see the readers), and naming `medians.tsv` when a
@@ -85,6 +88,7 @@ export function loadResults(dir: string): Results {
     runs: readRuns(dir),
     coverage: readCoverage(dir),
     changes: readChanges(resultsFile(dir, "changes")),
+    conformance: readConformance(resultsFile(dir, "conformance")),
     files,
   };
 }

@@ -1,15 +1,16 @@
 /**
  * "Across releases": the part of a bytes report whose matrix has a `version` axis (README
- * "Package versions as an axis"). A chart per flow and transport of each configuration's median
- * total bytes per release (one line per target and revision, releases in version order); per
- * target, every pair of consecutive releases compared and how many of its configurations changed;
- * and each change with its causes, from `changes.tsv` (written by the runner with the cause finder
- * of `wirecost compare`). Every figure comes from the results files.
+ * "Package versions as an axis"), one part per SDK (a target of the matrix, one package): a chart
+ * per flow and transport of each configuration's median total bytes per release (one line per
+ * revision, the target's releases in version order); every pair of its consecutive releases
+ * compared and how many of its configurations changed; and each change with its causes, from
+ * `changes.tsv` (written by the runner with the cause finder of `wirecost compare`). Every figure
+ * comes from the results files.
  */
 import type { ChangeRow } from "../../format/changes.js";
 import { counted } from "../../format/plural.js";
 import { lineChartSvg, type LineDatum } from "../charts/svg.js";
-import { mdCode } from "../../format/markdown.js";
+import { mdCell, mdCode } from "../../format/markdown.js";
 import { formatInt } from "../format.js";
 import { skippedConfigs } from "../results/extra.js";
 import type { Results } from "../results/load.js";
@@ -20,23 +21,35 @@ import { coincidingSeries } from "./wire-charts.js";
 /** The axis whose values are releases. */
 const VERSION = "version";
 
-/** What the template shows (templates/sections/releases.md.njk); strings are markdown source. */
-export interface ReleasesView {
-  /** Releases in order, as inline code joined by commas. */
+/** One SDK's part of the releases section: the releases of one target (one package). */
+export interface SdkReleasesView {
+  /** The target's id and its label from the matrix, as markdown (escaped). */
+  target: string;
+  label: string;
+  /** Its releases in order, as inline code joined by commas. */
   releases: string;
   /** One chart per flow and transport: its heading and its SVG file beside the page. */
   charts: { flow: string; transport: string; file: string; coincide: string }[];
-  /** Per target and consecutive pair of releases: configurations compared and changed. */
+  /** Per consecutive pair of its releases: configurations compared and changed. */
   pairs: TableView;
   /** Each configuration pair whose bytes changed, with its causes; undefined when none changed. */
   changes: TableView | undefined;
   /**
-   * The answer in a few lines, for the top of the page: per target, each pair of consecutive
-   * releases that changed bytes (Δ total bytes, configurations changed, the causes named), then
-   * the releases where nothing changed; markdown, one item each.
+   * The answer in a few lines: each pair of consecutive releases that changed bytes (Δ total
+   * bytes, configurations changed, the causes named), then the releases where nothing changed;
+   * markdown, one item each.
    */
   summary: string[];
-  /** Pairs compared and pairs with a byte change, over the whole report. */
+  /** Its configuration pairs compared and those with a byte change. */
+  compared: string;
+  changed: string;
+}
+
+/** What the template shows (templates/sections/releases.md.njk); strings are markdown source. */
+export interface ReleasesView {
+  /** One part per SDK (target of the matrix), in the order of the results' configuration ids. */
+  sdks: SdkReleasesView[];
+  /** Configuration pairs compared and pairs with a byte change, over the whole report. */
   compared: string;
   changed: string;
 }
@@ -90,33 +103,79 @@ function causeNames(rows: readonly ChangeRow[]): string[] {
   return [...merged].map(([name, methods]) => (methods.length ? `${name} in ${methods.join(", ")}` : name));
 }
 
+/** A configuration of the results, as `Results` lists them. */
+type Config = Results["configs"][number];
+/** A consecutive pair of releases of one configuration, with its changes.tsv rows. */
+type Pair = { target: string; from: string; to: string; head: Config | undefined; rows: ChangeRow[] };
+/** A pair's rows changed bytes: a total that differs or a named cause. */
+const changedPair = (p: Pair): boolean => p.rows[0]!.deltaTotalBytes !== 0 || p.rows.some((r) => r.kind !== "");
+const axisOf = (c: Config, name: string): string => c.axes.get(name) ?? "";
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * The view and chart files of the releases section, or undefined when the results have no
- * `version` axis.
- * @param slug the report's slug: chart files are `<slug>-releases-<flow>-<transport>.svg`
+ * `version` axis: one part per target (an SDK package), each with its own releases.
+ * @param slug the report's slug: chart files are `<slug>-releases-<target>-<flow>-<transport>.svg`
  */
 export async function releasesView(results: Results, slug: string): Promise<{ view: ReleasesView; assets: { file: string; content: string }[] } | undefined> {
   if (!results.axisNames.includes(VERSION)) return undefined;
   const skipped = skippedConfigs(results);
   const measured = results.configs.filter((c) => !skipped.has(c.config) && results.medians.get(c.config)?.get("total_bytes") !== undefined);
-  const order = releaseOrder(measured.map((c) => c.axes.get(VERSION) ?? ""));
-  const axis = (c: (typeof measured)[number], name: string) => c.axes.get(name) ?? "";
-  const labelOf = (target: string) => results.provenance.targetLabels.get(target) ?? target;
-  // Charts: flow × transport, one series per target, client and revision.
-  const clients = new Set(measured.map((c) => axis(c, "client")));
+  const configOf = new Map(results.configs.map((c) => [c.config, c] as const));
+  const byPair = new Map<string, ChangeRow[]>();
+  for (const r of results.changes ?? []) {
+    const key = `${r.baseConfig}\t${r.headConfig}`;
+    byPair.set(key, [...(byPair.get(key) ?? []), r]);
+  }
+  const pairs: Pair[] = [...byPair.values()].map((list) => {
+    const first = list[0]!;
+    const head = configOf.get(first.headConfig);
+    return { target: head ? axisOf(head, "target") : "", from: first.from, to: first.to, head, rows: list };
+  });
+  const targets = [...new Set(measured.map((c) => axisOf(c, "target")))];
+  const assets: { file: string; content: string }[] = [];
+  const sdks: SdkReleasesView[] = [];
+  for (const target of targets) {
+    const part = await sdkView(
+      results,
+      slug,
+      target,
+      measured.filter((c) => axisOf(c, "target") === target),
+      pairs.filter((p) => p.target === target),
+    );
+    assets.push(...part.assets);
+    sdks.push(part.view);
+  }
+  return {
+    view: { sdks, compared: formatInt(pairs.length), changed: formatInt(pairs.filter(changedPair).length) },
+    assets,
+  };
+}
+
+/** One target's part of the releases section (see {@link releasesView}). */
+async function sdkView(
+  results: Results,
+  slug: string,
+  target: string,
+  measured: readonly Config[],
+  pairs: readonly Pair[],
+): Promise<{ view: SdkReleasesView; assets: { file: string; content: string }[] }> {
+  const order = releaseOrder(measured.map((c) => axisOf(c, VERSION)));
+  // Charts: flow × transport, one series per client and revision.
+  const clients = new Set(measured.map((c) => axisOf(c, "client")));
   const groups = new Map<string, LineDatum[]>();
   for (const c of measured) {
-    const key = JSON.stringify([axis(c, "flow"), axis(c, "transport")]);
-    const series = [axis(c, "target"), ...(clients.size > 1 ? [axis(c, "client")] : []), axis(c, "revision")].filter((s) => s !== "").join(" ");
+    const key = JSON.stringify([axisOf(c, "flow"), axisOf(c, "transport")]);
+    const series = [...(clients.size > 1 ? [axisOf(c, "client")] : []), axisOf(c, "revision")].filter((s) => s !== "").join(" ");
     const list = groups.get(key) ?? [];
-    list.push({ x: axis(c, VERSION), series, value: results.medians.get(c.config)!.get("total_bytes")!.median });
+    list.push({ x: axisOf(c, VERSION), series, value: results.medians.get(c.config)!.get("total_bytes")!.median });
     groups.set(key, list);
   }
-  const charts: ReleasesView["charts"] = [];
+  const charts: SdkReleasesView["charts"] = [];
   const assets: { file: string; content: string }[] = [];
-  for (const [key, data] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [key, data] of [...groups].sort(([a], [b]) => byText(a, b))) {
     const [flow, transport] = JSON.parse(key) as [string, string];
-    const file = `${slug}-releases-${idStem(`${flow}-${transport}`)}.svg`;
+    const file = `${slug}-releases-${idStem(`${target}-${flow}-${transport}`)}.svg`;
     assets.push({ file, content: await lineChartSvg(data, order, "Release", "Total bytes (median)") });
     charts.push({
       flow: mdCode(flow),
@@ -126,39 +185,20 @@ export async function releasesView(results: Results, slug: string): Promise<{ vi
     });
   }
   // Pairs of consecutive releases, from changes.tsv.
-  const rows = results.changes ?? [];
-  const byPair = new Map<string, ChangeRow[]>();
-  for (const r of rows) {
-    const key = `${r.baseConfig}\t${r.headConfig}`;
-    const list = byPair.get(key) ?? [];
-    list.push(r);
-    byPair.set(key, list);
-  }
-  const configOf = new Map(results.configs.map((c) => [c.config, c] as const));
-  type Pair = { target: string; from: string; to: string; head: (typeof measured)[number] | undefined; rows: ChangeRow[] };
-  const pairs: Pair[] = [...byPair.values()].map((list) => {
-    const first = list[0]!;
-    const head = configOf.get(first.headConfig);
-    return { target: head ? axis(head, "target") : "", from: first.from, to: first.to, head, rows: list };
-  });
   const rank = new Map(order.map((v, i) => [v, i] as const));
-  const byRelease = new Map<string, { target: string; from: string; to: string; compared: number; changed: number; delta: number[] }>();
+  const byRelease = new Map<string, { from: string; to: string; compared: number; changed: number; delta: number[] }>();
   for (const p of pairs) {
-    const key = JSON.stringify([p.target, p.from, p.to]);
-    const e = byRelease.get(key) ?? { target: p.target, from: p.from, to: p.to, compared: 0, changed: 0, delta: [] };
+    const key = JSON.stringify([p.from, p.to]);
+    const e = byRelease.get(key) ?? { from: p.from, to: p.to, compared: 0, changed: 0, delta: [] };
     e.compared++;
-    const d = p.rows[0]!.deltaTotalBytes;
-    if (d !== 0 || p.rows.some((r) => r.kind !== "")) e.changed++;
-    e.delta.push(d);
+    if (changedPair(p)) e.changed++;
+    e.delta.push(p.rows[0]!.deltaTotalBytes);
     byRelease.set(key, e);
   }
-  const releaseRows = [...byRelease.values()].sort(
-    (a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0) || (rank.get(a.from) ?? 0) - (rank.get(b.from) ?? 0),
-  );
+  const releaseRows = [...byRelease.values()].sort((a, b) => (rank.get(a.from) ?? 0) - (rank.get(b.from) ?? 0));
   const pairsTable = tableView(
     [
-      { header: "Target", align: "left", cell: (r: (typeof releaseRows)[number]) => labelOf(r.target) },
-      { header: "Releases", align: "left", cell: (r) => `${r.from} → ${r.to}` },
+      { header: "Releases", align: "left", cell: (r: (typeof releaseRows)[number]) => `${r.from} → ${r.to}` },
       { header: "Configurations compared", align: "right", cell: (r) => formatInt(r.compared) },
       { header: "Changed", align: "right", cell: (r) => formatInt(r.changed) },
       {
@@ -174,21 +214,15 @@ export async function releasesView(results: Results, slug: string): Promise<{ vi
     releaseRows,
   );
   const changedPairs = pairs
-    .filter((p) => p.rows[0]!.deltaTotalBytes !== 0 || p.rows.some((r) => r.kind !== ""))
-    .sort(
-      (a, b) =>
-        (a.target < b.target ? -1 : a.target > b.target ? 1 : 0) ||
-        (rank.get(a.from) ?? 0) - (rank.get(b.from) ?? 0) ||
-        (a.rows[0]!.headConfig < b.rows[0]!.headConfig ? -1 : 1),
-    );
+    .filter(changedPair)
+    .sort((a, b) => (rank.get(a.from) ?? 0) - (rank.get(b.from) ?? 0) || byText(a.rows[0]!.headConfig, b.rows[0]!.headConfig));
   const changes = changedPairs.length
     ? tableView(
         [
-          { header: "Target", align: "left", cell: (p: Pair) => p.target },
-          { header: "Releases", align: "left", cell: (p) => `${p.from} → ${p.to}` },
-          { header: "Transport", align: "left", cell: (p) => (p.head ? axis(p.head, "transport") : "") },
-          { header: "Revision", align: "left", cell: (p) => (p.head ? axis(p.head, "revision") : "") },
-          { header: "Flow", align: "left", cell: (p) => (p.head ? axis(p.head, "flow") : "") },
+          { header: "Releases", align: "left", cell: (p: Pair) => `${p.from} → ${p.to}` },
+          { header: "Transport", align: "left", cell: (p) => (p.head ? axisOf(p.head, "transport") : "") },
+          { header: "Revision", align: "left", cell: (p) => (p.head ? axisOf(p.head, "revision") : "") },
+          { header: "Flow", align: "left", cell: (p) => (p.head ? axisOf(p.head, "flow") : "") },
           { header: "Total bytes", align: "right", cell: (p) => `${formatInt(p.rows[0]!.baseTotalBytes)} → ${formatInt(p.rows[0]!.headTotalBytes)}` },
           { header: "Δ", align: "right", cell: (p) => signed(p.rows[0]!.deltaTotalBytes) },
           { header: "Cause", align: "left", cell: (p) => causesText(p.rows) },
@@ -197,44 +231,43 @@ export async function releasesView(results: Results, slug: string): Promise<{ vi
       )
     : undefined;
   const summary: string[] = [];
-  for (const target of [...new Set(releaseRows.map((r) => r.target))]) {
-    const mine = releaseRows.filter((r) => r.target === target);
-    const changedHere = mine.filter((r) => r.changed > 0);
-    for (const r of changedHere) {
-      const here = changedPairs.filter((p) => p.target === target && p.from === r.from && p.to === r.to);
-      const deltas = here.map((p) => p.rows[0]?.deltaTotalBytes ?? 0);
-      const lo = Math.min(...deltas);
-      const hi = Math.max(...deltas);
-      const span = lo === hi ? `${signed(lo)} B` : `${signed(lo)} to ${signed(hi)} B`;
-      summary.push(
-        `**${mdCode(target)} ${r.from} → ${r.to}**: ${span} total bytes in ${formatInt(r.changed)} of ${counted(r.compared, "configuration")}; ${causeNames(here.flatMap((p) => p.rows)).join("; ")}.`,
-      );
-    }
-    const first = mine[0];
-    const last = mine[mine.length - 1];
-    if (first !== undefined && last !== undefined && changedHere.length === 0) {
-      summary.push(
-        `**${mdCode(target)} ${first.from} → ${last.to}**: no release changed any byte (${counted(
-          mine.reduce((n, r) => n + r.compared, 0),
-          "configuration pair",
-        )}).`,
-      );
-    } else if (changedHere.length < mine.length) {
-      summary.push(
-        `${mdCode(target)}, no byte changed: ${mine
-          .filter((r) => r.changed === 0)
-          .map((r) => `${r.from} → ${r.to}`)
-          .join(", ")}.`,
-      );
-    }
+  const changedHere = releaseRows.filter((r) => r.changed > 0);
+  for (const r of changedHere) {
+    const here = changedPairs.filter((p) => p.from === r.from && p.to === r.to);
+    const deltas = here.map((p) => p.rows[0]?.deltaTotalBytes ?? 0);
+    const lo = Math.min(...deltas);
+    const hi = Math.max(...deltas);
+    const span = lo === hi ? `${signed(lo)} B` : `${signed(lo)} to ${signed(hi)} B`;
+    summary.push(
+      `**${mdCode(target)} ${r.from} → ${r.to}**: ${span} total bytes in ${formatInt(r.changed)} of ${counted(r.compared, "configuration")}; ${causeNames(here.flatMap((p) => p.rows)).join("; ")}.`,
+    );
+  }
+  const first = releaseRows[0];
+  const last = releaseRows[releaseRows.length - 1];
+  if (first !== undefined && last !== undefined && changedHere.length === 0) {
+    summary.push(
+      `**${mdCode(target)} ${first.from} → ${last.to}**: no release changed any byte (${counted(
+        releaseRows.reduce((n, r) => n + r.compared, 0),
+        "configuration pair",
+      )}).`,
+    );
+  } else if (changedHere.length < releaseRows.length) {
+    summary.push(
+      `${mdCode(target)}, no byte changed: ${releaseRows
+        .filter((r) => r.changed === 0)
+        .map((r) => `${r.from} → ${r.to}`)
+        .join(", ")}.`,
+    );
   }
   return {
     view: {
-      summary,
+      target: mdCode(target),
+      label: mdCell(results.provenance.targetLabels.get(target) ?? target),
       releases: order.map(mdCode).join(", "),
       charts,
       pairs: pairsTable,
       changes,
+      summary,
       compared: formatInt(pairs.length),
       changed: formatInt(changedPairs.length),
     },

@@ -5,17 +5,21 @@
 # go.mod (the module and targets/common/profilewindow) is Go's workspace mode: the module builds with
 # the shared package from its folder, no replace directive; its go.work.sum is committed with it.
 # WIRECOST_CACHE, when set, holds Go's build cache (GOCACHE); the module cache stays at Go's default.
+# MODULE (an absolute folder) builds that module in place of targets/NAME, with the build tags TAGS
+# (comma-separated) when given: one release's module assembled by targets/mcp-go-releases/build.sh.
 #   bash targets/common/build-go.sh NAME OUT      # what targets/NAME/build.sh OUT runs
+#   bash targets/common/build-go.sh NAME OUT MODULE [TAGS]
 set -euo pipefail
 
-if [[ $# -ne 2 || -z "$2" ]]; then
-  echo "usage: build-go.sh NAME OUT (an absolute path of an empty folder)" >&2
+if [[ $# -lt 2 || $# -gt 4 || -z "$2" ]]; then
+  echo "usage: build-go.sh NAME OUT [MODULE [TAGS]] (OUT an absolute path of an empty folder)" >&2
   exit 2
 fi
 name="$1"
 out="$2"
 bin="${name//\//-}"
-module="$(cd "$(dirname "${BASH_SOURCE[0]}")/../$name" && pwd)"
+module="${3:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../$name" && pwd)}"
+tags="${4:-}"
 
 if ! command -v go >/dev/null 2>&1; then
   echo "$name build: go not found on PATH: install Go at the version targets/$name/go.mod names, or newer (https://go.dev/dl/)" >&2
@@ -31,7 +35,7 @@ export CGO_ENABLED=0
 mkdir -p "$out/bin"
 echo "$name build: $(go version) -> $out/bin/$bin" >&2
 cd "$module"
-if ! go build -mod=readonly -trimpath -o "$out/bin/$bin" .; then
+if ! go build -mod=readonly -trimpath ${tags:+-tags "$tags"} -o "$out/bin/$bin" .; then
   echo "$name build: go build failed (see above); if a module is missing, check the network to the Go module proxy" >&2
   exit 1
 fi

@@ -1,4 +1,4 @@
-"""The mcp-py target's tools on `MCPServer` (mcp 2.2.0): echo, add, confirm, the `tool_K` fillers
+"""The mcp-py target's tools on `MCPServer` (`mcp` 2.x; 1.x releases: factory_v1.py): echo, add, confirm, the `tool_K` fillers
 and, with `WIRECOST_WORKLOAD=tickets`, the ticket tools. Same names, descriptions and argument
 shapes as targets/mcp-ts-v2/factory.ts; the schemas' exact bytes are what the SDK derives from the
 typed signatures (pydantic: `title` members, its key order).
@@ -6,8 +6,6 @@ typed signatures (pydantic: `title` members, its key order).
 
 from __future__ import annotations
 
-import decimal
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -28,52 +26,8 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from catalog import CONFIRM_INPUT_KEY, CONFIRM_SCHEMA, SERVER_NAME, SERVER_VERSION, add, confirmed_text, named, text_tool
 from knobs import CONFIRM_MESSAGE, FILLER_DESCRIPTION, Knobs, request_state_of
-
-#: `serverInfo.name`; the version is fixed so it never changes the byte counts.
-SERVER_NAME = "wirecost-mcp-py"
-SERVER_VERSION = "1.0.0"
-#: Key of `confirm`'s one input request on 2026-07-28 (`inputRequests.confirm`).
-CONFIRM_INPUT_KEY = "confirm"
-#: The form `confirm` asks for: the same JSON Schema, member for member, as mcp-ts-v2's.
-CONFIRM_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"confirm": {"type": "boolean"}},
-    "required": ["confirm"],
-}
-
-
-def js_number(x: float) -> str:
-    """`String(x)` as JavaScript writes a number (ECMAScript Number::toString), e.g. 3.0 -> "3"."""
-    if math.isnan(x):
-        return "NaN"
-    if math.isinf(x):
-        return "Infinity" if x > 0 else "-Infinity"
-    if x == 0:
-        return "0"
-    sign = "-" if x < 0 else ""
-    # repr() gives the shortest round-tripping digits, as JavaScript does; only the layout differs.
-    t = decimal.Decimal(repr(abs(float(x)))).normalize().as_tuple()
-    s = "".join(map(str, t.digits))
-    k = len(s)
-    n = int(t.exponent) + k
-    if k <= n <= 21:
-        out = s + "0" * (n - k)
-    elif 0 < n <= 21:
-        out = s[:n] + "." + s[n:]
-    elif -6 < n <= 0:
-        out = "0." + "0" * -n + s
-    else:
-        e = n - 1
-        out = s[0] + ("." + s[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
-    return sign + out
-
-
-def _named(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
-    """Give `fn` the tool's name: the SDK titles the schemas `<name>Arguments` / `<name>Output`."""
-    fn.__name__ = name
-    fn.__qualname__ = name
-    return fn
 
 
 def _confirm_tool(knobs: Knobs) -> Callable[..., Any]:
@@ -118,20 +72,7 @@ def _require_form_elicitation(ctx: Context) -> None:
 
 
 def _confirmed(answer: ElicitResult) -> str:
-    yes = answer.action == "accept" and answer.content is not None and answer.content.get("confirm") is True
-    return "confirmed: yes" if yes else "confirmed: no"
-
-
-def _text_tool(name: str) -> Callable[..., Any]:
-    async def tool(text: str) -> str:
-        return text
-
-    return _named(tool, name)
-
-
-async def add(a: float, b: float) -> str:
-    """Add two numbers."""
-    return js_number(a + b)
+    return confirmed_text(answer.action, answer.content)
 
 
 def create_target_server(knobs: Knobs) -> MCPServer:
@@ -146,17 +87,23 @@ def create_target_server(knobs: Knobs) -> MCPServer:
         server.middleware[:] = [m for m in server.middleware if not isinstance(m, RequestStateBoundary)]
     structured = None if knobs.structured else False  # None: the SDK's own auto-detection
     catalog: list[tuple[Callable[..., Any], str, str]] = [
-        (_text_tool("echo"), "echo", "Echo the text back."),
+        (text_tool("echo"), "echo", "Echo the text back."),
         (add, "add", "Add two numbers."),
-        (_named(_confirm_tool(knobs), "confirm"), "confirm", "Ask the user a yes/no question."),
+        (named(_confirm_tool(knobs), "confirm"), "confirm", "Ask the user a yes/no question."),
     ]
     for k in range(len(catalog) + 1, knobs.catalog_size + 1):
-        catalog.append((_text_tool(f"tool_{k}"), f"tool_{k}", FILLER_DESCRIPTION))
+        catalog.append((text_tool(f"tool_{k}"), f"tool_{k}", FILLER_DESCRIPTION))
     for fn, name, description in catalog[: knobs.catalog_size]:
         server.add_tool(fn, name=name, description=description, structured_output=structured)
     if knobs.tickets:
         _add_ticket_tools(server, structured)
     return server
+
+
+def http_app(server: MCPServer, knobs: Knobs, host: str) -> Any:
+    """The Streamable HTTP ASGI app at /mcp: `MCPServer.streamable_http_app` with SSE or JSON
+    answers as `knobs.json_answers` says and its DNS-rebinding protection for `host`."""
+    return server.streamable_http_app(json_response=knobs.json_answers, host=host)
 
 
 def _add_ticket_tools(server: MCPServer, structured: bool | None) -> None:

@@ -1,9 +1,11 @@
-"""wirecost target: an MCP server on the Python MCP SDK (`mcp` 2.2.0, `MCPServer`).
+"""wirecost target: an MCP server on the Python MCP SDK (`mcp` 2.x `MCPServer`, factory.py; the
+releases report also runs it on 1.x releases' `FastMCP`, factory_v1.py, picked by the installed
+`mcp` version).
 
     OUT/venv/bin/python targets/mcp-py/server.py --transport stdio
     OUT/venv/bin/python targets/mcp-py/server.py --transport http --port N   # N=0: the OS picks
 
-stdio: `MCPServer.run_stdio_async` (the connection's era, 2025 or 2026-07-28, is chosen by its
+stdio: `run_stdio_async` (the connection's era, 2025 or 2026-07-28, is chosen by its
 first request). HTTP: `MCPServer.streamable_http_app()` at `/mcp` under uvicorn on 127.0.0.1 only,
 configured as `MCPServer.run_streamable_http_async` does; prints `listening on 127.0.0.1:PORT` on
 stderr once it accepts connections. Knobs: see knobs.py and README.md.
@@ -78,7 +80,18 @@ def parse_args(argv: list[str]) -> tuple[str, int]:
     raise AssertionError("unreachable")
 
 
-async def serve_http(server, port: int, json_answers: bool) -> None:
+def target_factory():
+    """The module that builds the server for the installed `mcp`: factory_v1 for 1.x, else factory.
+
+    Both have `create_target_server(knobs)` and `http_app(server, knobs, host)`.
+    """
+    from importlib import import_module
+    from importlib.metadata import version
+
+    return import_module("factory_v1" if version("mcp").split(".")[0] == "1" else "factory")
+
+
+async def serve_http(factory, server, port: int, knobs) -> None:
     """Serve Streamable HTTP at /mcp on 127.0.0.1:`port` until SIGTERM/SIGINT.
 
     uvicorn gets the settings `MCPServer.run_streamable_http_async` gives it (its defaults, h11,
@@ -89,7 +102,7 @@ async def serve_http(server, port: int, json_answers: bool) -> None:
     import anyio
     import uvicorn
 
-    app = server.streamable_http_app(json_response=json_answers, host=HOST)
+    app = factory.http_app(server, knobs, HOST)
     # IPPROTO_TCP named, as the socket uvicorn makes from host and port has it: asyncio turns Nagle's
     # algorithm off (TCP_NODELAY) only on sockets whose proto is IPPROTO_TCP, and without it a response
     # head and body sent apart wait for the client's delayed ACK (about 40 ms a call here).
@@ -126,9 +139,8 @@ def main() -> None:
     try:
         import anyio
 
-        from factory import create_target_server
-
-        server = create_target_server(knobs)
+        factory = target_factory()
+        server = factory.create_target_server(knobs)
     except Exception as e:  # start-up failure: one line, exit 1
         sys.stderr.write(f"{TARGET}: start-up failed: {type(e).__name__}: {e}\n")
         sys.stderr.flush()
@@ -137,12 +149,15 @@ def main() -> None:
         anyio.run(server.run_stdio_async)
     else:
         try:
-            anyio.run(serve_http, server, port, knobs.json_answers)
+            anyio.run(serve_http, factory, server, port, knobs)
         except OSError as e:  # the port cannot be bound: a start-up failure
             sys.stderr.write(f"{TARGET}: cannot listen on {HOST}:{port}: {e.strerror or e}\n")
             sys.stderr.flush()
             os._exit(1)
-    sys.stdout.flush()
+    try:
+        sys.stdout.flush()
+    except ValueError:  # the 1.x SDK's stdio transport closes stdout when stdin ends
+        pass
     os._exit(0)
 
 
