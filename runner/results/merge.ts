@@ -15,6 +15,7 @@ import { RESULTS_FOLDERS, isJournalFileName, journalDir, logDir, resultsFile } f
 import { readProvenanceFile } from "../../format/provenance.js";
 import { toolInfo } from "./provenance.js";
 import { discardStaging, swapIn, writeTarget } from "./swap.js";
+import { BYTES_SUPPORT, runCommandLine } from "../modes/commands.js";
 
 /** What a merge did. */
 export interface MergeReport {
@@ -39,7 +40,7 @@ function readShard(dir: string): { plan: ResultsPlan; provenance: Provenance } {
   const pfile = resultsFile(dir, "provenance");
   if (!existsSync(pfile))
     throw new UserError(
-      `${pfile}: missing (the shard did not finish) — finish it first: npx wirecost run ${plan.matrix.file}${plan.shard ? ` --shard ${plan.shard}` : ""} --results ${dir} --resume`,
+      `${pfile}: missing (the shard did not finish) — finish it first: ${runCommandLine({ supports: BYTES_SUPPORT }, plan.matrix.file, { shard: plan.shard, results: dir, resume: true })}`,
     );
   return { plan, provenance: readProvenanceFile(pfile, "finish the shard first").record };
 }
@@ -87,7 +88,7 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
     const written = [s.plan.tool.version, s.provenance.tool.version].find((v) => v !== version);
     if (written !== undefined)
       throw new UserError(
-        `${s.dir}: written by wirecost ${written}, this is ${version} — rerun the shard with this wirecost (npx wirecost run ${s.plan.matrix.file}${s.plan.shard ? ` --shard ${s.plan.shard}` : ""} --results ${s.dir}), or merge with the version that wrote it`,
+        `${s.dir}: written by wirecost ${written}, this is ${version} — rerun the shard with this wirecost (${runCommandLine({ supports: BYTES_SUPPORT }, s.plan.matrix.file, { shard: s.plan.shard, results: s.dir })}), or merge with the version that wrote it`,
       );
   }
   const owner = new Map<string, string>();

@@ -18,6 +18,7 @@ import { writeRunBreakdown } from "./messages.js";
 import { rebuildResults } from "./store.js";
 import { anomalySummary } from "../../format/anomalies.js";
 import { readProvenanceFile } from "../../format/provenance.js";
+import { BYTES_SUPPORT, runCommandLine } from "../modes/commands.js";
 
 /** What a recount found. */
 export interface RecountSummary {
@@ -88,7 +89,9 @@ export function recountResults(dir: string, progress?: (done: number, total: num
     rebuildResults(
       dir,
       plan,
-      provenance ?? readProvenanceFile(pfile, `finish the run first: npx wirecost run ${plan.matrix.file} --resume --results ${dir}`).record,
+      provenance ??
+        readProvenanceFile(pfile, `finish the run first: ${runCommandLine({ supports: BYTES_SUPPORT }, plan.matrix.file, { results: dir, resume: true })}`)
+          .record,
     );
   }
   return summary;
