@@ -8,8 +8,8 @@
  *    {@link SLOW_FIRST} started first (they build targets and run matrices: started last, one of
  *    them would run alone at the end); target builds are shared through `.wirecost/build/` and
  *    its per-target build lock (runner/build/build.ts), so no two files build the same target;
- * 2. then the files of {@link QUIET}, one at a time: they recover known CPU costs from a sampling
- *    profiler, which other files' processes would disturb.
+ * 2. then the files of {@link QUIET}, one at a time: their assertions rest on a CPU-time
+ *    sampler's windows, which other files' processes would disturb.
  *
  * Only files whose source exists are run (a test moved or deleted leaves no stale copy that runs).
  * At the end it prints each group's counts and wall time and the slowest files, and exits 1 when a
@@ -26,13 +26,15 @@ import { spawn } from "node:child_process";
 import { root } from "./paths.js";
 
 /**
- * Files that recover known CPU costs per call from a sampling profiler's shares (±15 %): run after
- * the rest, one at a time. On a machine whose run queue is longer than its cores, a window's
- * samples can fall in step with the calls' preemptions (their docstrings say how). Files that
+ * Files whose assertions rest on a CPU-time sampler's windows (known costs recovered within 15 %,
+ * an SDK's frames among a window's stacks): run after the rest, one at a time. On a machine whose
+ * run queue is longer than its cores, a window's samples can fall in step with the calls'
+ * preemptions (known-cost.test.ts says how; profile-windows.test.ts's mcp-rust window found no
+ * rmcp frame when run beside the other files). Files that
  * measure CPU time by the process's own clock (measure/cpu, compare/timings, the stage tables'
  * sums) hold under load and run with the rest.
  */
-export const QUIET: readonly string[] = ["test/attribution/known-cost.test.ts", "test/targets/known-cost.test.ts"];
+export const QUIET: readonly string[] = ["test/attribution/known-cost.test.ts", "test/targets/known-cost.test.ts", "test/targets/profile-windows.test.ts"];
 
 /**
  * The longest files of the concurrent group (target builds, whole-matrix runs, browsers), started
@@ -40,7 +42,6 @@ export const QUIET: readonly string[] = ["test/attribution/known-cost.test.ts", 
  */
 export const SLOW_FIRST: readonly string[] = [
   "test/targets/built-wire.test.ts",
-  "test/targets/profile-windows.test.ts",
   "test/targets/a2a-card.test.ts",
   "test/targets/a2a-built.test.ts",
   "test/targets/sdk-targets.test.ts",
