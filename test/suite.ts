@@ -23,6 +23,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { spawn } from "node:child_process";
+import { counted } from "../format/plural.js";
 import { root } from "./paths.js";
 
 /**
@@ -159,8 +160,8 @@ export async function main(args: readonly string[]): Promise<number> {
   const quiet = QUIET.filter((f) => chosen.includes(f));
   const jobs = concurrency();
   const groups: [string, GroupResult][] = [];
-  if (busy.length) groups.push([`${busy.length} files, ${jobs} at a time`, await runGroup(busy, jobs)]);
-  if (quiet.length) groups.push([`${quiet.length} quiet files, one at a time`, await runGroup(quiet, 1)]);
+  if (busy.length) groups.push([`${counted(busy.length, "file")}, ${jobs} at a time`, await runGroup(busy, jobs)]);
+  if (quiet.length) groups.push([`${counted(quiet.length, "quiet file")}, one at a time`, await runGroup(quiet, 1)]);
   const lines = ["", "test suite:"];
   for (const [name, g] of groups) lines.push(`  ${name}: ${countsLine(g.counts)}; ${g.wallSeconds.toFixed(0)} s`);
   const slowest = groups.flatMap(([, g]) => [...g.seconds]).sort((a, b) => b[1] - a[1]);
@@ -169,7 +170,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const total = groups.reduce((n, [, g]) => n + g.wallSeconds, 0);
   const tests = groups.reduce((n, [, g]) => n + (g.counts.tests ?? 0), 0);
   const failed = groups.some(([, g]) => g.failed);
-  lines.push(`  ${tests} tests in ${chosen.length} files, ${total.toFixed(0)} s${failed ? ", FAILED" : ""}`);
+  lines.push(`  ${counted(tests, "test")} in ${counted(chosen.length, "file")}, ${total.toFixed(0)} s${failed ? ", FAILED" : ""}`);
   process.stdout.write(lines.join("\n") + "\n");
   return failed ? 1 : 0;
 }
