@@ -176,8 +176,14 @@ export function buildProgram(): Command {
     .option("--predictions <file>", "predictions file (default: predictions.yaml beside the results folder)")
     .action(async (o: { results: string; site: string; predictions?: string }) => {
       const { render } = await import("../generators/render.js");
+      const { counted } = await import("../format/plural.js");
       const report = await render({ results: o.results, site: o.site, predictions: o.predictions });
-      process.stderr.write(`wrote ${report.files.length} files to ${o.site}/\n`);
+      const removed = report.removed.length ? `; removed ${counted(report.removed.length, "file")} an earlier render wrote and this one does not` : "";
+      process.stderr.write(`wrote ${counted(report.files.length, "file")} to ${o.site}/${removed}\n`);
+      for (const name of report.kept)
+        process.stderr.write(
+          `note: kept ${o.site}/${name}: an earlier render wrote it and this one does not, but it changed since — delete it if it is not yours\n`,
+        );
     });
 
   return program;

@@ -261,7 +261,8 @@ export function trialPath(dir: string, config: string, trial: number): string {
 /**
  * The matrix file a results folder records it was run from (as given to `wirecost run`, relative
  * to where the run started): `runs/plan.json` `matrix.file` (bytes), `timings-run.json` or
- * `percall-run.json` `matrix` (timing, per-call).
+ * `percall-run.json` `matrix` (timing, per-call), else `provenance.json` `matrix.file` (a bytes
+ * folder whose plan cannot be read).
  * @returns undefined when the folder records none, or its record does not parse
  */
 export function recordedMatrix(dir: string): string | undefined {
@@ -277,6 +278,7 @@ export function recordedMatrix(dir: string): string | undefined {
   return (
     read(planPath(dir), (j) => (j.matrix as Record<string, unknown> | undefined)?.file) ??
     read(resultsFile(dir, "timingsRun"), (j) => j.matrix) ??
-    read(resultsFile(dir, "percallRun"), (j) => j.matrix)
+    read(resultsFile(dir, "percallRun"), (j) => j.matrix) ??
+    read(resultsFile(dir, "provenance"), (j) => (j.matrix as Record<string, unknown> | undefined)?.file)
   );
 }

@@ -109,6 +109,9 @@ function numbers(v: unknown, file: string, key: string): number[] {
  *   or the declared assumptions are absent
  */
 export function loadTimings(dir: string): Timings {
+  // The schema version first: a folder of another version is refused for that, whatever its other files hold.
+  const runFile = resultsFile(dir, "timingsRun");
+  const run = readRunFile(runFile, TIMINGS_READABLE_VERSIONS, FIX);
   const table = readTsv(resultsFile(dir, "timingsSummary"), FIX);
   const col = columnIndex(table, ["config", "metric", "trials", "median", "min", "max"]);
   const figures = new Map<string, TimingFigure>();
@@ -126,8 +129,6 @@ export function loadTimings(dir: string): Timings {
       max: num("max"),
     });
   }
-  const runFile = resultsFile(dir, "timingsRun");
-  const run = readRunFile(runFile, TIMINGS_READABLE_VERSIONS, FIX);
   const trialValues = readTrialValues(dir);
   const timing = (run.timing ?? {}) as Timings["timing"] & { assumptions?: Record<string, unknown> | null };
   const a = timing.assumptions ?? {};

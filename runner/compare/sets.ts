@@ -147,6 +147,8 @@ function push(configs: Map<string, Map<string, number[]>>, config: string, metri
 }
 
 function readTiming(dir: string): ResultSet {
+  // The schema version first: a folder of another version is refused for that, whatever its other files hold.
+  const context = contextOf(readRunFile(resultsFile(dir, "timingsRun"), TIMINGS_READABLE_VERSIONS, REGEN));
   const configs = new Map<string, Map<string, number[]>>();
   const file = resultsFile(dir, "timings");
   for (const r of readTsvRecords(file, REGEN)) {
@@ -156,19 +158,20 @@ function readTiming(dir: string): ResultSet {
     if (r.value === "") continue;
     push(configs, r.config!, r.metric!, num(file, r.value, `${r.config} trial ${r.trial} ${r.metric}`));
   }
-  return { kind: "timing", dir, context: contextOf(readRunFile(resultsFile(dir, "timingsRun"), TIMINGS_READABLE_VERSIONS, REGEN)), configs };
+  return { kind: "timing", dir, context, configs };
 }
 
 function readPercall(dir: string): ResultSet {
+  // The schema version first, as for a timing folder.
+  const run = readRunFile(resultsFile(dir, "percallRun"), PERCALL_READABLE_VERSIONS, REGEN) as
+    | { matrix?: string; runs?: { matrixSha256?: string; tool?: { version?: string }; cpuModel?: string; cores?: number; node?: string }[] }
+    | undefined;
   const configs = new Map<string, Map<string, number[]>>();
   const file = resultsFile(dir, "percallSamples");
   for (const r of readTsvRecords(file, REGEN)) {
     if (r.kind === "trial" && /^(calls|load1)$/.test(r.metric ?? "")) continue;
     push(configs, r.config!, `${r.kind}:${r.metric}`, num(file, r.value, `${r.config} ${r.kind} ${r.n} ${r.metric}`));
   }
-  const run = readRunFile(resultsFile(dir, "percallRun"), PERCALL_READABLE_VERSIONS, REGEN) as
-    | { matrix?: string; runs?: { matrixSha256?: string; tool?: { version?: string }; cpuModel?: string; cores?: number; node?: string }[] }
-    | undefined;
   const last = run?.runs?.at(-1);
   const context: SetContext = {
     matrix: run?.matrix ?? "",

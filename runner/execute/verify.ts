@@ -16,7 +16,7 @@ import { readSummary } from "../../format/summary.js";
 import { readProvenanceFile } from "../../format/provenance.js";
 import { runMatrix, type RunSummary } from "./run-matrix.js";
 import { resultsFile } from "../../format/layout.js";
-import { shellQuote } from "../../format/shell.js";
+import { BYTES_SUPPORT, runCommandLine } from "../modes/commands.js";
 
 /** Options of a verification. */
 export interface VerifyOptions {
@@ -74,7 +74,7 @@ const COUNTS = new Set<string>(COUNT_COLUMNS);
  *   none of its configurations, or `scratch` is the results folder itself
  */
 export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promise<VerifyReport> {
-  const fix = `produce it with: npx wirecost run ${shellQuote(matrix.file)} --results ${shellQuote(opts.results)}`;
+  const fix = `produce it with: ${runCommandLine({ supports: BYTES_SUPPORT }, matrix.file, { results: opts.results })}`;
   // Read with render's checks (format/summary.ts, medians.ts): ids that are names, counts that are counts.
   const summary = readSummary(resultsFile(opts.results, "summary"), fix).configs;
   const committed = [...readMedians(resultsFile(opts.results, "medians"), fix)].flatMap(([config, metrics]) =>

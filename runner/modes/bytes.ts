@@ -10,7 +10,7 @@ import { runMatrix, type TimeSplit } from "../execute/run-matrix.js";
 import { ownAndChildrenCpuSeconds } from "../measure/cpu.js";
 import type { RunRecord } from "../results/schema.js";
 import type { RunMode } from "./types.js";
-import { runCommandLine } from "./commands.js";
+import { BYTES_SUPPORT, runCommandLine } from "./commands.js";
 
 /** A one-screen summary of failed runs: at most `max` lines, grouped by configuration. */
 export function failureSummary(failed: readonly RunRecord[], max = 12): string[] {
@@ -61,7 +61,7 @@ export const bytesMode: RunMode = {
   measures: "byte counts",
   marker: "summary",
   claims: () => true,
-  supports: { resume: true, shard: true, jobs: true, verify: true, strict: true },
+  supports: BYTES_SUPPORT,
   interrupt: "graceful",
   async run(matrix, file, o) {
     for (const line of probeLines(await probeAutoRevisions(matrix, o))) process.stderr.write(`${line}\n`);

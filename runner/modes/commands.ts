@@ -1,6 +1,12 @@
 /** The `wirecost run` command lines a mode prints back (resume, rerun, reproduce), built from its declaration. */
 import { shellQuote } from "../../format/shell.js";
-import type { RunMode } from "./types.js";
+import type { ModeSupport } from "./types.js";
+
+/**
+ * What the bytes mode supports (its declaration in bytes.ts): runner/results/, below the modes,
+ * builds the commands for a bytes folder's journal and shards with it.
+ */
+export const BYTES_SUPPORT: ModeSupport = { resume: true, shard: true, jobs: true, verify: true, strict: true };
 
 /** Parts of a `wirecost run` command line, as {@link runCommandLine} joins them. */
 export interface CommandParts {
@@ -19,8 +25,9 @@ export interface CommandParts {
  * A `npx wirecost run …` command for `mode`, always naming the matrix file: the command the user
  * copies to resume, rerun or reproduce. `--resume` and `--shard` appear only where the mode
  * supports them (else the command reruns those configurations whole).
+ * @param mode a run mode, or what it supports (runner/results/, below the modes, passes the bytes mode's)
  */
-export function runCommandLine(mode: RunMode, file: string, p: CommandParts): string {
+export function runCommandLine(mode: { supports: Pick<ModeSupport, "resume" | "shard"> }, file: string, p: CommandParts): string {
   const args = [
     file,
     ...(p.repeats !== undefined ? ["--repeats", String(p.repeats)] : []),

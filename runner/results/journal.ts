@@ -8,9 +8,24 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { writeAtomic } from "../../format/files.js";
-import { RESULTS_FOLDERS, journalDir, journalRepeat, nameProblem, planPath, resultsFile, runRecordPath } from "../../format/layout.js";
+import { RESULTS_FOLDERS, journalDir, journalRepeat, nameProblem, planPath, recordedMatrix, resultsFile, runRecordPath } from "../../format/layout.js";
 import { SCHEMA_VERSION } from "../../format/schema.js";
+import { BYTES_SUPPORT, runCommandLine } from "../modes/commands.js";
 import type { ResultsPlan, RunRecord } from "./schema.js";
+
+/**
+ * The `wirecost run` command out of a journal that cannot be read as it is, naming the matrix the
+ * folder records it was run from (format/layout.ts `recordedMatrix`: its plan, else its
+ * provenance.json), so that a folder of another matrix is never sent to the default one: with
+ * `resume`, continue `results` (a bad run record deleted); else run the matrix into a new folder
+ * (`NEW_FOLDER`: a run into `results` must read its journal to replace it, and cannot). Where the
+ * folder records no matrix, the line says `MATRIX` and what it stands for.
+ */
+function rerunCommand(results: string, resume = false): string {
+  const matrix = recordedMatrix(results);
+  const command = runCommandLine({ supports: BYTES_SUPPORT }, matrix ?? "MATRIX", { results: resume ? results : "NEW_FOLDER", resume });
+  return matrix === undefined ? `${command} (MATRIX: the matrix file it was run from)` : command;
+}
 
 /** Write the plan atomically (sorted keys as built, 2-space JSON, trailing newline). */
 export function writePlan(results: string, plan: ResultsPlan): void {
@@ -32,9 +47,9 @@ export function readPlan(results: string): ResultsPlan | undefined {
   try {
     plan = JSON.parse(readFileSync(file, "utf8")) as ResultsPlan;
   } catch (e) {
-    throw new UserError(`${file}: not valid JSON (${(e as Error).message}) — rerun into a fresh folder: npx wirecost run --results ${results}`);
+    throw new UserError(`${file}: not valid JSON (${(e as Error).message}) — rerun the matrix into a new folder: ${rerunCommand(results)}`);
   }
-  if (!isObject(plan)) throw new UserError(`${file}: not a plan (a JSON object) — rerun into a fresh folder: npx wirecost run --results ${results}`);
+  if (!isObject(plan)) throw new UserError(`${file}: not a plan (a JSON object) — rerun the matrix into a new folder: ${rerunCommand(results)}`);
   checkSchemaVersion(file, plan.schemaVersion, results);
   checkPlan(file, plan, results);
   return plan;
@@ -51,7 +66,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * @throws UserError naming the file and the key at fault
  */
 function checkPlan(file: string, plan: ResultsPlan, results: string): void {
-  const fix = `rerun the matrix into a new folder (npx wirecost run MATRIX --results NEW_FOLDER); ${results} was not written by this wirecost`;
+  const fix = `rerun the matrix into a new folder (${rerunCommand(results)}); ${results} was not written by this wirecost`;
   const wrong = (key: string, problem: string) => new UserError({ file, key, problem, fix });
   const p = plan as unknown as Record<string, unknown>;
   if (!isObject(p.tool) || typeof p.tool.version !== "string") throw wrong("tool.version", "expected a version string");
@@ -78,14 +93,15 @@ function checkPlan(file: string, plan: ResultsPlan, results: string): void {
 /**
  * Refuse a results file of another schema version.
  * @throws UserError `file: results schemaVersion X, this wirecost reads Y — <fix>`; older folders
- *   are migrated by re-running them (the journal keeps the matrix), newer ones need a newer wirecost
+ *   are migrated by re-running their matrix (the one they record) into a new folder, newer ones
+ *   need a newer wirecost
  */
 export function checkSchemaVersion(file: string, version: unknown, results: string): void {
   if (version === SCHEMA_VERSION) return;
   const fix =
     typeof version === "number" && version > SCHEMA_VERSION
       ? "upgrade wirecost (npm i -E wirecost@latest) to read it"
-      : `migrate it by re-running the matrix into it: npx wirecost run --results ${results}`;
+      : `migrate it by re-running the matrix into a new folder: ${rerunCommand(results)}`;
   throw new UserError(`${file}: results schemaVersion ${String(version)}, this wirecost reads ${SCHEMA_VERSION} — ${fix}`);
 }
 
@@ -130,11 +146,10 @@ export function readRuns(results: string, config: string, repeats: number): RunR
     try {
       run = JSON.parse(readFileSync(file, "utf8"));
     } catch (e) {
-      throw new UserError(`${file}: not valid JSON (${(e as Error).message}) — delete it and resume: npx wirecost run --resume --results ${results}`);
+      throw new UserError(`${file}: not valid JSON (${(e as Error).message}) — delete it and resume: ${rerunCommand(results, true)}`);
     }
     const problem = runProblem(run, config, Number(name.slice(0, -".json".length)));
-    if (problem !== undefined)
-      throw new UserError({ file, key: problem[0], problem: problem[1], fix: `delete it and resume: npx wirecost run --resume --results ${results}` });
+    if (problem !== undefined) throw new UserError({ file, key: problem[0], problem: problem[1], fix: `delete it and resume: ${rerunCommand(results, true)}` });
     out.push(run as RunRecord);
   }
   return out.sort((a, b) => a.repeat - b.repeat);

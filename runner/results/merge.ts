@@ -17,6 +17,7 @@ import { readMedians } from "../../format/medians.js";
 import { readSummary } from "../../format/summary.js";
 import { toolInfo } from "./provenance.js";
 import { discardStaging, swapIn, writeTarget } from "./swap.js";
+import { BYTES_SUPPORT, runCommandLine } from "../modes/commands.js";
 
 /** What a merge did. */
 export interface MergeReport {
@@ -42,7 +43,7 @@ function readShard(dir: string): { plan: ResultsPlan; provenance: Provenance } {
   const pfile = resultsFile(dir, "provenance");
   if (!existsSync(pfile))
     throw new UserError(
-      `${pfile}: missing (the shard did not finish) — finish it first: npx wirecost run ${plan.matrix.file}${plan.shard ? ` --shard ${plan.shard}` : ""} --results ${dir} --resume`,
+      `${pfile}: missing (the shard did not finish) — finish it first: ${runCommandLine({ supports: BYTES_SUPPORT }, plan.matrix.file, { shard: plan.shard, results: dir, resume: true })}`,
     );
   const provenance = readProvenanceFile(pfile, "finish the shard first").record;
   // Checked as render checks them, though rebuilt: a shard whose pages would be refused is refused here.
@@ -97,7 +98,7 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
     const written = [s.plan.tool.version, s.provenance.tool.version].find((v) => v !== version);
     if (written !== undefined)
       throw new UserError(
-        `${s.dir}: written by wirecost ${written}, this is ${version} — rerun the shard with this wirecost (npx wirecost run ${s.plan.matrix.file}${s.plan.shard ? ` --shard ${s.plan.shard}` : ""} --results ${s.dir}), or merge with the version that wrote it`,
+        `${s.dir}: written by wirecost ${written}, this is ${version} — rerun the shard with this wirecost (${runCommandLine({ supports: BYTES_SUPPORT }, s.plan.matrix.file, { shard: s.plan.shard, results: s.dir })}), or merge with the version that wrote it`,
       );
   }
   const owner = new Map<string, string>();

@@ -20,6 +20,7 @@ import { anomalySummary } from "../../format/anomalies.js";
 import { readProvenanceFile } from "../../format/provenance.js";
 import { readMedians } from "../../format/medians.js";
 import { readSummary } from "../../format/summary.js";
+import { BYTES_SUPPORT, runCommandLine } from "../modes/commands.js";
 
 /** What a recount found. */
 export interface RecountSummary {
@@ -96,7 +97,9 @@ export function recountResults(dir: string, progress?: (done: number, total: num
     rebuildResults(
       dir,
       plan,
-      provenance ?? readProvenanceFile(pfile, `finish the run first: npx wirecost run ${plan.matrix.file} --resume --results ${dir}`).record,
+      provenance ??
+        readProvenanceFile(pfile, `finish the run first: ${runCommandLine({ supports: BYTES_SUPPORT }, plan.matrix.file, { results: dir, resume: true })}`)
+          .record,
     );
   }
   return summary;

@@ -258,7 +258,8 @@ describe("pages a reader reads (committed results)", { skip }, () => {
     }
   });
 
-  it("chart labels do not overlap (bounding boxes of every SVG text)", { timeout: 120_000 }, async () => {
+  // Every chart of the committed site in one browser: 120 s alone, more beside the suite's other files.
+  it("chart labels do not overlap (bounding boxes of every SVG text)", { timeout: 300_000 }, async () => {
     const dir = await built();
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
     try {

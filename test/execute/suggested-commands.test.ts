@@ -9,7 +9,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -160,4 +160,29 @@ targets:
   const r = await wc([...cmd!, "--results", join(dir, "results")], dir);
   assert.equal(r.exitCode, 0, r.stderr);
   assert.match(r.stderr, /0 of 1 runs ok, 1 skipped/);
+});
+
+test("a journal that cannot be read as it is: the command its line prints names the folder's own matrix, and runs it into a new folder", {
+  timeout: 120_000,
+}, async () => {
+  const ECHO = "test/fixtures/matrices/jsonrpc-echo.yaml";
+  const folder = join(tmp("journal"), "r");
+  assert.equal((await wc(["run", ECHO, "--repeats", "1", "--results", folder])).exitCode, 0);
+  const plan = join(folder, "runs", "plan.json");
+  const good = readFileSync(plan, "utf8");
+  for (const [what, text] of [
+    ["an older schema version", good.replace(/"schemaVersion": 1/, '"schemaVersion": 0')],
+    ["not JSON", "{ half a plan"],
+  ] as const) {
+    writeFileSync(plan, text);
+    const r = await wc(["recount", "--results", folder]);
+    assert.equal(r.exitCode, 1, `${what}: ${r.stderr}`);
+    const fresh = join(tmp("journal-new"), "r");
+    const cmds = checkLines(r.stderr, "recount", { folder: fresh });
+    assert.equal(cmds.length, 1, `${what}: one command in ${r.stderr}`);
+    assert.deepEqual(cmds[0]!.slice(0, 2), ["run", ECHO], `${what}: the folder's own matrix, not the default one`);
+    const again = await wc(cmds[0]!.map((w) => (w === "NEW_FOLDER" ? fresh : w)));
+    assert.equal(again.exitCode, 0, `${what}: ${again.stderr}`);
+    assert.equal((await wc(["recount", "--results", fresh])).exitCode, 0, `${what}: the new folder reads`);
+  }
 });

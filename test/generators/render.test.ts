@@ -69,7 +69,14 @@ describe("render", () => {
     for (const config of readMedianCells(FIXTURE).keys()) {
       assert.ok(report.files.includes(`config-${config}.html`) && report.files.includes(`config-${config}.md`), `page for ${config}`);
     }
-    assert.deepEqual(readdirSync(site).sort(), report.files);
+    assert.deepEqual(
+      readdirSync(site)
+        .filter((f) => f !== ".wirecost-site.json")
+        .sort(),
+      report.files,
+      "the pages, and beside them only the manifest",
+    );
+    assert.deepEqual([report.removed, report.kept], [[], []], "nothing to remove in a new site folder");
     const index = readFileSync(join(site, "index.html"), "utf8");
     assert.match(index, /<a href="mcp-on-the-wire\.html">MCP on the wire<\/a>/);
     assert.match(readFileSync(join(site, "index.md"), "utf8"), /\[MCP on the wire\]\(mcp-on-the-wire\.md\)/);

@@ -227,22 +227,32 @@ test("compare, recount and merge refuse what render refuses: negative or 1e308 m
   }
 });
 
-test("timing and per-call folders: compare and render refuse a run record of schemaVersion 99 alike", () => {
-  for (const [folder, file] of [
-    ["results/a2a-layer-cost", "timings-run.json"],
-    ["results/mcp-per-call-overhead", "percall-run.json"],
+test("timing and per-call folders of an unknown schema version: refused in one line by every reader, whatever their tables hold", () => {
+  for (const [folder, file, tables, matrix] of [
+    ["results/a2a-layer-cost", "timings-run.json", ["timings.tsv", "timings-summary.tsv"], "matrices/a2a-layer-cost.yaml"],
+    ["results/mcp-per-call-overhead", "percall-run.json", ["percall.tsv", "percall-samples.tsv"], "matrices/mcp-per-call-overhead.yaml"],
   ] as const) {
     const copy = at(`v99-${file}`);
     cpSync(join(root, folder), copy, { recursive: true });
     const record = join(copy, file);
     writeFileSync(record, readFileSync(record, "utf8").replace(/"schemaVersion": \d+/, '"schemaVersion": 99'));
+    // A later version may lay its tables out otherwise: the version is what is refused, not a table.
+    for (const table of tables) writeFileSync(join(copy, table), "a layout this wirecost does not know\n");
     for (const args of [
       ["compare", folder, copy],
+      ["compare", copy, folder],
       ["render", "--results", copy, "--site", at(`v99-site-${file}`)],
     ]) {
       const line = refused(wirecost(args));
-      assert.ok(line.startsWith(`wirecost: ${record} (schemaVersion): is 99, this wirecost reads `), `${args[0]}: ${line}`);
+      assert.ok(line.startsWith(`wirecost: ${record} (schemaVersion): is 99, this wirecost reads `), `${args.join(" ")}: ${line}`);
     }
+    // The bytes-only commands refuse the folder for its kind, in one line too.
+    for (const args of [
+      ["verify", matrix, "--results", copy],
+      ["recount", "--results", copy],
+      ["merge", copy, "--results", at(`v99-merged-${file}`)],
+    ])
+      refused(wirecost(args));
   }
 });
 

@@ -1,0 +1,81 @@
+/**
+ * `wirecost render` removes the pages it no longer writes, and nothing else, through the real CLI:
+ * a configuration gone from the results loses its pages on the next render; a page render wrote
+ * and the user changed since is kept with a note; a file render never wrote stays; a manifest
+ * naming a path outside the site is refused in one line and nothing is written or removed.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cli, root } from "../paths.js";
+import { fixtureCopy, tempDir } from "./support.js";
+
+const MANIFEST = ".wirecost-site.json";
+/** Configurations of the fixture dropped from the results between the two renders. */
+const GONE = "raw-python-sdk-stdio-2026-07-28-input";
+const EDITED = "raw-python-sdk-stdio-2025-11-25-input";
+
+function render(results: string, site: string) {
+  return spawnSync(process.execPath, [cli, "render", "--results", results, "--site", site], { cwd: root, encoding: "utf8" });
+}
+
+/** The results fixture without the rows of `configs` in its TSV files. */
+function without(configs: string[]): string {
+  const drop = (text: string) =>
+    text
+      .split("\n")
+      .filter((l) => !configs.some((c) => l.startsWith(`${c}\t`)))
+      .join("\n");
+  return fixtureCopy({ "summary.tsv": drop, "medians.tsv": drop });
+}
+
+test("a configuration gone from the results loses its pages; a page changed since, and other files, stay", () => {
+  const site = tempDir("site-manifest");
+  writeFileSync(join(site, "keep.txt"), "mine");
+  const first = render(fixtureCopy(), site);
+  assert.equal(first.status, 0, first.stderr);
+  const manifest = JSON.parse(readFileSync(join(site, MANIFEST), "utf8")) as { schemaVersion: number; files: Record<string, string> };
+  assert.equal(manifest.schemaVersion, 1);
+  const written = readdirSync(site).filter((f) => f !== MANIFEST && f !== "keep.txt");
+  assert.deepEqual(Object.keys(manifest.files).sort(), written.sort(), "the manifest names every page written, not keep.txt");
+  for (const c of [GONE, EDITED]) assert.ok(existsSync(join(site, `config-${c}.md`)) && existsSync(join(site, `config-${c}.html`)));
+
+  writeFileSync(join(site, `config-${EDITED}.md`), "my notes\n");
+  const second = render(without([GONE, EDITED]), site);
+  assert.equal(second.status, 0, second.stderr);
+  assert.match(second.stderr, /^wrote \d+ files to .*; removed 3 files an earlier render wrote and this one does not\n/);
+  assert.match(second.stderr, new RegExp(`\\nnote: kept .*/config-${EDITED}\\.md: an earlier render wrote it and this one does not, but it changed since`));
+  assert.ok(!existsSync(join(site, `config-${GONE}.md`)) && !existsSync(join(site, `config-${GONE}.html`)), "the gone configuration's pages are removed");
+  assert.ok(!existsSync(join(site, `config-${EDITED}.html`)), "its unchanged page is removed");
+  assert.equal(readFileSync(join(site, `config-${EDITED}.md`), "utf8"), "my notes\n", "the page changed since is kept as it is");
+  assert.equal(readFileSync(join(site, "keep.txt"), "utf8"), "mine", "a file render never wrote stays");
+  const after = JSON.parse(readFileSync(join(site, MANIFEST), "utf8")) as { files: Record<string, string> };
+  assert.ok(!Object.keys(after.files).some((f) => f.includes(GONE) || f.includes(EDITED)), "the manifest names only what this render wrote");
+  for (const f of Object.keys(after.files)) assert.ok(existsSync(join(site, f)), `${f} is there`);
+
+  const third = render(without([GONE, EDITED]), site);
+  assert.equal(third.status, 0, third.stderr);
+  assert.match(third.stderr, /^wrote \d+ files to [^\n;]*\n$/, "nothing more to remove, and the kept page is no longer named");
+});
+
+test("a manifest naming a path outside the site folder is refused in one line; nothing is written or removed", () => {
+  const parent = tempDir("site-manifest-bad");
+  const site = join(parent, "site");
+  assert.equal(render(fixtureCopy(), site).status, 0);
+  writeFileSync(join(parent, "outside.txt"), "not the site's");
+  const file = join(site, MANIFEST);
+  const manifest = JSON.parse(readFileSync(file, "utf8")) as { files: Record<string, string> };
+  manifest.files["../outside.txt"] = "0".repeat(64);
+  writeFileSync(file, JSON.stringify(manifest));
+  const before = readdirSync(site).sort();
+  const r = render(fixtureCopy(), site);
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(
+    r.stderr,
+    `wirecost: ${file} (files): "../outside.txt" is not the name of a file in the site folder; fix: delete ${file}: the next render removes nothing and writes the manifest anew\n`,
+  );
+  assert.equal(readFileSync(join(parent, "outside.txt"), "utf8"), "not the site's");
+  assert.deepEqual(readdirSync(site).sort(), before);
+});

@@ -1,0 +1,178 @@
+/**
+ * The test suite's runner (`npm test` runs it after the build and the lint): every
+ * `test/**\/*.test.ts` file, run compiled from `dist/test/` by Node's test runner (`node --test
+ * FILE` with its `spec` reporter, each file in its own process, its report printed whole when it
+ * ends, with its wall time), in two groups:
+ *
+ * 1. every file but the quiet ones, {@link concurrency} files at a time, the files of
+ *    {@link SLOW_FIRST} started first (they build targets and run matrices: started last, one of
+ *    them would run alone at the end); target builds are shared through `.wirecost/build/` and
+ *    its per-target build lock (runner/build/build.ts), so no two files build the same target;
+ * 2. then the files of {@link QUIET}, one at a time: their assertions rest on a CPU-time
+ *    sampler's windows, which other files' processes would disturb.
+ *
+ * Only files whose source exists are run (a test moved or deleted leaves no stale copy that runs).
+ * At the end it prints each group's counts and wall time and the slowest files, and exits 1 when a
+ * test failed or a file named on the command line or in a list here has no source.
+ *
+ *   node dist/test/suite.js                                  # the whole suite
+ *   node dist/test/suite.js test/count/stdio.test.ts         # just these files (source or dist path)
+ *   WIRECOST_TEST_CONCURRENCY=1 node dist/test/suite.js      # every file one at a time
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { spawn } from "node:child_process";
+import { counted } from "../format/plural.js";
+import { root } from "./paths.js";
+
+/**
+ * Files whose assertions rest on a CPU-time sampler's windows (known costs recovered within 15 %,
+ * an SDK's frames among a window's stacks): run after the rest, one at a time. On a machine whose
+ * run queue is longer than its cores, a window's samples can fall in step with the calls'
+ * preemptions (known-cost.test.ts says how; profile-windows.test.ts's mcp-rust window found no
+ * rmcp frame when run beside the other files). Files that
+ * measure CPU time by the process's own clock (measure/cpu, compare/timings, the stage tables'
+ * sums) hold under load and run with the rest.
+ */
+export const QUIET: readonly string[] = ["test/attribution/known-cost.test.ts", "test/targets/known-cost.test.ts", "test/targets/profile-windows.test.ts"];
+
+/**
+ * The longest files of the concurrent group (target builds, whole-matrix runs, browsers), started
+ * first, longest first (durations from `npm test`'s own summary on the project's 2-core machine).
+ */
+export const SLOW_FIRST: readonly string[] = [
+  "test/targets/built-wire.test.ts",
+  "test/targets/a2a-card.test.ts",
+  "test/targets/a2a-built.test.ts",
+  "test/targets/sdk-targets.test.ts",
+  "test/targets/forkserver.test.ts",
+  "test/browser/site.test.ts",
+  "test/percall/harness.test.ts",
+];
+
+/** Files run side by side in the first group: `WIRECOST_TEST_CONCURRENCY`, else two per core (waits on processes and sockets fill the second). */
+export function concurrency(env: NodeJS.ProcessEnv = process.env): number {
+  const asked = Number(env.WIRECOST_TEST_CONCURRENCY);
+  return Number.isSafeInteger(asked) && asked >= 1 ? asked : 2 * availableParallelism();
+}
+
+/** Every test source under `test/` (repo-relative, sorted). */
+function testSources(dir = "test"): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? (e.name === "fixtures" ? [] : testSources(join(dir, e.name))) : e.name.endsWith(".test.ts") ? [join(dir, e.name)] : []))
+    .sort();
+}
+
+/** The source of a test named by its source or compiled path (relative to the working folder), or undefined when there is none. */
+function sourceOf(arg: string): string | undefined {
+  const rel = relative(root, resolve(arg))
+    .replace(/^dist\//, "")
+    .replace(/\.js$/, ".ts");
+  return existsSync(join(root, rel)) && rel.endsWith(".test.ts") ? rel : undefined;
+}
+
+/** The compiled file of a test source. */
+const compiled = (source: string): string => join(root, "dist", source.replace(/\.ts$/, ".js"));
+
+/** What one group's run reported. */
+interface GroupResult {
+  counts: Record<string, number>;
+  /** Source → seconds from its process's start to its exit. */
+  seconds: Map<string, number>;
+  failed: boolean;
+  wallSeconds: number;
+}
+
+/** What one file's process reported. */
+interface FileResult {
+  source: string;
+  counts: Record<string, number>;
+  seconds: number;
+  /** Its exit status (1 when a test failed), or the signal that ended it. */
+  exit: number | string;
+}
+
+/**
+ * Run one test file in its own `node --test` process (Node's runner and its `spec` reporter) and
+ * print its report whole once it ends, headed by its name and wall time, so that files run side
+ * by side never interleave their lines.
+ */
+function runFile(source: string): Promise<FileResult> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ["--test", "--test-reporter=spec", compiled(source)], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const chunks: Buffer[] = [];
+  child.stdout.on("data", (d: Buffer) => chunks.push(d));
+  child.stderr.on("data", (d: Buffer) => chunks.push(d));
+  return new Promise((resolve) => {
+    child.on("close", (code, signal) => {
+      const seconds = (Date.now() - started) / 1000;
+      const text = Buffer.concat(chunks).toString("utf8");
+      const counts: Record<string, number> = {};
+      for (const m of text.matchAll(/^ℹ (tests|suites|pass|fail|cancelled|skipped|todo) (\d+)$/gm)) counts[m[1]!] = Number(m[2]);
+      const exit = code ?? signal ?? "unknown";
+      process.stdout.write(`\n── ${source} (${seconds.toFixed(1)} s${exit === 0 ? "" : `, exit ${exit}`})\n${text}`);
+      resolve({ source, counts, seconds, exit });
+    });
+  });
+}
+
+/** Run `sources`, `jobs` files at a time, in the order given. */
+async function runGroup(sources: readonly string[], jobs: number): Promise<GroupResult> {
+  const started = Date.now();
+  const queue = [...sources];
+  const results: FileResult[] = [];
+  const worker = async (): Promise<void> => {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) results.push(await runFile(next));
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, sources.length) }, worker));
+  const counts: Record<string, number> = {};
+  for (const r of results) for (const [k, n] of Object.entries(r.counts)) counts[k] = (counts[k] ?? 0) + n;
+  return {
+    counts,
+    seconds: new Map(results.map((r) => [r.source, r.seconds])),
+    failed: results.some((r) => r.exit !== 0),
+    wallSeconds: (Date.now() - started) / 1000,
+  };
+}
+
+/** One line of counts, e.g. `312 tests: 305 pass, 0 fail, 7 skipped`. */
+function countsLine(c: Record<string, number>): string {
+  return `${c.tests ?? 0} tests: ${c.pass ?? 0} pass, ${c.fail ?? 0} fail, ${c.cancelled ?? 0} cancelled, ${c.skipped ?? 0} skipped, ${c.todo ?? 0} todo`;
+}
+
+/**
+ * Run the suite (or the files named in `args`) and print the summary.
+ * @returns the exit status: 0 when every test passed, 1 otherwise (or a name without a source)
+ */
+export async function main(args: readonly string[]): Promise<number> {
+  const all = testSources();
+  const unknown = [...QUIET, ...SLOW_FIRST].filter((f) => !all.includes(f));
+  const named = args.map((a) => [a, sourceOf(a)] as const);
+  const missing = [...unknown.map((f) => `${f} (listed in test/suite.ts)`), ...named.filter(([, s]) => s === undefined).map(([a]) => a)];
+  if (missing.length) {
+    process.stderr.write(`test suite: no test source ${missing.join(", ")} — name a test/**/*.test.ts file, or fix the list in test/suite.ts\n`);
+    return 1;
+  }
+  const chosen = named.length ? named.map(([, s]) => s!) : all;
+  const rank = (f: string) => (SLOW_FIRST.includes(f) ? SLOW_FIRST.indexOf(f) : SLOW_FIRST.length);
+  const busy = chosen.filter((f) => !QUIET.includes(f)).sort((a, b) => rank(a) - rank(b));
+  const quiet = QUIET.filter((f) => chosen.includes(f));
+  const jobs = concurrency();
+  const groups: [string, GroupResult][] = [];
+  if (busy.length) groups.push([`${counted(busy.length, "file")}, ${jobs} at a time`, await runGroup(busy, jobs)]);
+  if (quiet.length) groups.push([`${counted(quiet.length, "quiet file")}, one at a time`, await runGroup(quiet, 1)]);
+  const lines = ["", "test suite:"];
+  for (const [name, g] of groups) lines.push(`  ${name}: ${countsLine(g.counts)}; ${g.wallSeconds.toFixed(0)} s`);
+  const slowest = groups.flatMap(([, g]) => [...g.seconds]).sort((a, b) => b[1] - a[1]);
+  lines.push("  slowest files (wall s of their process, side by side with others in the first group):");
+  for (const [f, s] of slowest.slice(0, 15)) lines.push(`    ${s.toFixed(1).padStart(6)}  ${f}`);
+  const total = groups.reduce((n, [, g]) => n + g.wallSeconds, 0);
+  const tests = groups.reduce((n, [, g]) => n + (g.counts.tests ?? 0), 0);
+  const failed = groups.some(([, g]) => g.failed);
+  lines.push(`  ${counted(tests, "test")} in ${counted(chosen.length, "file")}, ${total.toFixed(0)} s${failed ? ", FAILED" : ""}`);
+  process.stdout.write(lines.join("\n") + "\n");
+  return failed ? 1 : 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));
