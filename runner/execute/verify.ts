@@ -6,7 +6,7 @@
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { COUNT_COLUMNS } from "../count/index.js";
 import { UserError } from "../../format/errors.js";
 import type { Matrix } from "../matrix/types.js";
@@ -100,10 +100,8 @@ export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promis
     );
   const recorded = new Set(summary.filter((r) => ids.includes(r.config)).map((r) => r.repeats));
   const repeats = opts.repeats ?? (recorded.size === 1 ? Number([...recorded][0]) : undefined);
-  if (opts.scratch !== undefined && resolve(opts.scratch) === resolve(opts.results))
-    throw new UserError(
-      `--scratch ${opts.scratch}: is the results folder being verified, which the re-run would overwrite — pass --scratch another folder, or leave it out (a new temp folder)`,
-    );
+  // A --scratch that is, holds or lies inside the results folder is refused by the command before it
+  // locks the scratch folder (bin/commands/verify.ts, format/files.ts refuseNestedFolders).
   const scratch = opts.scratch ?? mkdtempSync(join(tmpdir(), "wirecost-verify-"));
   if (plan && plan.matrix.sha256 !== matrix.sha256)
     process.stderr.write(`note: ${opts.results} was run from another version of the matrix (sha256 ${plan.matrix.sha256.slice(0, 12)}…)\n`);

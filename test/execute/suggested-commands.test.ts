@@ -86,7 +86,7 @@ test("run's and verify's refusals about folders name only options that exist; th
   checkLines(scratch.stderr, "verify");
   const same = await wc(["verify", SMALL, "--results", withA, "--scratch", withA]);
   assert.equal(same.exitCode, 1);
-  assert.match(same.stderr, /is the results folder being verified/);
+  assert.match(same.stderr, /--scratch \S+ is the results folder \S+ — give --scratch a folder outside it/);
   checkLines(same.stderr, "verify");
   // --only matching nothing names the expand command.
   const none = await wc(["run", SMALL, "--only", "nothing-like-this", "--results", withA]);
