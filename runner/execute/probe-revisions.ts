@@ -4,8 +4,10 @@
  * speaks, and each transport of the `transport` axis the target has a command for, the target is
  * started once and the raw driver opens a session the revision's way and lists its tools; the
  * answers are checked as every run checks them (`revisionMismatch`, runner/drivers/mcp/revision.ts).
- * A revision is kept when every such transport speaks it; the others are skipped, each with the
- * line that says why. Nothing is captured: a probe is not a run.
+ * A revision is kept when some such transport speaks it; a transport that does not is left out of
+ * that revision by an exclude rule with the line that says why (the other transport's runs go on),
+ * and a revision no transport speaks is skipped with the lines. Nothing is captured: a probe is
+ * not a run.
  */
 import { PipelinedHttpWire, PipelinedStdioWire } from "../drivers/mcp/pipelined.js";
 import { McpSession } from "../drivers/mcp/session.js";
@@ -15,19 +17,22 @@ import { spawnTarget, stopTarget } from "../percall/client.js";
 import { dirname } from "node:path";
 import { ensureBuilt } from "../build/build.js";
 import type { Matrix, Target } from "../matrix/types.js";
+import { UserError } from "../../format/errors.js";
 
 /** What the probe found for one target. */
 export interface RevisionProbe {
   target: string;
-  /** Revisions it speaks on every probed transport, in the axis' order. */
+  /** Revisions it speaks on some probed transport, in the axis' order. */
   spoken: string[];
-  /** Revisions skipped, each with why: `transport: the failure line` per transport that failed. */
-  skipped: { revision: string; why: string }[];
+  /** Revisions or transports of a revision skipped, each with why: `transport: the failure line` per transport that failed. */
+  skipped: { revision: string; why: string; transports: string[]; whole: boolean }[];
 }
 
 /**
  * Ask one target one revision over one transport.
  * @returns undefined when it answered in that revision, else the one line saying what happened
+ * @throws UserError when the target declares a `tool:` its tools/list answer does not hold (every
+ *   run would fail on it)
  */
 export async function probeRevision(
   target: Target,
@@ -64,11 +69,21 @@ export async function probeRevision(
       session = new McpSession(http, revision);
     }
     await session.open();
-    await session.request("tools/list");
+    const listed = await session.request("tools/list");
+    const tools = (listed as { result?: { tools?: { name?: unknown }[] } }).result?.tools;
+    const names = Array.isArray(tools) ? tools.map((t) => String(t?.name)) : [];
+    if (target.tool && Array.isArray(tools) && !names.includes(target.tool.name))
+      throw new UserError(
+        `target ${target.name}: it lists no tool ${JSON.stringify(target.tool.name)} (${revision}, ${transport}); its tools: ${names.join(", ") || "none"} — name one of them (tool: in the matrix, --tool for wirecost measure)`,
+      );
     return undefined;
   } catch (e) {
-    const tail = proc?.exit() !== undefined ? ` (target exited: ${proc?.exit()}${proc?.stderrExcerpt() ? ` | stderr: ${proc.stderrExcerpt()}` : ""})` : "";
-    return `${(e as Error).message.split("\n")[0]}${tail}`;
+    if (e instanceof UserError) throw e;
+    const message = (e as Error).message.split("\n")[0]!.replace(/:\s*$/, "").replace(/\s+/g, " ");
+    const stderr = proc?.stderrExcerpt() ?? "";
+    const exited = proc?.exit() !== undefined && !/target exited/.test(message) ? `target exited: ${proc?.exit()}` : "";
+    const extra = [exited, stderr && !message.includes(stderr) ? `stderr: ${stderr}` : ""].filter(Boolean).join(" | ");
+    return extra ? `${message} (${extra})` : message;
   } finally {
     http?.close();
     if (proc) await stopTarget(proc, transport);
@@ -101,14 +116,25 @@ export async function probeAutoRevisions(matrix: Matrix, opts: { skipMissingTool
     const target = matrix.targets[name]!;
     if (built.skipped.has(name)) continue; // its runs are recorded skipped, with the toolchain's line
     const probe: RevisionProbe = { target: name, spoken: [], skipped: [] };
+    const own = transports.filter((t) => target.commands[t]);
     for (const revision of revisions) {
-      const failures: string[] = [];
-      for (const transport of transports.filter((t) => target.commands[t])) {
+      const failures: { transport: string; why: string }[] = [];
+      for (const transport of own) {
         const why = await probeRevision(target, transport, revision, dirname(matrix.file), matrix.timeoutMs, path);
-        if (why !== undefined) failures.push(`${transport}: ${why}`);
+        if (why !== undefined) failures.push({ transport, why });
       }
-      if (failures.length) probe.skipped.push({ revision, why: failures.join("; ") });
-      else probe.spoken.push(revision);
+      const whole = failures.length === own.length;
+      if (failures.length)
+        probe.skipped.push({ revision, why: failures.map((f) => `${f.transport}: ${f.why}`).join("; "), transports: failures.map((f) => f.transport), whole });
+      if (!whole) probe.spoken.push(revision);
+      // A transport that does not speak a revision another one speaks: that cell only is left out.
+      if (!whole)
+        for (const f of failures)
+          (matrix.exclude ??= []).push({
+            match: { target: [name], transport: [f.transport], revision: [revision] },
+            reason: `revisions: auto: ${f.transport} does not speak ${revision}: ${f.why}`,
+            label: `revisions: auto (${name} × ${f.transport} × ${revision})`,
+          });
     }
     target.revisions = probe.spoken;
     out.push(probe);
@@ -120,6 +146,6 @@ export async function probeAutoRevisions(matrix: Matrix, opts: { skipMissingTool
 export function probeLines(probes: RevisionProbe[]): string[] {
   return probes.flatMap((p) => [
     `revisions: auto: target ${p.target} speaks ${p.spoken.join(", ") || "none of the matrix's revisions"}`,
-    ...p.skipped.map((s) => `  skipped ${p.target} × ${s.revision}: ${s.why}`),
+    ...p.skipped.map((s) => `  skipped ${p.target} × ${s.whole ? s.revision : `${s.revision} over ${s.transports.join(" and ")}`}: ${s.why}`),
   ]);
 }

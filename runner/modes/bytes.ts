@@ -5,6 +5,7 @@
  * gracefully and prints the command that resumes.
  */
 import { probeAutoRevisions, probeLines } from "../execute/probe-revisions.js";
+import { UserError } from "../../format/errors.js";
 import { availableParallelism } from "node:os";
 import { runMatrix, type TimeSplit } from "../execute/run-matrix.js";
 import { ownAndChildrenCpuSeconds } from "../measure/cpu.js";
@@ -64,7 +65,14 @@ export const bytesMode: RunMode = {
   supports: BYTES_SUPPORT,
   interrupt: "graceful",
   async run(matrix, file, o) {
-    for (const line of probeLines(await probeAutoRevisions(matrix, o))) process.stderr.write(`${line}\n`);
+    const probes = await probeAutoRevisions(matrix, o);
+    for (const line of probeLines(probes)) process.stderr.write(`${line}\n`);
+    // Every target of the matrix asked and none answered: the server is the problem, not the matrix.
+    const answered = probes.some((p) => p.spoken.length > 0);
+    if (probes.length > 0 && !answered && matrix.axes.find((a) => a.name === "target")?.values.every((t) => matrix.targets[t]?.revisionsAuto))
+      throw new UserError(
+        `revisions: auto: no target answered any revision (${probes.map((p) => `${p.target}: ${p.skipped[0]?.why ?? "not asked"}`).join("; ")}) — start the server by hand with the same command and check that it speaks MCP on stdin/stdout or on 127.0.0.1`,
+      );
     const { runs, failed, skippedTargets, interrupted, left, written, time, staging } = await runMatrix(matrix, o);
     const again = { repeats: o.repeats, shard: o.shard, results: o.results, resume: true, skipMissingToolchains: o.skipMissingToolchains };
     if (interrupted && !written) {

@@ -216,7 +216,9 @@ test("measure refuses a versionless or path-like --npm / --pypi in one line, bef
   }
 });
 
-test("a failed measure (a mistyped --tool) leaves the earlier results, measure.yaml, tools.tsv and the page byte-identical", { timeout: 120_000 }, async () => {
+test("a failed measure leaves the earlier results, measure.yaml, tools.tsv and the page byte-identical; a mistyped --tool is one line before any run", {
+  timeout: 120_000,
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-keep-"));
   /** Every file under `d` (relative path → bytes), the staging folder aside. */
   const snapshot = (d: string): Record<string, string> => {
@@ -257,10 +259,49 @@ test("a failed measure (a mistyped --tool) leaves the earlier results, measure.y
     assert.equal(ok.exitCode, 0, ok.stderr);
     const before = snapshot(dir);
     assert.ok(before["results/measure.yaml"] && before["results/tools.tsv"] && before["site/v1.html"], Object.keys(before).join(" "));
-    const bad = await measure("ecko");
+    // A tool the server lists, called with arguments it refuses: every run fails, nothing replaced.
+    const bad = await measure("add");
     assert.equal(bad.exitCode, 1, bad.stderr);
     assert.match(bad.stderr, /stay as they were/);
     assert.deepEqual(snapshot(dir), before, "nothing of the earlier measure changed");
+    // A tool it does not list: one line naming the tools it has, before any run.
+    const typo = await measure("ecko");
+    assert.equal(typo.exitCode, 1, typo.stderr);
+    assert.match(typo.stderr, /^wirecost: target v1: it lists no tool "ecko" \(2025-06-18, stdio\); its tools: echo, add, confirm — name one of them/m);
+    assert.deepEqual(snapshot(dir), before, "nothing of the earlier measure changed");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("revisions: auto keeps the transport that answers: an HTTP command that cannot start leaves the stdio runs of every revision", {
+  timeout: 120_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-onetransport-"));
+  try {
+    const r = await execa(
+      process.execPath,
+      [
+        cli,
+        "measure",
+        "--name",
+        "half",
+        "--repeats",
+        "1",
+        "--results",
+        join(dir, "results"),
+        "--http",
+        'node -e "process.exit(3)" {port}',
+        "--",
+        ...server("stdio"),
+      ],
+      { cwd: root, reject: false },
+    );
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /revisions: auto: target half speaks 2025-06-18, 2025-11-25/);
+    assert.match(r.stderr, /skipped half × 2025-11-25 over http: http: target exited before listening/);
+    const ids = tsv(join(dir, "results", "summary.tsv")).map((x) => x.config);
+    assert.deepEqual(ids.sort(), ["raw-half-stdio-2025-06-18-list", "raw-half-stdio-2025-11-25-list"]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
