@@ -7,10 +7,9 @@
  * recognises (reports/index.ts) becomes a report, and the index page lists them all.
  */
 import { readdirSync, statSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileSystemError, UserError } from "../format/errors.js";
-import { makeFolder } from "../format/files.js";
+import { makeFolder, writeAtomic } from "../format/files.js";
 import { addPage } from "./reports/page-files.js";
 import { INDEX_ID, INDEX_TITLE, indexMarkdown, type IndexEntry } from "./pages/home.js";
 import { REPORT_KINDS } from "./reports/index.js";
@@ -103,7 +102,9 @@ export async function render(opts: RenderOptions): Promise<RenderReport> {
   const before = readSiteManifest(opts.site);
   try {
     makeFolder(opts.site);
-    for (const name of files) await writeFile(join(opts.site, name), outputs.get(name) ?? "", "utf8");
+    // Each page written beside and renamed into place: a link or FIFO of that name in --site is
+    // replaced, never written through (or waited on).
+    for (const name of files) writeAtomic(join(opts.site, name), outputs.get(name) ?? "");
     const now = new Map(files.map((name) => [name, siteDigest(outputs.get(name) ?? "")]));
     return { site: opts.site, files, ...updateSiteManifest(opts.site, before, now) };
   } catch (e) {

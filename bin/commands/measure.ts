@@ -284,6 +284,11 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions): 
   const results = resolve(o.results ?? join(".wirecost", "measure", name, "results"));
   const site = resolve(o.site ?? join(results, "..", "site"));
   const file = join(results, "measure.yaml");
+  // A folder holding results that no measure wrote (no measure.yaml beside them) is not measure's to replace.
+  if (!existsSync(file) && (existsSync(planPath(results)) || existsSync(join(results, "summary.tsv"))))
+    throw new UserError(
+      `--results ${results}: holds results that wirecost measure did not write (no measure.yaml in it), which a measure would replace — give measure a folder of its own`,
+    );
   const text = `${JSON.stringify(matrix, null, 2)}\n`;
   // Read as the file will be: a matrix the schema refuses is refused before anything is written.
   const parsed = parseMatrix(text, file);

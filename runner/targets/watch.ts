@@ -118,7 +118,7 @@ interface TargetRecord {
   /** Its start time (/proc/<pid>/stat field 22); absent where unknown. */
   start?: string;
   command: string;
-  /** Its stdio pipes (runner/targets/strays.ts stdioPipes) and the boot they belong to; absent where unknown. */
+  /** Its stdio pipes (runner/targets/strays.ts stdioPipes), absent where unknown; the boot the record belongs to (/proc/sys/kernel/random/boot_id). */
   pipes?: string[];
   boot?: string;
 }
@@ -136,7 +136,13 @@ export function watchTarget(pid: number, command: string, pipes: readonly string
   tell(`+${pid} ${start ?? "-"} ${named.length > 0 ? named.join(",") : "-"}`);
   if (recordDir === undefined) return;
   const boot = bootId();
-  const rec: TargetRecord = { pid, ...(start !== undefined ? { start } : {}), command, ...(named.length > 0 && boot ? { pipes: named, boot } : {}) };
+  const rec: TargetRecord = {
+    pid,
+    ...(start !== undefined ? { start } : {}),
+    command,
+    ...(boot ? { boot } : {}),
+    ...(named.length > 0 && boot ? { pipes: named } : {}),
+  };
   try {
     mkdirSync(join(recordDir, TARGETS_DIR), { recursive: true });
     writeFileSync(join(recordDir, TARGETS_DIR, `${pid}.json`), `${JSON.stringify(rec)}\n`);
@@ -158,10 +164,11 @@ export function unwatchTarget(pid: number): void {
 }
 
 /**
- * Stop the targets a dead writer of results folder `dir` left running: SIGKILL the process group
- * of each pid file in `dir/.wirecost-targets/` whose leader is the process recorded (same start
- * time) or gone (its group may live on), and the processes holding its recorded stdio pipes when
- * they are of this boot; then remove the files and the folder. Call it only while holding the
+ * Stop the targets a dead writer of results folder `dir` left running: for each pid file
+ * `dir/.wirecost-targets/<pid>.json` of this boot that names its pid and its leader's start time,
+ * SIGKILL the process group whose leader is the process recorded (same start time) or gone (its
+ * group may live on), and the processes holding its recorded stdio pipes; then remove those files
+ * (other files there are left) and the folder when empty. Call it only while holding the
  * folder's lock: every pid file there is then a dead writer's.
  * @returns the pids of the groups signalled
  */
@@ -174,7 +181,11 @@ export function reapTargets(dir: string): number[] {
     return [];
   }
   const reaped: number[] = [];
+  const boot = bootId();
   for (const name of names) {
+    // Only the files wirecost writes there (<pid>.json); anything else is left alone.
+    const named = /^(\d+)\.json$/.exec(name);
+    if (!named) continue;
     const file = join(folder, name);
     let rec: Partial<TargetRecord> | undefined;
     try {
@@ -182,10 +193,11 @@ export function reapTargets(dir: string): number[] {
     } catch {
       rec = undefined;
     }
-    if (rec && typeof rec.pid === "number" && killGroupIfSame(rec.pid, rec.start)) reaped.push(rec.pid);
-    const boot = bootId();
-    if (rec && Array.isArray(rec.pipes) && boot !== undefined && rec.boot === boot)
-      killEach(pipeHolders(rec.pipes.filter((p) => typeof p === "string" && STDIO_PIPE.test(p))));
+    // A record of this boot, naming the pid of its file name and the leader's start time: one a run
+    // here wrote. A record copied from another machine or boot, or forged without them, signals nothing.
+    const trusted = rec !== undefined && rec.pid === Number(named[1]) && typeof rec.start === "string" && boot !== undefined && rec.boot === boot;
+    if (trusted && killGroupIfSame(rec!.pid!, rec!.start)) reaped.push(rec!.pid!);
+    if (trusted && Array.isArray(rec!.pipes)) killEach(pipeHolders(rec!.pipes.filter((p) => typeof p === "string" && STDIO_PIPE.test(p))));
     try {
       unlinkSync(file);
     } catch {

@@ -426,3 +426,41 @@ test("merge and verify refuse an output folder that is, holds or lies inside a f
   assert.deepEqual(snapshot(input), before, "the input folder is untouched");
   assert.ok(!existsSync(join(input, "sub")));
 });
+
+test("measure refuses a results folder holding another run's results; render replaces a link in --site, never writing through it", () => {
+  const other = at("not-measure");
+  cpSync(at("s1"), other, { recursive: true });
+  const before = snapshot(other);
+  // measure says first which transport it measures (a line of its own), then refuses.
+  const m = wirecost(["measure", "--repeats", "1", "--results", other, "--", "node", join(root, "dist/targets/mcp-ts-v1/server.js"), "--transport", "stdio"]);
+  assert.equal(m.status, 1, m.stderr);
+  const line = m.stderr.trimEnd().split("\n").at(-1)!;
+  assert.ok(line.includes("holds results that wirecost measure did not write"), line);
+  assert.deepEqual(snapshot(other), before, "the other run's results are untouched");
+  const site = at("linked-site");
+  mkdirSync(site);
+  const victim = at("victim.txt");
+  writeFileSync(victim, "VICTIM\n");
+  symlinkSync(victim, join(site, "index.html"));
+  const r = wirecost(["render", "--results", at("s1"), "--site", site]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(readFileSync(victim, "utf8"), "VICTIM\n", "nothing written through the link");
+  assert.ok(statSync(join(site, "index.html")).isFile() && readFileSync(join(site, "index.html"), "utf8").startsWith("<!doctype html>"));
+});
+
+test("run --resume signals no process for a pid file it did not write (no start time or boot), and leaves other files there", async () => {
+  const dir = at("forged-pids");
+  cpSync(at("s1"), dir, { recursive: true });
+  const victim = spawn("sleep", ["60"], { detached: true, stdio: "ignore" });
+  try {
+    mkdirSync(join(dir, ".wirecost-targets"));
+    writeFileSync(join(dir, ".wirecost-targets", `${victim.pid}.json`), JSON.stringify({ pid: victim.pid }));
+    writeFileSync(join(dir, ".wirecost-targets", "README"), "my notes\n");
+    const r = wirecost(["run", MATRIX, "--repeats", "1", "--shard", "1/2", "--results", dir, "--resume"]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.doesNotThrow(() => process.kill(victim.pid!, 0), "the unrelated process still runs");
+    assert.equal(readFileSync(join(dir, ".wirecost-targets", "README"), "utf8"), "my notes\n");
+  } finally {
+    victim.kill("SIGKILL");
+  }
+});
