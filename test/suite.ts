@@ -51,10 +51,10 @@ export const SLOW_FIRST: readonly string[] = [
   "test/percall/harness.test.ts",
 ];
 
-/** Files run side by side in the first group: `WIRECOST_TEST_CONCURRENCY`, else two per core (waits on processes and sockets fill the second). */
+/** Files run side by side in the first group: `WIRECOST_TEST_CONCURRENCY`, else one per core (two per core ran the load past 50 on 2 cores, and HTTP runs of forked Python targets failed their first repeat). */
 export function concurrency(env: NodeJS.ProcessEnv = process.env): number {
   const asked = Number(env.WIRECOST_TEST_CONCURRENCY);
-  return Number.isSafeInteger(asked) && asked >= 1 ? asked : 2 * availableParallelism();
+  return Number.isSafeInteger(asked) && asked >= 1 ? asked : availableParallelism();
 }
 
 /** Every test source under `test/` (repo-relative, sorted). */
