@@ -35,13 +35,15 @@ test("render finds the wire report at the root and the timing and per-call repor
   assert.ok(!existsSync(join(site, "percall.tsv")), "results files are not copied into the site");
 });
 
-test("render of a folder with a timing report only writes that page, its chart with the chart's data, and the index", async () => {
+test("render of a folder with a timing report only writes that page, its charts with the charts' data, and the index", async () => {
   const tmp = mkdtempSync(join(tmpdir(), "wirecost-reports-"));
   const site = join(tmp, "site");
   const { files } = await render({ results: join(root, "results/a2a-layer-cost"), site });
   assert.deepEqual(files, [
     "a2a-layer-cost-cpu.svg",
     "a2a-layer-cost-cpu.tsv",
+    "a2a-layer-cost-stages.svg",
+    "a2a-layer-cost-stages.tsv",
     "a2a-layer-cost-timings-summary.tsv",
     "a2a-layer-cost.html",
     "a2a-layer-cost.md",

@@ -132,7 +132,7 @@ describe("turn share", () => {
 });
 
 describe("per-call matrix", () => {
-  it("expands the committed matrix into twenty paths with stable ids, the direct ones in-process, an SDK-client row beside each TypeScript thin-client row", () => {
+  it("expands the committed matrix into twenty-six paths with stable ids, the direct ones in-process, an SDK-client row beside each TypeScript thin-client row", () => {
     const m = loadMatrix(join(root, "matrices/mcp-per-call-overhead.yaml"));
     const ids = expand(m).configurations.map((c) => c.id);
     assert.deepEqual(ids, [
@@ -153,9 +153,15 @@ describe("per-call matrix", () => {
       "mcp-go-stdio-2026-07-28",
       "mcp-go-http-2025-11-25",
       "mcp-go-http-2026-07-28",
+      "mcp-py-stdio-2025-11-25",
+      "mcp-py-stdio-2026-07-28",
+      "mcp-py-http-2025-11-25",
+      "mcp-py-http-2026-07-28",
       "py-direct-in-process",
       "mcp-py-harness-stdio-2025-11-25",
       "mcp-py-harness-stdio-2026-07-28",
+      "mcp-py-harness-http-2025-11-25",
+      "mcp-py-harness-http-2026-07-28",
     ]);
     const o = percallOptions(m)!;
     assert.equal(o.calls, 1000);
