@@ -52,7 +52,7 @@ test("render of a folder with a timing report only writes that page, its charts 
   ]);
 });
 
-test("the A2A page answers first: at most 12 rows of CPU per request with the interval over trials (min–max of 3 trials here), and the chart's data, all from timings-summary.tsv", async () => {
+test("the A2A page answers first: at most 12 rows of CPU per request with the interval over trials (5 trials here: the bootstrap interval, which at 5 trials is their min–max), and the chart's data, all from timings-summary.tsv", async () => {
   const tmp = mkdtempSync(join(tmpdir(), "wirecost-a2a-answer-"));
   const site = join(tmp, "site");
   const results = join(root, "results/a2a-layer-cost");
@@ -81,7 +81,7 @@ test("the A2A page answers first: at most 12 rows of CPU per request with the in
   const rows = answer.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| ---") && !l.startsWith("| Target"));
   assert.ok(rows.length > 0 && rows.length <= 12, `answer rows: ${rows.length}`);
   for (const r of summary) assert.ok(answer.includes(`${one(r[3] ?? "")} (${one(r[4] ?? "")}–${one(r[5] ?? "")})`), `${r[0]} median and range in the answer`);
-  assert.match(answer, /in brackets the trials' min–max \(with fewer than 5 trials, not a bootstrap interval\)/);
+  assert.match(answer, /median of 5 trials, in brackets the percentile bootstrap 95 % interval of the median/);
   assert.match(answer, /busy machine/);
   // The latency tables carry the trials' range of p50 and p95 too.
   const latencyRows = readFileSync(join(results, "timings-summary.tsv"), "utf8")
