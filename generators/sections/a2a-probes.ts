@@ -4,8 +4,9 @@
  *   keep-alive connection, server CPU from schedstat (`cpu_per_request_us`, `calls`);
  * - the time-window probe (the seed write-up's): each throughput window, a fixed duration at 1 and
  *   at 50 connections, its request count, its CPU per request by schedstat and by clock ticks
- *   (utime + stime) with the ticks' quantisation error (`tput_c<N>_…`; results of timing schema 1
- *   lack the tick figures).
+ *   (utime + stime) with the ticks counted and their quantisation error (`tput_c<N>_…`; results of
+ *   timing schema 1 lack the tick figures), the formula and the tick's length (`getconf CLK_TCK`,
+ *   `machine.clockTicksPerSecond` of `timings-run.json`) said in a sentence.
  * Per probe: each SDK's figure with its interval over trials, the floor's, the floor-subtracted
  * figure; per pair of SDKs the ratio under each probe, raw and floor-subtracted; and sentences that
  * say from the figures why the ratios differ (the floor's own share, the change with concurrency).
@@ -104,12 +105,23 @@ export function a2aProbes(t: Timings, floor: string, layoutOrder: readonly strin
           return f === undefined ? "—" : `${us(f.min)}–${us(f.max)}`;
         },
       },
+      {
+        header: "Ticks per trial (median)",
+        align: "right",
+        cell: (r) => {
+          const v = t.figure(r.c.id, `${r.p.prefix}ticks`)?.median;
+          return v === undefined ? "—" : formatFixed(v, Number.isInteger(v) ? 0 : 1);
+        },
+      },
       { header: "CPU per request, ticks (µs)", align: "right", cell: (r) => us(t.figure(r.c.id, `${r.p.prefix}ticks_per_request_us`)?.median) },
       {
         header: "Quantisation error",
         align: "right",
         cell: (r) => {
-          const v = t.figure(r.c.id, `${r.p.prefix}quantisation_error_pct`)?.median;
+          // One tick over the median ticks counted, from the ticks themselves: the stored per cent
+          // keeps 3 decimals, and rounding it again to 2 could move the last digit (1.2048 → 1.205 → 1.21).
+          const ticks = t.figure(r.c.id, `${r.p.prefix}ticks`)?.median;
+          const v = ticks !== undefined && ticks > 0 ? 100 / ticks : t.figure(r.c.id, `${r.p.prefix}quantisation_error_pct`)?.median;
           return v === undefined || !Number.isFinite(v) ? "—" : `${formatFixed(v, 2)} %`;
         },
       },
@@ -150,6 +162,19 @@ export function a2aProbes(t: Timings, floor: string, layoutOrder: readonly strin
     const f = subtract ? floorCpu(heavy.layout, p) : 0;
     return h === undefined || l === undefined || f === undefined ? undefined : (h - f) / (l - f);
   };
+  /** The widest pair of a layout under every probe, raw and floor-subtracted, and what concurrency does to its ratio (from `from` to `to` connections). */
+  const pairSentence = (heavy: TimingConfiguration, light: TimingConfiguration, span: [Probe, Probe] | undefined): string => {
+    const list = (subtract: boolean) => probes.map((p) => `${times(ratio(heavy, light, p, subtract))} (${p.name})`).join(", ");
+    let text = `**${mdCell(heavy.layout)}**, the widest pair, ${mdCode(heavy.target)} : ${mdCode(light.target)}: ${list(false)}; with the floor's CPU per request subtracted from both, ${list(true)}.`;
+    const [from, to] = span ?? [];
+    const h0 = from && cpu(heavy, from);
+    const h1 = to && cpu(heavy, to);
+    const l0 = from && cpu(light, from);
+    const l1 = to && cpu(light, to);
+    if (from && to && h0 && h1 && l0 && l1)
+      text += ` From ${formatInt(from.connections)} to ${formatInt(to.connections)} connections ${mdCode(heavy.target)}'s CPU per request is multiplied by ${formatFixed(h1 / h0, 2)} and ${mdCode(light.target)}'s by ${formatFixed(l1 / l0, 2)}, so the ratio between them by ${formatFixed(h1 / h0 / (l1 / l0), 2)}.`;
+    return text;
+  };
   const ratios =
     pairs.length === 0
       ? null
@@ -174,6 +199,7 @@ export function a2aProbes(t: Timings, floor: string, layoutOrder: readonly strin
   const findings: string[] = [
     `The headline and the answer use the **fixed-count probe** (${formatInt(t.timing.calls)} sequential calls on one warm connection per trial, CPU by schedstat). The **time-window probe** is the seed write-up's: a fixed ${formatFixed(t.timing.throughputSeconds, 0)} s window per connection count, its request count, and the CPU by clock ticks with their quantisation error (one tick over the ticks counted) beside the schedstat figure.`,
   ];
+  findings.push(tickSentence(t.machine?.clockTicksPerSecond));
   const most = probes.reduce((a, b) => (b.connections > a.connections ? b : a), probes[0]!);
   const one = probes.find((p) => p.prefix !== "" && p.connections === 1);
   for (const layout of layouts) {
@@ -210,10 +236,26 @@ export function a2aProbes(t: Timings, floor: string, layoutOrder: readonly strin
           `**${mdCell(layout)}**, concurrency: from 1 to ${formatInt(most.connections)} connections the CPU per request changes by ${changes.map((x) => `${signedPct(((x.b - x.a) / x.a) * 100)} for ${mdCode(x.c.target)} (${us(x.a)} → ${us(x.b)} µs)`).join(", ")}; a ratio between two servers moves with concurrency by the quotient of their changes.`,
         );
     }
+    const widest = pairs
+      .filter((x) => x.layout === layout)
+      .sort((a, b) => ratio(b.heavy, b.light, probes[0]!, false)! - ratio(a.heavy, a.light, probes[0]!, false)!)[0];
+    if (widest) findings.push(pairSentence(widest.heavy, widest.light, one && most.connections > 1 ? [one, most] : undefined));
   }
   const note =
     t.schemaVersion < 2
       ? "These results predate the windows' tick figures (timing schema 1): the time-window rows show the schedstat figure and the request count only; re-run the matrix for the ticks and their quantisation error."
       : "";
   return { table, ratios, findings, note };
+}
+
+/**
+ * The formula of the tick figures and the tick's length, from the clock tick rate the run recorded.
+ * @param hz clock ticks per second (`getconf CLK_TCK`) from `timings-run.json`, or undefined where not recorded
+ */
+export function tickSentence(hz: number | undefined): string {
+  const formula =
+    "Quantisation error = 1 tick ÷ the ticks counted × 100 %, the ticks being the server's utime + stime (`/proc/<pid>/stat`) over the probe's window; CPU per request by ticks = ticks × the tick's length ÷ requests";
+  if (hz === undefined)
+    return `${formula}. The tick's length was not recorded with these results (\`timings-run.json\` has no \`machine.clockTicksPerSecond\`; a new run records it).`;
+  return `${formula}. One tick is 1/${formatInt(hz)} s = ${formatFixed(1000 / hz, 1000 % hz === 0 ? 0 : 2)} ms here (\`getconf CLK_TCK\` = ${formatInt(hz)}, recorded in \`timings-run.json\`).`;
 }
