@@ -132,10 +132,13 @@ export function buildProgram(): Command {
     .option("--args <json>", "the tool's arguments, a JSON object")
     .option("--name <name>", "the server's name in ids and pages (default: from the package or command)")
     .option("--repeats <n>", "runs per revision", (v) => count(v, "--repeats"), 5)
+    .option("--jobs <n>", "concurrent runs (default: two per core; 1 for a server that keeps state between runs)", jobs)
+    .option("--probe-timeout <seconds>", "how long asking the server one revision waits for its answer", (v) => count(v, "--probe-timeout", 1, 600), 10)
     .option("--results <dir>", "results folder (default: .wirecost/measure/NAME/results)")
     .option("--site <dir>", "site folder (default: beside the results folder, .../NAME/site)")
-    .action(async (command: string[], o: import("./commands/measure.js").MeasureCommandOptions) => {
-      process.exitCode = await (await import("./commands/measure.js")).measureCommand(command, o);
+    .action(async (command: string[], o: import("./commands/measure.js").MeasureCommandOptions, self: Command) => {
+      const own = self.options.flatMap((x) => (x.long ? [x.long] : []));
+      process.exitCode = await (await import("./commands/measure.js")).measureCommand(command, o, own);
     });
 
   program

@@ -4,9 +4,10 @@
  * writes them; generators/results/percall.ts reads them.
  * - `percall-profiled.tsv`: one row per configuration's profiled trial: status (`ok` or `failed`
  *   with the reason), timed calls, the window's wall time per call (µs), the profiled calls' own
- *   stopwatch (p50 and mean µs), the sum of the stage rows (µs per call, empty when a row has no
- *   time), which sampler profiled each process (`v8@…`, `py-spy`, `self`, or `none`) and the
- *   results-folder-relative path of each process's folded stacks (empty without a profile), the
+ *   stopwatch (p50 and mean µs), the same calls with the same phase pauses and no sampler just
+ *   before the window (wall time per call, µs; empty for a harness path: check (b)'s reference),
+ *   the sum of the stage rows (µs per call, empty when a row has no time), which sampler profiled
+ *   each process (`v8@…`, `py-spy`, `self`, or `none`) and the results-folder-relative path of each process's folded stacks (empty without a profile), the
  *   direct path check (b) compares with (`direct_config`);
  * - `percall-stages.tsv`: the stage table, one row per (configuration, process, stage): the stage's
  *   label and kind (the vocabulary's, runner/attribution/stages.ts), samples (empty for measured
@@ -50,6 +51,7 @@ export const PROFILED_COLUMNS = [
   "window_us_per_call",
   "profiled_p50_us",
   "profiled_mean_us",
+  "paused_us_per_call",
   "stages_sum_us",
   "client_sampler",
   "server_sampler",

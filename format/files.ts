@@ -2,10 +2,23 @@
  * Atomic writes: every results file is written whole or not at all. Results folders hold plain
  * files and folders only: {@link refuseOddEntries}.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Dirent } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  type Dirent,
+  type Stats,
+} from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { UserError } from "./errors.js";
-import { RESULTS_FILES, RESULTS_FOLDERS, STAGING_FOLDER, TARGETS_DIR } from "./layout.js";
+import { RESULTS_FILES, RESULTS_FOLDERS, STAGING_FOLDER, TARGETS_DIR, planPath } from "./layout.js";
 
 /**
  * Write `data` to `path` atomically: a temp file in the same folder, then rename. Creates folders.
@@ -135,6 +148,59 @@ export function refuseOddEntries(dir: string): void {
     problem: `${oddKind(odd)} in a results folder, which wirecost would read or write through`,
     fix: `results files and folders must be plain ones inside ${dir}: remove it (or put a copy of what it points to in its place)`,
   });
+}
+
+/**
+ * What marks a folder as wirecost's results (finished or not): what produced it
+ * (`provenance.json`, `timings-run.json`, `percall-run.json`), the run journal's plan
+ * (`runs/plan.json`), the trials folder, or a re-run staged beside (`.wirecost-next/`).
+ */
+function holdsWirecostResults(dir: string): boolean {
+  const marks = [RESULTS_FILES.provenance, RESULTS_FILES.timingsRun, RESULTS_FILES.percallRun, RESULTS_FOLDERS.trials, STAGING_FOLDER].map((n) => join(dir, n));
+  return [...marks, planPath(dir)].some((p) => existsSync(p));
+}
+
+/**
+ * Refuse to write results into folder `dir` when it holds a file of a results file's name
+ * (`summary.tsv`, `runs.tsv`, …: format/layout.ts RESULTS_FILES) but nothing that marks wirecost's
+ * results ({@link holdsWirecostResults}): another tool's files, which the run would replace.
+ * `--fresh` does not change it: wirecost replaces only results it wrote. Call it after taking the
+ * folder's lock, before anything is written (`run`, `verify --scratch`, `merge`).
+ * @param option the option that named the folder (`--results`, `--scratch`), for the message
+ * @throws UserError naming the folder, the first such file and the fix
+ */
+export function refuseForeignFolder(dir: string, option: string): void {
+  const theirs = Object.values(RESULTS_FILES).find((n) => {
+    try {
+      return lstatSync(join(dir, n)).isFile();
+    } catch {
+      return false;
+    }
+  });
+  if (theirs === undefined || holdsWirecostResults(dir)) return;
+  throw new UserError({
+    file: dir,
+    problem: `holds ${theirs} but no wirecost results (no ${RESULTS_FILES.provenance}, ${RESULTS_FILES.timingsRun}, ${RESULTS_FILES.percallRun} or runs/plan.json): another tool's files, which ${option} would replace`,
+    fix: `give ${option} a new or empty folder (--fresh replaces only results wirecost wrote)`,
+  });
+}
+
+/**
+ * Refuse to read `path` when it is not a plain file, its links followed (a predictions file may
+ * be a link): a FIFO, a socket or a device would keep the reader waiting forever. A missing file
+ * is left to the caller.
+ * @throws UserError naming the file, what it is and the fix
+ */
+export function refuseNotPlainFile(path: string): void {
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch {
+    return;
+  }
+  if (st.isFile()) return;
+  const kind = st.isDirectory() ? "a folder" : st.isFIFO() ? "a FIFO" : st.isSocket() ? "a socket" : "a device";
+  throw new UserError({ file: path, problem: `${kind}, not a plain file: wirecost reads only plain files`, fix: "put a plain file there" });
 }
 
 /** `path` made absolute with symbolic links in its existing part resolved (the part that does not exist yet is appended as given). */

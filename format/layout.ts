@@ -21,6 +21,15 @@ import { UserError } from "./errors.js";
 const PLAN_FILE = "plan.json";
 
 /**
+ * Page names (file stems) that `render` writes for itself whatever the results: the site index
+ * (generators/pages/home.ts INDEX_ID, `index.md`, `index.html`). A bytes report's `slug:` names
+ * its pages, so none of these may be a slug: its page would overwrite the index (refused at
+ * `expand`, and by `render` for a results folder that records one). Two reports writing one page
+ * otherwise (a slug that is another report's page) are refused by `render` when rendered together.
+ */
+export const RESERVED_SLUGS: readonly string[] = ["index"];
+
+/**
  * Most UTF-8 bytes of a name that becomes part of a file name (a configuration id, a target or
  * version value naming a build folder). Linux and macOS take 255 bytes per file name; the longest
  * name made from an id adds 52 (`config-<slug>--<id>-exchanges.html` takes ids up to the site's own

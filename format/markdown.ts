@@ -21,9 +21,31 @@ const MD_SPECIAL = /[\\`*_[\]<>|&~!]/g;
  */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
+/** One character written as the visible text `<U+XXXX>` (its code point, four hex digits or more). */
+const visibleCodePoint = (c: string): string => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}>`;
+
 /** `text` with each bidirectional formatting character ({@link BIDI}) written as visible text `<U+XXXX>`. */
 export function showBidi(text: string): string {
-  return text.replace(BIDI, (c) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}>`);
+  return text.replace(BIDI, visibleCodePoint);
+}
+
+/**
+ * Control characters a terminal acts on: C0 but the tab (ESC starts the sequences that set the
+ * window title, clear the screen, write the clipboard; a line break starts a line of its own),
+ * DEL, C1 (U+0080–U+009F: U+009B is a one-character CSI to some terminals) and the line and
+ * paragraph separators U+2028, U+2029 (ECMA-48; Unicode 15.1 §5.8).
+ */
+const TERMINAL_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * One line of terminal text made of text from results files or the wire: each control character
+ * ({@link TERMINAL_CONTROL}) and each bidirectional formatting character ({@link BIDI}) written as
+ * visible text `<U+XXXX>`, so what a results folder holds (a `provenance.json` from elsewhere, a
+ * JSON key) can neither drive the terminal nor start a line; tabs stay (TSV columns).
+ * @param line one line, without its line break
+ */
+export function terminalLine(line: string): string {
+  return showBidi(line).replace(TERMINAL_CONTROL, visibleCodePoint);
 }
 
 /**

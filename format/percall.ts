@@ -12,6 +12,7 @@ export const PERCALL_COLUMNS = [
   "transport",
   "revision",
   "label",
+  "server",
   "measured_by",
   "runtime",
   "client",
@@ -43,9 +44,16 @@ export const PERCALL_V3_COLUMNS: readonly string[] = ["measured_by", "runtime", 
  */
 export const PERCALL_V4_COLUMNS: readonly string[] = ["client_cpu_per_call_us"];
 
-/** The columns of `percall.tsv` a reader requires of a schema-2 file: all but schema 3's and 4's and `trials` (written, not read). */
+/**
+ * Columns schema 5 added to `percall.tsv`: the target whose MCP server answered the row's calls
+ * (the configuration's target, a harness's `harness.server`, or the target a client declared under
+ * `clients:` drove; empty in-process). A schema-4 file lacks it: its rows' server is their target.
+ */
+export const PERCALL_V5_COLUMNS: readonly string[] = ["server"];
+
+/** The columns of `percall.tsv` a reader requires of a schema-2 file: all but schema 3's, 4's and 5's and `trials` (written, not read). */
 export const PERCALL_V2_COLUMNS: readonly string[] = PERCALL_COLUMNS.filter(
-  (c) => c !== "trials" && !PERCALL_V3_COLUMNS.includes(c) && !PERCALL_V4_COLUMNS.includes(c),
+  (c) => c !== "trials" && !PERCALL_V3_COLUMNS.includes(c) && !PERCALL_V4_COLUMNS.includes(c) && !PERCALL_V5_COLUMNS.includes(c),
 );
 
 /** Columns of `percall-payload.tsv`, in order. */

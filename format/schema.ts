@@ -16,7 +16,8 @@ export const SCHEMA_VERSION = 1;
  * Version of a timing folder's `timings-run.json` (and the `timings.tsv` metrics beside it; 2: each
  * throughput window also records its tick figure, `tput_c<N>_ticks_per_request_us`, `_ticks` and
  * `_quantisation_error_pct`, the time-window probe). Readable: 1 and 2; a schema-1 folder has no
- * tick figures for its windows.
+ * tick figures for its windows. `machine.clockTicksPerSecond` (`getconf CLK_TCK`, the tick's length
+ * the tick figures were converted with) is an additive key of 2: folders written before it lack it.
  */
 export const TIMINGS_SCHEMA_VERSION = 2;
 
@@ -26,13 +27,15 @@ export const TIMINGS_READABLE_VERSIONS: readonly number[] = [1, TIMINGS_SCHEMA_V
 /**
  * Version of the per-call files (3: status, reason, measured_by, runtime, client; harness call
  * samples; 4: client_cpu_per_call_us, and rows timed through the target's own SDK client, named
- * in `client`). Readable: 2, 3 and 4; schema 2's rows read as measured by wirecost and ok;
- * schema 2's and 3's rows have no CPU per call.
+ * in `client`; 5: `server`, the target whose server answered, and rows of clients declared under
+ * `clients:` against another server). Readable: 2 to 5; schema 2's rows read as measured by
+ * wirecost and ok; schema 2's and 3's rows have no CPU per call; schema 2's to 4's rows' server is
+ * their target (in-process: none).
  */
-export const PERCALL_SCHEMA_VERSION = 4;
+export const PERCALL_SCHEMA_VERSION = 5;
 
 /** Per-call schema versions the reader takes (format/percall.ts). */
-export const PERCALL_READABLE_VERSIONS: readonly number[] = [2, 3, PERCALL_SCHEMA_VERSION];
+export const PERCALL_READABLE_VERSIONS: readonly number[] = [2, 3, 4, PERCALL_SCHEMA_VERSION];
 
 /** What a results file records of one target build (runner/build/build.ts writes it). */
 export interface BuildProvenance {

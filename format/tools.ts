@@ -13,6 +13,13 @@
  * `tools-changes.tsv`: the changes along the `revision` axis, each configuration against the same
  * one at the previous revision it speaks, in the columns of `changes.tsv` (format/changes.ts, its
  * owner: {@link changesTsv}, {@link readChanges}), causes named by `wirecost compare`'s cause finder.
+ *
+ * `findings.tsv`: what the run found about the server beside the counts, one sentence per row.
+ * Columns: `config repeat finding`: a tool call answered `isError: true` (a counted run: MCP,
+ * "Tools" → "Error Handling"), with the answer's first text, or with a JSON-RPC error (a counted
+ * run too), with its code and message; repeats that differ (the server's state), naming the repeat
+ * and the message; a configuration with no ok repeat whose catalog rows come from a failed run's
+ * log, naming the run and why it failed. The sentences hold text from the wire: escape them.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -58,6 +65,47 @@ export function toolsTsv(rows: readonly ToolRow[]): string {
 }
 
 const FIX = "measure the server again with `npx wirecost measure`";
+
+/** The findings file, in the results folder. */
+export const FINDINGS_FILE = "findings.tsv";
+
+/** The columns of findings.tsv, in order. */
+export const FINDING_COLUMNS = ["config", "repeat", "finding"] as const;
+
+/** One row of findings.tsv. */
+export interface FindingRow {
+  config: string;
+  /** The repeat it was found in, from 1; undefined where it is about the repeats together. */
+  repeat: number | undefined;
+  /** One sentence (text from the wire in it: escape it). */
+  finding: string;
+}
+
+/** findings.tsv text for `rows`, in the order given. */
+export function findingsTsv(rows: readonly FindingRow[]): string {
+  return toTsv(
+    FINDING_COLUMNS,
+    rows.map((r): TsvCell[] => [r.config, r.repeat, r.finding]),
+  );
+}
+
+/**
+ * The findings of a results folder.
+ * @returns the rows, empty when the folder has no findings.tsv
+ * @throws UserError (file, line, column) when a column is missing or a repeat is not a whole number
+ */
+export function readFindings(dir: string): FindingRow[] {
+  const file = join(dir, FINDINGS_FILE);
+  if (!existsSync(file)) return [];
+  const table = readTsv(file, FIX);
+  const col = columnIndex(table, FINDING_COLUMNS);
+  return table.rows.map((row): FindingRow => {
+    const repeat = field(row, col("repeat"));
+    if (repeat !== "" && !/^[0-9]+$/.test(repeat))
+      throw new UserError({ file, line: row.line, key: "repeat", problem: `expected a whole number, found \`${repeat}\``, fix: FIX });
+    return { config: field(row, col("config")), repeat: repeat === "" ? undefined : Number(repeat), finding: field(row, col("finding")) };
+  });
+}
 
 /**
  * The tool catalog of a results folder.

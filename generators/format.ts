@@ -1,4 +1,9 @@
-/** Number formatting that does not depend on the machine's locale. */
+/** Number formatting that does not depend on the machine's locale, and the transports' names on pages. */
+
+/** A transport as pages name it in prose and headings: `HTTP` (the `http` axis value), `stdio`, any other as given. */
+export function transportName(transport: string): string {
+  return transport === "http" ? "HTTP" : transport;
+}
 
 /**
  * Format an integer with `,` between groups of three digits: `1234567` → `"1,234,567"`,

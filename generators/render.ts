@@ -9,7 +9,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileSystemError, UserError } from "../format/errors.js";
-import { makeFolder, writeAtomic } from "../format/files.js";
+import { makeFolder, refuseOddEntries, writeAtomic } from "../format/files.js";
 import { addPage } from "./reports/page-files.js";
 import { INDEX_ID, INDEX_TITLE, indexMarkdown, type IndexEntry } from "./pages/home.js";
 import { REPORT_KINDS } from "./reports/index.js";
@@ -70,7 +70,8 @@ function candidateFolders(root: string): string[] {
  * Render every report found under `opts.results` and the index linking them, then remove the pages
  * an earlier render wrote into the site folder and this one does not (site-manifest.ts). All
  * pages are built before any file is written, so a results error leaves the site folder untouched.
- * @throws UserError when no report is found (the message is that of the wire report's missing
+ * @throws UserError when a results folder holds a link, FIFO, socket or device where a results
+ *   file belongs (format/files.ts refuseOddEntries), when no report is found (the message is that of the wire report's missing
  *   files), when a report's file is missing or malformed, or when two reports write the same page
  *   (e.g. two bytes reports with one slug), or when the site folder cannot be written (read-only,
  *   no permission, a file in the way: one line naming `--site` and the fix), or when its manifest
@@ -80,10 +81,18 @@ export async function render(opts: RenderOptions): Promise<RenderReport> {
   const outputs = new Map<string, string>();
   const entries: IndexEntry[] = [];
   for (const dir of candidateFolders(opts.results)) {
+    // A link or FIFO among its results files is refused before anything is read (one line).
+    refuseOddEntries(dir);
     for (const kind of REPORT_KINDS) {
       if (!kind.detect(dir)) continue;
       const report = await kind.render(dir, { predictions: opts.predictions });
       for (const [name, content] of report.files) {
+        if (name === `${INDEX_ID}.md` || name === `${INDEX_ID}.html`)
+          throw new UserError({
+            file: dir,
+            problem: `the report writes ${name}, the site index's page`,
+            fix: "give its matrix another `slug:` than index and run it again",
+          });
         if (outputs.has(name))
           throw new UserError({
             file: dir,

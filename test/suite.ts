@@ -9,7 +9,8 @@
  *    them would run alone at the end); target builds are shared through `.wirecost/build/` and
  *    its per-target build lock (runner/build/build.ts), so no two files build the same target;
  * 2. then the files of {@link QUIET}, one at a time: their assertions rest on a CPU-time
- *    sampler's windows, which other files' processes would disturb.
+ *    sampler's windows, which other files' processes would disturb (and one whose cancellation
+ *    under load is not understood yet: see the list).
  *
  * Only files whose source exists are run (a test moved or deleted leaves no stale copy that runs).
  * At the end it prints each group's counts and wall time and the slowest files, and exits 1 when a
@@ -17,7 +18,7 @@
  *
  *   node dist/test/suite.js                                  # the whole suite
  *   node dist/test/suite.js test/count/stdio.test.ts         # just these files (source or dist path)
- *   WIRECOST_TEST_CONCURRENCY=1 node dist/test/suite.js      # every file one at a time
+ *   WIRECOST_TEST_CONCURRENCY=1 node dist/test/suite.js      # every file one at a time (default: 2 side by side)
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -34,7 +35,15 @@ import { root } from "./paths.js";
  * measure CPU time by the process's own clock (measure/cpu, compare/timings, the stage tables'
  * sums) hold under load and run with the rest.
  */
-export const QUIET: readonly string[] = ["test/attribution/known-cost.test.ts", "test/targets/known-cost.test.ts", "test/targets/profile-windows.test.ts"];
+export const QUIET: readonly string[] = [
+  "test/attribution/known-cost.test.ts",
+  "test/targets/known-cost.test.ts",
+  "test/targets/profile-windows.test.ts",
+  // Side by side on 2 cores its fork-server tests were cancelled ("Promise resolution is still
+  // pending but the event loop has already resolved") in a fresh clone; alone they pass. Cause not
+  // found yet: run it where nothing else loads the machine.
+  "test/targets/forkserver.test.ts",
+];
 
 /**
  * The longest files of the concurrent group (target builds, whole-matrix runs, browsers), started
@@ -45,15 +54,24 @@ export const SLOW_FIRST: readonly string[] = [
   "test/targets/a2a-card.test.ts",
   "test/targets/a2a-built.test.ts",
   "test/targets/sdk-targets.test.ts",
-  "test/targets/forkserver.test.ts",
   "test/browser/site.test.ts",
   "test/percall/harness.test.ts",
+  "test/integration/conformance-suite.test.ts",
 ];
 
-/** Files run side by side in the first group: `WIRECOST_TEST_CONCURRENCY`, else one at a time (side by side on a 2-core machine, at load 10 to 50, HTTP runs of the ten flow failed their first repeat with "server closed the connection before a complete response", cause not yet found). */
+/** Files run side by side in the first group when `WIRECOST_TEST_CONCURRENCY` does not say: one per core of the project's 2-core machine. */
+export const DEFAULT_CONCURRENCY = 2;
+
+/**
+ * Files run side by side in the first group: `WIRECOST_TEST_CONCURRENCY` (a whole number from 1),
+ * else {@link DEFAULT_CONCURRENCY}. (Side by side, HTTP runs once failed their first repeat with
+ * "server closed the connection before a complete response": the first count of a wirecost process
+ * built its tokenizers while other runs were in flight, stalling them past the targets' keep-alive
+ * timeout under the load of two files; a bytes run now builds them first, runner/count/tokens.ts.)
+ */
 export function concurrency(env: NodeJS.ProcessEnv = process.env): number {
   const asked = Number(env.WIRECOST_TEST_CONCURRENCY);
-  return Number.isSafeInteger(asked) && asked >= 1 ? asked : 1;
+  return Number.isSafeInteger(asked) && asked >= 1 ? asked : DEFAULT_CONCURRENCY;
 }
 
 /** Every test source under `test/` (repo-relative, sorted). */
@@ -80,6 +98,8 @@ interface GroupResult {
   /** Source → seconds from its process's start to its exit. */
   seconds: Map<string, number>;
   failed: boolean;
+  /** Each failed file with its exit status and its failing section. */
+  failures: FileResult[];
   wallSeconds: number;
 }
 
@@ -90,6 +110,8 @@ interface FileResult {
   seconds: number;
   /** Its exit status (1 when a test failed), or the signal that ended it. */
   exit: number | string;
+  /** The spec reporter's "failing tests" section (names and first error lines), at most 40 lines; empty when none. */
+  failing: string[];
 }
 
 /**
@@ -111,9 +133,21 @@ function runFile(source: string): Promise<FileResult> {
       for (const m of text.matchAll(/^ℹ (tests|suites|pass|fail|cancelled|skipped|todo) (\d+)$/gm)) counts[m[1]!] = Number(m[2]);
       const exit = code ?? signal ?? "unknown";
       process.stdout.write(`\n── ${source} (${seconds.toFixed(1)} s${exit === 0 ? "" : `, exit ${exit}`})\n${text}`);
-      resolve({ source, counts, seconds, exit });
+      resolve({ source, counts, seconds, exit, failing: failingSection(text) });
     });
   });
+}
+
+/**
+ * The lines of the spec reporter's closing "✖ failing tests:" section (its names and the first lines
+ * of each error), at most 40, so that the suite's last lines name what failed even when only its
+ * tail is kept; when the section is missing (a crash), the lines marked ✖.
+ */
+function failingSection(text: string): string[] {
+  const lines = text.split("\n");
+  const at = lines.findIndex((l) => l.startsWith("✖ failing tests"));
+  const picked = at >= 0 ? lines.slice(at + 1).filter((l) => l.trim() !== "") : lines.filter((l) => l.trimStart().startsWith("✖"));
+  return picked.slice(0, 40);
 }
 
 /** Run `sources`, `jobs` files at a time, in the order given. */
@@ -131,6 +165,7 @@ async function runGroup(sources: readonly string[], jobs: number): Promise<Group
     counts,
     seconds: new Map(results.map((r) => [r.source, r.seconds])),
     failed: results.some((r) => r.exit !== 0),
+    failures: results.filter((r) => r.exit !== 0),
     wallSeconds: (Date.now() - started) / 1000,
   };
 }
@@ -169,6 +204,10 @@ export async function main(args: readonly string[]): Promise<number> {
   const total = groups.reduce((n, [, g]) => n + g.wallSeconds, 0);
   const tests = groups.reduce((n, [, g]) => n + (g.counts.tests ?? 0), 0);
   const failed = groups.some(([, g]) => g.failed);
+  for (const r of groups.flatMap(([, g]) => g.failures)) {
+    lines.push(`  failed: ${r.source} (exit ${r.exit})`);
+    for (const l of r.failing) lines.push(`    ${l}`);
+  }
   lines.push(`  ${counted(tests, "test")} in ${counted(chosen.length, "file")}, ${total.toFixed(0)} s${failed ? ", FAILED" : ""}`);
   process.stdout.write(lines.join("\n") + "\n");
   return failed ? 1 : 0;

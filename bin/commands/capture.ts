@@ -24,7 +24,7 @@ import { closeSync, openSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { startRelay } from "../../runner/capture/relay.js";
 import { startPipeTap } from "../../runner/capture/tap.js";
-import { UserError } from "../../format/errors.js";
+import { fileSystemError, UserError } from "../../format/errors.js";
 import { countCommand } from "./count.js";
 
 /** Options of `wirecost capture` (commander's names). */
@@ -93,8 +93,14 @@ export async function captureCommand(command: string[], o: CaptureCommandOptions
     );
   // The log is created before anything listens or starts: a path that cannot be written fails
   // at once, not after a whole session relayed into nothing.
-  closeSync(openSync(o.log, "w"));
-  return o.upstream !== undefined ? relayMode(o.upstream, o) : tapMode(command, o);
+  // The log is the one file capture writes: a file-system error (a full disk, /dev/full) names it.
+  const named = { option: "--log", path: o.log };
+  try {
+    closeSync(openSync(o.log, "w"));
+    return await (o.upstream !== undefined ? relayMode(o.upstream, o) : tapMode(command, o));
+  } catch (e) {
+    throw (e instanceof UserError ? undefined : fileSystemError(e, named)) ?? e;
+  }
 }
 
 /** The relay: listen, print the address, relay until ^C or SIGTERM, then close, report and count. */

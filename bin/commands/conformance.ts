@@ -6,6 +6,7 @@
  * status is 0 when every target was tested.
  */
 import { conformanceTsv } from "../../format/conformance.js";
+import { counted } from "../../format/plural.js";
 import { writeAtomic } from "../../format/files.js";
 import { resultsFile } from "../../format/layout.js";
 import { runConformance } from "../../runner/conformance/run.js";
@@ -33,7 +34,7 @@ export async function conformanceCommand(file: string, o: ConformanceCommandOpti
     writeAtomic(resultsFile(o.results, "conformance"), conformanceTsv(rows));
     const count = (v: string) => rows.filter((r) => r.verdict === v).length;
     log(
-      `wrote ${resultsFile(o.results, "conformance")}: ${rows.length} scenario runs on ${names.length} targets, ${count("passed")} passed, ${count("failed")} failed, ${count("not applicable")} not applicable`,
+      `wrote ${resultsFile(o.results, "conformance")}: ${counted(rows.length, "scenario run")} on ${counted(names.length, "target")}, ${count("passed")} passed, ${count("failed")} failed, ${count("not applicable")} not applicable`,
     );
   } finally {
     lock.release();

@@ -10,6 +10,7 @@ import { toTsv } from "../../format/tsv.js";
 import { messagesTsv } from "../../format/messages.js";
 import { messageRows } from "../../runner/results/messages.js";
 import { UserError } from "../../format/errors.js";
+import { refuseNotPlainFile } from "../../format/files.js";
 
 /** Most anomaly lines printed; the rest are summed up in one line. */
 const SHOWN = 20;
@@ -29,7 +30,7 @@ function anomalyLine(a: Anomaly, stdio: boolean): string {
  * `perMessage` a header and one row per message row (MESSAGE_COLUMNS, log order); each anomaly
  * goes to stderr as `LOG: anomaly: …` (at most 20, then how many more).
  * @param out where the TSV goes (default stdout; `wirecost capture --count` of a stdio tap: stderr)
- * @throws UserError when the log cannot be read, with `strict` when it has an anomaly, and when
+ * @throws UserError when the log cannot be read or is not a plain file (a FIFO), with `strict` when it has an anomaly, and when
  *   no byte of it is in the assumed transport's shape (one line; suggests the other transport
  *   when a stream does not start in the assumed wire format)
  */
@@ -37,6 +38,7 @@ export function countCommand(log: string, o: { stdio?: boolean; perMessage?: boo
   let result: CountResult;
   let streams: ReturnType<typeof readCaptureStreams>;
   const hint = o.stdio ? " — if this is an HTTP log, drop --stdio" : " — if this is a stdio log, add --stdio";
+  refuseNotPlainFile(log); // a FIFO would keep the reader waiting forever
   try {
     streams = readCaptureStreams(log);
     result = countStreams(streams, { transport: o.stdio ? "stdio" : "http", strict: o.strict === true });

@@ -17,13 +17,15 @@ import { valid as pep440Valid } from "@renovatebot/pep440";
 import semver from "semver";
 import { UserError } from "../../format/errors.js";
 import { makeFolder, writeAtomic } from "../../format/files.js";
-import { planPath, stagingDir } from "../../format/layout.js";
+import { shellQuote } from "../../format/shell.js";
+import { messagesPath, planPath, stagingDir } from "../../format/layout.js";
 import { TOOL_COLUMNS, type ToolRow } from "../../format/tools.js";
 import { writeToolCatalog } from "../../runner/results/tool-catalog.js";
 import { ENCODINGS, tokenizerNames } from "../../runner/count/tokens.js";
 import { parseMatrix } from "../../runner/matrix/parse.js";
 import { runWithMode } from "../../runner/modes/index.js";
 import { repoRoot } from "../../runner/paths.js";
+import { waitForPort } from "../../runner/targets/process.js";
 
 /** Options of `wirecost measure` as commander parses them. */
 export interface MeasureCommandOptions {
@@ -35,6 +37,10 @@ export interface MeasureCommandOptions {
   args?: string;
   name?: string;
   repeats: number;
+  /** Runs side by side (`--jobs`; default the run's, two per core). */
+  jobs?: number;
+  /** Seconds one probe of a revision waits for the server's answer (`--probe-timeout`, default 10). */
+  probeTimeout?: number;
   results?: string;
   site?: string;
 }
@@ -74,14 +80,59 @@ export function packageSpec(option: "--npm" | "--pypi", spec: string): { pkg: st
   return { pkg, version };
 }
 
-/** A name for the server: lower-case letters, digits and hyphens. */
+/** A JSON string or number token, in order (the text has been parsed: no other token holds a digit). */
+const JSON_STRING_OR_NUMBER = /"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+
+/**
+ * The first number of a JSON text (one JSON.parse took) whose value the arguments sent would not
+ * hold: beyond a double's range (sent as `null` by JSON.stringify) or an integer beyond 2^53 that
+ * becomes another integer. Other spellings (`1.0`, `1e2`, `\u00e9`) are sent in JSON.stringify's
+ * form with the same value (RFC 8259 §6: numbers beyond a double's precision are not interoperable).
+ * @returns the number as written and as it would be sent, or undefined when every number holds
+ */
+export function lossyNumber(json: string): { text: string; sent: string } | undefined {
+  for (const [token] of json.matchAll(JSON_STRING_OR_NUMBER)) {
+    if (token.startsWith('"')) continue;
+    const value = Number(token);
+    const sent = JSON.stringify(value);
+    if (!Number.isFinite(value)) return { text: token, sent };
+    if (/^-?\d+$/.test(token) && BigInt(token) !== BigInt(value)) return { text: token, sent };
+  }
+  return undefined;
+}
+
+/** Programs that start the server named after them (an interpreter, a package runner, a shell). */
+const LAUNCHER = /^(node|python\d*(\.\d+)?|uv|uvx|npx|pipx|bun|bunx|deno|bash|sh)$/;
+
+/**
+ * The word of a server command that names the server: after a launcher ({@link LAUNCHER}), its
+ * options (`npx -y`, `python -m`, `node --no-warnings`) and a `run` (`uv run`, `pipx run`) are
+ * skipped; a package spec loses its version (`@scope/pkg@1.2.3` → `scope/pkg`, `pkg==1.0` → `pkg`);
+ * a path its folder and `.js`/`.mjs`/`.py`.
+ */
+function commandName(argv: readonly string[]): string {
+  let i = 0;
+  if (LAUNCHER.test(basename(argv[0] ?? ""))) {
+    i = 1;
+    while (argv[i]?.startsWith("-") || (argv[i] === "run" && i === 1)) i++;
+  }
+  const word = argv[i] ?? argv[0] ?? "server";
+  if (/^@[^/]+\/[^/]+$/.test(word)) return word.slice(1).replace(/(.)@[^@]*$/, "$1");
+  return basename(word.replace(/(.)(@|==)[^@/=]*$/, "$1")).replace(/\.(m?js|py)$/, "");
+}
+
+/**
+ * A name for the server: lower-case letters, digits and hyphens (it names the build folder, the
+ * results folder and the page). A scoped npm package is named by its scope and name
+ * (`@playwright/mcp` → `playwright-mcp`), so that packages of one name in several scopes differ.
+ */
 function nameOf(o: MeasureCommandOptions, argv: string[], urlPort: number | undefined): string {
   const raw =
     o.name ??
     (urlPort !== undefined ? `server-${urlPort}` : undefined) ??
-    (o.npm ? o.npm.replace(/@[^@]*$/, "").replace(/^@[^/]+\//, "") : undefined) ??
+    (o.npm ? o.npm.replace(/(.)@[^@]*$/, "$1").replace(/^@/, "") : undefined) ??
     (o.pypi ? o.pypi.replace(/==.*$/, "") : undefined) ??
-    basename((/^(node|python\d*(\.\d+)?|uv|npx|bash|sh)$/.test(basename(argv[0] ?? "")) ? argv[1] : argv[0]) ?? "server", ".js").replace(/\.py$/, "");
+    commandName(argv);
   const name = raw
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
@@ -91,10 +142,13 @@ function nameOf(o: MeasureCommandOptions, argv: string[], urlPort: number | unde
 }
 
 /**
- * A `--url` as the port and path of a server on 127.0.0.1.
- * @throws UserError for a URL that is not `http://127.0.0.1:PORT/PATH` (loopback only: wirecost never sends traffic elsewhere)
+ * A `--url` as the port and path of a server on 127.0.0.1. `localhost` is taken as 127.0.0.1
+ * (wirecost connects to 127.0.0.1 only, never to what a resolver says; a server listening on ::1
+ * only is not reached), with a note saying so.
+ * @throws UserError for a URL that is not `http://127.0.0.1:PORT/PATH` or `http://localhost:PORT/PATH`
+ *   (loopback only: wirecost never sends traffic elsewhere)
  */
-export function loopbackUrl(url: string): { port: number; path: string } {
+export function loopbackUrl(url: string): { port: number; path: string; note?: string } {
   let u: URL;
   try {
     u = new URL(url);
@@ -102,13 +156,25 @@ export function loopbackUrl(url: string): { port: number; path: string } {
     throw new UserError(`--url ${url}: not a URL — give the running server's address, e.g. --url http://127.0.0.1:3000/mcp`);
   }
   if (u.protocol !== "http:") throw new UserError(`--url ${url}: ${u.protocol.replace(/:$/, "")} is not measured — give an http:// URL on 127.0.0.1`);
-  if (u.hostname !== "127.0.0.1")
+  if (u.hostname !== "127.0.0.1" && u.hostname !== "localhost")
     throw new UserError(
       `--url ${url}: host ${u.hostname} is not 127.0.0.1 — wirecost measures loopback only; run the server on 127.0.0.1 and give --url http://127.0.0.1:PORT/PATH`,
     );
   if (u.port === "") throw new UserError(`--url ${url}: no port — give it, e.g. --url http://127.0.0.1:3000/mcp`);
-  return { port: Number(u.port), path: `${u.pathname}${u.search}` };
+  // The URL parser takes 0 to 65535; port 0 is nobody's listening port.
+  if (Number(u.port) < 1)
+    throw new UserError(
+      `--url ${url}: port ${u.port} is not a port a server listens on (1–65535) — give the server's port, e.g. --url http://127.0.0.1:3000/mcp`,
+    );
+  const note = u.hostname === "localhost" ? `--url ${url}: localhost taken as 127.0.0.1 (wirecost connects to 127.0.0.1 only)` : undefined;
+  return { port: Number(u.port), path: `${u.pathname}${u.search}`, ...(note ? { note } : {}) };
 }
+
+/**
+ * The folder a server installed by `--npm`/`--pypi` runs in: `.wirecost/measure/NAME/work` of the
+ * checkout, so that files it writes land neither in the checkout nor in the results folder.
+ */
+export const serverWorkDir = (name: string): string => join(repoRoot, ".wirecost", "measure", name, "work");
 
 /**
  * The matrix (JSON, which YAML reads) that measures one server, and the transports it measures
@@ -116,7 +182,8 @@ export function loopbackUrl(url: string): { port: number; path: string } {
  * over Streamable HTTP (`--http 'CMD … {port}'`: with `--npm`/`--pypi`, `{server}` in it is the
  * installed server's launcher; or `--url` for one already running on 127.0.0.1, reached through
  * `wirecost capture`'s relay as its target command), or both when both are given.
- * @throws UserError for no server or a doubled one, `--args` that is not a JSON object, an `--http`
+ * @throws UserError for no server or a doubled one, `--args` that is not a JSON object or holds a
+ *   number that would be sent as another value ({@link lossyNumber}), an `--http`
  *   line without `{port}`, or a `--url` that is not on 127.0.0.1
  */
 export function measureMatrix(
@@ -145,6 +212,11 @@ export function measureMatrix(
     }
     if (args === null || typeof args !== "object" || Array.isArray(args))
       throw new UserError(`--args ${o.args}: not a JSON object — e.g. --args '{"timezone":"UTC"}'`);
+    const lossy = lossyNumber(o.args);
+    if (lossy !== undefined)
+      throw new UserError(
+        `--args ${o.args}: the number ${lossy.text} would be sent as ${lossy.sent} — the arguments are sent as JSON numbers that are IEEE 754 doubles (JSON.stringify), which hold integers exactly only up to ±9007199254740991; give it as a string if the tool takes one, or a number it can hold`,
+      );
     if (o.tool === undefined) throw new UserError("--args without --tool — name the tool the arguments are for: --tool NAME");
   }
   if (o.npm !== undefined) packageSpec("--npm", o.npm);
@@ -170,7 +242,7 @@ export function measureMatrix(
         : [{ command: "python3", probe: ["python3", "-m", "venv", "--help"], version: ["python3", "--version"], install: "Python 3 with its venv module" }],
       resolved: npm ? { from: "npm", path: "{build}/package-lock.json" } : { from: "pip", path: "{build}/venv/bin/python" },
     };
-    target.stdio = { argv: ["{build}/bin/server", ...argv.map(literal)] };
+    target.stdio = { argv: [bash(), "-c", 'cd "$0" && exec "$@"', literal(serverWorkDir(name)), "{build}/bin/server", ...argv.map(literal)] };
   } else if (stdioCommand) {
     target.stdio = { argv: [bash(), "-c", 'cd "$0" && exec "$@"', literal(cwd), ...argv.map(literal)] };
   }
@@ -180,7 +252,8 @@ export function measureMatrix(
     if (o.http.includes("{server}") && !registry)
       throw new UserError(`--http ${o.http}: {server} names the server --npm or --pypi installs — give the command itself, or install with --npm/--pypi`);
     const line = literal(o.http).replaceAll("{{port}}", "{port}").replaceAll("{{server}}", '"{build}/bin/server"');
-    target.http = { argv: [bash(), "-c", `cd "$0" && exec ${line}`, literal(cwd)] };
+    // A command given runs where measure was started, as in a shell (its relative paths hold); an installed server in its work folder.
+    target.http = { argv: [bash(), "-c", `cd "$0" && exec ${line}`, literal(registry ? serverWorkDir(name) : cwd)] };
   }
   if (url !== undefined) {
     // wirecost's own relay stands in for the target: it listens on {port} and passes every
@@ -235,12 +308,13 @@ export function measureMatrix(
 }
 
 /**
- * Bytes of the JSON-RPC message that answered tools/list in the first repeat of `config` (its
+ * Bytes of the JSON-RPC message that answered tools/list in repeat `repeat` of `config` (its
  * body bytes in the per-message table, `messages.tsv`), or `-` when that run has no such row.
  */
-function toolsListBytes(results: string, config: string): string {
+function toolsListBytes(results: string, config: string, repeat: number | undefined): string {
+  if (repeat === undefined) return "-";
   try {
-    const [head, ...rows] = readFileSync(join(results, "logs", config, "1.messages.tsv"), "utf8")
+    const [head, ...rows] = readFileSync(messagesPath(results, config, repeat), "utf8")
       .trimEnd()
       .split("\n");
     const cols = head!.split("\t");
@@ -268,6 +342,39 @@ function printToolCosts(tools: readonly ToolRow[]): void {
 /** The bash on PATH, by name (the runner finds it). */
 const bash = () => "bash";
 
+/** How long `--url`'s port is tried before measure says nothing listens there. */
+const URL_LISTEN_WAIT_MS = 1000;
+
+/**
+ * Refuse a `--url` on whose port nothing accepts a connection on 127.0.0.1 (tried for
+ * {@link URL_LISTEN_WAIT_MS}), before anything is written: every probe would fail on it.
+ * @throws UserError naming the URL and the fix
+ */
+async function refuseNothingListening(url: string, port: number): Promise<void> {
+  try {
+    await waitForPort(port, URL_LISTEN_WAIT_MS, () => true);
+  } catch {
+    throw new UserError(
+      `--url ${url}: nothing accepts connections on 127.0.0.1:${port} — start the server first (--url measures one already running), or give its command: --http 'CMD … {port}'`,
+    );
+  }
+}
+
+/**
+ * The lines that say which of measure's own options (`ownOptions`, e.g. `--results`) stand after
+ * `--`, where they go to the server, not to measure (a server that does not take them exits at
+ * start, and measure goes on without that transport). Not refused: a server may take an option of
+ * the same name.
+ * @returns one line per such option, empty when none
+ */
+export function optionsAfterDashes(argv: readonly string[], ownOptions: readonly string[]): string[] {
+  const found = [...new Set(argv.map((a) => a.split("=")[0]!).filter((a) => ownOptions.includes(a)))];
+  return found.map(
+    (opt) =>
+      `${opt} after -- goes to the server, not to measure — put measure's options before -- (if the server takes ${opt} itself, this line is all it costs)`,
+  );
+}
+
 /**
  * Measure one server: check every argument and the matrix made of them, run it, and, once its
  * results are in the folder, write its matrix (`measure.yaml`), render its page and print where
@@ -275,12 +382,18 @@ const bash = () => "bash";
  * of an earlier measure, the new ones replace them only when every run is ok: a failed measure
  * (a mistyped `--tool`, a server that no longer starts) leaves the folder, its `measure.yaml`,
  * `tools.tsv` and the page as they were, and says where the failed runs are (`.wirecost-next/`).
+ * @param ownOptions measure's own long options, as commander lists them (for {@link optionsAfterDashes})
  * @returns the run's exit code (0 all ok, 1 a run failed, 130 interrupted)
- * @throws UserError for bad arguments (see {@link measureMatrix}) or a results folder that cannot be written
+ * @throws UserError for bad arguments (see {@link measureMatrix}), a `--url` on whose port nothing listens, or a
+ *   results folder that cannot be written
  */
-export async function measureCommand(argv: string[], o: MeasureCommandOptions): Promise<number> {
+export async function measureCommand(argv: string[], o: MeasureCommandOptions, ownOptions: readonly string[] = []): Promise<number> {
   const { name, matrix, why } = measureMatrix(argv, o, process.cwd());
+  const url = o.url !== undefined ? loopbackUrl(o.url) : undefined;
+  if (url !== undefined) await refuseNothingListening(o.url!, url.port);
+  for (const line of optionsAfterDashes(argv, ownOptions)) process.stderr.write(`measure: ${line}\n`);
   if (why) process.stderr.write(`measure: ${why}\n`);
+  if (url?.note) process.stderr.write(`measure: ${url.note}\n`);
   const results = resolve(o.results ?? join(".wirecost", "measure", name, "results"));
   const site = resolve(o.site ?? join(results, "..", "site"));
   const file = join(results, "measure.yaml");
@@ -294,7 +407,18 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions): 
   const parsed = parseMatrix(text, file);
   if (o.tool === undefined) process.stderr.write("measure: no --tool given: tools/list only (give --tool NAME --args JSON to call one)\n");
   makeFolder(results);
-  const code = await runWithMode(parsed, file, { results, only: [], fresh: true, replaceOnlyIfOk: true });
+  if (o.npm !== undefined || o.pypi !== undefined) makeFolder(serverWorkDir(name));
+  // The command that reruns a failed measure is this one, as given (runs the measure again whole).
+  const rerunCommand = ["npx", "wirecost", ...process.argv.slice(2)].map(shellQuote).join(" ");
+  const code = await runWithMode(parsed, file, {
+    results,
+    only: [],
+    fresh: true,
+    replaceOnlyIfOk: true,
+    rerunCommand,
+    jobs: o.jobs,
+    probeTimeoutMs: (o.probeTimeout ?? 10) * 1000,
+  });
   if (existsSync(planPath(stagingDir(results)))) {
     process.stderr.write(
       `measure: the results in ${results}/ (its measure.yaml, tools.tsv and page) stay as they were; the new runs are in ${stagingDir(results)}/\n`,
@@ -302,15 +426,21 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions): 
     return code;
   }
   writeAtomic(file, text);
-  const { tools } = writeToolCatalog(results);
+  const { tools, findings, repeatOf } = writeToolCatalog(results);
   const { render } = await import("../../generators/render.js");
   await render({ results, site });
   const medians = readFileSync(join(results, "medians.tsv"), "utf8")
     .split("\n")
     .map((l) => l.split("\t"))
     .filter((c) => c[1] === "total_bytes");
-  for (const c of medians) process.stdout.write(`${c[0]}\ttotal_bytes\t${c[3]}\ttools/list answer bytes\t${toolsListBytes(results, c[0]!)}\n`);
+  for (const c of medians)
+    process.stdout.write(`${c[0]}\ttotal_bytes\t${c[3]}\ttools/list answer bytes\t${toolsListBytes(results, c[0]!, repeatOf.get(c[0]!))}\n`);
   printToolCosts(tools);
+  // Text from the wire: control characters shown as U+FFFD so a server cannot drive the terminal.
+  for (const f of findings)
+    process.stderr.write(
+      `measure: ${f.config}${f.repeat === undefined ? "" : ` repeat ${f.repeat}`}: ${f.finding.replace(/[\u0000-\u001f\u007f-\u009f]/g, "\ufffd")}\n`,
+    );
   process.stderr.write(`measure: results in ${results}/, page ${join(site, `${name}.html`)}\n`);
   return code;
 }

@@ -1,7 +1,7 @@
 /** `wirecost merge DIR… --results OUT`: merge shard results folders; exit 1 when configurations are missing. */
 import { mergeResults } from "../../runner/results/merge.js";
 import { lockResults } from "../../runner/results/lock.js";
-import { refuseNestedFolders, refuseOddEntries } from "../../format/files.js";
+import { refuseForeignFolder, refuseNestedFolders, refuseOddEntries } from "../../format/files.js";
 import { bytesMode, runCommandLine } from "../../runner/modes/index.js";
 
 /** Merge `dirs` into `o.results` (locked while it is written: runner/results/lock.ts). */
@@ -16,6 +16,7 @@ export async function mergeCommand(dirs: string[], o: { results: string; fresh?:
   try {
     for (const dir of dirs) refuseOddEntries(dir);
     refuseOddEntries(o.results);
+    refuseForeignFolder(o.results, "--results");
     r = mergeResults(dirs, o.results, command, o.fresh === true);
   } finally {
     lock.release();

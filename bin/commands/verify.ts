@@ -13,7 +13,7 @@ import { recordedMatrix } from "../../format/layout.js";
 import { shellQuote } from "../../format/shell.js";
 import { toTsv } from "../../format/tsv.js";
 import { UserError } from "../../format/errors.js";
-import { refuseNestedFolders, refuseOddEntries } from "../../format/files.js";
+import { refuseForeignFolder, refuseNestedFolders, refuseOddEntries } from "../../format/files.js";
 
 /** Options of `wirecost verify` as commander parses them. */
 export interface VerifyCommandOptions {
@@ -63,7 +63,10 @@ export async function verifyCommand(file: string, o: VerifyCommandOptions): Prom
   const lock = o.scratch === undefined ? undefined : lockResults(o.scratch, { option: "--scratch", command: ["wirecost", ...process.argv.slice(2)].join(" ") });
   let r: Awaited<ReturnType<typeof verifyResults>>;
   try {
-    if (o.scratch !== undefined) refuseOddEntries(o.scratch);
+    if (o.scratch !== undefined) {
+      refuseOddEntries(o.scratch);
+      refuseForeignFolder(o.scratch, "--scratch");
+    }
     r = await verifyResults(m, { ...o, signal: interrupts.signal });
   } finally {
     lock?.release();

@@ -1,13 +1,15 @@
 /**
  * A sequence diagram as a static SVG: a client lane and a server lane, one arrow per HTTP message
  * or stdio line, labelled with what it carries and its bytes per layer. Every text from the wire
- * is XML-escaped here.
+ * is XML-escaped here, and a bidirectional formatting character (U+202E …) is shown as the text
+ * `<U+202E>`, as in markdown, not left to reorder the label around it.
  */
+import { showBidi } from "../../format/markdown.js";
 import { formatInt } from "../format.js";
 import type { SequenceStep } from "../sections/trace.js";
 
-/** Escape text for SVG character data and attribute values. */
-const xml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+/** Escape text for SVG character data and attribute values; bidirectional formatting characters shown as `<U+202E>` (format/markdown.ts showBidi). */
+const xml = (s: string): string => showBidi(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 const WIDTH = 760;
 const CLIENT_X = 60;

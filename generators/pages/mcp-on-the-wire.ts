@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { mdCell, mdCode } from "../../format/markdown.js";
-import { formatInt, formatMedianCount } from "../format.js";
+import { formatInt, formatMedianCount, transportName } from "../format.js";
 import { compareTuples } from "../../format/order.js";
 import { reproduceCommand } from "../reproduce.js";
 import type { ConfigSummary, MetricStats, Results } from "../results/load.js";
@@ -302,6 +302,33 @@ function headlineLabels(results: Results): Map<string, string> {
   return out;
 }
 
+/** `a`, `a and b`, `a, b and c`. */
+const andList = (items: readonly string[]): string => (items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
+/**
+ * The page's one-line description (the site index's "About"), worded for what the results hold:
+ * the target named when there is one, "per revision, target and client" naming only the axes
+ * with several values, HTTP round trips only when HTTP was measured, the transports measured.
+ */
+function description(results: Results): string {
+  if (results.axisNames.includes("version"))
+    return "Total bytes of each flow and transport per package release, and each change between consecutive releases with its cause.";
+  const values = (axis: string): string[] => [...new Set(results.configs.flatMap((c) => c.axes.get(axis) ?? []))].filter((v) => v !== "");
+  const mcp = anyMcp(results);
+  const transports = ["http", "stdio"].filter((t) => values("transport").includes(t));
+  const targets = values("target");
+  const per = [mcp && values("revision").length > 1 ? "revision" : "", targets.length > 1 ? "target" : "", values("client").length > 1 ? "client" : ""].filter(
+    Boolean,
+  );
+  return [
+    `Median bytes, JSON-RPC messages${transports.includes("http") ? " and HTTP round trips" : ""} of each ${mcp ? "MCP " : ""}flow`,
+    targets.length === 1 ? ` of ${mdCell(targets[0]!)}` : "",
+    per.length ? `, per ${andList(per)}` : "",
+    transports.length ? `, over ${andList(transports.map(transportName))}` : "",
+    ".",
+  ].join("");
+}
+
 /**
  * The bytes report page (`site/<slug>.md` and `.html`, e.g. `mcp-on-the-wire.md`): id and title
  * from `results.provenance.report`, description worded for MCP when some configuration speaks it.
@@ -309,11 +336,6 @@ function headlineLabels(results: Results): Map<string, string> {
 export const mcpOnTheWire: Page = {
   id: (results) => results.provenance.report.slug,
   title: (results) => results.provenance.report.title,
-  description: (results) =>
-    results.axisNames.includes("version")
-      ? "Total bytes of each flow and transport per package release, and each change between consecutive releases with its cause."
-      : anyMcp(results)
-        ? "Median bytes, JSON-RPC messages and HTTP round trips of each MCP flow, per revision, target and client, over HTTP and stdio."
-        : "Median bytes, JSON-RPC messages and HTTP round trips of each flow, per target and client, over HTTP and stdio.",
+  description,
   build,
 };

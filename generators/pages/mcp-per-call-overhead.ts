@@ -19,7 +19,7 @@ import { reproduceCommand } from "../reproduce.js";
 import { shellQuote } from "../../format/shell.js";
 import { renderMarkdownTemplate } from "../templates.js";
 import { buildsTable } from "../sections/builds.js";
-import type { PercallResults, PercallRow, TurnShareInput } from "../results/percall.js";
+import type { FailedPath, PercallResults, PercallRow, TurnShareInput } from "../results/percall.js";
 import { RESULTS_FILES } from "../../format/layout.js";
 
 export type { TurnShareInput } from "../results/percall.js";
@@ -123,6 +123,63 @@ export function clientPairs(rows: readonly PercallRow[]): Array<{ thin: PercallR
   });
 }
 
+/** A client column of the grid: wirecost's thin client, a TypeScript SDK client in wirecost's process, or a harness's SDK client. */
+const gridClientKey = (r: Pick<PercallRow, "measuredBy" | "client">): string => `${r.measuredBy}\u0000${r.client}`;
+
+/** A grid line: server, transport, revision. */
+const gridLineKey = (r: Pick<PercallRow, "server" | "transport" | "revision">): string => `${r.server}\u0000${r.transport}\u0000${r.revision}`;
+
+/**
+ * Every client against every server: one line per server (the row's `server`), transport and
+ * revision, one column per client — wirecost's thin client first, then the TypeScript SDK clients
+ * timed in wirecost's process, then the SDK clients timed by harnesses in their own language (the
+ * Python, Go and Rust SDK clients: against their own server, or against another one as a client
+ * declared under `clients:`) — the p50 per call in ms. A combination without an ok row reads
+ * "failed" when its path failed (listed on the page with the reason) and "not measured" when the
+ * results hold no such path (the matrix leaves it out; `wirecost expand --all` gives each reason):
+ * never a zero. Undefined when only one client ran.
+ */
+export function clientGrid(rows: readonly PercallRow[], failed: readonly FailedPath[] = []): string | undefined {
+  const timed = rows.filter((r) => r.kind === "mcp" && r.server !== "" && r.client !== "");
+  const order = (k: string): number => (k === gridClientKey({ measuredBy: "wirecost", client: "wirecost" }) ? 0 : k.startsWith("wirecost") ? 1 : 2);
+  const clients = [...new Set(timed.map(gridClientKey))].sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+  if (clients.length < 2) return undefined;
+  const header = (k: string): string => {
+    const r = timed.find((x) => gridClientKey(x) === k)!;
+    if (r.measuredBy === "wirecost") return r.client === "wirecost" ? "thin client p50 [ms]" : `${mdCell(r.client)} p50 [ms]`;
+    return `${mdCell(r.client)} (harness, ${mdCell(r.runtime.split(" ")[0] ?? "")}) p50 [ms]`;
+  };
+  const lines = [...new Set(timed.map(gridLineKey))];
+  return table(
+    ["server, transport, revision", ...clients.map(header)],
+    ["l", ...clients.map((): "r" => "r")],
+    lines.map((k) => {
+      const at = timed.filter((r) => gridLineKey(r) === k);
+      return [
+        lineName(at),
+        ...clients.map((c) => {
+          const r = at.find((x) => gridClientKey(x) === c);
+          if (r) return ms(r.p50Us);
+          return failed.some((f) => gridLineKey(f) === k && gridClientKey(f) === c) ? "failed" : "not measured";
+        }),
+      ];
+    }),
+  );
+}
+
+/**
+ * A grid line's name: the thin client's label, else a label of a row whose target is the server
+ * cut after its transport and revision, else `<server>, <transport>, <revision>`.
+ */
+function lineName(at: readonly PercallRow[]): string {
+  const thin = at.find((r) => r.measuredBy === "wirecost" && r.client === "wirecost");
+  if (thin) return mdCell(thin.label);
+  const r = at[0]!;
+  const tail = `, ${r.transport}, ${r.revision}`;
+  const own = at.find((x) => x.target === x.server && x.label.includes(tail));
+  return mdCell(own ? own.label.slice(0, own.label.indexOf(tail) + tail.length) : `${r.server}${tail}`);
+}
+
 /** A markdown table; cells must already be markdown-safe. */
 function table(header: string[], align: Array<"l" | "r">, rows: string[][]): string {
   const sep = align.map((a) => (a === "r" ? "---:" : ":---"));
@@ -179,7 +236,8 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
   const harness = r.rows
     .filter((p) => p.measuredBy === "harness" && p.kind === "direct")
     .map((base) => {
-      const over = r.rows.filter((p) => p.measuredBy === "harness" && p.kind === "mcp" && baselineOf(p, r.rows) === base);
+      // Its own SDK paths only: a harness driving another target's server (a client declared under clients:, server = target) is in the grid.
+      const over = r.rows.filter((p) => p.measuredBy === "harness" && p.kind === "mcp" && p.server !== p.target && baselineOf(p, r.rows) === base);
       const runtimes = [...new Set([base, ...over].map((p) => p.runtime))];
       return {
         runtime: mdCell(base.runtime || "an unrecorded runtime"),
@@ -338,6 +396,7 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
     },
     latency,
     clients,
+    clientGrid: clientGrid(r.rows, r.failed) ?? null,
     harness,
     failed,
     directLabel: mdCell(direct.label),

@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { UserError } from "../../format/errors.js";
+import { refuseNotPlainFile } from "../../format/files.js";
 import { configPageMarkdown, configPageStem, configSequence } from "../pages/config.js";
 import { REPORTS } from "../pages/index.js";
 import type { SiteContext } from "../pages/types.js";
@@ -22,7 +23,7 @@ import { resultsFile } from "../../format/layout.js";
 /**
  * Judged predictions for `results`: `explicit` when given (must exist), else `predictions.yaml`
  * in the results folder's parent, if there is one.
- * @throws UserError when the file is missing (explicit only) or an expression does not parse
+ * @throws UserError when the file is missing (explicit only), is not a plain file (a FIFO: format/files.ts refuseNotPlainFile) or an expression does not parse
  */
 async function loadPredictions(dir: string, explicit: string | undefined, results: Results): Promise<SiteContext["predictions"]> {
   const file = explicit ?? join(dirname(resolve(dir)), "predictions.yaml");
@@ -30,6 +31,7 @@ async function loadPredictions(dir: string, explicit: string | undefined, result
     if (explicit === undefined) return undefined;
     throw new UserError({ file, problem: "predictions file not found", fix: "pass --predictions pointing at an existing predictions.yaml, or leave it out" });
   }
+  refuseNotPlainFile(file);
   const predictions = readPredictions(file);
   for (const p of predictions) {
     p.checks.forEach((c, j) => {

@@ -28,6 +28,8 @@ export interface ProfiledRead {
   windowUsPerCall: number | null;
   p50Us: number | null;
   meanUs: number | null;
+  /** The same calls with the same phase pauses, unprofiled: wall time per call, µs (null: not recorded, e.g. a harness path). */
+  pausedUsPerCall: number | null;
   stagesSumUs: number | null;
   clientSampler: string;
   serverSampler: string;
@@ -62,6 +64,7 @@ export function loadAttribution(dir: string): Map<string, ProfiledRead> | undefi
         windowUsPerCall: numOrNull(p.window_us_per_call),
         p50Us: numOrNull(p.profiled_p50_us),
         meanUs: numOrNull(p.profiled_mean_us),
+        pausedUsPerCall: numOrNull(p.paused_us_per_call),
         stagesSumUs: numOrNull(p.stages_sum_us),
         clientSampler: p.client_sampler ?? "",
         serverSampler: p.server_sampler ?? "",

@@ -21,6 +21,7 @@ import {
   PERCALL_V2_COLUMNS,
   PERCALL_V3_COLUMNS,
   PERCALL_V4_COLUMNS,
+  PERCALL_V5_COLUMNS,
   SAMPLE_COLUMNS,
   type PercallAssumptions,
   type PercallRunRecord,
@@ -49,6 +50,11 @@ export interface PayloadPoint {
 export interface PercallRow {
   config: string;
   target: string;
+  /**
+   * The target whose MCP server answered the calls ("" in-process, or a harness naming none); a
+   * schema-4 or older file's rows: their target.
+   */
+  server: string;
   transport: string;
   revision: string;
   label: string;
@@ -93,6 +99,11 @@ export interface PercallRow {
 export interface FailedPath {
   config: string;
   label: string;
+  /** As {@link PercallRow}'s: where the failed path sits in the client × server grid. */
+  server: string;
+  transport: string;
+  revision: string;
+  client: string;
   measuredBy: "wirecost" | "harness";
   /** One line, e.g. `trial 1: harness exited 3: cannot open the database`. */
   reason: string;
@@ -198,7 +209,13 @@ export function loadPercall(dir: string): PercallResults {
   const table = readTsv(resultsFile(dir, "percall"), FIX);
   const v3 = run.schemaVersion >= 3;
   const v4 = run.schemaVersion >= 4;
-  const col = columnIndex(table, [...PERCALL_V2_COLUMNS, ...(v3 ? PERCALL_V3_COLUMNS : []), ...(v4 ? PERCALL_V4_COLUMNS : [])]);
+  const v5 = run.schemaVersion >= 5;
+  const col = columnIndex(table, [
+    ...PERCALL_V2_COLUMNS,
+    ...(v3 ? PERCALL_V3_COLUMNS : []),
+    ...(v4 ? PERCALL_V4_COLUMNS : []),
+    ...(v5 ? PERCALL_V5_COLUMNS : []),
+  ]);
   /** A schema-3 text column ("" in schema 2 and in rows merged from it). */
   const text = (r: TsvRow, name: string): string => (v3 ? field(r, col(name)) : "");
   const rows: PercallRow[] = [];
@@ -211,8 +228,19 @@ export function loadPercall(dir: string): PercallResults {
       throw new UserError({ file: table.file, line: r.line, key: "measured_by", problem: `is \`${measuredByText}\`, not wirecost or harness`, fix: FIX });
     const measuredBy = measuredByText === "harness" ? "harness" : "wirecost";
     const status = text(r, "status") || "ok";
+    const transport = field(r, col("transport"));
+    const server = v5 ? field(r, col("server")) : transport === "in-process" ? "" : field(r, col("target"));
     if (status === "failed") {
-      failed.push({ config, label: field(r, col("label")), measuredBy, reason: text(r, "reason") || "no reason recorded" });
+      failed.push({
+        config,
+        label: field(r, col("label")),
+        server,
+        transport,
+        revision: field(r, col("revision")),
+        client: text(r, "client"),
+        measuredBy,
+        reason: text(r, "reason") || "no reason recorded",
+      });
       continue;
     }
     if (status !== "ok") throw new UserError({ file: table.file, line: r.line, key: "status", problem: `is \`${status}\`, not ok or failed`, fix: FIX });
@@ -223,6 +251,7 @@ export function loadPercall(dir: string): PercallResults {
     rows.push({
       config,
       target: field(r, col("target")),
+      server,
       transport: field(r, col("transport")),
       revision: field(r, col("revision")),
       label: field(r, col("label")),

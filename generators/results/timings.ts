@@ -62,7 +62,11 @@ export interface Timings {
   assumptions: { capacityRequestsPerSecond: number[]; agentTurnSeconds: number[] };
   /** Timing parameters (`timing:` with defaults applied). */
   timing: { trials: number; warmupCalls: number; calls: number; connections: number[]; throughputSeconds: number; order: string };
-  machine: { cores: number; allowedCores: number[]; cpuModel: string; governor: string };
+  /**
+   * The machine; `clockTicksPerSecond` (`getconf CLK_TCK`: one tick is 1/clockTicksPerSecond s, the
+   * unit of the tick figures) is undefined in results written before it was recorded.
+   */
+  machine: { cores: number; allowedCores: number[]; cpuModel: string; governor: string; clockTicksPerSecond?: number };
   node: string;
   tool: { name: string; version: string } | undefined;
   /** Git commit of the wirecost checkout that ran, and whether it had uncommitted changes; undefined in older results. */
@@ -106,7 +110,7 @@ function numbers(v: unknown, file: string, key: string): number[] {
  * Read a timing results folder.
  * @throws UserError naming the file (and line or key) when `timings-summary.tsv` or
  *   `timings-run.json` is missing or malformed or of another schema version (format/run-files.ts),
- *   or the declared assumptions are absent
+ *   the declared assumptions are absent, or `machine.clockTicksPerSecond` is not a positive number
  */
 export function loadTimings(dir: string): Timings {
   // The schema version first: a folder of another version is refused for that, whatever its other files hold.
@@ -156,7 +160,7 @@ export function loadTimings(dir: string): Timings {
       agentTurnSeconds: numbers(a.agentTurnSeconds, runFile, "timing.assumptions.agentTurnSeconds"),
     },
     timing,
-    machine: run.machine as Timings["machine"],
+    machine: machineOf(run.machine, runFile),
     node: String(run.node ?? "unknown"),
     tool: run.tool as Timings["tool"],
     git: run.git as Timings["git"],
@@ -170,6 +174,24 @@ export function loadTimings(dir: string): Timings {
     figure: (config, metric) => figures.get(`${config}\t${metric}`),
     trialValues: (config, metric) => [...(trialValues.get(`${config}\t${metric}`) ?? [])],
   };
+}
+
+/**
+ * The machine of `timings-run.json`, its clock tick rate checked where recorded (an additive key of
+ * schema 2: absent in results written before it).
+ * @throws UserError naming the file and key when `machine.clockTicksPerSecond` is there but not a positive number
+ */
+function machineOf(v: unknown, file: string): Timings["machine"] {
+  const m = v as Timings["machine"];
+  const hz: unknown = m?.clockTicksPerSecond;
+  if (hz !== undefined && !(typeof hz === "number" && Number.isFinite(hz) && hz > 0))
+    throw new UserError({
+      file,
+      key: "machine.clockTicksPerSecond",
+      problem: `expected a positive number (getconf CLK_TCK), got ${JSON.stringify(hz)}`,
+      fix: FIX,
+    });
+  return m;
 }
 
 /**

@@ -11,7 +11,7 @@ import { mdCell, mdCode } from "../../format/markdown.js";
 export const DEFINITIONS = {
   flow: "what the client does after the session opens. `plain`: `tools/list`, then one `tools/call`; `ten`: `tools/list`, then ten `tools/call`; `input`: one `tools/call` whose handler asks the user one question (earlier revisions: the server sends `elicitation/create` and the client answers; 2026-07-28: an `input_required` result, then the call retried with the answer and any `requestState`); `state`: like `input`, the `requestState` as long as the `state` axis asks.",
   client:
-    "who drives the session. `raw`: wirecost's own thin client, the same bytes for every server; `sdk`: the SDK's own client; `jsonrpc`: plain JSON-RPC requests to a server that does not speak MCP.",
+    "who drives the session. `raw`: wirecost's own thin client, the same bytes for every server; `sdk`: the SDK's own client; `sdk-v1`, `sdk-v2`: the MCP TypeScript SDK's v1 or v2 client, against any server; `jsonrpc`: plain JSON-RPC requests to a server that does not speak MCP.",
   revision: "the MCP protocol revision the client asks for (its date).",
   layer:
     "where a byte sits on the wire. HTTP: the request or response head (start line and headers), the body (without chunk framing), the chunk framing; inside bodies, SSE events and JSON-RPC messages (one JSON-RPC object each); stdio: one line per message and its newline byte.",
@@ -90,6 +90,7 @@ export function clientWords(client: string, declared: ReadonlyMap<string, string
   if (label !== undefined) return `${mdCell(label)} (client ${mdCode(client)})`;
   if (client === "raw") return "wirecost's raw driver";
   if (client === "sdk") return "each SDK's own client";
+  if (client === "sdk-v1" || client === "sdk-v2") return `the MCP TypeScript SDK's ${client.slice(4)} client`;
   if (client === "jsonrpc") return "wirecost's JSON-RPC client";
   return `client ${mdCode(client)}`;
 }

@@ -4,7 +4,7 @@
  */
 import { mdCell } from "../../format/markdown.js";
 import { crossoverCalls, linearCost, sharePercent } from "../derive/figures.js";
-import { formatFixed, formatInt } from "../format.js";
+import { formatFixed, formatInt, transportName } from "../format.js";
 import { compareTuples } from "../../format/order.js";
 import type { ConfigSummary, MetricStats, Results } from "../results/load.js";
 import { tableView, type TableView } from "../table.js";
@@ -281,6 +281,8 @@ export function mainClient(rows: readonly KeyedRow[]): string {
 /** One flow × transport table of the servers side by side (see {@link serversSideBySide}). */
 export interface ServerComparison {
   transport: string;
+  /** The transport as the page names it (`HTTP`, `stdio`: generators/format.ts transportName). */
+  name: string;
   flow: string;
   table: TableView;
 }
@@ -312,6 +314,7 @@ export function serversSideBySide(rows: readonly KeyedRow[], axisNames: readonly
       };
       out.push({
         transport,
+        name: transportName(transport),
         flow,
         table: tableView(
           [

@@ -5,7 +5,7 @@
  * two medians, or a crossover figure of {@link crossoverFits} (the tracing test recomputes each).
  */
 import { mdCell, mdCode } from "../../format/markdown.js";
-import { formatFixed, formatInt } from "../format.js";
+import { formatFixed, formatInt, transportName } from "../format.js";
 import { compareTuples } from "../../format/order.js";
 import { tableView, type TableView } from "../table.js";
 import { crossoverFits, type CrossoverMeet, type KeyedRow, mainGrid, reportFlows } from "./derived.js";
@@ -17,6 +17,8 @@ export const HEADLINE_MAX_ROWS = 12;
 export interface HeadlineTable {
   /** `http` or `stdio`. */
   transport: string;
+  /** The transport as the page names it (`HTTP`, `stdio`: generators/format.ts transportName). */
+  name: string;
   /** Flow × revision rows, one column per server: median total bytes and, after the first revision, the difference to the previous one. */
   table: TableView;
   /** True when rows past {@link HEADLINE_MAX_ROWS} were left to the full tables. */
@@ -107,7 +109,7 @@ function headlineTable(here: readonly KeyedRow[], transport: string, targets: re
     ],
     shown,
   );
-  return { transport, table, cut: shown.length < all.length };
+  return { transport, name: transportName(transport), table, cut: shown.length < all.length };
 }
 
 /** How the newest revision compares with the one before it over one transport, one flow. */
@@ -178,10 +180,10 @@ function findings(
     const sameRevisions = verdicts.every((v) => v.newest === first.newest && v.previous === first.previous);
     const turns = verdicts.some((v) => v.sign !== first.sign);
     if (sameRevisions) {
-      const clauses = verdicts.map((v, i) => `${i === 0 ? "" : turns ? "but " : "and "}over ${v.transport} ${v.bare}`);
+      const clauses = verdicts.map((v, i) => `${i === 0 ? "" : turns ? "but " : "and "}over ${transportName(v.transport)} ${v.bare}`);
       out.push(`Flow ${mdCode(flow)}, ${first.newest} against ${first.previous}: ${clauses.join(", ")}.`);
     } else {
-      for (const v of verdicts) out.push(`Over ${v.transport}, flow ${mdCode(flow)}: ${v.newest} is ${v.text}.`);
+      for (const v of verdicts) out.push(`Over ${transportName(v.transport)}, flow ${mdCode(flow)}: ${v.newest} is ${v.text}.`);
     }
   }
   for (const transport of transports) {
@@ -206,7 +208,7 @@ function findings(
     const last = one[one.length - 1];
     if (first !== undefined && last !== undefined && one.length > 1) {
       out.push(
-        `For one call over ${transport} at ${newest}, ${mdCell(first.t)} sends the fewest bytes (${formatInt(first.v)}, row ${first.r.key}) and ${mdCell(last.t)} the most (${formatInt(last.v)}, row ${last.r.key}).`,
+        `For one call over ${transportName(transport)} at ${newest}, ${mdCell(first.t)} sends the fewest bytes (${formatInt(first.v)}, row ${first.r.key}) and ${mdCell(last.t)} the most (${formatInt(last.v)}, row ${last.r.key}).`,
       );
     }
   }
@@ -221,7 +223,7 @@ function crossoverSentence(target: string, transport: string, m: CrossoverMeet):
   const cost = (l: CrossoverMeet["a"]): string => `${l.rev}: ${formatFixed(l.fixed, 1)} bytes per session + ${formatFixed(l.marginal, 1)} per added call`;
   const basis = `${cost(m.b)}; ${cost(m.a)}`;
   const lighterAt = (calls: number): boolean => m.b.fixed + m.b.marginal * calls < m.a.fixed + m.a.marginal * calls;
-  const name = `With ${mdCell(target)} over ${transport}`;
+  const name = `With ${mdCell(target)} over ${transportName(transport)}`;
   if (m.at === undefined || m.at < 1) {
     const word = lighterAt(1) ? "lighter" : "heavier";
     return `${name}, ${m.b.rev} is ${word} than ${m.a.rev} at every call count from one (${basis}).`;

@@ -10,9 +10,9 @@
 import { mdCell, mdCode } from "../../format/markdown.js";
 import type { ChangeRow } from "../../format/changes.js";
 import { ENCODINGS } from "../../format/tokens.js";
-import { readToolCatalog, type ToolRow } from "../../format/tools.js";
+import { readFindings, readToolCatalog, type ToolRow } from "../../format/tools.js";
 import { compareTuples } from "../../format/order.js";
-import { formatInt } from "../format.js";
+import { formatInt, transportName } from "../format.js";
 import type { Results } from "../results/load.js";
 import { tableView, type TableView } from "../table.js";
 
@@ -29,6 +29,8 @@ export interface ToolCatalogView {
   }>;
   /** Configurations without a catalog and why (markdown). */
   notes: string[];
+  /** What the run found beside the counts (`findings.tsv`: tool errors, repeats that differ), one markdown sentence each. */
+  findings: string[];
 }
 
 const signed = (d: number): string => (d > 0 ? `+${formatInt(d)}` : formatInt(d));
@@ -52,7 +54,7 @@ function addsSentence(rows: readonly ChangeRow[], transport: string): string | u
   const first = rows[0];
   if (first === undefined) return undefined;
   const error = rows.find((r) => r.kind === "error");
-  const head = `${first.from} → ${first.to} over ${transport}`;
+  const head = `${first.from} → ${first.to} over ${transportName(transport)}`;
   if (error) return `${head}: not compared (${mdCell(error.name)}).`;
   const list = rows.filter((r) => r.method === "tools/list" && r.kind !== "" && r.kind !== "unexplained");
   const listBytes = list.reduce((s, r) => s + r.bytes, 0);
@@ -75,11 +77,13 @@ export function toolCatalogView(results: Results): ToolCatalogView | undefined {
     ? results.provenance.tokenizers.map((t) => mdCell(t)).join(", ")
     : `${ENCODINGS.join(", ")} (tokenizer versions not recorded in these results)`;
   const notes = catalog.tools.filter((t) => t.tool === "").map((t) => `${mdCode(t.config)}: ${mdCell(t.note)}`);
+  const findings = readFindings(results.dir).map((f) => `${mdCode(f.config)}${f.repeat === undefined ? "" : `, repeat ${f.repeat}`}: ${mdCell(f.finding)}`);
   const tools = catalog.tools.filter((t) => t.tool !== "");
   const transports = [...new Set(tools.map((t) => t.transport))].sort(byText);
   return {
     tokenizers,
     notes,
+    findings,
     transports: transports.map((transport) => {
       const here = tools.filter((t) => t.transport === transport);
       // One configuration per revision (the first by id, when several flows listed the tools).
@@ -95,7 +99,7 @@ export function toolCatalogView(results: Results): ToolCatalogView | undefined {
         const counted = list.every((t) => t.tokens !== undefined);
         return {
           ...list[0]!,
-          tool: `all ${formatInt(list.length)} definitions`,
+          tool: list.length === 1 ? "its 1 definition" : `all ${formatInt(list.length)} definitions`,
           definitionBytes: list.reduce((s, t) => s + (t.definitionBytes ?? 0), 0),
           tokens: counted
             ? (Object.fromEntries(ENCODINGS.map((e) => [e, list.reduce((s, t) => s + (t.tokens?.[e] ?? 0), 0)])) as ToolRow["tokens"])
@@ -131,7 +135,7 @@ export function toolCatalogView(results: Results): ToolCatalogView | undefined {
         const s = addsSentence(pairs.get(configOf.get(rev)!) ?? [], transport);
         return s === undefined ? [] : [s];
       });
-      return { transport, table, adds };
+      return { transport: transportName(transport), table, adds };
     }),
   };
 }

@@ -57,6 +57,15 @@ function readProfile(file: string, what: string): SamplerResult {
 }
 
 /**
+ * How long to wait after SIGUSR1 before the calls of a window start, ms. A process's own window
+ * opens asynchronously (the signal wakes a thread or goroutine that starts the sampler), and on a
+ * loaded 2-core machine that took long enough that a harness window of 1,000 direct calls in Rust
+ * (0.1 s of CPU) had no sample at all without a wait, and samples with 300 ms. The calls are
+ * started after it; the window's CPU and wall time are read after it too, so it is in neither.
+ */
+export const SELF_WINDOW_SETTLE_MS = 300;
+
+/**
  * Open the signal window of a process that samples itself (it must have been started with
  * `WIRECOST_PROFILE_OUT=outFile`): SIGUSR1 now; `stop()` sends SIGUSR2 and waits up to
  * `waitMs` for `outFile` to appear.

@@ -40,6 +40,30 @@ export interface BuildOutcome {
   skipped: Map<string, string>;
   /** How many builds ran now (targets sharing a build folder count once); 0 when every build was fresh. */
   built: number;
+  /** CPU seconds (user + system) of the builds that ran now, their whole process trees; 0 when none ran. */
+  cpuSeconds: number;
+}
+
+/**
+ * Builds started by {@link startBuilds}: what was known at once (fresh builds, skipped targets)
+ * and a promise per target still building, so that a run can start each configuration as soon as
+ * its own target is built.
+ */
+export interface StartedBuilds {
+  /** Target name → its build record, for the builds found fresh; {@link pending}'s are added as they end. */
+  records: Map<string, BuildRecord>;
+  /** Target name → why it was skipped (a missing toolchain, with skipMissingToolchains). */
+  skipped: Map<string, string>;
+  /**
+   * Target name → its build, running now: resolves with its record (also put into
+   * {@link records}), rejects with the build's UserError or Interrupted. Targets sharing a build
+   * folder share one promise.
+   */
+  pending: Map<string, Promise<BuildRecord>>;
+  /** How many builds were started (targets sharing a build folder count once). */
+  built: number;
+  /** CPU seconds (user + system) of the builds that have ended, their whole process trees; grows as they end. */
+  cpu: { seconds: number };
 }
 
 const RECORD = "wirecost-build.json";
@@ -118,8 +142,9 @@ export function failureLine(text: string): string {
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l !== "");
-  const epilogue = /see above|^exit status \d+$|^go: downloading |for more information about this error|to learn more, run the command again/i;
-  const cause = /\berror\b|failed|cannot|can't|not found|no matching|denied|undefined:/i;
+  const epilogue =
+    /see above|^exit status \d+$|^go: downloading |for more information about this error|to learn more, run the command again|a complete log of this run/i;
+  const cause = /\berror\b|failed|cannot|can't|not found|no matching|denied|undefined:|\bhas no (?:version|package)\b/i;
   for (let i = lines.length - 1; i >= 0; i--) if (cause.test(lines[i]!) && !epilogue.test(lines[i]!)) return lines[i]!;
   return lines[lines.length - 1] ?? "";
 }
@@ -160,6 +185,23 @@ export function relocateShebangs(tmp: string, dir: string): void {
 }
 
 /**
+ * The CPU seconds of a build's process tree from the file bash's `times` wrote at its end (two
+ * lines, `0m0.010s 0m0.002s`: the shell's own user and system time, then its children's); 0 when
+ * the file is missing (the build was killed before bash got to write it).
+ */
+export function buildCpuSeconds(timesFile: string): number {
+  let text: string;
+  try {
+    text = readFileSync(timesFile, "utf8");
+  } catch {
+    return 0;
+  }
+  let sum = 0;
+  for (const m of text.matchAll(/(\d+)m([\d.]+)s/g)) sum += Number(m[1]) * 60 + Number(m[2]);
+  return sum;
+}
+
+/**
  * Run `target`'s build into a temporary folder and rename it into place; `kind` (a target or a
  * declared client) names it in progress lines and errors.
  * The build runs in its own process group: a ^C typed on the terminal reaches wirecost only, and
@@ -174,6 +216,7 @@ async function runBuild(
   toolchain: Record<string, string>,
   log: (line: string) => void,
   signal?: AbortSignal,
+  onCpu?: (seconds: number) => void,
 ): Promise<BuildRecord> {
   const b = target.build!;
   const tmp = `${b.dir}.tmp-${process.pid}`;
@@ -183,12 +226,17 @@ async function runBuild(
   mkdirSync(tmp, { recursive: true });
   mkdirSync(cache, { recursive: true });
   const argv = b.command.map((a) => a.replaceAll("{build}", tmp));
+  // The build runs under bash, which writes its children's CPU time (`times`) to a file beside the
+  // build folder when the command ends, at a lower priority (nice 10): runs started beside a build
+  // keep the CPU they need, and the build takes what they leave.
+  const timesFile = `${b.dir}.cpu-${process.pid}`;
+  const wrapped = ["bash", "-c", 'nice -n 10 "$@"; s=$?; times > "$WIRECOST_BUILD_TIMES"; exit $s', "wirecost-build", ...argv];
   const started = Date.now();
   const out = createWriteStream(logFile);
   let tail = "";
-  const child = execa(argv[0]!, argv.slice(1), {
+  const child = execa(wrapped[0]!, wrapped.slice(1), {
     cwd,
-    env: { WIRECOST_CACHE: cache },
+    env: { WIRECOST_CACHE: cache, WIRECOST_BUILD_TIMES: timesFile },
     reject: false,
     stdin: "ignore",
     all: true,
@@ -234,6 +282,8 @@ async function runBuild(
     process.off("exit", onExit);
   });
   await new Promise<void>((res) => out.end(res));
+  onCpu?.(buildCpuSeconds(timesFile));
+  rmSync(timesFile, { force: true });
   if (signal?.aborted) {
     killGroup("SIGKILL"); // anything the build left in its group
     rmSync(tmp, { recursive: true, force: true });
@@ -308,28 +358,30 @@ async function takeBuildLock(target: Buildable, kind: "target" | "client", log: 
 }
 
 /**
- * Build every target or declared client (`clients:`) of `targetNames` that declares `build:` and is missing or stale, the builds
- * side by side (one per build folder), with a line when each starts and ends (and every 15 s while
- * one runs).
+ * Start building every target or declared client (`clients:`) of `targetNames` that declares
+ * `build:` and is missing or stale, the builds side by side (one per build folder), with a line
+ * when each starts and ends (and every 15 s while one runs). The toolchains are probed at once;
+ * the builds are not awaited: each target's build is a promise of {@link StartedBuilds.pending}.
  * @param opts `skipMissingToolchains`: a target whose toolchain is missing is skipped (with the
  *   reason) instead of refusing the run; `log` receives progress lines (default stderr);
  *   `signal` aborts the builds (^C): each build's process group is stopped
- * @returns the build records and the skipped targets
- * @throws UserError naming the missing tool and what to install (without skipMissingToolchains),
- *   a missing input, or a failed build with its last output line and the log file; Interrupted
- *   when `signal` fired before or during a build (the build folders stay as they were)
+ * @returns the fresh build records, the skipped targets and the builds running
+ * @throws UserError naming the missing tool and what to install (without skipMissingToolchains)
+ *   or a missing input, before any build starts; a failed build rejects its own promise, with its
+ *   last output line and the log file (Interrupted when `signal` fired)
  */
-export async function ensureBuilt(
+export function startBuilds(
   m: Matrix,
   targetNames: Iterable<string>,
   opts: { skipMissingToolchains?: boolean; log?: (line: string) => void; signal?: AbortSignal } = {},
-): Promise<BuildOutcome> {
+): StartedBuilds {
   const log = opts.log ?? ((l: string) => process.stderr.write(l + "\n"));
   const cwd = dirname(m.file);
   const records = new Map<string, BuildRecord>();
   const skipped = new Map<string, string>();
+  const cpu = { seconds: 0 };
   /** Builds to run, one per build folder (targets sharing a build.name share it): folder → its targets and what to run. */
-  const pending = new Map<string, { names: string[]; run: () => Promise<BuildRecord> }>();
+  const toRun = new Map<string, { names: string[]; run: () => Promise<BuildRecord> }>();
   /** Targets refused for a missing toolchain (without skipMissingToolchains): all named in one line. */
   const refused: string[] = [];
   for (const name of new Set(targetNames)) {
@@ -353,12 +405,12 @@ export async function ensureBuilt(
       records.set(name, rec);
       continue;
     }
-    const same = pending.get(t.build.dir);
+    const same = toRun.get(t.build.dir);
     if (same) {
       same.names.push(name);
       continue;
     }
-    pending.set(t.build.dir, {
+    toRun.set(t.build.dir, {
       names: [name],
       run: async () => {
         const release = await takeBuildLock(t, kind, log, opts.signal);
@@ -367,7 +419,7 @@ export async function ensureBuilt(
           const now = readBuildRecord(t);
           if (now && now.digest === digest && existsSync(t.build!.dir)) return now;
           log(`building ${kind} ${name} (${rec ? "its inputs or toolchain changed" : "not built yet"}): ${t.build!.command.join(" ")}`);
-          const built = await runBuild(t, kind, cwd, digest, toolchain, log, opts.signal);
+          const built = await runBuild(t, kind, cwd, digest, toolchain, log, opts.signal, (s) => (cpu.seconds += s));
           log(`built ${kind} ${name} in ${built.seconds} s`);
           return built;
         } finally {
@@ -380,20 +432,44 @@ export async function ensureBuilt(
     throw new UserError(
       `${refused.join("; ")} (or leave ${refused.length === 1 ? "its configurations" : "their configurations"} out with --only, or pass --skip-missing-toolchains)`,
     );
-  // Builds run side by side (one may wait on the network while another compiles); every one is
-  // awaited before the first failure is reported, so none is left running.
-  const jobs = [...pending.values()];
-  if (jobs.length && opts.signal) {
-    await new Promise((r) => setImmediate(r)); // a ^C typed during the (synchronous) probes is seen here
-    if (opts.signal.aborted) throw new Interrupted("interrupted before building targets");
+  const pending = new Map<string, Promise<BuildRecord>>();
+  for (const job of toRun.values()) {
+    // Started on the next turn: a ^C typed during the (synchronous) probes is seen first.
+    const done = new Promise((r) => setImmediate(r))
+      .then(() => {
+        if (opts.signal?.aborted) throw new Interrupted("interrupted before building targets");
+        return job.run();
+      })
+      .then((r) => {
+        for (const n of job.names) records.set(n, r);
+        return r;
+      });
+    done.catch(() => {}); // awaited by whoever needs the target; never an unhandled rejection
+    for (const n of job.names) pending.set(n, done);
   }
-  const settled = await Promise.allSettled(jobs.map((j) => j.run()));
-  settled.forEach((r, i) => {
-    if (r.status === "fulfilled") for (const n of jobs[i]!.names) records.set(n, r.value);
-  });
+  return { records, skipped, pending, built: toRun.size, cpu };
+}
+
+/**
+ * Build every target or declared client (`clients:`) of `targetNames` that declares `build:` and
+ * is missing or stale ({@link startBuilds}), and wait for every build to end.
+ * @param opts as {@link startBuilds}'s
+ * @returns the build records and the skipped targets
+ * @throws UserError naming the missing tool and what to install (without skipMissingToolchains),
+ *   a missing input, or a failed build with its last output line and the log file; Interrupted
+ *   when `signal` fired before or during a build (the build folders stay as they were)
+ */
+export async function ensureBuilt(
+  m: Matrix,
+  targetNames: Iterable<string>,
+  opts: { skipMissingToolchains?: boolean; log?: (line: string) => void; signal?: AbortSignal } = {},
+): Promise<BuildOutcome> {
+  const started = startBuilds(m, targetNames, opts);
+  // Every build is awaited before the first failure is reported, so none is left running.
+  const settled = await Promise.allSettled(new Set(started.pending.values()));
   const failed =
     settled.find((r): r is PromiseRejectedResult => r.status === "rejected" && r.reason instanceof Interrupted) ??
     settled.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
-  return { records, skipped, built: jobs.length };
+  return { records: started.records, skipped: started.skipped, built: started.built, cpuSeconds: started.cpu.seconds };
 }

@@ -4,7 +4,7 @@
  * Every figure is from the two results folders; a timing change that is not significant is
  * printed `~`, never as a regression or an improvement.
  */
-import { mdCell, mdCode, mdCodeCell } from "../../format/markdown.js";
+import { mdCell, mdCode, mdCodeCell, terminalLine } from "../../format/markdown.js";
 import type { ByteCause } from "./causes.js";
 import type { Comparison, ConfigBytes, MetricChange } from "./compare.js";
 import type { Trip } from "./rules.js";
@@ -113,7 +113,9 @@ function textOut(c: Comparison, trips: readonly Trip[]): string {
       out.push([m.config, m.metric, fig(m.medianBase), fig(m.medianHead), fig(m.ratio), `${m.nBase}/${m.nHead}`, pText(m.p), changeText(m)].join("\t"));
   }
   if (trips.length) out.push("", ...tripsText(trips));
-  return `${out.join("\n")}\n`;
+  // Text from the results folders (a JSON key, a header name, provenance.json's matrix file)
+  // holding U+202E would reorder the terminal line around it; an ESC would drive the terminal.
+  return `${out.map(terminalLine).join("\n")}\n`;
 }
 
 const capitalised = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

@@ -12,14 +12,38 @@ export { ENCODINGS, type EncodingName };
 
 const cache = new Map<EncodingName, Tiktoken>();
 
-/** Tokens of `text` under `encoding` (BPE as the tokenizer defines it; no special tokens allowed). */
-export function countTokens(text: string, encoding: EncodingName): number {
+/** The tokenizer of `encoding`, built on first use (see {@link loadTokenizers}). */
+function encoder(encoding: EncodingName): Tiktoken {
   let enc = cache.get(encoding);
   if (!enc) {
     enc = getEncoding(encoding);
     cache.set(encoding, enc);
   }
-  return enc.encode(text).length;
+  return enc;
+}
+
+/**
+ * Build every tokenizer of {@link ENCODINGS} now, once per process (later calls return at once).
+ * Building one decodes its whole vocabulary synchronously: about 1 s of CPU for o200k_base and
+ * cl100k_base together on the project's machine, during which nothing else in the process runs.
+ * A bytes run calls this before it starts any target: built by the first count instead, it stopped
+ * the drivers and relays of the runs still in flight for longer than a target's keep-alive idle
+ * timeout (5 s in Node's http server and uvicorn) on a loaded machine, and the target closed a
+ * connection the driver was about to reuse ("server closed the connection before a complete
+ * response" on the first repeat).
+ */
+export function loadTokenizers(): void {
+  for (const e of ENCODINGS) encoder(e);
+}
+
+/** Whether every tokenizer of {@link ENCODINGS} is built in this process ({@link loadTokenizers}). */
+export function tokenizersLoaded(): boolean {
+  return ENCODINGS.every((e) => cache.has(e));
+}
+
+/** Tokens of `text` under `encoding` (BPE as the tokenizer defines it; no special tokens allowed). */
+export function countTokens(text: string, encoding: EncodingName): number {
+  return encoder(encoding).encode(text).length;
 }
 
 /**

@@ -58,6 +58,32 @@ export function toolDefinitionsOf(message: Buffer): ToolDefinitionCost[] | undef
 }
 
 /**
+ * The text of every server→client answer to `method` in a run's capture log, in log order
+ * (undefined where framing splits it): its results, or with `kinds` its JSON-RPC errors too.
+ */
+function answersOfRun(
+  path: string,
+  transport: "http" | "stdio",
+  method: string,
+  kinds: readonly string[] = ["result"],
+): { kind: string; text: Buffer | undefined }[] {
+  const streams = readCaptureStreams(path);
+  return countStreams(streams, { transport })
+    .messages.toRows()
+    .filter((m) => m.dir === "s2c" && kinds.includes(m.kind) && m.method === method)
+    .map((m) => {
+      const bytes = streams.find((s) => s.conn === m.conn && s.dir === "s2c")?.bytes;
+      const text = bytes?.subarray(m.offset, m.offset + m.bodyBytes);
+      try {
+        if (text !== undefined) JSON.parse(text.toString("utf8"));
+        return { kind: m.kind, text };
+      } catch {
+        return { kind: m.kind, text: undefined };
+      }
+    });
+}
+
+/**
  * The tool definitions of the first tools/list answer of a run (the first server→client result
  * of method tools/list in the count of its capture log).
  * @param transport how the log's bytes travelled
@@ -65,20 +91,52 @@ export function toolDefinitionsOf(message: Buffer): ToolDefinitionCost[] | undef
  * @throws CaptureLogError for a log that cannot be read
  */
 export function toolCatalogOfRun(path: string, transport: "http" | "stdio"): ToolDefinitionCost[] | { reason: string } {
-  const streams = readCaptureStreams(path);
-  const answer = countStreams(streams, { transport })
-    .messages.toRows()
-    .find((m) => m.dir === "s2c" && m.kind === "result" && m.method === "tools/list");
+  const answer = answersOfRun(path, transport, "tools/list")[0];
   if (answer === undefined) return { reason: "the log holds no tools/list answer" };
-  const bytes = streams.find((s) => s.conn === answer.conn && s.dir === "s2c")?.bytes;
-  if (bytes === undefined) return { reason: "the log holds no tools/list answer" };
-  try {
-    return (
-      toolDefinitionsOf(bytes.subarray(answer.offset, answer.offset + answer.bodyBytes)) ?? { reason: "the tools/list answer holds no result.tools array" }
-    );
-  } catch {
-    return { reason: "the tools/list answer's text is split by chunk framing or SSE data lines: not read" };
-  }
+  if (answer.text === undefined) return { reason: "the tools/list answer's text is split by chunk framing or SSE data lines: not read" };
+  return toolDefinitionsOf(answer.text) ?? { reason: "the tools/list answer holds no result.tools array" };
+}
+
+/** Characters of a tool error's text kept in a finding. */
+const TOOL_ERROR_TEXT_CHARS = 120;
+
+/** A text from the wire cut at {@link TOOL_ERROR_TEXT_CHARS} characters. */
+const cut = (said: string): string => (said.length > TOOL_ERROR_TEXT_CHARS ? `${said.slice(0, TOOL_ERROR_TEXT_CHARS)}…` : said);
+
+/** A text from the wire cut at {@link TOOL_ERROR_TEXT_CHARS} characters, as JSON (quoted, escaped). */
+const cutText = (said: string): string => JSON.stringify(cut(said));
+
+/**
+ * The tool errors of a run, one sentence per tools/call answer that is one, in log order:
+ * - a result that says `isError: true` (MCP, "Tools" → "Error Handling": a tool error is a result,
+ *   counted like any other): `the tool answered isError: true: <its first text content>`;
+ * - a JSON-RPC error (JSON-RPC 2.0, "Error object"; MCP's answer to an unknown tool or invalid
+ *   arguments, and some servers' to a failing tool): `the server answered tools/call with JSON-RPC
+ *   error <code>: <its message>`, then `(data: <its JSON>)` when it carries `data`.
+ * Texts are cut at 120 characters and quoted as JSON. They come from the wire: whoever prints them
+ * escapes them.
+ * @returns the sentences (empty when none)
+ * @throws CaptureLogError for a log that cannot be read
+ */
+export function toolErrorsOfRun(path: string, transport: "http" | "stdio"): string[] {
+  return answersOfRun(path, transport, "tools/call", ["result", "error"]).flatMap(({ kind, text }) => {
+    if (text === undefined) return [];
+    const message = JSON.parse(text.toString("utf8")) as {
+      result?: { isError?: unknown; content?: { type?: unknown; text?: unknown }[] };
+      error?: { code?: unknown; message?: unknown; data?: unknown };
+    };
+    if (kind === "error") {
+      const e = message.error;
+      const code = typeof e?.code === "number" ? String(e.code) : `with code ${JSON.stringify(e?.code ?? null)}`;
+      const said = typeof e?.message === "string" ? cutText(e.message) : "(no message)";
+      const data = e?.data === undefined ? "" : ` (data: ${cut(JSON.stringify(e.data))})`;
+      return [`the server answered tools/call with JSON-RPC error ${code}: ${said}${data}`];
+    }
+    const result = message.result;
+    if (result?.isError !== true) return [];
+    const first = Array.isArray(result.content) ? result.content.find((c) => c?.type === "text" && typeof c.text === "string") : undefined;
+    return [`the tool answered isError: true: ${typeof first?.text === "string" ? cutText(first.text) : "(no text content)"}`];
+  });
 }
 
 /**

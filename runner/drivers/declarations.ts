@@ -50,7 +50,22 @@ export const SDK_CLIENT_NAMES = Object.keys(SDK_CLIENTS) as SdkClientName[];
 export const JSONRPC_CLIENT = { flows: ["plain", "two", "ten", "a2a-send", "a2a-card"] } as const satisfies ClientDeclaration;
 
 /** Clients whose declaration depends on the target (its `sdkClient:`); the others have one of their own. */
-const FIXED: Record<Exclude<ClientName, "sdk">, ClientDeclaration> = { raw: RAW_CLIENT, jsonrpc: JSONRPC_CLIENT };
+const FIXED: Record<Exclude<ClientName, "sdk">, ClientDeclaration> = {
+  raw: RAW_CLIENT,
+  "sdk-v1": SDK_CLIENTS.v1,
+  "sdk-v2": SDK_CLIENTS.v2,
+  jsonrpc: JSONRPC_CLIENT,
+};
+
+/**
+ * The SDK client generation a configuration's client drives its target with: the target's own
+ * (`sdkClient:`) for client `sdk`, the named one for `sdk-v1` / `sdk-v2`; undefined for any other
+ * client, or for `sdk` on a target naming none.
+ */
+export function sdkGenerationOf(client: string, targetSdkClient: string | undefined): SdkClientName | undefined {
+  const g = client === "sdk" ? targetSdkClient : client.startsWith("sdk-") ? client.slice(4) : undefined;
+  return g !== undefined && Object.hasOwn(SDK_CLIENTS, g) ? (g as SdkClientName) : undefined;
+}
 
 /**
  * The declaration of the driver that runs `client` against a target naming `sdkClient`.

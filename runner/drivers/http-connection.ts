@@ -35,6 +35,25 @@ export type HttpResponse = (HttpMessage & { complete: true }) | (HttpHead & { bo
  */
 export type OnPartial = (partial: HttpPartialMessage) => Promise<boolean> | boolean;
 
+/**
+ * After this long without a request on the connection, milliseconds, {@link HttpConnection.request}
+ * first lets the event loop read what arrived meanwhile. A server closes an idle keep-alive
+ * connection after its own timeout (Node's http server and uvicorn: 5 s); when this process was
+ * busy for that long (a blocked event loop under load), the server's FIN is waiting unread, and a
+ * request written at once would go to a connection the server has closed ("server closed the
+ * connection before a complete response"). Reading it first opens a new connection instead, as an
+ * HTTP client's connection pool does. Calls closer together than this (a timing loop) skip the
+ * extra turn of the event loop.
+ */
+const IDLE_READ_FIRST_MS = 1000;
+
+/**
+ * Resolve after the event loop has polled for I/O at least once: the first setImmediate may run in
+ * this turn's check phase (after the poll that woke us), the second runs in the next turn's, after
+ * its poll phase has read what arrived (a FIN: the socket's `end`).
+ */
+const pollOnce = (): Promise<void> => new Promise((res) => setImmediate(() => setImmediate(res)));
+
 /** One keep-alive connection to 127.0.0.1:port; reconnects when the server (or {@link HttpConnection.request}, on a stream left open) closed it. */
 export class HttpConnection {
   private socket?: Socket;
@@ -43,6 +62,8 @@ export class HttpConnection {
   private failure?: Error;
   private closed = true;
   private wake?: () => void;
+  /** When the last request on this connection was sent (Date.now()); 0 before the first. */
+  private lastRequestMs = 0;
 
   constructor(readonly port: number) {}
 
@@ -102,7 +123,9 @@ export class HttpConnection {
    *   whatever `onPartial` throws
    */
   async request(bytes: Buffer, method: string, timeoutMs: number, onPartial?: OnPartial): Promise<HttpResponse> {
+    if (!this.closed && Date.now() - this.lastRequestMs > IDLE_READ_FIRST_MS) await pollOnce();
     if (this.closed) await this.open();
+    this.lastRequestMs = Date.now();
     const parser = this.parser!;
     parser.expectResponseTo(method);
     this.socket!.write(bytes);

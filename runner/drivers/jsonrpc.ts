@@ -20,7 +20,7 @@
 import { JSONRPC_CLIENT } from "./declarations.js";
 import type { StdioChannel } from "../capture/tap.js";
 import { HttpConnection } from "./http-connection.js";
-import { ProtocolError, type Driver, type DriverContext } from "./types.js";
+import { jsonExcerpt, ProtocolError, type Driver, type DriverContext } from "./types.js";
 import { WORKLOADS } from "../measure/workloads.js";
 
 /** Flow name → number of `echo` requests it sends (the A2A flows, {@link A2A_FLOWS}, send none). */
@@ -61,7 +61,7 @@ function parse(bytes: Buffer, where: string): Record<string, unknown> {
 function checkAnswer(m: Record<string, unknown>, id: number): void {
   const text = (m["result"] as { text?: unknown } | undefined)?.text;
   if (m["jsonrpc"] !== "2.0" || text !== ECHO_TEXT) {
-    throw new ProtocolError(`echo #${id}: expected a result with text ${JSON.stringify(ECHO_TEXT)}, got ${JSON.stringify(m).slice(0, 200)}`);
+    throw new ProtocolError(`echo #${id}: expected a result with text ${JSON.stringify(ECHO_TEXT)}, got ${jsonExcerpt(m, 200)}`);
   }
 }
 
@@ -102,7 +102,7 @@ export const jsonRpcDriver: Driver = {
         const res = await conn.request(Buffer.concat([Buffer.from(head.join("\r\n") + "\r\n\r\n"), body]), "POST", ctx.timeoutMs);
         if (res.status !== 200) throw new ProtocolError(`echo #${id}: HTTP ${res.status ?? "?"} ${res.body.toString().slice(0, 200)}`);
         const m = parse(res.body, `echo #${id}: response body`);
-        if (m["id"] !== id) throw new ProtocolError(`echo #${id}: the response has id ${JSON.stringify(m["id"])}`);
+        if (m["id"] !== id) throw new ProtocolError(`echo #${id}: the response has id ${jsonExcerpt(m["id"], 80)}`);
         checkAnswer(m, id);
       }
     } finally {

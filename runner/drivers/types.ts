@@ -47,3 +47,19 @@ export interface Driver {
 export class ProtocolError extends Error {
   override name = "ProtocolError";
 }
+
+/**
+ * `value` (a JSON value from the wire) as JSON text for a run's reason, cut to `maxChars`
+ * characters. JSON.stringify recurses once per nesting level, so a value nested some thousands
+ * deep (a hostile or broken server's answer) overflows V8's stack; such a value is named as what
+ * it is instead of failing the run with "Maximum call stack size exceeded".
+ * @param maxChars at most this many characters of the JSON text
+ */
+export function jsonExcerpt(value: unknown, maxChars: number): string {
+  try {
+    return (JSON.stringify(value) ?? String(value)).slice(0, maxChars);
+  } catch (e) {
+    if (e instanceof RangeError) return "a JSON value nested too deep to show";
+    throw e;
+  }
+}

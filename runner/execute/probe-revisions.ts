@@ -7,12 +7,17 @@
  * A revision is kept when some such transport speaks it; a transport that does not is left out of
  * that revision by an exclude rule with the line that says why (the other transport's runs go on),
  * and a revision no transport speaks is skipped with the lines. Nothing is captured: a probe is
- * not a run.
+ * not a run. A target's probes (each revision over each transport: independent processes) run
+ * side by side, at most {@link PROBE_JOBS} at once, each waiting at most the probe timeout
+ * (`probeTimeoutMs`: `wirecost measure --probe-timeout`, default 10 s; `wirecost run`: the matrix's
+ * `timeoutSeconds`), and each prints one progress line when it ends ("probing 2025-11-25 over
+ * stdio… no answer after 10 s"), so a server that never answers costs one probe timeout, said.
  */
 import { PipelinedHttpWire, PipelinedStdioWire } from "../drivers/mcp/pipelined.js";
 import { McpSession } from "../drivers/mcp/session.js";
 import { RAW_CLIENT } from "../drivers/declarations.js";
-import { checkLoopbackOnly, freePort, startTarget, waitForPort } from "../targets/process.js";
+import { checkLoopbackOnly } from "../targets/binds.js";
+import { freePort, startTarget, waitForPort } from "../targets/process.js";
 import { spawnTarget, stopTarget } from "../percall/client.js";
 import { dirname } from "node:path";
 import { ensureBuilt } from "../build/build.js";
@@ -34,6 +39,34 @@ export interface RevisionProbe {
  * @throws UserError when the target declares a `tool:` its tools/list answer does not hold (every
  *   run would fail on it)
  */
+/** Probes of one target run side by side, at most this many at once. */
+export const PROBE_JOBS = 4;
+
+/**
+ * Run `jobs` side by side, at most `limit` at once; results in the order of `jobs`. Every job
+ * ends before the first error is thrown (a probe's target is stopped before the command exits).
+ */
+async function limited<T>(jobs: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const out: T[] = new Array(jobs.length);
+  const errors: unknown[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < jobs.length; i = next++) {
+      try {
+        out[i] = await jobs[i]!();
+      } catch (e) {
+        errors.push(e);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+  if (errors.length) throw errors[0];
+  return out;
+}
+
+/** `10 s`, `1.5 s`: a timeout in milliseconds as the progress lines say it. */
+const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
+
 export async function probeRevision(
   target: Target,
   transport: "stdio" | "http",
@@ -79,7 +112,11 @@ export async function probeRevision(
     return undefined;
   } catch (e) {
     if (e instanceof UserError) throw e;
-    const message = (e as Error).message.split("\n")[0]!.replace(/:\s*$/, "").replace(/\s+/g, " ");
+    const first = (e as Error).message.split("\n")[0]!.replace(/:\s*$/, "").replace(/\s+/g, " ");
+    // A wait that ran out: said as the probe's own timeout, the one the user can raise.
+    const message = first
+      .replace(/^(.+?)(?: \(id [^)]*\))?: no answer within \d+ ms$/, (_, what: string) => `no answer to ${what} after ${seconds(timeoutMs)}`)
+      .replace(/^target did not listen on (\S+) within \d+ ms$/, (_, where: string) => `not listening on ${where} after ${seconds(timeoutMs)}`);
     const stderr = proc?.stderrExcerpt() ?? "";
     const exited = proc?.exit() !== undefined && !/target exited/.test(message) ? `target exited: ${proc?.exit()}` : "";
     const extra = [exited, stderr && !message.includes(stderr) ? `stderr: ${stderr}` : ""].filter(Boolean).join(" | ");
@@ -93,11 +130,15 @@ export async function probeRevision(
 /**
  * Probe every target of the matrix's `target` axis that declares `revisions: auto`, and set its
  * `revisions` to those it speaks (so expansion leaves the others out with their reason).
- * @param opts as the run's: a target with `build:` is built first (missing toolchain: refused, or skipped unprobed)
+ * @param opts as the run's: a target with `build:` is built first (missing toolchain: refused, or
+ *   skipped unprobed); `probeTimeoutMs`, how long one probe waits (default the matrix's timeout)
  * @returns what was found, per probed target (empty when none declares auto)
  * @throws UserError from the build (a missing toolchain without `skipMissingToolchains`, a failed build)
  */
-export async function probeAutoRevisions(matrix: Matrix, opts: { skipMissingToolchains?: boolean; signal?: AbortSignal } = {}): Promise<RevisionProbe[]> {
+export async function probeAutoRevisions(
+  matrix: Matrix,
+  opts: { skipMissingToolchains?: boolean; signal?: AbortSignal; probeTimeoutMs?: number } = {},
+): Promise<RevisionProbe[]> {
   const axis = (name: string) => matrix.axes.find((a) => a.name === name)?.values ?? [];
   const revisions = axis("revision").filter((r) => (RAW_CLIENT.revisions as readonly string[]).includes(r));
   const transports = axis("transport").filter((t): t is "stdio" | "http" => t === "stdio" || t === "http");
@@ -106,6 +147,7 @@ export async function probeAutoRevisions(matrix: Matrix, opts: { skipMissingTool
   // The HTTP endpoint's path: the `path` axis when it has one value (as the raw driver takes it), else /mcp.
   const paths = axis("path");
   const path = paths.length === 1 ? paths[0]! : "/mcp";
+  const timeoutMs = opts.probeTimeoutMs ?? matrix.timeoutMs;
   // A target with build: is built first (cached: the run's own ensureBuilt finds it built).
   const built = await ensureBuilt(
     matrix,
@@ -117,15 +159,27 @@ export async function probeAutoRevisions(matrix: Matrix, opts: { skipMissingTool
     if (built.skipped.has(name)) continue; // its runs are recorded skipped, with the toolchain's line
     const probe: RevisionProbe = { target: name, spoken: [], skipped: [] };
     const own = transports.filter((t) => target.commands[t]);
+    const cells = revisions.flatMap((revision) => own.map((transport) => ({ revision, transport })));
+    process.stderr.write(
+      `revisions: auto: probing target ${name}: ${cells.length} ${cells.length === 1 ? "probe" : "probes"} (${revisions.join(", ")} over ${own.join(" and ")}), at most ${seconds(timeoutMs)} each, ${Math.min(PROBE_JOBS, cells.length)} at once\n`,
+    );
+    const answers = await limited(
+      cells.map((c) => async () => {
+        const started = Date.now();
+        const why = await probeRevision(target, c.transport, c.revision, dirname(matrix.file), timeoutMs, path);
+        process.stderr.write(
+          `  probing ${c.revision} over ${c.transport}… ${why === undefined ? `answered in that revision (${seconds(Date.now() - started)})` : why}\n`,
+        );
+        return { ...c, why };
+      }),
+      PROBE_JOBS,
+    );
     for (const revision of revisions) {
-      const failures: { transport: string; why: string }[] = [];
-      for (const transport of own) {
-        const why = await probeRevision(target, transport, revision, dirname(matrix.file), matrix.timeoutMs, path);
-        if (why !== undefined) failures.push({ transport, why });
-      }
+      const failures = answers.filter((a) => a.revision === revision && a.why !== undefined).map((a) => ({ transport: a.transport, why: a.why! }));
       const whole = failures.length === own.length;
       if (failures.length)
         probe.skipped.push({ revision, why: failures.map((f) => `${f.transport}: ${f.why}`).join("; "), transports: failures.map((f) => f.transport), whole });
+      if (whole && failures.length) (target.revisionsSkipped ??= {})[revision] = probe.skipped.at(-1)!.why;
       if (!whole) probe.spoken.push(revision);
       // A transport that does not speak a revision another one speaks: that cell only is left out.
       if (!whole)
@@ -140,6 +194,27 @@ export async function probeAutoRevisions(matrix: Matrix, opts: { skipMissingTool
     out.push(probe);
   }
   return out;
+}
+
+/**
+ * When a target answered every probe with revisions none of which wirecost's raw driver speaks
+ * (an MCP server of 2024-11-05 or 2025-03-26, answering initialize with its own `protocolVersion`
+ * as the spec lets it: MCP 2025-06-18, "Lifecycle" → "Version Negotiation"), the sentence that
+ * says so, from the probes' mismatch lines (`server answered 2024-11-05 to a 2025-06-18 request`,
+ * runner/drivers/mcp/revision.ts); else undefined.
+ */
+export function undrivenRevisions(probe: RevisionProbe): string | undefined {
+  const spoken = new Set<string>();
+  for (const s of probe.skipped)
+    for (const part of s.why.split("; ")) {
+      if (/^[a-z]+: server answered 2025-era /.test(part)) continue; // a 2025-era answer to a 2026-07-28 request: no revision named
+      const got = /^[a-z]+: server answered ((?:\d{4}-\d{2}-\d{2}(?:, )?)+) to a /.exec(part)?.[1];
+      if (got === undefined) return undefined;
+      for (const r of got.split(", ")) spoken.add(r);
+    }
+  const revisions = [...spoken].sort();
+  if (revisions.length === 0 || revisions.some((r) => (RAW_CLIENT.revisions as readonly string[]).includes(r))) return undefined;
+  return `target ${probe.target} answered ${revisions.join(", ")} to the revisions asked`;
 }
 
 /** The lines that report a probe: one per target, then one per skipped revision. */

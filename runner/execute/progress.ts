@@ -1,7 +1,8 @@
 /**
  * Progress of a matrix run: a bar (cli-progress) with run count, configuration id, failures so
- * far and ETA on a terminal; one plain line per finished run otherwise (CI logs), with the same
- * facts. The ETA is the mean wall time per finished run so far times the runs left.
+ * far, ETA and what is going on (the targets running, the targets still building) on a terminal;
+ * one plain line per finished run otherwise (CI logs), with the same facts. The ETA is the mean
+ * wall time per finished run so far times the runs left.
  */
 import cliProgress from "cli-progress";
 import { counted } from "../../format/plural.js";
@@ -26,8 +27,10 @@ function duration(s: number): string {
 /**
  * A progress reporter for `total` runs writing to `stream` (default stderr).
  * @param skipped runs already done before this process (resume); shown in the count, not in the ETA
+ * @param status what is going on now, appended to each line (e.g. `running mcp-go, mcp-py |
+ *   building mcp-rust`; "" for nothing)
  */
-export function progress(total: number, stream: NodeJS.WriteStream = process.stderr, skipped = 0): Progress {
+export function progress(total: number, stream: NodeJS.WriteStream = process.stderr, skipped = 0, status: () => string = () => ""): Progress {
   let n = skipped;
   let failures = 0;
   const t0 = Date.now();
@@ -37,15 +40,16 @@ export function progress(total: number, stream: NodeJS.WriteStream = process.std
   };
   if (stream.isTTY) {
     const bar = new cliProgress.SingleBar(
-      { format: "{bar} {value}/{total} runs | {failures} failed | ETA {eta_left} | {config}", stream, hideCursor: true, clearOnComplete: false },
+      { format: "{bar} {value}/{total} runs | {failures} failed | ETA {eta_left} | {config}{status}", stream, hideCursor: true, clearOnComplete: false },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(total, skipped, { config: "", failures: 0, eta_left: "?" });
+    const now = () => (status() ? ` | ${status()}` : "");
+    bar.start(total, skipped, { config: "", failures: 0, eta_left: "?", status: now() });
     return {
-      done(config, _repeat, status) {
+      done(config, _repeat, result) {
         n++;
-        if (status !== "ok") failures++;
-        bar.increment(1, { config, failures, eta_left: duration(eta()) });
+        if (result !== "ok") failures++;
+        bar.increment(1, { config, failures, eta_left: duration(eta()), status: now() });
       },
       note(text) {
         stream.write(`\n${text}\n`);
@@ -54,10 +58,13 @@ export function progress(total: number, stream: NodeJS.WriteStream = process.std
     };
   }
   return {
-    done(config, repeat, status, error) {
+    done(config, repeat, result, error) {
       n++;
-      if (status !== "ok") failures++;
-      stream.write(`[${n}/${total}] ${config} #${repeat} ${status}${error ? `: ${error}` : ""} | ${failures} failed | ETA ${duration(eta())}\n`);
+      if (result !== "ok") failures++;
+      const going = status();
+      stream.write(
+        `[${n}/${total}] ${config} #${repeat} ${result}${error ? `: ${error}` : ""} | ${failures} failed | ETA ${duration(eta())}${going ? ` | ${going}` : ""}\n`,
+      );
     },
     note(text) {
       stream.write(`${text}\n`);

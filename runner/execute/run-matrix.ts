@@ -20,12 +20,13 @@ import { collectProvenance, gitState, toolInfo } from "../results/provenance.js"
 import type { Provenance } from "../../format/schema.js";
 import { slugOf } from "../matrix/parse.js";
 import { preflight } from "../matrix/preflight.js";
-import { ensureBuilt } from "../build/build.js";
+import { startBuilds } from "../build/build.js";
+import { BuildGate } from "./build-gate.js";
 import { DRIVERS } from "../drivers/index.js";
 import { SCHEMA_VERSION } from "../../format/schema.js";
 import type { ResultsPlan, RunRecord } from "../results/schema.js";
 import { ResultsStore } from "../results/store.js";
-import { progress } from "./progress.js";
+import { progress, type Progress } from "./progress.js";
 import { RunInterrupted, runOne, type RunOneOptions } from "./run-one.js";
 import { freePort } from "../targets/process.js";
 import { ForkServers } from "../targets/forkserver.js";
@@ -33,6 +34,7 @@ import { parseShard, shardOf, type Shard } from "./shard.js";
 import { Interrupted } from "../errors.js";
 import { checkJobs, defaultJobs } from "./jobs.js";
 import { ownAndChildrenCpuSeconds } from "../measure/cpu.js";
+import { loadTokenizers } from "../count/tokens.js";
 import { VERSION_AXIS, targetKey, targetOf } from "../matrix/target-of.js";
 
 export { checkJobs, maxJobs } from "./jobs.js";
@@ -129,15 +131,21 @@ export interface RunSummary {
 }
 
 /**
- * Where a matrix run's time went, for its last lines (runner/modes/bytes.ts): the target builds
- * before the first run, then the runs themselves, with the targets' start-up inside them.
+ * Where a matrix run's time went, for its last lines (runner/modes/bytes.ts): the target builds,
+ * which the runs overlap (a configuration's runs start as soon as its own target is built), then
+ * the runs themselves, with the targets' start-up inside them. Seconds are wall-clock from the
+ * start of the builds.
  */
 export interface TimeSplit {
-  /** Wall seconds spent building (and probing the toolchains of) targets before the first run. */
+  /** Wall seconds from the start until the last target build ended (the toolchain probes only when none ran). */
   buildSeconds: number;
   /** How many target builds ran (0: every build was fresh, and `buildSeconds` is the probes only). */
   builds: number;
-  /** Wall seconds from the first run's start to the results files written (provenance, identity of repeats). */
+  /** CPU seconds of the builds that ran, their whole process trees (runner/build/build.ts `times`); 0 when none ran. */
+  buildCpuSeconds: number;
+  /** Wall seconds from the start to the first run's start; undefined when no run started. */
+  firstRunSeconds?: number;
+  /** Wall seconds from the start to the results files written (provenance, identity of repeats): the whole run. */
   runSeconds: number;
   /** Concurrent runs (`--jobs`, or the cores). */
   jobs: number;
@@ -145,8 +153,8 @@ export interface TimeSplit {
   readyRuns: number;
   /** Their start-up times summed, seconds (spawn to ready; {@link RunOneOptions.onReady}); divide by `jobs` for its share of the wall time. */
   startupSeconds: number;
-  /** This process's and its reaped children's CPU seconds when the builds had ended (subtract it from the end's to get the runs' CPU). */
-  cpuAtRunsStart?: { own: number; children: number };
+  /** This process's and its reaped children's CPU seconds at the start (subtract it from the end's to get the run's CPU, builds included). */
+  cpuAtStart?: { own: number; children: number };
 }
 
 /** Compile a glob on configuration ids (`*` any run of characters, `?` one) into an anchored RegExp. */
@@ -301,41 +309,84 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const wanted = new Set(fresh.selected);
   const selected = fresh.configurations.filter((c) => wanted.has(c.id));
   if (opts.jobs !== undefined) checkJobs(opts.jobs);
-  const buildStarted = performance.now();
-  let builds: Awaited<ReturnType<typeof ensureBuilt>>;
-  try {
-    builds = await ensureBuilt(
-      matrix,
-      selected.flatMap((c) => [targetKey(matrix, c.values), ...(c.values.client !== undefined && matrix.clients?.[c.values.client] ? [c.values.client] : [])]),
-      { skipMissingToolchains: opts.skipMissingToolchains, signal: opts.signal },
-    );
-  } catch (e) {
-    if (!(e instanceof Interrupted)) throw e;
-    const total = selected.reduce((n, c) => n + c.repeats, 0);
-    const time = { buildSeconds: (performance.now() - buildStarted) / 1000, builds: 0, runSeconds: 0, jobs: 0, readyRuns: 0, startupSeconds: 0 };
-    return { runs: [], failed: [], skippedTargets: new Map(), interrupted: true, left: total, resumed: 0, plan: fresh, written: false, time };
-  }
-  const runsStarted = performance.now();
+  const t0 = performance.now();
+  const seconds = () => (performance.now() - t0) / 1000;
   const time: TimeSplit = {
-    buildSeconds: (runsStarted - buildStarted) / 1000,
-    builds: builds.built,
+    buildSeconds: 0,
+    builds: 0,
+    buildCpuSeconds: 0,
     runSeconds: 0,
     jobs: 0,
     readyRuns: 0,
     startupSeconds: 0,
-    cpuAtRunsStart: ownAndChildrenCpuSeconds(),
+    cpuAtStart: ownAndChildrenCpuSeconds(),
   };
+  let bar: Progress | undefined;
+  const log = (line: string) => (bar ? bar.note(line) : process.stderr.write(`${line}\n`));
+  const signal = opts.signal;
+  // The builds stop on ^C, and when the run is refused before its first run (preflight).
+  const stopBuilds = new AbortController();
+  const onAbortBuilds = () => stopBuilds.abort();
+  signal?.addEventListener("abort", onAbortBuilds, { once: true });
+  /** What a configuration needs built: its target's entry and its declared client. */
+  const needs = (c: Configuration) => [
+    targetKey(matrix, c.values),
+    ...(c.values.client !== undefined && matrix.clients?.[c.values.client] ? [c.values.client] : []),
+  ];
+  const builds = startBuilds(matrix, selected.flatMap(needs), { skipMissingToolchains: opts.skipMissingToolchains, signal: stopBuilds.signal, log });
+  time.builds = builds.built;
+  // Each build's end is noted before the gate hears of it (handlers run in the order they were added).
+  for (const p of builds.pending.values())
+    p.then(
+      () => (time.buildSeconds = seconds()),
+      () => (time.buildSeconds = seconds()),
+    );
+  const gate = new BuildGate(builds, (key) =>
+    preflight(
+      matrix,
+      selection.filter((c) => targetKey(matrix, c.values) === key),
+    ),
+  );
+  const allBuilt = gate.allSettled().then(() => {
+    time.buildCpuSeconds = builds.cpu.seconds;
+  });
+  const aborted = new Promise<void>((r) => (signal?.aborted ? r() : signal?.addEventListener("abort", () => r(), { once: true })));
   const onReady = (ms: number) => {
     time.readyRuns++;
     time.startupSeconds += ms / 1000;
   };
   /** Why a configuration's target or declared client was skipped (its build's toolchain is missing), or undefined. */
   const skippedWhy = (c: Configuration) =>
-    builds.skipped.get(targetKey(matrix, c.values)) ??
-    (c.values.client !== undefined && matrix.clients?.[c.values.client] ? builds.skipped.get(c.values.client) : undefined);
+    needs(c)
+      .map((n) => builds.skipped.get(n))
+      .find((w) => w !== undefined);
   const selection = selected.filter((c) => !skippedWhy(c));
-  if (opts.preflight !== false) {
-    preflight(matrix, selection);
+  // Nothing is written until a first configuration can run: while every one waits on a build, a
+  // ^C or a failed build leaves the folder as it was (and a failure is one line, as before).
+  try {
+    preflight(
+      matrix,
+      selection.filter((c) => needs(c).every((n) => !builds.pending.has(n))),
+    );
+    while (
+      !selection.some((c) => gate.state(needs(c), targetKey(matrix, c.values)) === "ready") &&
+      selection.some((c) => gate.state(needs(c), targetKey(matrix, c.values)) === "waiting") &&
+      !signal?.aborted
+    )
+      await Promise.race([gate.changed(), aborted]);
+    if (signal?.aborted) throw new Interrupted("interrupted while building targets");
+    if (!selection.some((c) => gate.state(needs(c), targetKey(matrix, c.values)) === "ready")) {
+      const why = selection.map((c) => gate.failure(needs(c), targetKey(matrix, c.values))).find((e) => e !== undefined);
+      if (why) throw why;
+    }
+  } catch (e) {
+    stopBuilds.abort();
+    await allBuilt;
+    signal?.removeEventListener("abort", onAbortBuilds);
+    if (!(e instanceof Interrupted)) throw e;
+    const total = selected.reduce((n, c) => n + c.repeats, 0);
+    time.runSeconds = seconds();
+    return { runs: [], failed: [], skippedTargets: new Map(), interrupted: true, left: total, resumed: 0, plan: fresh, written: false, time };
   }
   // A folder that holds results gets the new ones beside it (.wirecost-next/), swapped in when complete.
   let target: string;
@@ -368,17 +419,28 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     }
   }
   const run = opts.runOne ?? runOne;
+  // Each run's count takes tokens: the tokenizers are built here, before any target starts, not by
+  // the first count while other runs' connections wait on this process (runner/count/tokens.ts).
+  if (queue.length > 0) loadTokenizers();
   const jobs = Math.max(1, opts.jobs ?? defaultJobs());
   time.jobs = jobs;
-  const bar = progress(queue.length + resumed, opts.progressStream, resumed);
-  const signal = opts.signal;
+  /** Targets with runs going on now → how many. */
+  const running = new Map<string, number>();
+  const status = () => {
+    const parts: string[] = [];
+    if (running.size) parts.push(`running ${[...running.keys()].sort().join(", ")}`);
+    const b = gate.building();
+    if (b.length) parts.push(`building ${b.join(", ")}`);
+    return parts.join(" | ");
+  };
+  bar = progress(queue.length + resumed, opts.progressStream, resumed, status);
   // Each running run listens for the abort (plus this function and the caller): no MaxListeners warning.
   if (signal) setMaxListeners(jobs + 8, signal);
-  const onAbort = () => bar.note("stopping: no new runs; stopping running targets, writing finished runs…");
+  const onAbort = () => bar?.note("stopping: no new runs; stopping running targets and builds, writing finished runs…");
   signal?.addEventListener("abort", onAbort, { once: true });
   // A configuration's repeats run one after another on one worker, through a relay on one port,
   // so the Host header (which carries the relay's port) is the same in every repeat.
-  const groups: { c: Configuration; repeats: number[] }[] = [];
+  const groups: { c: Configuration; repeats: number[]; taken?: boolean }[] = [];
   for (const { c, repeat } of queue) {
     const last = groups[groups.length - 1];
     if (last?.c.id === c.id) last.repeats.push(repeat);
@@ -386,30 +448,57 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   }
   // Targets with `forkserver:` (Python) fork each run's server from one process that imported the SDK once.
   const forkServers = selection.some((c) => targetOf(matrix, c.values)?.forkserver) ? new ForkServers() : undefined;
-  let next = 0;
   let finished = 0;
+  /** The first group not taken whose builds have ended (built, or failed), or undefined. */
+  const nextGroup = () => groups.find((g) => !g.taken && gate.state(needs(g.c), targetKey(matrix, g.c.values)) !== "waiting");
   const worker = async () => {
-    while (next < groups.length && !signal?.aborted) {
-      const { c, repeats } = groups[next++]!;
-      const relayPort = await freePort();
-      // Warm-up runs (the configuration's `warmup`): the same run, its record and log discarded.
-      for (let w = 1; w <= (c.warmup ?? 0) && !signal?.aborted; w++) {
-        try {
-          await run(matrix, c, w, join(warmupDir(), `${c.id}-${w}.jsonl`), signal, { relayPort, strict: opts.strict, forkServers });
-        } catch (e) {
-          if (!(e instanceof RunInterrupted)) throw e;
-        }
+    while (groups.some((g) => !g.taken) && !signal?.aborted) {
+      const group = nextGroup();
+      if (!group) {
+        await Promise.race([gate.changed(), aborted]);
+        continue;
       }
-      for (const repeat of repeats) {
-        if (signal?.aborted) break;
-        try {
-          const rec = await run(matrix, c, repeat, store.logPath(c.id, repeat), signal, { relayPort, strict: opts.strict, onReady, forkServers });
-          store.record(rec);
+      group.taken = true;
+      const { c, repeats } = group;
+      const key = targetKey(matrix, c.values);
+      const failure = gate.failure(needs(c), key);
+      if (failure) {
+        // Its build (or the check of what it built) failed after other runs had started: its runs fail with that line.
+        const error = failure instanceof Error ? failure.message : String(failure);
+        for (const repeat of repeats) {
+          store.record({ config: c.id, repeat, status: "failed", exit: "", error });
           finished++;
-          bar.done(c.id, repeat, rec.status, rec.error);
-        } catch (e) {
-          if (!(e instanceof RunInterrupted)) throw e;
+          bar?.done(c.id, repeat, "failed", error);
         }
+        continue;
+      }
+      time.firstRunSeconds ??= seconds();
+      running.set(key, (running.get(key) ?? 0) + 1);
+      try {
+        const relayPort = await freePort();
+        // Warm-up runs (the configuration's `warmup`): the same run, its record and log discarded.
+        for (let w = 1; w <= (c.warmup ?? 0) && !signal?.aborted; w++) {
+          try {
+            await run(matrix, c, w, join(warmupDir(), `${c.id}-${w}.jsonl`), signal, { relayPort, strict: opts.strict, forkServers });
+          } catch (e) {
+            if (!(e instanceof RunInterrupted)) throw e;
+          }
+        }
+        for (const repeat of repeats) {
+          if (signal?.aborted) break;
+          try {
+            const rec = await run(matrix, c, repeat, store.logPath(c.id, repeat), signal, { relayPort, strict: opts.strict, onReady, forkServers });
+            store.record(rec);
+            finished++;
+            bar?.done(c.id, repeat, rec.status, rec.error);
+          } catch (e) {
+            if (!(e instanceof RunInterrupted)) throw e;
+          }
+        }
+      } finally {
+        const n = (running.get(key) ?? 1) - 1;
+        if (n > 0) running.set(key, n);
+        else running.delete(key);
       }
     }
   };
@@ -418,6 +507,10 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   try {
     await Promise.all(Array.from({ length: Math.min(jobs, groups.length) }, worker));
   } finally {
+    // A build no run waits for any more (^C, or a worker's error) is stopped; every build has ended before the provenance is read.
+    if (signal?.aborted || groups.some((g) => !g.taken)) stopBuilds.abort();
+    await allBuilt;
+    signal?.removeEventListener("abort", onAbortBuilds);
     // Stopped before the CPU is read: a fork server's children count once it is reaped.
     await forkServers?.close();
     if (warmups) rmSync(warmups, { recursive: true, force: true });
@@ -448,7 +541,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const failed = runs.filter((r) => r.status !== "ok" && r.status !== "skipped");
   const kept = staged && (interrupted || (opts.replaceOnlyIfOk === true && failed.length > 0));
   if (staged && !kept) swapIn(opts.results, plan);
-  time.runSeconds = (performance.now() - runsStarted) / 1000;
+  time.runSeconds = seconds();
   return {
     runs,
     failed,

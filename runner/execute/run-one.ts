@@ -186,6 +186,8 @@ export async function runOne(
           };
           await driver!.stdio(tap, ctx);
         }
+        // Again at the end, on either transport: a listener bound later, a second one, a UDP socket.
+        (proc as TargetProcess | undefined)?.checkBinds();
       })(),
       matrix.timeoutMs,
       signal,
@@ -207,7 +209,8 @@ export async function runOne(
   if (status !== "ok" && client && !error.includes("client stderr:") && clientTail) error += ` | client stderr: ${printable(clientTail)}`;
   if (status !== "ok") {
     const tail = proc?.stderrExcerpt();
-    const exitNote = exit && status === "failed" && !/SIGTERM|SIGKILL/.test(exit) ? ` (target exited: ${exit})` : "";
+    // Only an exit of its own: most targets exit 0 on the SIGTERM of the stop above.
+    const exitNote = exit && status === "failed" && proc?.exitedBeforeStop() ? ` (target exited: ${exit})` : "";
     return { ...base, status, exit, error: `${error}${exitNote}${tail ? ` | stderr: ${printable(tail)}` : ""}` };
   }
   const sentNothing = () => ({

@@ -22,6 +22,11 @@ export function parseShard(text: string): Shard {
   const k = m ? Number(m[1]) : NaN;
   const n = m ? Number(m[2]) : NaN;
   if (!m || n < 1 || k < 1 || k > n) throw new UserError(`--shard ${text}: expected K/N with 1 ≤ K ≤ N, e.g. --shard 2/3`);
+  // Past 2^53−1 a number is rounded (99999999999999999999 reads as 100000000000000000000): no exact shard.
+  if (!Number.isSafeInteger(n))
+    throw new UserError(
+      `--shard ${text}: N is past 2^53−1 (${Number.MAX_SAFE_INTEGER}), which a number cannot hold exactly — give a smaller N, e.g. --shard 2/3`,
+    );
   return { k, n };
 }
 

@@ -65,6 +65,12 @@ function matches(rule: Compiled, idx: number[]): boolean {
   return true;
 }
 
+/**
+ * The most cells {@link expand} makes: the product of the grid (every axis, or `grid:`'s values)
+ * plus each `include:`'s and each sweep's. A matrix giving more is refused before any is made.
+ */
+export const MAX_CELLS = 100_000;
+
 /** Call `f` with each index tuple of the product of `lists` (first list varies slowest); `f` must copy. */
 function product(lists: number[][], f: (idx: number[]) => void): void {
   const n = lists.length;
@@ -110,7 +116,8 @@ function foldCase(name: string): string {
  *   the flow, revision or target), when a cell's id cannot be a file name, or a target or version
  *   value cannot name a build folder (format/layout.ts nameProblem: `/`, `..`, NUL, over 200
  *   bytes; at the value), when two cells' ids differ only in case (one folder on a case-insensitive
- *   file system; at the value that tells them apart), or when nothing is left to run
+ *   file system; at the value that tells them apart), when the axes give more than
+ *   {@link MAX_CELLS} cells (at `grid:` or `axes:`), or when nothing is left to run
  */
 export function expand(m: Matrix): Expansion {
   const at = (...p: Path) => (m.locate ? m.locate(...p) : m.file);
@@ -206,17 +213,23 @@ export function expand(m: Matrix): Expansion {
 
   const TOP: Path = ["repeats"];
   const gridLists = m.grid ? axes.map((a, i) => (m.grid![a.name] ? m.grid![a.name]!.map((v) => a.values.indexOf(v)) : all[i]!)) : all;
-  product(gridLists, (idx) => add(idx, topRepeats, TOP, topWarmup));
   const includes = (m.include ?? []).map((r) => ({ r, c: compile(m, r.match) }));
-  includes.forEach(({ r, c }, i) => {
-    const lists = c.map((s, j) => (s ? [...s] : gridLists[j]!));
+  const includeLists = includes.map(({ c }) => c.map((s, j) => (s ? [...s] : gridLists[j]!)));
+  const sweepLists = (m.sweeps ?? []).map((s) => axes.map((a) => (a.name === s.axis ? s.values : s.base[a.name]!).map((v) => a.values.indexOf(v))));
+  // Counted before any is made: a product of billions would run out of memory while enumerating.
+  const cellCount = [gridLists, ...includeLists, ...sweepLists].reduce((sum, lists) => sum + lists.reduce((p, l) => p * l.length, 1), 0);
+  if (cellCount > MAX_CELLS)
+    throw new UserError(
+      `${at(m.grid ? "grid" : "axes")}: the axes give ${cellCount.toLocaleString("en-US")} cells (${gridLists.map((l) => l.length).join(" × ")}${includeLists.length + sweepLists.length > 0 ? ", with include: and sweeps:" : ""}), over the limit of ${MAX_CELLS.toLocaleString("en-US")} configurations — split the matrix, or narrow it with grid: or fewer axis values`,
+    );
+  product(gridLists, (idx) => add(idx, topRepeats, TOP, topWarmup));
+  (m.include ?? []).forEach((r, i) => {
     const from: Path = r.repeats !== undefined ? ["include", i, "repeats"] : TOP;
-    product(lists, (idx) => add(idx, r.repeats ?? topRepeats, from, r.warmup ?? topWarmup));
+    product(includeLists[i]!, (idx) => add(idx, r.repeats ?? topRepeats, from, r.warmup ?? topWarmup));
   });
   (m.sweeps ?? []).forEach((s, i) => {
-    const lists = axes.map((a) => (a.name === s.axis ? s.values : s.base[a.name]!).map((v) => a.values.indexOf(v)));
     const from: Path = s.repeats !== undefined ? ["sweeps", i, "repeats"] : TOP;
-    product(lists, (idx) => add(idx, s.repeats ?? topRepeats, from, s.warmup ?? topWarmup));
+    product(sweepLists[i]!, (idx) => add(idx, s.repeats ?? topRepeats, from, s.warmup ?? topWarmup));
   });
 
   const excludes = (m.exclude ?? []).map((r, i) => ({ r, c: compile(m, r.match), i }));
@@ -252,8 +265,11 @@ export function expand(m: Matrix): Expansion {
       return [`target ${t.name} starts a server; only a target declaring inProcess runs in-process`, ["targets", t.name]];
     if (tri >= 0 && !t.inProcess && !t.harness && !t.commands[v.transport as "stdio" | "http"])
       return [`target ${t.name} declares no ${v.transport} command`, ["targets", t.name]];
-    if (ri >= 0 && t.revisions && !t.revisions.includes(v.revision!))
-      return [`target ${t.name} does not speak revision ${v.revision} (revisions: ${t.revisions.join(", ")})`, ["targets", t.name, "revisions"]];
+    if (ri >= 0 && t.revisions && !t.revisions.includes(v.revision!)) {
+      const probed = t.revisionsSkipped?.[v.revision!];
+      const why = probed === undefined ? `revisions: ${t.revisions.join(", ")}` : `revisions: auto found ${t.revisions.join(", ") || "none"}; ${probed}`;
+      return [`target ${t.name} does not speak revision ${v.revision} (${why})`, ["targets", t.name, "revisions"]];
+    }
     if (fi >= 0 && t.flows && !t.flows.includes(v.flow!))
       return [`target ${t.name} does not serve flow ${v.flow} (flows: ${t.flows.join(", ")})`, ["targets", t.name, "flows"]];
     const dc = v.client !== undefined ? m.clients?.[v.client] : undefined;

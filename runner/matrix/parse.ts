@@ -13,6 +13,8 @@ import { CLIENTS } from "../drivers/clients.js";
 import { parseStep, type FlowDefinition, type FlowStep, type RawStep } from "./flows.js";
 import { clientDeclaration, type SdkClientName } from "../drivers/declarations.js";
 import { UserError } from "../../format/errors.js";
+import { refuseNotPlainFile } from "../../format/files.js";
+import { RESERVED_SLUGS } from "../../format/layout.js";
 import { parseYaml, yamlValue } from "../../format/yaml.js";
 import { buildRoot, repoRoot } from "../paths.js";
 import { Locator, type YamlPath } from "./locate.js";
@@ -123,7 +125,7 @@ function schemaMessage(e: ErrorObject, path: YamlPath): string {
       return `${at} is ${shown(e.data)}, which does not match ${String(e.params.pattern)} — use lower-case letters, digits and _, starting with a letter`;
     case "not":
       if (at === "clients")
-        return `client name ${shown(e.data)} is a built-in client (raw, sdk, jsonrpc) — give the declared client another name, and use that name on the client axis`;
+        return `client name ${shown(e.data)} is a built-in client (raw, sdk, sdk-v1, sdk-v2, jsonrpc) — give the declared client another name, and use that name on the client axis`;
       return `${at} ${e.message ?? "is invalid"} — fix it per matrix.schema.json${hint}`;
     default:
       return `${at} ${e.message ?? "is invalid"} — fix it per matrix.schema.json${hint}`;
@@ -148,7 +150,8 @@ interface RawClient {
   version?: string;
   protocol?: "mcp" | "jsonrpc";
   revisions?: string[];
-  flows: Record<string, string[]>;
+  /** Required in a bytes run (checked in build); a per-call run has no flow axis. */
+  flows?: Record<string, string[]>;
   build?: RawBuild;
   stdio?: RawCommand;
   http?: RawCommand;
@@ -184,7 +187,7 @@ interface RawMatrix {
       versions?: (string | { version: string; revisions?: string[]; flows?: string[] })[];
       build?: RawBuild;
       inProcess?: { workload: string };
-      harness?: RawCommand & { transport: string | string[] };
+      harness?: RawCommand & { transport: string | string[]; server?: string };
       profile?: { sampler?: "self" | "py-spy"; pySpy?: string; stages?: string; clientStages?: string; direct?: string };
       stdio?: RawCommand;
       http?: RawCommand;
@@ -196,10 +199,11 @@ interface RawMatrix {
  * Parse and validate a matrix file.
  * @param path matrix file (YAML)
  * @returns the matrix with defaults applied (repeats 1, warmup 0, timeout 30 s, id template "{}")
- * @throws UserError naming file:line:column, what is wrong and the fix
+ * @throws UserError naming file:line:column, what is wrong and the fix; naming the file when it is not a plain file (a FIFO: format/files.ts refuseNotPlainFile)
  */
 export function loadMatrix(path: string): Matrix {
   const file = resolve(path);
+  refuseNotPlainFile(path); // a FIFO would keep the reader waiting forever
   let text: Buffer;
   try {
     text = readFileSync(file);
@@ -376,7 +380,7 @@ function parseClients(
       ...(c.version !== undefined ? { version: c.version } : {}),
       protocol: c.protocol ?? "mcp",
       ...(c.revisions ? { revisions: c.revisions } : {}),
-      flows: c.flows,
+      flows: c.flows ?? {},
       ...(build ? { build } : {}),
       commands,
     };
@@ -503,6 +507,13 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       `title ${JSON.stringify(title)} gives no slug (it has no letter a-z or digit) — add slug: with the file name of the report's pages, e.g. slug: my-report`,
     );
 
+  if (RESERVED_SLUGS.includes(slug))
+    fail(
+      loc,
+      [raw.slug !== undefined ? "slug" : "title"],
+      `slug ${JSON.stringify(slug)} names a page render writes itself (the site ${slug} page): this report's page would overwrite it — give the matrix another slug:, e.g. slug: ${slug}-report`,
+    );
+
   const matrixDir = dirname(resolve(name));
   const targets: Record<string, Target> = {};
   const versionAxis = byName.get(VERSION_AXIS);
@@ -612,7 +623,11 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       if (c) commands[tr] = command(c, tr);
     }
     const harness = t.harness
-      ? { transports: typeof t.harness.transport === "string" ? [t.harness.transport] : t.harness.transport, command: command(t.harness, "harness") }
+      ? {
+          transports: typeof t.harness.transport === "string" ? [t.harness.transport] : t.harness.transport,
+          command: command({ argv: t.harness.argv, ...(t.harness.env ? { env: t.harness.env } : {}) }, "harness"),
+          ...(t.harness.server !== undefined ? { server: t.harness.server } : {}),
+        }
       : undefined;
     const requires: Requirement[] = (t.requires ?? []).map((r, i) => {
       const path: YamlPath = ["targets", tname, "requires", i];
@@ -706,12 +721,26 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       );
   });
 
-  if (raw.clients && measures.some((x) => x !== "bytes"))
+  if (raw.clients && measures.some((x) => x !== "bytes" && x !== "percall"))
     fail(
       loc,
       ["clients"],
-      `clients: declares clients run as commands, which only bytes runs use (measures: [${measures.join(", ")}] times wirecost's own client) — remove clients: or put them in a bytes matrix (no measures:)`,
+      `clients: declares clients run as commands, which bytes and per-call runs use (measures: [${measures.join(", ")}] times wirecost's own client) — remove clients: or put them in a bytes or per-call matrix`,
     );
+  for (const [name, c] of Object.entries(raw.clients ?? {}))
+    if (c.flows === undefined && !measures.includes("percall"))
+      fail(
+        loc,
+        ["clients", name],
+        `client ${name} declares no flows: — add flows: (flow name: the arguments that make it run that flow), e.g. flows: { plain: [] }`,
+      );
+  for (const [tname, t] of Object.entries(raw.targets))
+    if (t.harness?.server !== undefined && !Object.hasOwn(targets, t.harness.server))
+      fail(
+        loc,
+        ["targets", tname, "harness", "server"],
+        `unknown target "${t.harness.server}" — name the target whose server this harness starts, one of: ${Object.keys(targets).join(", ")}`,
+      );
   const clients = raw.clients ? parseClients(raw.clients, targets, axisNames, matrixDir, loc) : undefined;
   const flows = raw.flows ? parseFlows(raw.flows, loc) : undefined;
 

@@ -104,6 +104,12 @@ export interface Target {
    */
   revisionsAuto?: true;
   /**
+   * Set by `revisions: auto` for each revision it found the target does not speak on any
+   * transport: the probe's lines (`stdio: server answered 2025-era … to a 2026-07-28 request`),
+   * which expansion gives as the excluded cells' reason.
+   */
+  revisionsSkipped?: Record<string, string>;
+  /**
    * Package versions it is run at (`versions:`, values of the `version` axis), on the family entry
    * only; each version has its own entry `<name>@<version>` (runner/matrix/target-of.ts) with its
    * own build folder, `version` set to that exact version and its own revisions and flows.
@@ -140,9 +146,11 @@ export interface Target {
    * Set when the target is a per-call harness (measures: [percall] only, README "Per-call
    * harnesses in other languages"): a command that times one of its `transports` itself (the
    * configuration's, given as WIRECOST_TRANSPORT) and prints its samples; `{build}` is already
-   * substituted in `command`.
+   * substituted in `command`. `server`: the target whose server the harness starts as its own
+   * child (its rows sit on that target's line of the page's client × server grid); absent for an
+   * in-process harness.
    */
-  harness?: { transports: string[]; command: TargetCommand };
+  harness?: { transports: string[]; command: TargetCommand; server?: string };
   /**
    * How a per-call path of this target is profiled for its stage table (`profile:`, measures:
    * [percall] only; README "How to read a stage table"): the server's sampler (`self`: the signal

@@ -5,6 +5,7 @@
 import { cpus, loadavg } from "node:os";
 import { readFileSync } from "node:fs";
 import { allowedCores } from "./pinning.js";
+import { clockTicksPerSecond } from "./cpu.js";
 
 /** What the machine is, once per timing run. */
 export interface MachineInfo {
@@ -15,6 +16,12 @@ export interface MachineInfo {
   cpuModel: string;
   /** `scaling_governor` of cpu0, or "unreadable". */
   governor: string;
+  /**
+   * Clock ticks per second (`getconf CLK_TCK`), the unit of utime + stime in /proc/<pid>/stat: one
+   * tick is 1/clockTicksPerSecond s. The tick figures and their quantisation error (one tick over
+   * the ticks counted) were converted with it.
+   */
+  clockTicksPerSecond: number;
 }
 
 /** Read the machine description. */
@@ -25,7 +32,7 @@ export function machineInfo(): MachineInfo {
   } catch {
     /* not exposed in containers */
   }
-  return { cores: cpus().length, allowedCores: allowedCores(), cpuModel: cpus()[0]?.model ?? "unknown", governor };
+  return { cores: cpus().length, allowedCores: allowedCores(), cpuModel: cpus()[0]?.model ?? "unknown", governor, clockTicksPerSecond: clockTicksPerSecond() };
 }
 
 /** Load before a trial. */

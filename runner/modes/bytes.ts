@@ -4,7 +4,8 @@
  * orchestrates, runner/results/ writes). Supports resume, shard, jobs and verify; ^C stops
  * gracefully and prints the command that resumes.
  */
-import { probeAutoRevisions, probeLines } from "../execute/probe-revisions.js";
+import { probeAutoRevisions, probeLines, undrivenRevisions } from "../execute/probe-revisions.js";
+import { RAW_CLIENT } from "../drivers/declarations.js";
 import { UserError } from "../../format/errors.js";
 import { availableParallelism } from "node:os";
 import { runMatrix, type TimeSplit } from "../execute/run-matrix.js";
@@ -24,10 +25,12 @@ export function failureSummary(failed: readonly RunRecord[], max = 12): string[]
 
 /**
  * The run's time and CPU, for its last lines: `cpuNote` goes into the `N of M runs ok` line
- * (` in 400.6 s (CPU: wirecost 42.7 s, the targets it started 671.8 s; floor 357.3 s on 2 cores,
- * 1.12×)`), `timeNote` is a line of its own splitting the wall time into target builds, target
+ * (` in 400.6 s (CPU: wirecost 42.7 s, the targets it started 671.8 s, the target builds 120.0 s;
+ * floor 417.3 s on 2 cores, 0.96×)`), `timeNote` is a line of its own splitting the wall time
+ * into the target builds (before the runs, or beside them from the first run's start), target
  * start-up (summed spawn-to-ready seconds over the runs, divided by the jobs) and the rest.
- * CPU is counted from the end of the builds, so neither line counts a build twice.
+ * Time and CPU are counted from the start of the builds; the floor is all of that CPU (the
+ * builds' own, read from their process trees, named apart) over the cores.
  * @param time the run's split (runMatrix)
  * @param cpuEnd CPU seconds of this process and its reaped children now; undefined without /proc
  * @param cores cores this process may run on (the floor is the CPU seconds over them)
@@ -36,21 +39,27 @@ export function failureSummary(failed: readonly RunRecord[], max = 12): string[]
 export function timeLines(time: TimeSplit, cpuEnd: { own: number; children: number } | undefined, cores: number): [string, string] {
   const s = (x: number) => `${x.toFixed(1)} s`;
   let cpuNote = ` in ${s(time.runSeconds)}`;
-  const at = time.cpuAtRunsStart;
+  const at = time.cpuAtStart;
   if (cpuEnd && at) {
     const own = cpuEnd.own - at.own;
-    const children = cpuEnd.children - at.children;
-    const floor = (own + children) / cores;
+    const builds = time.buildCpuSeconds;
+    const targets = Math.max(0, cpuEnd.children - at.children - builds);
+    const floor = (own + targets + builds) / cores;
     // A run that ran (next to) nothing has no floor worth a ratio (e.g. a --resume of a finished folder).
     const floorNote = floor >= 0.05 ? `; floor ${s(floor)} on ${cores} core${cores === 1 ? "" : "s"}, ${(time.runSeconds / floor).toFixed(2)}×` : "";
-    cpuNote += ` (CPU: wirecost ${s(own)}, the targets it started ${s(children)}${floorNote})`;
+    cpuNote += ` (CPU: wirecost ${s(own)}, the targets it started ${s(targets)}${builds > 0 ? `, the target builds ${s(builds)}` : ""}${floorNote})`;
   }
   const parts: string[] = [];
-  if (time.builds > 0) parts.push(`target build${time.builds === 1 ? "" : "s"} ${s(time.buildSeconds)} before the runs`);
+  const first = time.firstRunSeconds;
+  if (time.builds > 0) {
+    const builds = `target build${time.builds === 1 ? "" : "s"} ${s(time.buildSeconds)}`;
+    parts.push(first === undefined || first >= time.buildSeconds ? `${builds} before the runs` : `${builds}, the runs beside them from ${s(first)} on`);
+  }
   if (time.readyRuns > 0 && time.jobs > 0) {
+    const runs = time.runSeconds - (first ?? 0);
     const share = time.startupSeconds / time.jobs;
     parts.push(
-      `target start-up ${s(time.startupSeconds)} summed over ${time.readyRuns} runs (spawn to ready), ${s(share)} of the runs' ${s(time.runSeconds)} at ${time.jobs} jobs; the rest ${s(Math.max(0, time.runSeconds - share))}`,
+      `target start-up ${s(time.startupSeconds)} summed over ${time.readyRuns} runs (spawn to ready), ${s(share)} of the runs' ${s(runs)} at ${time.jobs} jobs; the rest ${s(Math.max(0, runs - share))}`,
     );
   }
   return [cpuNote, parts.length ? `  time: ${parts.join("; ")}` : ""];
@@ -69,22 +78,30 @@ export const bytesMode: RunMode = {
     for (const line of probeLines(probes)) process.stderr.write(`${line}\n`);
     // Every target of the matrix asked and none answered: the server is the problem, not the matrix.
     const answered = probes.some((p) => p.spoken.length > 0);
-    if (probes.length > 0 && !answered && matrix.axes.find((a) => a.name === "target")?.values.every((t) => matrix.targets[t]?.revisionsAuto))
+    if (probes.length > 0 && !answered && matrix.axes.find((a) => a.name === "target")?.values.every((t) => matrix.targets[t]?.revisionsAuto)) {
+      const older = probes.map(undrivenRevisions).filter((x) => x !== undefined);
+      if (older.length === probes.length)
+        throw new UserError(
+          `revisions: auto: ${older.join("; ")} — a revision wirecost's drivers do not speak (they speak ${RAW_CLIENT.revisions.join(", ")}): measure a release of the server built on an MCP SDK that speaks one of those`,
+        );
       throw new UserError(
         `revisions: auto: no target answered any revision (${probes.map((p) => `${p.target}: ${p.skipped[0]?.why ?? "not asked"}`).join("; ")}) — start the server by hand with the same command and check that it speaks MCP on stdin/stdout or on 127.0.0.1`,
       );
+    }
     const { runs, failed, skippedTargets, interrupted, left, written, time, staging } = await runMatrix(matrix, o);
     const again = { repeats: o.repeats, shard: o.shard, results: o.results, resume: true, skipMissingToolchains: o.skipMissingToolchains };
     if (interrupted && !written) {
       // Stopped while targets were built: the folder is as it was, so the same command starts again.
       process.stderr.write(`interrupted before the first run (while building targets): nothing written to ${o.results}/\n`);
-      process.stderr.write(`run again: ${runCommandLine(this, file, { ...again, only: o.only, resume: o.resume === true, fresh: o.fresh })}\n`);
+      process.stderr.write(
+        `run again: ${o.rerunCommand ?? runCommandLine(this, file, { ...again, only: o.only, resume: o.resume === true, fresh: o.fresh })}\n`,
+      );
       return 130;
     }
     if (interrupted) {
       const kept = staging ? ` (beside the results ${o.results}/ held before, which stay until the re-run is complete)` : "";
       process.stderr.write(`interrupted: ${runs.length} runs written to ${staging ?? o.results}/${kept}, ${left} left\n`);
-      process.stderr.write(`resume: ${runCommandLine(this, file, { ...again, only: o.only })}\n`);
+      process.stderr.write(o.rerunCommand ? `run again: ${o.rerunCommand}\n` : `resume: ${runCommandLine(this, file, { ...again, only: o.only })}\n`);
       return 130;
     }
     const skipped = runs.filter((r) => r.status === "skipped").length;
@@ -97,7 +114,7 @@ export const bytesMode: RunMode = {
     for (const why of skippedTargets.values()) process.stderr.write(`  skipped: ${why}\n`);
     if (!failed.length) return 0;
     for (const line of failureSummary(failed)) process.stderr.write(line + "\n");
-    process.stderr.write(`rerun them: ${runCommandLine(this, file, { ...again, only: [...new Set(failed.map((f) => f.config))] })}\n`);
+    process.stderr.write(`rerun them: ${o.rerunCommand ?? runCommandLine(this, file, { ...again, only: [...new Set(failed.map((f) => f.config))] })}\n`);
     return 1;
   },
 };

@@ -5,8 +5,9 @@
  */
 import { existsSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
-import { refuseOddEntries } from "../../format/files.js";
+import { refuseForeignFolder, refuseOddEntries } from "../../format/files.js";
 import { resultsFile } from "../../format/layout.js";
+import { shellQuote } from "../../format/shell.js";
 import type { Matrix } from "../matrix/types.js";
 import { killAllTargets } from "../targets/process.js";
 import { reapTargets, recordTargetsIn } from "../targets/watch.js";
@@ -144,7 +145,8 @@ export function takeOverTargets(dir: string): void {
 export async function runWithMode(matrix: Matrix, file: string, o: Omit<ModeRunOptions, "signal" | "command">): Promise<number> {
   const mode = modeOf(matrix);
   checkModeOptions(mode, file, o);
-  const command = ["wirecost", ...process.argv.slice(2)].join(" ");
+  // Each word quoted as a shell needs it, so the recorded command runs as printed (format/shell.ts).
+  const command = ["wirecost", ...process.argv.slice(2)].map(shellQuote).join(" ");
   const interrupts = handleInterrupts({
     graceful: mode.interrupt === "graceful",
     note: mode.interruptNote,
@@ -154,6 +156,7 @@ export async function runWithMode(matrix: Matrix, file: string, o: Omit<ModeRunO
     const lock = lockResults(o.results, { option: "--results", command });
     try {
       refuseOddEntries(o.results);
+      refuseForeignFolder(o.results, "--results");
       takeOverTargets(o.results);
       return await mode.run(matrix, file, { ...o, signal: interrupts.signal, command });
     } finally {

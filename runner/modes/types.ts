@@ -42,6 +42,15 @@ export interface ModeRunOptions {
    * otherwise they stay in `<results>/.wirecost-next/` and the folder as it was (`wirecost measure`).
    */
   replaceOnlyIfOk?: boolean;
+  /**
+   * The command that runs failed or interrupted runs again, printed after `rerun them:` or `run
+   * again:` in place of the `wirecost run … --resume` line (`wirecost measure`: its own command
+   * line, which writes its matrix and replaces the results only when every run is ok; a `run` of
+   * its matrix, not yet written or an earlier measure's, would not).
+   */
+  rerunCommand?: string;
+  /** How long one `revisions: auto` probe waits, ms (runner/execute/probe-revisions.ts); default the matrix's timeout. */
+  probeTimeoutMs?: number;
   /** Aborted by the first ^C or SIGTERM (modes whose `interrupt` is `graceful` stop at it). */
   signal: AbortSignal;
   /** The command line, recorded in the results. */

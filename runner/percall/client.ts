@@ -9,7 +9,8 @@
 import { McpSession } from "../drivers/mcp/session.js";
 import { PipelinedHttpWire, PipelinedStdioWire } from "../drivers/mcp/pipelined.js";
 import { ProtocolError } from "../drivers/types.js";
-import { checkLoopbackOnly, freePort, startTarget, type TargetProcess } from "../targets/process.js";
+import { checkLoopbackOnly } from "../targets/binds.js";
+import { freePort, startTarget, type TargetProcess } from "../targets/process.js";
 import type { TargetCommand } from "../matrix/types.js";
 
 /** How to start a target and which session to open. */

@@ -38,10 +38,11 @@ export async function runPercallCommand(
   const configs = o.only.length ? all.filter((c) => res.some((r) => r.test(c.id))) : all;
   if (!configs.length)
     throw new UserError(`--only ${o.only.join(" ")}: matches no configuration — list ids with: npx wirecost expand ${shellQuote(matrixArg)}`);
-  const builds = await ensureBuilt(
-    matrix,
-    configs.map((c) => targetKey(matrix, c.values)),
-  );
+  const builds = await ensureBuilt(matrix, [
+    ...configs.map((c) => targetKey(matrix, c.values)),
+    // A client declared under clients: (a harness driving the configuration's target) with its build.
+    ...configs.flatMap((c) => (c.values.client !== undefined && matrix.clients?.[c.values.client] ? [c.values.client] : [])),
+  ]);
   preflight(matrix, configs);
   const m = o.repeats !== undefined ? { ...opts, trials: o.repeats } : opts;
   if (m.trials < 1) throw new UserError(`--repeats ${m.trials}: a per-call run needs at least one trial — give --repeats 1 or more`);

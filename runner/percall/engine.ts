@@ -27,10 +27,11 @@ import { newHistogram, summarize } from "../measure/histogram.js";
 import { openTickets, ticketsDbPath, ticketsText, type Ticket, type TicketStore } from "../../targets/workload/tickets.js";
 import { readBuildRecord } from "../build/build.js";
 import { resolvedVersion } from "../build/resolved.js";
-import type { Matrix } from "../matrix/types.js";
-import { McpCallClient, type CallClient, type SetupTiming } from "./client.js";
+import type { Matrix, TargetCommand } from "../matrix/types.js";
+import { McpCallClient, spawnTarget, stopTarget, type CallClient, type SetupTiming } from "./client.js";
+import { freePort } from "../targets/process.js";
 import { SDK_CLIENT_PACKAGES, SdkCallClient } from "./sdk-client.js";
-import { runHarness } from "./harness.js";
+import { literal, runHarness } from "./harness.js";
 import type { PercallOptions, PercallPath } from "./options.js";
 import type { SdkClientName } from "../drivers/declarations.js";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -38,8 +39,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { targetOf } from "../matrix/target-of.js";
 import type { StageRules } from "../attribution/rules.js";
-import { failedProfiled, harnessProfiled, harnessWindow, loadPathRules, profileInProcessClient, rulesFilesOf, type ProfiledResult } from "./profiled.js";
+import {
+  failedProfiled,
+  harnessProfiled,
+  harnessWindow,
+  harnessWindowEnv,
+  loadPathRules,
+  profileInProcessClient,
+  rulesFilesOf,
+  type ProfiledResult,
+} from "./profiled.js";
 import { ProtocolError } from "../drivers/types.js";
+import { ResponseTimeout } from "../errors.js";
 
 /** One trial's latency percentiles, microseconds, and the 1-minute load average when it started. */
 export interface TrialLatency {
@@ -90,6 +101,12 @@ export interface PathResults {
   status: "ok" | "failed";
   /** Why the path failed (one line, the trial named); "" when ok. */
   reason: string;
+  /**
+   * The target whose MCP server answered the calls: the configuration's target for a path timed by
+   * wirecost or by a client declared under `clients:`, a harness target's `harness.server`; "" in-process
+   * or when a harness names none.
+   */
+  server: string;
   /** Who timed the calls: wirecost in this process, or the path's harness. */
   measuredBy: "wirecost" | "harness";
   /** The runtime the calls were timed in: `node v20.11.1`, or the harness's (`python 3.11.7`); "" when it never reported. */
@@ -231,13 +248,55 @@ interface TrialContext {
   resultBytes: number;
 }
 
+/**
+ * The harness command of a path that drives another server (`drives`, a client declared under
+ * `clients:`), and how to end what wirecost started for it: over stdio `{stdio}` becomes `env
+ * VAR=VALUE… SERVER ARGV` (the server's `env:`, its axes as `WIRECOST_<AXIS>` and
+ * WIRECOST_TICKETS_DB; its axis placeholders substituted with the harness's), which the harness
+ * starts as its child in its own working folder; over HTTP wirecost starts the server on a free
+ * port of 127.0.0.1 (its binds checked, as for every target) and `{url}` is its endpoint. A path
+ * that drives nothing is returned as it is.
+ * @throws ProtocolError when the HTTP server does not start (the path fails with the reason)
+ */
+async function harnessCommand(
+  m: PercallOptions,
+  path: Extract<PercallPath, { kind: "harness" }>,
+  ctx: TrialContext,
+): Promise<{ command: TargetCommand; values: Record<string, string>; stop: () => Promise<void> }> {
+  const none = { command: path.command, values: path.values, stop: async () => {} };
+  const server = path.drives;
+  if (!server) return none;
+  if (path.transport === "stdio") {
+    const env = {
+      ...Object.fromEntries(Object.entries(path.values).map(([k, v]) => [`WIRECOST_${k.toUpperCase()}`, literal(v)])),
+      ...server.env,
+      WIRECOST_TICKETS_DB: literal(ctx.dbFile),
+    };
+    const items = ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...server.argv];
+    return { ...none, command: { ...path.command, argv: path.command.argv.flatMap((a) => (a === "{stdio}" ? items : [a])) } };
+  }
+  const spec = {
+    command: server,
+    values: path.values,
+    transport: "http" as const,
+    revision: path.revision,
+    cwd: ctx.cwd,
+    timeoutMs: m.timeoutMs,
+    env: { WIRECOST_TICKETS_DB: ctx.dbFile },
+  };
+  const port = await freePort();
+  const { proc } = await spawnTarget(spec, port);
+  return { ...none, values: { ...path.values, url: `http://127.0.0.1:${port}/mcp` }, stop: () => stopTarget(proc, "http") };
+}
+
 /** One trial of a harness path: one run of its command; a failure is recorded in `acc.failure`. */
 async function runHarnessTrial(m: PercallOptions, path: Extract<PercallPath, { kind: "harness" }>, ctx: TrialContext, trial: number, acc: Acc): Promise<void> {
   const load1 = round(loadavg()[0]!, 2);
   const payloadBytes = m.payloadLimits.map((limit) => ({ limit, resultBytes: Buffer.byteLength(ticketsText(ctx.store.searchTickets(m.query, limit))) }));
+  const run = await harnessCommand(m, path, ctx);
   const r = await runHarness({
-    command: path.command,
-    values: path.values,
+    command: run.command,
+    values: run.values,
     cwd: ctx.cwd,
     timeoutMs: m.timeoutMs,
     call: {
@@ -256,7 +315,7 @@ async function runHarnessTrial(m: PercallOptions, path: Extract<PercallPath, { k
       ...(ctx.ids.length > 0 ? { loopRepeats: m.loopRepeats } : {}),
       ...(m.payloadLimits.length > 0 ? { payload: { calls: m.payloadCalls, bytes: payloadBytes } } : {}),
     },
-  });
+  }).finally(run.stop);
   if ("reason" in r) {
     acc.failure = `trial ${trial}: harness ${r.reason}`;
     return;
@@ -352,6 +411,7 @@ async function runProfiledTrial(
         },
         direct,
       );
+    if (path.drives) return failedProfiled(m.calls, NOT_PROFILED_CELL, direct);
     const dir = mkdtempSync(join(tmpdir(), "wirecost-window-"));
     try {
       const done = { value: false };
@@ -362,7 +422,7 @@ async function runProfiledTrial(
         timeoutMs: m.timeoutMs,
         call: { ticketsDb: ctx.dbFile, query: m.query, limit: m.limit, calls: m.calls, warmupCalls: m.warmupCalls },
         expect: { calls: m.calls, resultBytes: ctx.resultBytes, revision: path.revision },
-        env: { WIRECOST_PROFILE_WINDOW: dir },
+        env: harnessWindowEnv(dir, targetOf(matrix, path.values)),
       }).finally(() => (done.value = true));
       const w = await harnessWindow(dir, targetOf(matrix, path.values), rulesFilesOf(matrix, path), rules, done, m.timeoutMs);
       const r = await run;
@@ -376,6 +436,10 @@ async function runProfiledTrial(
     throw e;
   }
 }
+
+/** The profiled trial's reason for a path of a client declared under `clients:` driving another server. */
+const NOT_PROFILED_CELL =
+  "not profiled: a client × server cell of a client declared under clients: is timed only (each SDK client's stage table is its harness against its own server)";
 
 interface Acc {
   trials: TrialLatency[];
@@ -448,7 +512,13 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
         const acc = accs.get(path.id)!;
         if (acc.failure) continue; // a failed harness path runs no more trials
         const t0 = Date.now();
-        await runTrial(m, path, ctx, trial, acc);
+        try {
+          await runTrial(m, path, ctx, trial, acc);
+        } catch (e) {
+          // A server that stops answering (ResponseTimeout) or answers garbage (ProtocolError) fails its path, not the run.
+          if (!(e instanceof ProtocolError || e instanceof ResponseTimeout)) throw e;
+          acc.failure = `trial ${trial}: ${e.message.replace(/\s+/g, " ")}`;
+        }
         if (acc.failure) {
           log(`trial ${trial}/${m.trials} ${path.id}: FAILED: ${acc.failure}`);
           continue;
@@ -460,7 +530,7 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
       }
     }
     for (const path of paths) {
-      if (path.kind !== "mcp") continue;
+      if (path.kind !== "mcp" || accs.get(path.id)!.failure) continue;
       for (let r = 0; r < m.setupRepeats; r++) {
         const { caller, setup } = await mcpCaller(m, path, cwd);
         accs.get(path.id)!.setup.push(setup);
@@ -477,7 +547,7 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
       log(
         p.status === "ok"
           ? `profiled ${path.id}: ${p.windowUsPerCall!.toFixed(1)} µs per call in the window (samplers: client ${p.samplers.client}${p.samplers.server ? `, server ${p.samplers.server}` : ""})`
-          : `profiled ${path.id}: FAILED: ${p.reason}`,
+          : `profiled ${path.id}: ${p.reason === NOT_PROFILED_CELL ? "" : "FAILED: "}${p.reason}`,
       );
     }
   } finally {
@@ -504,6 +574,7 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
       revision: served && served.revision !== "none" ? served.revision : "",
       status: ok ? "ok" : "failed",
       reason: a.failure ?? "",
+      server: serverOf(matrix, path),
       measuredBy: path.kind === "harness" ? "harness" : "wirecost",
       runtime: a.runtime,
       client: a.client,
@@ -533,6 +604,12 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
       profiled: a.profiled ?? failedProfiled(m.calls, "not run", directTargetOf(matrix, path)),
     };
   });
+}
+
+/** The target whose server answers `path`'s calls (see {@link PathResults.server}). */
+function serverOf(matrix: Matrix, path: PercallPath): string {
+  if (path.kind === "mcp" || (path.kind === "harness" && path.drives)) return path.target;
+  return path.kind === "harness" ? (targetOf(matrix, path.values)?.harness?.server ?? "") : "";
 }
 
 /** Bytes of the measured call's result text (the rows serialised as the tools serialise them). */

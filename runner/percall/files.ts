@@ -43,6 +43,7 @@ function summaryRow(p: PathResults): Row {
     transport: p.transport,
     revision: p.revision,
     label: p.label,
+    server: p.server,
     measured_by: p.measuredBy,
     runtime: p.runtime,
     client: p.client,
@@ -119,6 +120,7 @@ function profiledRow(p: PathResults): Row {
     window_us_per_call: us3(f.windowUsPerCall),
     profiled_p50_us: us3(f.p50Us),
     profiled_mean_us: us3(f.meanUs),
+    paused_us_per_call: us3(f.pausedUsPerCall),
     stages_sum_us: us3(f.table?.sumUsPerCall),
     client_sampler: f.samplers.client,
     server_sampler: f.samplers.server,
@@ -169,11 +171,17 @@ function writeProfiles(dir: string, results: readonly PathResults[]): void {
     }
 }
 
-/** Rows of `file` whose config is not in `replaced` (none when the file does not exist). */
-function keptRows(file: string, replaced: ReadonlySet<string>): Row[] {
+/**
+ * Rows of `file` to keep beside this run's: those of a configuration the matrix still has
+ * (`order`) and this run did not measure (`replaced`); none when the file does not exist. Rows of
+ * a configuration the matrix no longer has (an id renamed or left out) are dropped: nothing would
+ * ever replace them, and the page would show a path the matrix does not measure.
+ */
+function keptRows(file: string, replaced: ReadonlySet<string>, order: readonly string[]): Row[] {
   if (!existsSync(file)) return [];
+  const inMatrix = new Set(order);
   return readTsvRecords(file, "remove the file to start the per-call results afresh, or re-run with `--results` naming a new folder").filter(
-    (r) => r.config !== undefined && !replaced.has(r.config),
+    (r) => r.config !== undefined && !replaced.has(r.config) && inMatrix.has(r.config),
   );
 }
 
@@ -209,15 +217,15 @@ export function writePercall(
   run: PercallRunRecord,
 ): void {
   const now = new Set(results.map((r) => r.id));
-  const summary = ordered([...keptRows(resultsFile(dir, "percall"), now), ...results.map((p) => summaryRow(p))], order);
+  const summary = ordered([...keptRows(resultsFile(dir, "percall"), now, order), ...results.map((p) => summaryRow(p))], order);
   const payload = ordered(
     [
-      ...keptRows(resultsFile(dir, "percallPayload"), now),
+      ...keptRows(resultsFile(dir, "percallPayload"), now, order),
       ...results.flatMap((p) => p.payload.map((x): Row => ({ config: p.id, limit: x.limit, result_bytes: x.resultBytes, p50_us: x.p50Us, p95_us: x.p95Us }))),
     ],
     order,
   );
-  const samples = ordered([...keptRows(resultsFile(dir, "percallSamples"), now), ...results.flatMap(sampleRows)], order);
+  const samples = ordered([...keptRows(resultsFile(dir, "percallSamples"), now, order), ...results.flatMap(sampleRows)], order);
   const runFile = resultsFile(dir, "percallRun");
   const kept = new Set(summary.map((r) => String(r.config)));
   const oldRuns: PercallRunRecord[] = existsSync(runFile) ? ((JSON.parse(readFileSync(runFile, "utf8")) as Partial<PercallRunFile>).runs ?? []) : [];
@@ -230,7 +238,7 @@ export function writePercall(
   writeAtomic(resultsFile(dir, "percallSamples"), tsv(SAMPLE_COLUMNS, samples));
   writeProfiles(dir, results);
   const merged = (name: "percallProfiled" | "percallStages" | "percallUnclassified", rows: (p: PathResults) => Row[]): Row[] =>
-    ordered([...keptRows(resultsFile(dir, name), now), ...results.flatMap(rows)], order);
+    ordered([...keptRows(resultsFile(dir, name), now, order), ...results.flatMap(rows)], order);
   writeAtomic(
     resultsFile(dir, "percallProfiled"),
     tsv(

@@ -271,8 +271,8 @@ export interface HarnessSpec {
   env?: Record<string, string>;
 }
 
-/** A literal for a command's env value: braces doubled so placeholder substitution leaves it as is. */
-const literal = (s: string): string => s.replaceAll("{", "{{").replaceAll("}", "}}");
+/** A literal for a command's argv item or env value: braces doubled so placeholder substitution leaves it as is. */
+export const literal = (s: string): string => s.replaceAll("{", "{{").replaceAll("}", "}}");
 
 /**
  * Run the harness once and read its samples.

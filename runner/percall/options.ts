@@ -9,7 +9,7 @@
 import type { Configuration, Matrix, TargetCommand } from "../matrix/types.js";
 import type { PercallAssumptions } from "../../format/percall.js";
 import { targetOf } from "../matrix/target-of.js";
-import type { SdkClientName } from "../drivers/declarations.js";
+import { sdkGenerationOf, type SdkClientName } from "../drivers/declarations.js";
 
 export type { PercallAssumptions, TurnShareRow } from "../../format/percall.js";
 
@@ -56,10 +56,11 @@ export type PercallPath =
       values: Record<string, string>;
       /**
        * The client the calls go through: `raw`, wirecost's thin JSON-RPC client (also when the
-       * matrix has no `client` axis), or `sdk`, the target's own SDK client generation (`sdkClient`).
+       * matrix has no `client` axis), or `sdk`, an MCP TypeScript SDK client generation: the target's
+       * own (`client: sdk`, its `sdkClient:`) or one named by value (`client: sdk-v1` / `sdk-v2`).
        */
       client: "raw" | "sdk";
-      /** The target's `sdkClient:` (v1 or v2), required for client `sdk`. */
+      /** The SDK client generation (v1 or v2), set for client `sdk`. */
       sdkClient?: SdkClientName;
     }
   | {
@@ -72,6 +73,13 @@ export type PercallPath =
       command: TargetCommand;
       package: string;
       values: Record<string, string>;
+      /**
+       * Set when the harness is a client declared under `clients:` driving another server: the
+       * configuration's target's command for `transport`, given to the harness as the argv items
+       * of `{stdio}` or started by wirecost for `{url}` (README "Per-call harnesses in other
+       * languages", "Another server").
+       */
+      drives?: TargetCommand;
     };
 
 interface RawTiming {
@@ -116,15 +124,32 @@ export function percallOptions(matrix: Matrix): PercallOptions | undefined {
  * The path an expanded configuration stands for. Labels: the target's label for an in-process
  * target or an in-process harness; `<target label>, <transport>, <revision>` for an MCP one or a
  * harness over a transport, and `…, <sdkClient> SDK client` when the target's own SDK client
- * drives it (`client` axis value `sdk`).
+ * drives it (`client` axis value `sdk`, or a generation by value: `sdk-v1`, `sdk-v2`), and
+ * `…, <client label>` when a client declared under `clients:` (a harness) drives it.
  * @throws Error on client `sdk` for a target naming no `sdkClient:` or a client axis value other
- *   than raw and sdk (expand refuses the first at the matrix's line; the second is a matrix this
- *   mode cannot run)
+ *   than raw, sdk, sdk-v1 and sdk-v2 (expand refuses the first at the matrix's line; the second is
+ *   a matrix this mode cannot run)
  */
 export function percallPath(matrix: Matrix, c: Configuration): PercallPath {
   const v = c.values;
   const t = targetOf(matrix, v)!;
   if (t.inProcess) return { id: c.id, kind: "direct", label: t.label, target: t.name, values: v };
+  const declared = v.client !== undefined ? matrix.clients?.[v.client] : undefined;
+  if (declared) {
+    const transport = v.transport as "stdio" | "http";
+    return {
+      id: c.id,
+      kind: "harness",
+      label: `${t.label}, ${transport}, ${v.revision}, ${declared.label}`,
+      target: t.name,
+      transport,
+      revision: v.revision!,
+      command: declared.commands[transport]!,
+      package: t.package ?? "",
+      values: v,
+      drives: t.commands[transport]!,
+    };
+  }
   if (t.harness) {
     const tr = v.transport!;
     return {
@@ -141,15 +166,17 @@ export function percallPath(matrix: Matrix, c: Configuration): PercallPath {
   }
   const transport = v.transport as "stdio" | "http";
   const client = v.client ?? "raw";
-  if (client !== "raw" && client !== "sdk")
-    throw new Error(`per-call configuration ${c.id}: client ${client} is not one the per-call engine drives (raw or sdk)`);
-  if (client === "sdk" && !t.sdkClient) throw new Error(`per-call configuration ${c.id}: client sdk on target ${t.name}, which names no sdkClient`);
+  const generation = sdkGenerationOf(client, t.sdkClient);
+  if (client !== "raw" && generation === undefined)
+    throw new Error(
+      `per-call configuration ${c.id}: client ${client} is not one the per-call engine drives (raw, sdk-v1, sdk-v2, or sdk on a target naming sdkClient)`,
+    );
   return {
     id: c.id,
     kind: "mcp",
-    client,
-    ...(client === "sdk" ? { sdkClient: t.sdkClient as SdkClientName } : {}),
-    label: `${t.label}, ${transport}, ${v.revision}${client === "sdk" ? `, ${t.sdkClient} SDK client` : ""}`,
+    client: generation === undefined ? "raw" : "sdk",
+    ...(generation !== undefined ? { sdkClient: generation } : {}),
+    label: `${t.label}, ${transport}, ${v.revision}${generation !== undefined ? `, ${generation} SDK client` : ""}`,
     target: t.name,
     transport,
     revision: v.revision!,

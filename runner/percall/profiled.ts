@@ -2,11 +2,13 @@
  * The per-call mode's profiled trial (README "How to read a stage table"): per path, one more
  * trial beside the stopwatch trials, with the same calls, in which both processes are sampled over
  * the same window and each one's CPU time is read at the window's ends; runner/attribution turns
- * that into the path's stage table. Who samples what is data (the target's `profile:` in the
+ * that into the path's stage table. Just before the window and just after it, the same calls with the same phase
+ * pauses run unprofiled: check (b)'s like-with-like reference (generators/sections/stage-tables.ts). Who samples what is data (the target's `profile:` in the
  * matrix): the measuring process (wirecost's thin client, an SDK client, the direct call) with V8's
  * profiler in process; a server with `sampler: self` (the signal window) or `sampler: py-spy`; a
- * harness path's processes (the harness as client, its server) with py-spy, through the harness's
- * profile window (runner/percall/harness.ts, WIRECOST_PROFILE_WINDOW). A sampler that is missing
+ * harness path's processes (the harness as client, its server) with the same two kinds (each
+ * process its own signal window, or py-spy on each pid), through the harness's profile window
+ * (runner/percall/harness.ts, WIRECOST_PROFILE_WINDOW). A sampler that is missing
  * or refused makes its process's row `not attributed: <reason>`; the trial still runs.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -21,6 +23,7 @@ import {
   DEFAULT_PROFILE_HZ,
   DEFAULT_PROFILE_PERIOD_US,
   readProcessCpu,
+  SELF_WINDOW_SETTLE_MS,
   startInProcessSampler,
   startPySpy,
   startSelfSampler,
@@ -33,11 +36,21 @@ import { newHistogram, summarize } from "../measure/histogram.js";
 import type { Matrix, Target } from "../matrix/types.js";
 import { targetOf } from "../matrix/target-of.js";
 import { repoRoot } from "../paths.js";
+import type { SdkClientName } from "../drivers/declarations.js";
 import type { PercallOptions, PercallPath } from "./options.js";
 import { phasePause, withoutPhasePause } from "./phase-pause.js";
 
 /** Stage rules of wirecost's own thin client and direct call, in the measuring process. */
 export const RAW_CLIENT_STAGES = join(repoRoot, "runner", "percall", "raw-client.stages.yaml");
+
+/**
+ * Stage rules of each MCP TypeScript SDK client generation in the measuring process: the client's
+ * rules follow the client, whichever server it drives (client `sdk`, `sdk-v1`, `sdk-v2`).
+ */
+export const SDK_CLIENT_STAGES: Record<SdkClientName, string> = {
+  v1: join(repoRoot, "targets", "mcp-ts-v1", "client.stages.yaml"),
+  v2: join(repoRoot, "targets", "mcp-ts-v2", "client.stages.yaml"),
+};
 
 /** Least warm-up calls before a profiled window (so the window sees steady state). */
 const PROFILED_WARMUP_CALLS = 20;
@@ -48,8 +61,18 @@ export interface ProfiledResult {
   /** Why the trial failed (one line); "" when ok. */
   reason: string;
   calls: number;
-  /** Wall time of the window ÷ calls, µs; null when failed. */
+  /** Wall time of the window ÷ calls, µs (the phase pauses taken out); null when failed. */
   windowUsPerCall: number | null;
+  /**
+   * The same calls with the same phase pauses and no sampler, once just before the profiled window
+   * and once just after it: their wall time ÷ their calls, µs (pauses taken out). One window on one
+   * side read up to 28 % from the profiled window on HTTP paths, in both directions (drift and
+   * warm-up over a trial); the mean of the two windows cancels a steady drift. Check (b)'s like-with-like reference: the profiled
+   * window differs from it by the profiler alone, and it differs from the stopwatch trials by the
+   * pause alone (a call after a pause starts cold). Null when failed, and for a harness path (the
+   * harness times its own window, without the pause).
+   */
+  pausedUsPerCall: number | null;
   /** The profiled calls' own stopwatch, µs; null when failed. */
   p50Us: number | null;
   meanUs: number | null;
@@ -67,7 +90,7 @@ export function rulesFilesOf(matrix: Matrix, path: PercallPath): { client?: stri
   const prof = targetOf(matrix, path.values)?.profile;
   if (path.kind === "direct") return { client: RAW_CLIENT_STAGES };
   if (path.kind === "harness") return { client: prof?.clientStages, server: prof?.stages };
-  return { client: path.client === "raw" ? RAW_CLIENT_STAGES : prof?.clientStages, server: prof?.stages };
+  return { client: path.client === "raw" ? RAW_CLIENT_STAGES : SDK_CLIENT_STAGES[path.sdkClient!], server: prof?.stages };
 }
 
 /**
@@ -134,6 +157,23 @@ function withoutPause(r: SamplerResult): SamplerResult {
 const cpuDelta = (a: ProcCpuReading | { reason: string }, b: ProcCpuReading | { reason: string }): CpuReading | { reason: string } =>
   "reason" in a ? a : "reason" in b ? b : cpuBetween(a, b);
 
+/**
+ * Time `calls` calls one at a time, each after a phase pause (runner/percall/phase-pause.ts).
+ * @returns the window's wall time with the pauses taken out (µs) and each call's time (ns)
+ */
+async function pausedWindow(calls: number, call: () => Promise<unknown>): Promise<{ wallUs: number; samplesNs: number[] }> {
+  const samplesNs: number[] = [];
+  let pausedUs = 0;
+  const w0 = process.hrtime.bigint();
+  for (let i = 0; i < calls; i++) {
+    pausedUs += phasePause(DEFAULT_PROFILE_PERIOD_US);
+    const t0 = process.hrtime.bigint();
+    await call();
+    samplesNs.push(Number(process.hrtime.bigint() - t0));
+  }
+  return { wallUs: Number(process.hrtime.bigint() - w0) / 1000 - pausedUs, samplesNs };
+}
+
 /** What a path's calls go through in the profiled trial (runner/percall/engine.ts makes it). */
 export interface ProfiledCaller {
   search(): Promise<unknown>;
@@ -165,24 +205,18 @@ export async function profileInProcessClient(
   const caller = await start(env);
   try {
     for (let i = 0; i < Math.max(m.warmupCalls, PROFILED_WARMUP_CALLS); i++) await caller.search();
-    const clientSampler = await startInProcessSampler();
+    const pausedBeforeUs = (await pausedWindow(m.calls, () => caller.search())).wallUs;
     const serverSampler = path.kind === "mcp" ? await startServerSampler(t, caller.serverPid, serverOut) : undefined;
+    if (t?.profile?.sampler === "self" && serverSampler && !("reason" in serverSampler)) await sleep(SELF_WINDOW_SETTLE_MS);
+    const clientSampler = await startInProcessSampler();
     const s0 = tryCpu(caller.serverPid);
     const c0 = process.cpuUsage();
-    const samplesNs: number[] = [];
-    let pausedUs = 0;
-    const w0 = process.hrtime.bigint();
-    for (let i = 0; i < m.calls; i++) {
-      pausedUs += phasePause(DEFAULT_PROFILE_PERIOD_US);
-      const t0 = process.hrtime.bigint();
-      await caller.search();
-      samplesNs.push(Number(process.hrtime.bigint() - t0));
-    }
-    const wallUs = Number(process.hrtime.bigint() - w0) / 1000 - pausedUs;
+    const { wallUs, samplesNs } = await pausedWindow(m.calls, () => caller.search());
     const c = process.cpuUsage(c0);
     const s1 = tryCpu(caller.serverPid);
     const clientRes = "reason" in clientSampler ? clientSampler : withoutPause(await clientSampler.stop());
     const serverRes = serverSampler === undefined ? undefined : "reason" in serverSampler ? serverSampler : await serverSampler.stop();
+    const pausedUsPerCall = (pausedBeforeUs + (await pausedWindow(m.calls, () => caller.search())).wallUs) / (2 * m.calls);
     const processes = [processWindow("client", clientRes, { userUs: c.user, systemUs: c.system }, files.client ? rules.get(files.client) : undefined)];
     if (serverRes) processes.push(processWindow("server", serverRes, cpuDelta(s0, s1), files.server ? rules.get(files.server) : undefined));
     const sw = stopwatch(samplesNs);
@@ -191,6 +225,7 @@ export async function profileInProcessClient(
       reason: "",
       calls: m.calls,
       windowUsPerCall: wallUs / m.calls,
+      pausedUsPerCall,
       p50Us: sw.p50Us,
       meanUs: sw.meanUs,
       table: attribute({ calls: m.calls, wallUs, processes }),
@@ -231,10 +266,30 @@ async function waitFile(file: string, done: { value: boolean }, timeoutMs: numbe
 }
 
 /**
- * Drive a harness's profile window in `dir` (the harness runs with WIRECOST_PROFILE_WINDOW=dir):
- * wait for its `ready.json` (pids), attach py-spy to each process (the target's `profile.pySpy`),
- * read their CPU clocks, write `go`; wait for `end.json` (the window's wall time), read the clocks,
- * stop the samplers, write `release`.
+ * The environment of a harness's profiled trial (harness protocol, README "Per-call harnesses in
+ * other languages"): `WIRECOST_PROFILE_WINDOW=dir`, and for a target whose sampler is `self` the
+ * two profile files of the signal windows: `WIRECOST_PROFILE_OUT=<dir>/client.folded`, written by
+ * the harness process itself, and `WIRECOST_PROFILE_SERVER_OUT=<dir>/server.folded`, which the
+ * harness passes to the server it starts as that child's `WIRECOST_PROFILE_OUT` (so each process
+ * writes its own file), with `WIRECOST_PROFILE_HZ`.
+ */
+export function harnessWindowEnv(dir: string, t: Target | undefined): Record<string, string> {
+  const env: Record<string, string> = { WIRECOST_PROFILE_WINDOW: dir };
+  if (t?.profile?.sampler !== "self") return env;
+  return {
+    ...env,
+    WIRECOST_PROFILE_OUT: join(dir, "client.folded"),
+    WIRECOST_PROFILE_SERVER_OUT: join(dir, "server.folded"),
+    WIRECOST_PROFILE_HZ: String(DEFAULT_PROFILE_HZ),
+  };
+}
+
+/**
+ * Drive a harness's profile window in `dir` (the harness runs with {@link harnessWindowEnv}):
+ * wait for its `ready.json` (pids), start each process's sampler (the target's `profile:`: the
+ * signal window of `sampler: self`, SIGUSR1 to each pid and {@link SELF_WINDOW_SETTLE_MS} for the
+ * windows to open, or py-spy attached by pid), read their CPU clocks, write `go`; wait for `end.json` (the window's wall time), read the clocks, stop the
+ * samplers (SIGUSR2 and the file, or py-spy's SIGINT), write `release`.
  * @param done set when the harness has exited (the window then ends without profiles)
  */
 export async function harnessWindow(
@@ -252,11 +307,12 @@ export async function harnessWindow(
   const roles: ("client" | "server")[] = ready.serverPid === undefined ? ["client"] : ["client", "server"];
   const pidOf = (r: "client" | "server"): number | undefined => (r === "client" ? ready.clientPid : ready.serverPid);
   const sampler = async (r: "client" | "server"): Promise<RunningSampler | { reason: string }> => {
-    if (t?.profile?.sampler !== "py-spy")
-      return { reason: `target ${t?.name ?? "?"} declares no py-spy sampler (profile: { sampler: py-spy, pySpy } in the matrix)` };
-    return startPySpy(t.profile.pySpy!, pidOf(r)!, join(dir, `${r}.folded`), DEFAULT_PROFILE_HZ);
+    if (t?.profile?.sampler === "self") return startSelfSampler(pidOf(r)!, join(dir, `${r}.folded`));
+    if (t?.profile?.sampler === "py-spy") return startPySpy(t.profile.pySpy!, pidOf(r)!, join(dir, `${r}.folded`), DEFAULT_PROFILE_HZ);
+    return { reason: `target ${t?.name ?? "?"} declares no profile sampler (profile: { sampler: self } or { sampler: py-spy, pySpy } in the matrix)` };
   };
   const samplers = await Promise.all(roles.map(sampler));
+  if (t?.profile?.sampler === "self" && samplers.some((s) => !("reason" in s))) await sleep(SELF_WINDOW_SETTLE_MS);
   const cpu0 = roles.map((r) => tryCpu(pidOf(r)));
   writeFileSync(join(dir, "go"), "");
   const ended = await waitFile(join(dir, "end.json"), done, timeoutMs);
@@ -284,6 +340,7 @@ export function harnessProfiled(calls: number, samplesUs: readonly number[], w: 
       reason: w.reason ?? "no window",
       calls,
       windowUsPerCall: null,
+      pausedUsPerCall: null,
       p50Us: null,
       meanUs: null,
       table: null,
@@ -297,6 +354,7 @@ export function harnessProfiled(calls: number, samplesUs: readonly number[], w: 
     reason: "",
     calls,
     windowUsPerCall: w.wallUs / calls,
+    pausedUsPerCall: null,
     p50Us: sw.p50Us,
     meanUs: sw.meanUs,
     table: attribute({ calls, wallUs: w.wallUs, processes: w.processes }),
@@ -313,6 +371,7 @@ export function failedProfiled(calls: number, reason: string, directTarget: stri
     reason,
     calls,
     windowUsPerCall: null,
+    pausedUsPerCall: null,
     p50Us: null,
     meanUs: null,
     table: null,

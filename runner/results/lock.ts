@@ -7,7 +7,7 @@
  * rebooted) is stale: the next writer takes it over and says so. A pid that was reused by another
  * process is told apart by the process start time the lock records (Linux, /proc).
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { fileSystemError, UserError } from "../../format/errors.js";
 import { makeFolder } from "../../format/files.js";
@@ -73,10 +73,37 @@ export function thisProcessLockRecord(command: string): LockRecord {
   };
 }
 
-/** The record of the lock at `path`; undefined when it is absent or does not parse. */
+/**
+ * The record of the lock at `path`; undefined when it is absent, does not parse, or is not a plain
+ * file (opened without waiting and without following a link: a FIFO there would keep a reader
+ * waiting forever, deaf to ^C, since the read blocks the event loop).
+ */
 export function readLock(path: string): LockRecord | undefined {
+  let fd: number;
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as LockRecord;
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    return JSON.parse(readFileSync(fd, "utf8")) as LockRecord;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * What the entry at `path` is when it is neither a plain file nor a folder (`a symbolic link`,
+ * `a FIFO`, `a socket`, `a device`); undefined for a plain file, a folder or nothing.
+ */
+function oddLockEntry(path: string): string | undefined {
+  try {
+    const st = lstatSync(path);
+    if (st.isFile() || st.isDirectory()) return undefined;
+    return st.isSymbolicLink() ? "a symbolic link" : st.isFIFO() ? "a FIFO" : st.isSocket() ? "a socket" : "a device";
   } catch {
     return undefined;
   }
@@ -89,8 +116,10 @@ export function readLock(path: string): LockRecord | undefined {
  *   stale lock was taken over goes (default stderr)
  * @returns the held lock; it is also released when the process exits
  * @throws UserError when another live wirecost process holds the folder (naming its pid, start
- *   time and command), or the folder cannot be created or written (read-only, no permission, a
- *   file in the way: one line naming the path and the fix)
+ *   time and command), when `.wirecost-lock` is a symbolic link, FIFO, socket or device (never
+ *   read, never removed), or the folder or the lock cannot be created or written (read-only, no
+ *   permission, a file in the way, a full disk: one line naming the option, the path and the fix;
+ *   a lock this call created is removed, and the folder when this call created it)
  */
 export function lockResults(dir: string, o: { option: string; command: string; note?: (line: string) => void }): ResultsLock {
   const named = { option: o.option, path: dir };
@@ -109,6 +138,15 @@ export function lockResults(dir: string, o: { option: string; command: string; n
       fd = openSync(path, "wx");
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw fileSystemError(e, named) ?? e;
+      const odd = oddLockEntry(path);
+      if (odd !== undefined) {
+        // Not a lock wirecost wrote: never read (a FIFO blocks), never removed (not ours).
+        throw new UserError({
+          file: path,
+          problem: `${odd} where wirecost keeps the folder's lock, not a lock it wrote`,
+          fix: `remove it, or pass ${o.option} another folder`,
+        });
+      }
       const held = readLock(path);
       if (lockHolderAlive(held) || attempt > 0) {
         const by = held
@@ -135,9 +173,15 @@ export function lockResults(dir: string, o: { option: string; command: string; n
     }
     try {
       writeSync(fd, text);
-    } finally {
+    } catch (e) {
+      // A full disk: the empty lock goes (this process made it), and the folder when this call made it.
       closeSync(fd);
+      removeLock(path, created ? dir : undefined);
+      const err = e as NodeJS.ErrnoException;
+      err.path ??= path; // a write on a descriptor carries no path
+      throw fileSystemError(err, named) ?? err;
     }
+    closeSync(fd);
     break;
   }
   let released = false;
@@ -146,13 +190,18 @@ export function lockResults(dir: string, o: { option: string; command: string; n
     released = true;
     process.off("exit", release);
     if (readLock(path)?.pid !== process.pid) return; // not ours any more (removed by hand and taken)
-    try {
-      unlinkSync(path);
-      if (created && readdirSync(dir).length === 0) rmdirSync(dir);
-    } catch {
-      /* gone already, or the folder was made read-only meanwhile: nothing to do on the way out */
-    }
+    removeLock(path, created ? dir : undefined);
   };
   process.on("exit", release);
   return { path, release };
+}
+
+/** Remove lock file `path`, then `dir` when given and empty; quiet (on the way out, or after a failed write). */
+function removeLock(path: string, dir: string | undefined): void {
+  try {
+    unlinkSync(path);
+    if (dir !== undefined && readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {
+    /* gone already, or the folder was made read-only meanwhile: nothing to do on the way out */
+  }
 }

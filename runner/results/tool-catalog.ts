@@ -3,34 +3,136 @@
  * `tools.tsv`, each tool definition of every configuration's tools/list answer with its bytes
  * and tokens (runner/count/tool-catalog.ts), and `tools-changes.tsv`, each configuration against
  * the same one at the previous revision it speaks, its byte changes and their causes
- * (runner/compare/causes.ts, through `pairChanges`). Read from each configuration's first ok
- * repeat (counting is deterministic; `summary.tsv` says whether repeats were identical).
+ * (runner/compare/causes.ts, through `pairChanges`), and `findings.tsv`: each tool call answered
+ * `isError: true` or with a JSON-RPC error (a counted run), each configuration whose repeats
+ * differ, and each configuration with no ok repeat whose catalog is read from a failed run's log
+ * (whatever tools/list answer it captured; such a configuration is left out of the revision
+ * comparison, whose counts would be a failed run's).
+ *
+ * Read from one repeat per configuration, a like one: counting is deterministic, so repeats of a
+ * stateless server are alike message for message. A server that keeps state (in its process, or
+ * on disk between processes) answers a repeat differently from the others; the repeats are then
+ * grouped by their JSON-RPC messages (direction, kind, method, body bytes, per position), the
+ * largest group (on a tie, the later one) stands for the configuration, and each other repeat is
+ * named as a finding — the server's state, not the revision. When no two repeats are alike, the
+ * revision comparison says it cannot compare.
  */
 import type { ChangeRow } from "../../format/changes.js";
 import { writeAtomic } from "../../format/files.js";
-import { captureLogPath, resultsFile } from "../../format/layout.js";
+import { captureLogPath, messagesPath, resultsFile } from "../../format/layout.js";
+import { readMessagesFile, type MessageRow } from "../../format/messages.js";
 import { readMedians } from "../../format/medians.js";
 import { readSummary, type ConfigSummary } from "../../format/summary.js";
-import { changesTsv, TOOL_CHANGES_FILE, TOOLS_FILE, toolsTsv, type ToolRow } from "../../format/tools.js";
+import { changesTsv, FINDINGS_FILE, findingsTsv, TOOL_CHANGES_FILE, TOOLS_FILE, toolsTsv, type FindingRow, type ToolRow } from "../../format/tools.js";
 import { readTsvRecords } from "../../format/tsv.js";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { toolCatalogOfRun } from "../count/tool-catalog.js";
+import { toolCatalogOfRun, toolErrorsOfRun } from "../count/tool-catalog.js";
+import { counted } from "../../format/plural.js";
 import { pairChanges } from "./axis-changes.js";
 
 const FIX = "run the server again with `npx wirecost measure`";
 
+/** A message as repeats are compared: direction, kind, method and body bytes. */
+const messageKey = (m: MessageRow): string => `${m.dir} ${m.kind} ${m.method} ${m.bodyBytes}`;
+
+/** `1`, `2–5`, `1, 3`: repeat numbers (sorted) as text. */
+function repeatList(repeats: readonly number[]): string {
+  const consecutive = repeats.every((r, i) => i === 0 || r === repeats[i - 1]! + 1);
+  return consecutive && repeats.length > 2 ? `${repeats[0]}–${repeats[repeats.length - 1]}` : repeats.join(", ");
+}
+
 /**
- * Write tools.tsv and tools-changes.tsv into the results folder `dir` (atomically), from its
+ * The repeat that stands for a configuration and, when its repeats differ, the findings that say
+ * how (see the file's comment).
+ * @param repeats the configuration's ok repeats, ascending
+ * @returns the repeat (undefined when no two of several repeats are alike) and the findings
+ * @throws UserError when a messages.tsv is malformed
+ */
+export function likeRepeat(dir: string, config: string, repeats: readonly number[]): { repeat: number | undefined; findings: FindingRow[] } {
+  const tables = new Map(repeats.map((r) => [r, readMessagesFile(messagesPath(dir, config, r)) ?? []] as const));
+  const groups = new Map<string, number[]>();
+  for (const r of repeats) {
+    const key = JSON.stringify(tables.get(r)!.map(messageKey));
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  if (groups.size <= 1) return { repeat: repeats[0], findings: [] };
+  const ranked = [...groups.values()].sort((a, b) => b.length - a.length || b[0]! - a[0]!);
+  const like = ranked[0]!;
+  const alike = like.length > 1;
+  const reference = like[0]!;
+  const findings = ranked.slice(alike ? 1 : 0).flatMap((group) =>
+    group
+      .filter((r) => r !== reference)
+      .map((r): FindingRow => {
+        const mine = tables.get(r)!;
+        const theirs = tables.get(reference)!;
+        const at = mine.findIndex((m, i) => theirs[i] === undefined || messageKey(m) !== messageKey(theirs[i]!));
+        const where =
+          at < 0
+            ? `in its length (${counted(mine.length, "message")}, ${counted(theirs.length, "message")} in repeat ${reference})`
+            : `at message ${at + 1}, the ${mine[at]!.dir === "s2c" ? "server's" : "client's"} ${[mine[at]!.method, mine[at]!.kind].filter(Boolean).join(" ")}: ${counted(mine[at]!.bodyBytes, "body byte")}, ${theirs[at] ? `${counted(theirs[at]!.bodyBytes, "body byte")} in repeat ${reference}` : `none in repeat ${reference}`}`;
+        const others = alike ? `repeat${like.length > 1 ? "s" : ""} ${repeatList(like)}` : `repeat ${reference}`;
+        const use = alike
+          ? `the revision comparison uses repeat ${reference}`
+          : "no two repeats are alike, so the revision comparison cannot compare like repeats";
+        return {
+          config,
+          repeat: r,
+          finding: `repeat ${r} differs from ${others} ${where} — the server's state (kept in its process or on disk between repeats), not the revision; ${use}`,
+        };
+      }),
+  );
+  return { repeat: alike ? reference : undefined, findings };
+}
+
+/**
+ * The tool catalog of a configuration none of whose repeats is ok: from the first of its runs
+ * (ascending repeat) whose capture log holds a tools/list answer that can be read, else the reason
+ * the first run with a log gives; undefined when no run left a log (e.g. its target never started).
+ * @throws CaptureLogError for a log that cannot be read
+ */
+function catalogOfFailedRuns(
+  dir: string,
+  config: string,
+  runs: readonly { repeat: number; status: string; error: string }[],
+  transport: "http" | "stdio",
+): { run: { repeat: number; status: string; error: string }; catalog: ReturnType<typeof toolCatalogOfRun> } | undefined {
+  let first: { run: { repeat: number; status: string; error: string }; catalog: ReturnType<typeof toolCatalogOfRun> } | undefined;
+  for (const run of [...runs].sort((a, b) => a.repeat - b.repeat)) {
+    const log = captureLogPath(dir, config, run.repeat);
+    if (!existsSync(log)) continue;
+    const catalog = toolCatalogOfRun(log, transport);
+    if (Array.isArray(catalog)) return { run, catalog };
+    first ??= { run, catalog };
+  }
+  return first;
+}
+
+/**
+ * Write tools.tsv, tools-changes.tsv and findings.tsv into the results folder `dir` (atomically), from its
  * summary.tsv, runs.tsv and capture logs.
- * @returns the rows written
+ * @returns the rows written, and the repeat read for each configuration (`repeatOf`)
  * @throws UserError when summary.tsv or runs.tsv is missing or malformed
  */
-export function writeToolCatalog(dir: string): { tools: ToolRow[]; changes: ChangeRow[] } {
+export function writeToolCatalog(dir: string): { tools: ToolRow[]; changes: ChangeRow[]; findings: FindingRow[]; repeatOf: ReadonlyMap<string, number> } {
   const summary = readSummary(resultsFile(dir, "summary"), FIX);
-  const okRepeat = new Map<string, number>();
+  const okRepeats = new Map<string, number[]>();
+  const otherRuns = new Map<string, { repeat: number; status: string; error: string }[]>();
   for (const r of readTsvRecords(resultsFile(dir, "runs"), FIX)) {
-    const repeat = Number(r.repeat);
-    if (r.status === "ok" && r.config !== undefined && !(okRepeat.get(r.config)! <= repeat)) okRepeat.set(r.config, repeat);
+    if (r.config === undefined) continue;
+    if (r.status === "ok") okRepeats.set(r.config, [...(okRepeats.get(r.config) ?? []), Number(r.repeat)]);
+    else otherRuns.set(r.config, [...(otherRuns.get(r.config) ?? []), { repeat: Number(r.repeat), status: r.status ?? "", error: r.error ?? "" }]);
+  }
+  const findings: FindingRow[] = [];
+  const okRepeat = new Map<string, number>();
+  const incomparable = new Set<string>();
+  for (const [config, repeats] of okRepeats) {
+    repeats.sort((a, b) => a - b);
+    const like = likeRepeat(dir, config, repeats);
+    findings.push(...like.findings);
+    okRepeat.set(config, like.repeat ?? repeats[0]!);
+    if (like.repeat === undefined) incomparable.add(config);
   }
   const measured = summary.configs.filter((c) => okRepeat.has(c.config));
   const axis = (c: ConfigSummary, name: string): string => c.axes.get(name) ?? "";
@@ -38,12 +140,40 @@ export function writeToolCatalog(dir: string): { tools: ToolRow[]; changes: Chan
   const tools: ToolRow[] = [];
   for (const c of measured) {
     const row = { config: c.config, transport: axis(c, "transport"), revision: axis(c, "revision") };
+    // A tool error said once per configuration when every ok repeat got it, else per repeat.
+    const repeats = okRepeats.get(c.config)!;
+    const errors = repeats.map((repeat) => ({ repeat, said: toolErrorsOfRun(captureLogPath(dir, c.config, repeat), transportOf(c)) }));
+    const everywhere = errors.length > 1 && errors.every((e) => JSON.stringify(e.said) === JSON.stringify(errors[0]!.said));
+    if (everywhere) findings.push(...errors[0]!.said.map((f) => ({ config: c.config, repeat: undefined, finding: `in every repeat, ${f}` })));
+    else for (const e of errors) findings.push(...e.said.map((finding) => ({ config: c.config, repeat: e.repeat, finding })));
     const catalog = toolCatalogOfRun(captureLogPath(dir, c.config, okRepeat.get(c.config)!), transportOf(c));
     if (!Array.isArray(catalog)) {
       tools.push({ ...row, tool: "", definitionBytes: undefined, tokens: undefined, note: catalog.reason });
       continue;
     }
     for (const t of catalog) tools.push({ ...row, tool: t.name, definitionBytes: t.definitionBytes, tokens: t.tokens, note: "" });
+  }
+  for (const c of summary.configs.filter((c) => !okRepeat.has(c.config))) {
+    const got = catalogOfFailedRuns(dir, c.config, otherRuns.get(c.config) ?? [], transportOf(c));
+    if (got === undefined) continue;
+    const row = { config: c.config, transport: axis(c, "transport"), revision: axis(c, "revision") };
+    if (!Array.isArray(got.catalog)) {
+      tools.push({ ...row, tool: "", definitionBytes: undefined, tokens: undefined, note: `no repeat ok; ${got.catalog.reason}` });
+      continue;
+    }
+    for (const t of got.catalog) tools.push({ ...row, tool: t.name, definitionBytes: t.definitionBytes, tokens: t.tokens, note: "" });
+    findings.push({
+      config: c.config,
+      repeat: got.run.repeat,
+      finding: `no repeat ok: its tool catalog is read from this repeat's capture log (${got.run.status}: ${got.run.error || "no error recorded"})`,
+    });
+    findings.push(
+      ...toolErrorsOfRun(captureLogPath(dir, c.config, got.run.repeat), transportOf(c)).map((finding) => ({
+        config: c.config,
+        repeat: got.run.repeat,
+        finding,
+      })),
+    );
   }
   // Each configuration against the one with the same other axis values at the previous revision.
   const groups = new Map<string, ConfigSummary[]>();
@@ -59,6 +189,19 @@ export function writeToolCatalog(dir: string): { tools: ToolRow[]; changes: Chan
     for (let i = 1; i < list.length; i++) {
       const [base, head] = [list[i - 1]!, list[i]!];
       const pair = { axis: "revision", from: axis(base, "revision"), to: axis(head, "revision"), baseConfig: base.config, headConfig: head.config };
+      const unlike = [base, head].find((c) => incomparable.has(c.config));
+      if (unlike) {
+        const [b, h] = [totalOf(base), totalOf(head)];
+        changes.push({
+          ...pair,
+          baseTotalBytes: b,
+          headTotalBytes: h,
+          deltaTotalBytes: h - b,
+          ...{ kind: "error", change: "", dir: "", method: "", count: 0, bytes: 0 },
+          name: `the repeats of ${unlike.config} differ from one another (the server's state): no like repeat to compare`,
+        });
+        continue;
+      }
       changes.push(
         ...pairChanges(dir, pair, transportOf(head), okRepeat.get(base.config)!, okRepeat.get(head.config)!, { base: totalOf(base), head: totalOf(head) }),
       );
@@ -66,5 +209,6 @@ export function writeToolCatalog(dir: string): { tools: ToolRow[]; changes: Chan
   }
   writeAtomic(join(dir, TOOLS_FILE), toolsTsv(tools));
   writeAtomic(join(dir, TOOL_CHANGES_FILE), changesTsv(changes));
-  return { tools, changes };
+  writeAtomic(join(dir, FINDINGS_FILE), findingsTsv(findings));
+  return { tools, changes, findings, repeatOf: okRepeat };
 }

@@ -5,12 +5,14 @@
  * waits on a pipe a stray holds open; every group is watched so that it dies with wirecost,
  * `kill -9` included (runner/targets/watch.ts).
  */
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { execa, type ResultPromise } from "execa";
 import { substitute } from "../matrix/placeholders.js";
 import type { TargetCommand } from "../matrix/types.js";
-import { descendants, killEach, pipeHolders, stdioPipes } from "./strays.js";
+import { checkBindsLoopbackOnly, checkLoopbackOnly } from "./binds.js";
+import { descendants, killEach, pipeHolders, stdioPipes, tokenHolders, TARGET_TOKEN_VAR } from "./strays.js";
 import { unwatchTarget, watchTarget } from "./watch.js";
 
 /**
@@ -18,11 +20,11 @@ import { unwatchTarget, watchTarget } from "./watch.js";
  * (runner/targets/strays.ts) and whether the leader has exited (its pid may then name another
  * process: its descendants are not walked).
  */
-const liveGroups = new Map<number, { pipes: string[]; exited: () => boolean }>();
+const liveGroups = new Map<number, { pipes: string[]; token: string; exited: () => boolean }>();
 
 /**
  * SIGKILL every target process group still alive, with the processes that left a group
- * (descendants, holders of a target's stdio pipes: runner/targets/strays.ts), synchronously (for
+ * (descendants, holders of a target's stdio pipes, carriers of its token: runner/targets/strays.ts), synchronously (for
  * exit paths: a second ^C, an uncaught error). @returns how many groups were signalled
  */
 export function killAllTargets(): number {
@@ -37,8 +39,9 @@ export function killAllTargets(): number {
       /* already gone */
     }
   }
-  // One pass over /proc for every group's pipes (a pass reads every process's descriptors).
-  killEach([...strays, ...pipeHolders([...liveGroups.values()].flatMap((g) => g.pipes))]);
+  // One pass over /proc for every group's pipes (a pass reads every process's descriptors), one for their tokens.
+  const groups = [...liveGroups.values()];
+  killEach([...strays, ...pipeHolders(groups.flatMap((g) => g.pipes)), ...tokenHolders(groups.map((g) => g.token))]);
   for (const pgid of liveGroups.keys()) unwatchTarget(pgid);
   liveGroups.clear();
   return n;
@@ -77,15 +80,39 @@ export interface TargetProcess {
   listeningLine(): string | undefined;
   /** Exit code or signal name once exited, else undefined. */
   exit(): string | undefined;
+  /**
+   * Whether it had exited before {@link TargetProcess.stop} was first called (its exit seen, or
+   * its leader already a zombie in /proc: exited, its status not yet read): false while it has not
+   * been stopped and is running, or when stop found it running. A target that exits 0 on SIGTERM
+   * (most do) reads `exit()` "0" after a stop: this tells that exit from one of its own.
+   */
+  exitedBeforeStop(): boolean;
+  /**
+   * Check what the target and every process it started (its group's leader, its descendants, the
+   * carriers of its token and the holders of its stdio pipes, runner/targets/strays.ts) have bound: loopback only
+   * (runner/targets/binds.ts checkBindsLoopbackOnly). Linux only.
+   * @throws Error naming the first TCP listener or UDP socket on another address, and its process
+   */
+  checkBinds(): void;
   /** Why the process could not be started (e.g. `spawn nod ENOENT`), once known; else undefined. */
   spawnError(): string | undefined;
   /**
    * Stop the process group: SIGTERM, then SIGKILL after `graceMs`; then SIGKILL what left the
-   * group (its descendants found before, and any process still holding its stdio pipes a moment
-   * after: runner/targets/strays.ts). Resolves when the child is gone and its stdout and stderr
+   * group (its descendants found before, every process carrying its token — a double-forked
+   * daemon too — and any process still holding its stdio pipes a moment after: runner/targets/strays.ts). Resolves when the child is gone and its stdout and stderr
    * are closed (ended, or closed by wirecost when something unkillable holds them).
    */
   stop(graceMs?: number): Promise<void>;
+}
+
+/** Is process `pid` a zombie (exited, not yet reaped: state Z in /proc/<pid>/stat)? False where /proc cannot tell. */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z";
+  } catch {
+    return false;
+  }
 }
 
 /** Can something listen on 127.0.0.1:`port` now? (listen, then close at once) */
@@ -169,7 +196,9 @@ export function stderrExcerpt(stderr: string, lines = 3, maxLineChars = 200): st
  * Start a target.
  * @param cmd argv/env from the matrix; argv[0] `node` means this Node binary
  * @param values axis values plus `port`, substituted into argv and env; every value is also in the
- *   environment as `WIRECOST_<AXIS>` (upper case) so targets can read pass-through axes
+ *   environment as `WIRECOST_<AXIS>` (upper case) so targets can read pass-through axes, and
+ *   `WIRECOST_TARGET_TOKEN` holds a random token of this start (runner/targets/strays.ts), by
+ *   which whatever the target starts is found and stopped with it
  * @param cwd working folder (the matrix file's folder)
  */
 export function startTarget(cmd: TargetCommand, values: Record<string, string>, cwd: string): TargetProcess {
@@ -177,6 +206,8 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(values)) env[`WIRECOST_${k.toUpperCase()}`] = v;
   for (const [k, v] of Object.entries(cmd.env)) env[k] = substitute(v, values);
+  const token = randomBytes(16).toString("hex");
+  env[TARGET_TOKEN_VAR] = token;
   const file = argv[0] === "node" ? process.execPath : argv[0]!;
   const child = execa(file, argv.slice(1), {
     cwd,
@@ -201,13 +232,14 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
     }
   });
   let exited: string | undefined;
+  let exitedBeforeStop: boolean | undefined;
   let spawnError: string | undefined;
   const pid = child.pid ?? -1;
   // The pipes of its stdin, stdout and stderr, read while it surely holds them (spawn returns after exec).
   const pipes = pid > 0 ? stdioPipes(pid) : [];
   if (pid > 0) {
-    liveGroups.set(pid, { pipes, exited: () => exited !== undefined });
-    watchTarget(pid, [file, ...argv.slice(1)].join(" "), pipes);
+    liveGroups.set(pid, { pipes, token, exited: () => exited !== undefined });
+    watchTarget(pid, [file, ...argv.slice(1)].join(" "), pipes, token);
   }
   // The leader's exit, which comes even while a process that left its group holds stdout open.
   const leaderExit = new Promise<void>((res) =>
@@ -238,8 +270,15 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
     stderrExcerpt: () => stderrExcerpt(stderr),
     listeningLine: () => listening,
     exit: () => exited,
+    exitedBeforeStop: () => exitedBeforeStop ?? false,
     spawnError: () => spawnError,
+    checkBinds() {
+      if (pid <= 0) return;
+      // A fork server's child serves in the launcher's place: it holds the launcher's stdio pipes.
+      checkBindsLoopbackOnly([...new Set([...(exited === undefined ? [pid, ...descendants(pid)] : []), ...tokenHolders([token]), ...pipeHolders(pipes)])]);
+    },
     async stop(graceMs = 2000) {
+      exitedBeforeStop ??= exited !== undefined || (pid > 0 && isZombie(pid));
       // Its descendants, while the leader lives to be walked from (not yet reaped, so its pid is
       // still its own): one in a session of its own is out of the group's reach.
       const tree = pid > 0 && exited === undefined ? descendants(pid) : [];
@@ -250,7 +289,7 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
         clearTimeout(t);
       }
       killGroup("SIGKILL"); // anything left in the group
-      killEach(tree);
+      killEach([...tree, ...tokenHolders([token])]);
       if (!(await within(done, STDIO_END_MS))) {
         // Something still holds its stdout or stderr open: a process that left the group.
         killEach(pipeHolders(pipes));
@@ -286,64 +325,6 @@ export async function waitForPort(port: number, timeoutMs: number, alive: () => 
   }
 }
 
-/** An address of /proc/net/tcp or tcp6 (hex words in host byte order, little-endian here) as text: `127.0.0.1`, `::`, `::ffff:10.0.0.1`. */
-function procNetAddress(hex: string): string {
-  const bytes = Buffer.alloc(hex.length / 2);
-  for (let w = 0; w < hex.length / 8; w++) bytes.writeUInt32LE(Number.parseInt(hex.slice(w * 8, w * 8 + 8), 16), w * 4);
-  if (bytes.length === 4) return [...bytes].join(".");
-  if (bytes.subarray(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) return `::ffff:${[...bytes.subarray(12)].join(".")}`;
-  const words: string[] = [];
-  for (let i = 0; i < 16; i += 2) words.push(bytes.readUInt16BE(i).toString(16));
-  return words
-    .join(":")
-    .replace(/(^|:)0(:0)+(:|$)/, "::")
-    .replace(/:{3,}/, "::");
-}
-
-/** Is `address` (as {@link procNetAddress} writes it) a loopback address: 127.0.0.0/8, ::1, or 127.x mapped into IPv6? */
-export function isLoopback(address: string): boolean {
-  return /^(?:::ffff:)?127\./.test(address) || address === "::1";
-}
-
-/**
- * The local addresses of the TCP sockets listening on `port` on this machine, from Linux's
- * /proc/net/tcp and /proc/net/tcp6 (state 0A, LISTEN), as `ADDRESS:PORT` (IPv6 in brackets);
- * undefined where neither file can be read (not Linux).
- */
-export function listeningAddresses(port: number): string[] | undefined {
-  const found: string[] = [];
-  let read = false;
-  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let text: string;
-    try {
-      text = readFileSync(file, "latin1");
-    } catch {
-      continue;
-    }
-    read = true;
-    for (const line of text.split("\n").slice(1)) {
-      const [, local, , state] = line.trim().split(/\s+/);
-      if (state !== "0A" || !local) continue;
-      const [hex, portHex] = local.split(":");
-      if (!hex || Number.parseInt(portHex ?? "", 16) !== port) continue;
-      const address = procNetAddress(hex);
-      found.push(hex.length === 8 ? `${address}:${port}` : `[${address}]:${port}`);
-    }
-  }
-  return read ? found : undefined;
-}
-
-/**
- * Check that what listens on `port` listens on loopback only (wirecost's servers bind 127.0.0.1;
- * a target reachable from the network is a fault: README, "What wirecost promises"). Linux only:
- * elsewhere nothing is checked.
- * @throws Error `target listens on 0.0.0.0:PORT, not on loopback only — bind it to 127.0.0.1` naming the first address that is not loopback
- */
-export function checkLoopbackOnly(port: number): void {
-  const open = (listeningAddresses(port) ?? []).filter((a) => !isLoopback(a.slice(0, a.lastIndexOf(":")).replace(/^\[|\]$/g, "")));
-  if (open[0] !== undefined) throw new Error(`target listens on ${open[0]}, not on loopback only — bind it to 127.0.0.1 (wirecost measures on loopback only)`);
-}
-
 /** How many ports {@link startOnFreePort} tries when the target says its port is in use. */
 const PORT_ATTEMPTS = 3;
 /** A target's stderr saying its port was taken: Node, Python, Go, Rust wordings. */
@@ -351,7 +332,8 @@ const PORT_IN_USE = /address already in use|EADDRINUSE|os error 98/i;
 
 /**
  * Start an HTTP target on a {@link freePort}, wait until it accepts connections and check that it
- * listens on loopback only ({@link checkLoopbackOnly}). When the
+ * listens on loopback only ({@link checkLoopbackOnly}), and that nothing of it is bound elsewhere
+ * (TargetProcess.checkBinds). When the
  * target exits first saying its port is in use (taken between freePort's check and the target's
  * bind: another process, or a connection in TIME_WAIT for a bind without SO_REUSEADDR), it is
  * started again on another port, up to 3 tries; nothing has reached it yet.
@@ -360,7 +342,7 @@ const PORT_IN_USE = /address already in use|EADDRINUSE|os error 98/i;
  * @param onStarted called with each process as soon as it is started (so the caller can stop it if the wait is abandoned)
  * @returns the process, its port and its start-up time (spawn to accepting, ms)
  * @throws Error from {@link waitForPort} (the target exited or did not listen in time) or
- *   {@link checkLoopbackOnly} (it listens on an address that is not loopback), the target left stopped
+ *   {@link checkLoopbackOnly} or checkBinds (it listens on an address that is not loopback), the target left stopped
  */
 export async function startOnFreePort(
   start: (port: number) => TargetProcess,
@@ -376,6 +358,7 @@ export async function startOnFreePort(
       await waitForPort(port, timeoutMs, () => proc.exit() === undefined);
       const readyMs = performance.now() - spawned;
       checkLoopbackOnly(port);
+      proc.checkBinds();
       return { proc, port, readyMs };
     } catch (e) {
       await proc.stop();

@@ -67,20 +67,24 @@ export function stdioPipes(pid: number): string[] {
   return out;
 }
 
+/** Pids of every process in /proc but this one; none where /proc cannot be read. */
+function otherPids(): number[] {
+  try {
+    return readdirSync("/proc")
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number)
+      .filter((pid) => pid !== process.pid);
+  } catch {
+    return [];
+  }
+}
+
 /** Pids of the processes (other than this one) holding any of `pipes` (as {@link stdioPipes} names them) open. */
 export function pipeHolders(pipes: readonly string[]): number[] {
   if (pipes.length === 0) return [];
   const wanted = new Set(pipes);
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc").filter((n) => /^\d+$/.test(n));
-  } catch {
-    return [];
-  }
   const out: number[] = [];
-  for (const name of pids) {
-    const pid = Number(name);
-    if (pid === process.pid) continue;
+  for (const pid of otherPids()) {
     let fds: string[];
     try {
       fds = readdirSync(`/proc/${pid}/fd`);
@@ -117,4 +121,60 @@ export function killEach(pids: Iterable<number>): number {
     }
   }
   return n;
+}
+
+/**
+ * The environment variable every target process carries (runner/targets/process.ts startTarget),
+ * its value a random token of that one target: every process it starts inherits it, one that
+ * double-forked or left its session (`( setsid CMD & )`, re-parented to pid 1 or a subreaper)
+ * included, unless it clears its environment on purpose.
+ */
+export const TARGET_TOKEN_VAR = "WIRECOST_TARGET_TOKEN";
+
+/** A token as {@link TARGET_TOKEN_VAR} holds it: 32 hex digits. */
+export const TARGET_TOKEN = /^[0-9a-f]{32}$/;
+
+/**
+ * Pids of the live processes (other than this one) whose initial environment
+ * (`/proc/<pid>/environ`) holds `WIRECOST_TARGET_TOKEN=<token>` for one of `tokens`: what a target
+ * started, wherever it was re-parented. Only this user's processes can be read; none elsewhere
+ * than Linux. One pass over /proc for all tokens.
+ */
+export function tokenHolders(tokens: readonly string[]): number[] {
+  const wanted = new Set(tokens.filter((t) => TARGET_TOKEN.test(t)).map((t) => `${TARGET_TOKEN_VAR}=${t}`));
+  if (wanted.size === 0) return [];
+  const out: number[] = [];
+  for (const pid of otherPids()) {
+    try {
+      if (
+        readFileSync(`/proc/${pid}/environ`, "latin1")
+          .split("\0")
+          .some((kv) => wanted.has(kv))
+      )
+        out.push(pid);
+    } catch {
+      /* gone, or another user's */
+    }
+  }
+  return out;
+}
+
+/** The inodes of the sockets process `pid` holds open (`/proc/<pid>/fd/*` naming `socket:[INODE]`); none when it is gone. */
+export function socketInodes(pid: number): string[] {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const fd of fds) {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (m) out.push(m[1]!);
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return out;
 }

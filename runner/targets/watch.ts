@@ -6,18 +6,19 @@
  * 1. A watchdog on a pipe: the first target a wirecost process starts also starts one small
  *    watchdog process (`runner/targets/watchdog.ts`, in a session of its own, so no terminal
  *    signal or process-group kill meant for wirecost reaches it) whose stdin is a pipe from
- *    wirecost. wirecost writes `+PGID START PIPES` for each target process group it starts (PIPES:
- *    its stdio pipes as /proc names them, comma-separated, `-` for none) and `-PGID` when it has
- *    stopped it. When the pipe's write end closes — wirecost exited in any way, `kill -9`
- *    included: the kernel closes it — the watchdog SIGKILLs every group still listed, and every
- *    process still holding one of its pipes (one that left the group: runner/targets/strays.ts),
- *    and exits. A leader whose pid now belongs to another process (its start time differs) is
+ *    wirecost. wirecost writes `+PGID START PIPES TOKEN` for each target process group it starts
+ *    (PIPES: its stdio pipes as /proc names them, comma-separated, `-` for none; TOKEN: the
+ *    target's WIRECOST_TARGET_TOKEN, `-` for none) and `-PGID` when it has stopped it. When the
+ *    pipe's write end closes — wirecost exited in any way, `kill -9` included: the kernel closes
+ *    it — the watchdog SIGKILLs every group still listed, every process still holding one of its
+ *    pipes and every process carrying its token (what left the group, a double-forked daemon
+ *    too: runner/targets/strays.ts), and exits. A leader whose pid now belongs to another process (its start time differs) is
  *    left alone.
  * 2. Pid files: while a command holds a results folder's lock, each target it starts is recorded
  *    as `.wirecost-targets/<pid>.json` in the folder (format/layout.ts TARGETS_DIR) and removed
  *    when stopped. The next `run` of that folder (a `--resume` too) stops the groups a dead
  *    writer left (the watchdog killed as well, a reboot) before it starts anything, with the
- *    holders of their stdio pipes when the machine has not restarted since (pipe numbers start
+ *    carriers of their tokens and the holders of their stdio pipes when the machine has not restarted since (pipe numbers start
  *    again at boot): {@link reapTargets}; again only a leader whose start time matches is signalled.
  *
  * Process start times are field 22 of /proc/<pid>/stat (clock ticks since boot): Linux. Where
@@ -28,7 +29,7 @@ import { mkdirSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeFileS
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TARGETS_DIR } from "../../format/layout.js";
-import { STDIO_PIPE, killEach, pipeHolders } from "./strays.js";
+import { STDIO_PIPE, TARGET_TOKEN, killEach, pipeHolders, tokenHolders } from "./strays.js";
 
 /** The watchdog's script (compiled), started with this Node. */
 const WATCHDOG_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), "watchdog.js");
@@ -121,6 +122,8 @@ interface TargetRecord {
   /** Its stdio pipes (runner/targets/strays.ts stdioPipes), absent where unknown; the boot the record belongs to (/proc/sys/kernel/random/boot_id). */
   pipes?: string[];
   boot?: string;
+  /** Its WIRECOST_TARGET_TOKEN (runner/targets/strays.ts), carried by every process it started. */
+  token?: string;
 }
 
 /**
@@ -129,11 +132,13 @@ interface TargetRecord {
  * the guard.
  * @param command the target's command line, for the pid file
  * @param pipes its stdio pipes (runner/targets/strays.ts stdioPipes): their holders are killed with the group
+ * @param token its WIRECOST_TARGET_TOKEN (32 hex digits): the processes carrying it are killed with the group
  */
-export function watchTarget(pid: number, command: string, pipes: readonly string[] = []): void {
+export function watchTarget(pid: number, command: string, pipes: readonly string[] = [], token?: string): void {
   const start = processStart(pid);
   const named = pipes.filter((p) => STDIO_PIPE.test(p));
-  tell(`+${pid} ${start ?? "-"} ${named.length > 0 ? named.join(",") : "-"}`);
+  const tok = token !== undefined && TARGET_TOKEN.test(token) ? token : undefined;
+  tell(`+${pid} ${start ?? "-"} ${named.length > 0 ? named.join(",") : "-"} ${tok ?? "-"}`);
   if (recordDir === undefined) return;
   const boot = bootId();
   const rec: TargetRecord = {
@@ -142,6 +147,7 @@ export function watchTarget(pid: number, command: string, pipes: readonly string
     command,
     ...(boot ? { boot } : {}),
     ...(named.length > 0 && boot ? { pipes: named } : {}),
+    ...(tok ? { token: tok } : {}),
   };
   try {
     mkdirSync(join(recordDir, TARGETS_DIR), { recursive: true });
@@ -167,7 +173,8 @@ export function unwatchTarget(pid: number): void {
  * Stop the targets a dead writer of results folder `dir` left running: for each pid file
  * `dir/.wirecost-targets/<pid>.json` of this boot that names its pid and its leader's start time,
  * SIGKILL the process group whose leader is the process recorded (same start time) or gone (its
- * group may live on), and the processes holding its recorded stdio pipes; then remove those files
+ * group may live on), the processes carrying its recorded token (a double-forked daemon of the
+ * target too) and the processes holding its recorded stdio pipes; then remove those files
  * (other files there are left) and the folder when empty. Call it only while holding the
  * folder's lock: every pid file there is then a dead writer's.
  * @returns the pids of the groups signalled
@@ -197,6 +204,7 @@ export function reapTargets(dir: string): number[] {
     // here wrote. A record copied from another machine or boot, or forged without them, signals nothing.
     const trusted = rec !== undefined && rec.pid === Number(named[1]) && typeof rec.start === "string" && boot !== undefined && rec.boot === boot;
     if (trusted && killGroupIfSame(rec!.pid!, rec!.start)) reaped.push(rec!.pid!);
+    if (trusted && typeof rec!.token === "string") killEach(tokenHolders([rec!.token]));
     if (trusted && Array.isArray(rec!.pipes)) killEach(pipeHolders(rec!.pipes.filter((p) => typeof p === "string" && STDIO_PIPE.test(p))));
     try {
       unlinkSync(file);

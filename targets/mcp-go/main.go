@@ -2,6 +2,7 @@
 //
 //	mcp-go --transport stdio
 //	mcp-go --transport http --port N   # N=0: the OS picks; 127.0.0.1 only
+//	mcp-go --harness direct|sdk        # the per-call harness (harness.go)
 //
 // stdio is served by Server.Run on the SDK's StdioTransport (2025 era and 2026-07-28, chosen by the
 // client's first message); HTTP by two SDK StreamableHTTPHandlers behind one mux (http.go). Knobs:
@@ -16,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,6 +25,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && strings.HasPrefix(os.Args[1], "--harness") {
+		os.Exit(runHarness(os.Args[1:])) // the per-call harness (harness.go)
+	}
 	os.Exit(run())
 }
 

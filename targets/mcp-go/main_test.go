@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -76,4 +77,47 @@ func splitArgs(line string) []string {
 		word += string(c)
 	}
 	return out
+}
+
+// TestHarnessSettings checks --harness's arguments and the protocol's variables: accepted values,
+// and a usage error naming the variable for a bad one.
+func TestHarnessSettings(t *testing.T) {
+	for argv, want := range map[string]string{"--harness direct": "direct", "--harness=sdk": "sdk"} {
+		if got, server, err := parseHarnessArgs(strings.Fields(argv)); err != nil || got != want || server.argv != nil || server.url != "" {
+			t.Errorf("parseHarnessArgs(%q) = %q, %+v, %v", argv, got, server, err)
+		}
+	}
+	if _, server, err := parseHarnessArgs(strings.Fields("--harness sdk -- env A=1 python3 server.py")); err != nil || strings.Join(server.argv, " ") != "env A=1 python3 server.py" {
+		t.Errorf("another server's command: %+v, %v", server, err)
+	}
+	if _, server, err := parseHarnessArgs(strings.Fields("--harness sdk --url http://127.0.0.1:4000/mcp")); err != nil || server.url != "http://127.0.0.1:4000/mcp" {
+		t.Errorf("another server's URL: %+v, %v", server, err)
+	}
+	if err := checkGivenServer(givenServer{url: "http://127.0.0.1:4000/mcp"}, "stdio"); !isUsage(err) {
+		t.Errorf("a URL for a stdio client: %v, want a usage error", err)
+	}
+	for _, argv := range []string{"--harness", "--harness nope", "--harness direct extra", "--harness direct -- server", "--harness sdk --url http://example.com/mcp", "--harness sdk --"} {
+		if _, _, err := parseHarnessArgs(strings.Fields(argv)); !isUsage(err) {
+			t.Errorf("parseHarnessArgs(%q): %v, want a usage error", argv, err)
+		}
+	}
+	env := map[string]string{
+		"WIRECOST_TICKETS_DB": "/tmp/t.sqlite", "WIRECOST_QUERY": "refund", "WIRECOST_LIMIT": "10", "WIRECOST_CALLS": "3",
+		"WIRECOST_WARMUP_CALLS": "0", "WIRECOST_TRANSPORT": "http", "WIRECOST_REVISION": "2026-07-28",
+		"WIRECOST_LOOP_IDS": "1,2", "WIRECOST_LOOP_REPEATS": "2", "WIRECOST_PAYLOAD_LIMITS": "2,40", "WIRECOST_PAYLOAD_CALLS": "5",
+	}
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	s, err := readHarnessSettings("sdk")
+	if err != nil || s.calls != 3 || len(s.loopIDs) != 2 || s.loopRepeats != 2 || len(s.payloadLimits) != 2 || s.payloadCalls != 5 {
+		t.Fatalf("readHarnessSettings: %+v, %v", s, err)
+	}
+	for name, bad := range map[string]string{"WIRECOST_CALLS": "x", "WIRECOST_PAYLOAD_LIMITS": "2,0", "WIRECOST_TRANSPORT": "in-process", "WIRECOST_REVISION": "2025-06-18"} {
+		t.Setenv(name, bad)
+		if _, err := readHarnessSettings("sdk"); !isUsage(err) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s=%s: %v, want a usage error naming it", name, bad, err)
+		}
+		t.Setenv(name, env[name])
+	}
 }

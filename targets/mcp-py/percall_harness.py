@@ -4,6 +4,15 @@ languages"): times `search_tickets` the way the published write-up did, inside P
     OUT/venv/bin/python targets/mcp-py/percall_harness.py --path direct
     OUT/venv/bin/python targets/mcp-py/percall_harness.py --path sdk     # WIRECOST_TRANSPORT=stdio|http
 
+Another server (harness protocol, README "Per-call harnesses in other languages"): wirecost runs
+this harness as a client declared under `clients:` against another target's server with
+
+    percall_harness.py --path sdk -- SERVER ARGV...      # WIRECOST_TRANSPORT=stdio: started as the child here
+    percall_harness.py --path sdk --url http://127.0.0.1:PORT/mcp   # WIRECOST_TRANSPORT=http: started by wirecost
+
+and everything below is the same, except that against a `--url` the output has no `setup` (this
+process did not start the server) and the profile window reports no server pid.
+
 `--path direct` calls `tickets.search_tickets(conn, query, limit)` in this process (standard
 library only). `--path sdk` starts server.py (beside this file, with this interpreter,
 `WIRECOST_WORKLOAD=tickets`): over stdio as a child through the SDK's own `stdio_client`; over
@@ -72,7 +81,10 @@ import tickets  # noqa: E402  (standard library only)
 
 PROTOCOL = 1
 PATHS = {"direct": ("in-process",), "sdk": ("stdio", "http"), "sdk-stdio": ("stdio",)}
-USAGE = "usage: percall_harness.py --path direct | --path sdk (WIRECOST_TRANSPORT=stdio|http) | --path sdk-stdio"
+USAGE = (
+    "usage: percall_harness.py --path direct | --path sdk (WIRECOST_TRANSPORT=stdio|http) | --path sdk-stdio;"
+    " another server: --path sdk -- SERVER ARGV... (stdio) | --path sdk --url http://127.0.0.1:PORT/PATH (http)"
+)
 SERVER_START_S = 30.0
 
 
@@ -97,15 +109,35 @@ class Settings:
     payload_calls: int
 
 
-def parse_path(argv: list[str]) -> str:
-    """`--path direct|sdk-stdio` (or `--path=...`) -> the path name. @raises UsageError"""
-    if len(argv) == 1 and argv[0].startswith("--path="):
-        argv = ["--path", argv[0].split("=", 1)[1]]
-    if len(argv) != 2 or argv[0] != "--path":
+@dataclass(frozen=True)
+class Server:
+    """Another server to drive (harness protocol, "Another server"): its stdio command, or the URL of
+    the HTTP server wirecost started; both empty: server.py beside this file, started here."""
+
+    argv: list[str]
+    url: str
+
+
+def parse_path(argv: list[str]) -> tuple[str, Server]:
+    """`--path direct|sdk|sdk-stdio` (or `--path=...`), then for sdk optionally `-- SERVER ARGV...` or
+    `--url URL` -> the path name and the server to drive. @raises UsageError"""
+    if argv and argv[0].startswith("--path="):
+        argv = ["--path", argv[0].split("=", 1)[1], *argv[1:]]
+    if len(argv) < 2 or argv[0] != "--path":
         raise UsageError(f"expected --path PATH ({USAGE}), got {' '.join(argv) or 'nothing'}")
     if argv[1] not in PATHS:
         raise UsageError(f'unknown path "{argv[1]}": use one of {", ".join(PATHS)}')
-    return argv[1]
+    rest = argv[2:]
+    server = Server(argv=[], url="")
+    if rest[:1] == ["--"] and len(rest) > 1:
+        server = Server(argv=rest[1:], url="")
+    elif len(rest) == 2 and rest[0] == "--url" and rest[1].startswith("http://127.0.0.1:"):
+        server = Server(argv=[], url=rest[1])
+    elif rest:
+        raise UsageError(f"unexpected {' '.join(rest)!r} ({USAGE}); a --url must be http://127.0.0.1:PORT/PATH")
+    if (server.argv or server.url) and argv[1] != "sdk":
+        raise UsageError(f"--path {argv[1]} takes no server: another server is for --path sdk")
+    return argv[1], server
 
 
 def whole(env: dict[str, str], name: str, low: int) -> int:
@@ -127,11 +159,14 @@ def whole_list(env: dict[str, str], name: str) -> list[int]:
     return [int(x) for x in items]
 
 
-def read_settings(path: str, env: dict[str, str]) -> Settings:
+def read_settings(path: str, env: dict[str, str], server: Server) -> Settings:
     """Read and check the variables wirecost sets. @raises UsageError naming the variable and the fix"""
     transport = env.get("WIRECOST_TRANSPORT", "") or PATHS[path][0]
     if transport not in PATHS[path]:
         raise UsageError(f"WIRECOST_TRANSPORT={transport} but --path {path} measures {' or '.join(PATHS[path])}: fix the target's harness transport or its --path")
+    if (server.argv and transport != "stdio") or (server.url and transport != "http"):
+        given = "a server command (--)" if server.argv else "--url"
+        raise UsageError(f"WIRECOST_TRANSPORT={transport} but the harness was given {given}: a stdio client takes the server's command, an http client its --url")
     for name in ("WIRECOST_TICKETS_DB", "WIRECOST_QUERY"):
         if env.get(name, "") == "":
             raise UsageError(f"{name} is not set: run this harness through wirecost run (it sets it)")
@@ -386,13 +421,16 @@ async def sdk_loops_and_payload(session: Any, s: Settings) -> dict[str, Any]:
     return out
 
 
-async def measure_sdk(s: Settings) -> dict[str, Any]:
-    """Time `session.call_tool("search_tickets", ...)` through the SDK's client of `s.transport` against server.py.
+async def measure_sdk(s: Settings, given: Server) -> dict[str, Any]:
+    """Time `session.call_tool("search_tickets", ...)` through the SDK's client of `s.transport` against
+    server.py, or against the server `given` (its stdio command, started here as server.py would be,
+    in this process's working folder; or the URL of an HTTP server wirecost started).
 
     Setup phases are milliseconds from before the spawn: ready (stdio: the child started and the
     streams are up; HTTP: the server said it listens), open (initialize answered and
     notifications/initialized sent, or discover answered on 2026-07-28), listed (tools/list
-    answered), first call answered.
+    answered), first call answered. Against a `given.url` there is no setup to report (this process
+    did not start the server): the output leaves `setup` out.
     """
     from contextlib import AsyncExitStack
     from importlib.metadata import version
@@ -410,10 +448,15 @@ async def measure_sdk(s: Settings) -> dict[str, Any]:
     t0 = time.perf_counter_ns()
     try:
         async with AsyncExitStack() as stack:
-            if s.transport == "http":
+            if given.url:
+                read, write = await stack.enter_async_context(streamable_http_client(given.url))
+            elif s.transport == "http":
                 http = HttpServer(env)
                 url = await anyio_to_thread(http.wait_listening)
                 read, write = await stack.enter_async_context(streamable_http_client(url))
+            elif given.argv:
+                server = StdioServerParameters(command=given.argv[0], args=given.argv[1:], env=env, cwd=os.getcwd())
+                read, write = await stack.enter_async_context(stdio_client(server))
             else:
                 server = StdioServerParameters(command=sys.executable, args=[str(HERE / "server.py"), "--transport", "stdio"], env=env, cwd=str(HERE))
                 read, write = await stack.enter_async_context(stdio_client(server))
@@ -438,7 +481,7 @@ async def measure_sdk(s: Settings) -> dict[str, Any]:
             call, clock = session.call_tool, time.perf_counter_ns
             errors = 0
             window = ProfileWindow(dict(os.environ))
-            window.open(with_server=True)
+            window.open(with_server=not given.url)
             cpu0 = time.process_time_ns()
             w0 = clock()
             for _ in range(s.calls):
@@ -456,11 +499,12 @@ async def measure_sdk(s: Settings) -> dict[str, Any]:
     finally:
         if http is not None:
             http.stop()
+    setup = {"readyMs": ready, "openMs": opened, "listedMs": listed, "firstCallMs": first_call}
     return {
         "wirecostHarness": PROTOCOL,
         "samplesUs": samples,
         "resultBytes": len(first.encode("utf-8")),
-        "setup": {"readyMs": ready, "openMs": opened, "listedMs": listed, "firstCallMs": first_call},
+        **({} if given.url else {"setup": setup}),
         "runtime": runtime(),
         "sdk": {"name": "mcp", "version": version("mcp")},
         "protocolVersion": negotiated,
@@ -479,14 +523,14 @@ async def anyio_to_thread(fn: Callable[[], Any]) -> Any:
 def main(argv: list[str]) -> int:
     """Measure the path `argv` names and print the JSON; returns the exit status."""
     try:
-        path = parse_path(argv)
-        settings = read_settings(path, dict(os.environ))
+        path, server = parse_path(argv)
+        settings = read_settings(path, dict(os.environ), server)
         if path == "direct":
             out = measure_direct(settings)
         else:
             import anyio
 
-            run: Callable[[], Any] = lambda: measure_sdk(settings)  # noqa: E731
+            run: Callable[[], Any] = lambda: measure_sdk(settings, server)  # noqa: E731
             out = anyio.run(run)
     except UsageError as e:
         sys.stderr.write(f"percall_harness: {e}\n")

@@ -13,8 +13,18 @@ case "$SPEC" in ?*@[0-9]*) ;; *) fail "give an exact version: PKG@VERSION (e.g. 
 PKG=${SPEC%@*}
 mkdir -p "$OUT/bin"
 echo '{"private":true}' > "$OUT/package.json"
-(cd "$OUT" && npm install --save-exact --no-audit --no-fund --ignore-scripts "$SPEC") >&2 \
-  || fail "npm install $SPEC failed (see above): check the name and version on the npm registry"
+VERSION=${SPEC##*@}
+if ! LOG=$(cd "$OUT" && npm install --save-exact --no-audit --no-fund --ignore-scripts "$SPEC" 2>&1); then
+  printf '%s\n' "$LOG" >&2
+  # npm's ETARGET (no such version) and E404 (no such package): the cause in one line.
+  if grep -q 'code ETARGET' <<<"$LOG"; then
+    NEWEST=$(npm view "$PKG" version 2>/dev/null || true)
+    fail "npm has no version $VERSION of $PKG (newest: ${NEWEST:-unknown}) — give one it has: npm view $PKG versions"
+  fi
+  grep -q 'code E404' <<<"$LOG" && fail "npm has no package $PKG — check its name on the npm registry"
+  fail "npm install $SPEC failed (see above): check the name and version on the npm registry"
+fi
+printf '%s\n' "$LOG" >&2
 BIN=$(node -e '
 const p = require(process.argv[1] + "/node_modules/" + process.argv[2] + "/package.json");
 const b = typeof p.bin === "string" ? p.bin : Object.values(p.bin ?? {})[0];

@@ -67,7 +67,10 @@ test("a built target builds once, rebuilds when an input changes, and its runs m
   assert.equal(first.exitCode, 0, first.stderr);
   assert.match(first.stderr, /building target ok \(not built yet\)/);
   // The last lines split the time: the build before the runs, then each run's target start-up (2 stdio runs, each ready at its first answer).
-  assert.match(first.stderr, /2 of 2 runs ok in [\d.]+ s \(CPU: wirecost [\d.]+ s, the targets it started [\d.]+ s; floor [\d.]+ s on \d+ cores?, [\d.]+×\)/);
+  assert.match(
+    first.stderr,
+    /2 of 2 runs ok in [\d.]+ s \(CPU: wirecost [\d.]+ s, the targets it started [\d.]+ s, the target builds [\d.]+ s; floor [\d.]+ s on \d+ cores?, [\d.]+×\)/,
+  );
   assert.match(first.stderr, /\n {2}time: target build [\d.]+ s before the runs; target start-up [\d.]+ s summed over 2 runs \(spawn to ready\)/);
   assert.equal(builds(dir), 1);
   assert.ok(existsSync(join(dir, ".wirecost", "build", "ok", "wirecost-build.json")));
@@ -170,6 +173,88 @@ test("a failed build's line names the cause, not the tool's epilogue", async () 
   const cargo =
     "   Compiling a2a v0.15.0\nerror[E0432]: unresolved import `a2a::x`\nFor more information about this error, try `rustc --explain E0432`.\nerror: could not compile `a2a` (bin) due to 1 previous error\n";
   assert.equal(failureLine(cargo), "error: could not compile `a2a` (bin) due to 1 previous error");
+  // npm's own epilogue after install-npm.sh's line (the log order of a failed install): the cause, not the log's path.
+  const npm =
+    "npm error code ETARGET\nnpm error notarget No matching version found for x@9.9.9.\ninstall-npm: npm has no version 9.9.9 of x (newest: 1.2.3) — give one it has: npm view x versions\nnpm error A complete log of this run can be found in: /root/.npm/_logs/a-debug-0.log\n";
+  assert.equal(failureLine(npm), "install-npm: npm has no version 9.9.9 of x (newest: 1.2.3) — give one it has: npm view x versions");
   assert.equal(failureLine("just one line\n"), "just one line");
   assert.equal(failureLine(""), "");
+});
+
+/**
+ * A scratch folder with a matrix of `free` (no build: the compiled mcp-ts-v2) and `slow`, whose
+ * build waits until free's second run is in the journal of `results` (so the runs of free can
+ * only have happened beside the build), then succeeds, or fails when input.txt says fail.
+ */
+function overlapScratch(results: string): { dir: string; matrix: string; env: Record<string, string> } {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-build-overlap-"));
+  const server = JSON.stringify(join(root, "dist/targets/mcp-ts-v2/server.js"));
+  writeFileSync(join(dir, "input.txt"), "v1\n");
+  writeFileSync(
+    join(dir, "build.sh"),
+    [
+      "set -euo pipefail",
+      'out="$1"',
+      `for i in $(seq 600); do [ -f ${JSON.stringify(join(dir, results, "runs", "free-stdio-2026-07-28-plain", "2.json"))} ] && break; sleep 0.1; done`,
+      `[ -f ${JSON.stringify(join(dir, results, "runs", "free-stdio-2026-07-28-plain", "2.json"))} ] || { echo "error: free's runs never came" >&2; exit 4; }`,
+      'if grep -q fail input.txt; then echo "compiler says no" >&2; exit 3; fi',
+      `printf '#!/bin/sh\\nexec %s %s "$@"\\n' ${JSON.stringify(process.execPath)} ${server} > "$out/run.sh"`,
+      'chmod +x "$out/run.sh"',
+    ].join("\n") + "\n",
+  );
+  const matrix = join(dir, "matrix.yaml");
+  writeFileSync(
+    matrix,
+    `version: 1
+repeats: 2
+axes:
+  - { name: client, values: [raw], id: "" }
+  - { name: target, values: [free, slow] }
+  - { name: transport, values: [stdio] }
+  - { name: revision, values: ["2026-07-28"] }
+  - { name: flow, values: [plain] }
+targets:
+  free:
+    stdio: { argv: [${JSON.stringify(process.execPath)}, ${server}, --transport, stdio] }
+  slow:
+    build:
+      command: [bash, build.sh, "{build}"]
+      inputs: [build.sh, input.txt]
+    stdio: { argv: ["{build}/run.sh", --transport, stdio] }
+`,
+  );
+  return { dir, matrix, env: { WIRECOST_BUILD_ROOT: join(dir, ".wirecost", "build") } };
+}
+
+test("a configuration's runs start as soon as its own target is built: the others run beside a build", { timeout: 120_000 }, async () => {
+  const { dir, matrix, env } = overlapScratch("r1");
+  const r = await execa(process.execPath, [cli, "run", matrix, "--results", join(dir, "r1")], { cwd: dir, env, reject: false });
+  assert.equal(r.exitCode, 0, r.stderr);
+  assert.match(r.stderr, /4 of 4 runs ok in [\d.]+ s/);
+  // free's runs were done while slow was building (its build waited for them), and the progress lines say so.
+  assert.match(r.stderr, /\[1\/4\] free-stdio-2026-07-28-plain #1 ok \| 0 failed \| ETA \S+ \| (running free \| )?building slow\n/);
+  assert.match(r.stderr, /\[4\/4\] slow-stdio-2026-07-28-plain #2 ok \| 0 failed \| ETA 0s( \| running slow)?\n/);
+  assert.match(r.stderr, /\n {2}time: target build [\d.]+ s, the runs beside them from [\d.]+ s on; target start-up/);
+  assert.deepEqual(
+    tsv(join(dir, "r1", "runs.tsv")).map((x) => `${x.config} ${x.status}`),
+    ["free-stdio-2026-07-28-plain ok", "free-stdio-2026-07-28-plain ok", "slow-stdio-2026-07-28-plain ok", "slow-stdio-2026-07-28-plain ok"],
+  );
+});
+
+test("a build that fails after other runs started fails its own configurations' runs with the build's line; the others are kept", {
+  timeout: 120_000,
+}, async () => {
+  const { dir, matrix, env } = overlapScratch("r1");
+  writeFileSync(join(dir, "input.txt"), "fail\n");
+  const r = await execa(process.execPath, [cli, "run", matrix, "--results", join(dir, "r1")], { cwd: dir, env, reject: false });
+  assert.equal(r.exitCode, 1, r.stderr);
+  assert.match(r.stderr, /2 of 4 runs ok in /);
+  const runs = tsv(join(dir, "r1", "runs.tsv"));
+  assert.deepEqual(
+    runs.map((x) => `${x.config} ${x.status}`),
+    ["free-stdio-2026-07-28-plain ok", "free-stdio-2026-07-28-plain ok", "slow-stdio-2026-07-28-plain failed", "slow-stdio-2026-07-28-plain failed"],
+  );
+  for (const x of runs.filter((x) => x.status === "failed"))
+    assert.match(x.error ?? "", /matrix\.yaml:\d+:\d+: the build of target slow failed \(exit 3\): compiler says no — full output in .*slow\.log/);
+  assert.match(r.stderr, /rerun them: .*--only slow-stdio-2026-07-28-plain/);
 });

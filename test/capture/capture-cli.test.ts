@@ -5,8 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -274,6 +274,13 @@ test("capture: a --log in a missing folder, 127.0.0.1 without a port, or --liste
     assert.match(err, pattern);
   }
   assert.throws(() => readFileSync(join(dir, "ran")), /ENOENT/, "the command must not be started");
+});
+
+test("capture --log /dev/full -- CMD: the full disk is one line naming --log and the path", { skip: !existsSync("/dev/full") && "no /dev/full here" }, () => {
+  const r = spawnSync(process.execPath, [cli, "capture", "--log", "/dev/full", "--", "true"], { encoding: "utf8", timeout: 20_000 });
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(r.stderr.split("\n").filter(Boolean).length, 1, r.stderr);
+  assert.match(r.stderr, /^wirecost: --log \/dev\/full: cannot write it: no space left on the device \(ENOSPC\)/);
 });
 
 test("capture --upstream: a server not listening is named on stderr once, the client's connections closed, ^C still exits 0", async () => {

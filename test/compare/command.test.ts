@@ -127,6 +127,23 @@ test("--format md: bidirectional formatting characters from the wire (U+202E, U+
   assert.equal(md.status, 0, md.stderr);
   assert.doesNotMatch(md.stdout, /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/, "no bidirectional formatting character in the markdown");
   assert.ok(md.stdout.includes("b<U+202E>evil<U+2066>x"), md.stdout);
+  const text = wirecost("compare", folder("base"), folder("bidi"));
+  assert.equal(text.status, 0, text.stderr);
+  assert.doesNotMatch(text.stdout, /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/, "no bidirectional formatting character in the terminal text");
+  assert.ok(text.stdout.includes("b<U+202E>evil<U+2066>x"), text.stdout);
+});
+
+test("terminal text: control characters from a results folder (ESC sequences, a line break, C1, U+2028 in provenance.json's matrix file) show as text", () => {
+  const forged = folder("control");
+  cpSync(folder("field"), forged, { recursive: true });
+  const provenance = JSON.parse(readFileSync(join(forged, "provenance.json"), "utf8")) as { matrix: { file: string } };
+  provenance.matrix.file = "m\u001b]0;PWNED\u0007\u001b[2J\nfake line\u0085\u009b31m\u2028x";
+  writeFileSync(join(forged, "provenance.json"), JSON.stringify(provenance, null, 2));
+  const text = wirecost("compare", folder("base"), forged);
+  assert.equal(text.status, 0, text.stderr);
+  assert.doesNotMatch(text.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/, "no control character but tab and line end");
+  assert.ok(text.stdout.includes("m<U+001B>]0;PWNED<U+0007><U+001B>[2J<U+000A>fake line<U+0085><U+009B>31m<U+2028>x"), text.stdout);
+  assert.doesNotMatch(text.stdout, /^fake line/m, "the line break in it starts no line");
 });
 
 test("one more round trip (flow two): an exchange added, http_round_trips +1; --fail-on http_round_trips>0 exits 2", () => {

@@ -89,3 +89,32 @@ test("without an answer, a stream that stays open is still waited for until the 
     s.srv.close();
   }
 });
+
+test("a keep-alive connection the server closed while this process was busy is not written to: the next request goes on a new connection", async () => {
+  // The server in its own process (this one's event loop is about to be blocked), closing idle
+  // keep-alive connections after 300 ms, as Node's http server and uvicorn do after 5 s.
+  const { spawn } = await import("node:child_process");
+  const code = `const s = require("node:http").createServer((q, r) => { q.resume(); q.on("end", () => r.end("{}")); });
+s.keepAliveTimeout = 300; let n = 0; s.on("connection", () => console.error("conn " + ++n));
+s.listen(0, "127.0.0.1", () => console.log(s.address().port));`;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "pipe"] });
+  let conns = 0;
+  child.stderr.on("data", (d: Buffer) => (conns += (d.toString().match(/conn \d+/g) ?? []).length));
+  try {
+    const port = await new Promise<number>((res) => child.stdout.once("data", (d: Buffer) => res(Number(d.toString().trim()))));
+    const conn = new HttpConnection(port);
+    const first = await conn.request(REQUEST, "POST", 5000);
+    assert.equal(first.complete, true);
+    // Busy past the server's idle timeout: its FIN arrives and waits unread.
+    const until = Date.now() + 1500;
+    while (Date.now() < until);
+    const second = await conn.request(REQUEST, "POST", 5000);
+    assert.equal(second.complete, true);
+    assert.equal(second.body.toString(), "{}");
+    conn.close();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(conns, 2, "a new connection for the second request");
+  } finally {
+    child.kill();
+  }
+});

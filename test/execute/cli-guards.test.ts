@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -61,6 +61,21 @@ test("--repeats 0, --jobs 0 and --jobs above 4 per core (at most 64) are refused
   }
   const top = await wc(["run", "--jobs", String(max), "--repeats", "0", "--results", join(mkdtempSync(join(tmpdir(), "wirecost-guard-")), "r")]);
   assert.doesNotMatch(top.stderr, /--jobs/, `--jobs ${max} is taken`);
+});
+
+test("--shard past 2^53−1 and measure --url with port 0 are refused up front with one line", async () => {
+  const out = join(mkdtempSync(join(tmpdir(), "wirecost-guard-")), "r");
+  const r = await wc(["run", "test/fixtures/matrices/jsonrpc-echo.yaml", "--shard", "1/99999999999999999999", "--results", out]);
+  assert.equal(r.exitCode, 1, r.stderr);
+  assert.equal(
+    r.stderr,
+    "wirecost: --shard 1/99999999999999999999: N is past 2^53−1 (9007199254740991), which a number cannot hold exactly — give a smaller N, e.g. --shard 2/3",
+  );
+  const url = await wc(["measure", "--url", "http://127.0.0.1:0/mcp", "--results", out]);
+  assert.equal(url.exitCode, 1, url.stderr);
+  assert.equal(url.stderr.trim().split("\n").length, 1, url.stderr);
+  assert.match(url.stderr, /^wirecost: --url http:\/\/127\.0\.0\.1:0\/mcp: port 0 is not a port a server listens on \(1–65535\)/);
+  assert.ok(!existsSync(out), "nothing written");
 });
 
 test("verify on every committed report prints a command that names that report's matrix", async () => {

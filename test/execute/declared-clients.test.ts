@@ -93,9 +93,9 @@ test("clients: placeholders are checked where they are written; {stdio} and {flo
   ];
   for (const [stdio, http, re] of bad) assert.throws(() => parseMatrix(matrix(stdio, http), "m.yaml"), re, `${stdio} / ${http}`);
   const timing = matrix('{ argv: [cl, "{stdio}"] }', '{ argv: [cl, "{url}"] }').replace("version: 1\n", "version: 1\nmeasures: [latency]\n");
-  assert.throws(() => parseMatrix(timing, "m.yaml"), /m\.yaml:\d+:\d+: clients: declares clients run as commands, which only bytes runs use/);
+  assert.throws(() => parseMatrix(timing, "m.yaml"), /m\.yaml:\d+:\d+: clients: declares clients run as commands, which bytes and per-call runs use/);
   const noSuch = matrix('{ argv: [cl, "{stdio}"] }', '{ argv: [cl, "{url}"] }').replace("values: [raw, c]", "values: [raw, d]");
-  assert.throws(() => parseMatrix(noSuch, "m.yaml"), /unknown client "d" — use one of: raw, sdk, jsonrpc, c, or declare it under clients:/);
+  assert.throws(() => parseMatrix(noSuch, "m.yaml"), /unknown client "d" — use one of: raw, sdk, sdk-v1, sdk-v2, jsonrpc, c, or declare it under clients:/);
 
   const c = ok.clients!.c!;
   const values = { client: "c", target: "t", transport: "stdio", revision: "2025-11-25", flow: "list" };

@@ -83,6 +83,31 @@ test("a target listening on 0.0.0.0 fails its run with one line naming the addre
   assert.match(r.stderr, /target listens on 0\.0\.0\.0:\d+, not on loopback only/);
 });
 
+test("a target that binds anything off loopback fails its run with one line naming it: a second listener, one bound during the run, UDP, a child's, a stdio target's", {
+  timeout: 60_000,
+}, async () => {
+  const out = mkdtempSync(join(tmpdir(), "wirecost-binds-extra-"));
+  const r = await execa(process.execPath, [cli, "run", "test/fixtures/binds-extra.yaml", "--results", out], { cwd: root, reject: false });
+  assert.equal(r.exitCode, 1, r.stderr);
+  const runs = new Map(tsv(join(out, "runs.tsv")).map((x) => [x.config!, x]));
+  const tcp = /^target listens on TCP 0\.0\.0\.0:\d+ \(process \d+\), not on loopback only — bind it to 127\.0\.0\.1/;
+  for (const id of ["jsonrpc-second-http-plain", "jsonrpc-late-http-plain", "jsonrpc-child-http-plain", "jsonrpc-stdio-listens-stdio-plain"]) {
+    assert.equal(runs.get(id)?.status, "failed", id);
+    assert.match(runs.get(id)!.error!, tcp, id);
+  }
+  assert.equal(runs.get("jsonrpc-udp-http-plain")?.status, "failed");
+  assert.match(runs.get("jsonrpc-udp-http-plain")!.error!, /^target binds UDP 0\.0\.0\.0:\d+ \(process \d+\), not on loopback only/);
+});
+
+test("an answer nested 100,000 deep fails its run with the driver's reason, not V8's stack overflow", { timeout: 30_000 }, async () => {
+  const out = mkdtempSync(join(tmpdir(), "wirecost-deep-"));
+  const r = await execa(process.execPath, [cli, "run", "test/fixtures/deep-answer.yaml", "--results", out], { cwd: root, reject: false });
+  assert.equal(r.exitCode, 1, r.stderr);
+  const [run] = tsv(join(out, "runs.tsv"));
+  assert.equal(run!.status, "failed");
+  assert.equal(run!.error, 'echo #1: expected a result with text "hello", got a JSON value nested too deep to show');
+});
+
 test("a matrix whose target command does not exist gets one clear line, not a stack trace", async () => {
   const dir = mkdtempSync(join(tmpdir(), "wirecost-badcmd-"));
   const matrix = (argv: string) =>

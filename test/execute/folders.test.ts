@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -17,7 +17,8 @@ import { tsv } from "./helpers.js";
 
 const tmp = (p: string) => mkdtempSync(join(tmpdir(), `wirecost-${p}-`));
 /** Run the CLI (as another user when `as` says so). */
-const wc = (args: string[], as: { uid?: number; gid?: number } = {}) => execa(process.execPath, [cli, ...args], { cwd: root, reject: false, ...as });
+const wc = (args: string[], as: { uid?: number; gid?: number; timeout?: number; killSignal?: NodeJS.Signals } = {}) =>
+  execa(process.execPath, [cli, ...args], { cwd: root, reject: false, ...as });
 const QUICK = ["test/fixtures/runner-small.yaml", "--only", "raw-mcp-ts-v2-stdio-2026-07-28-plain", "--repeats", "1"];
 
 /** One line on stderr, starting `wirecost: `, no stack trace. */
@@ -136,5 +137,68 @@ test("a stale lock (its process is gone) is taken over with a note; every mode t
     assert.equal(refused.exitCode, 1, refused.stderr);
     assert.match(oneLine(refused.stderr), new RegExp(`is being written by wirecost pid ${process.pid}, started .*: wirecost run other — `));
     assert.ok(existsSync(join(folder, ".wirecost-lock")), "another's lock is left alone");
+  }
+});
+
+test("a FIFO or a symbolic link in the lock's place: one line from every command that locks, at once; it is never read nor removed", {
+  timeout: 60_000,
+}, async () => {
+  const victim = join(tmp("lock-victim"), "keep.txt");
+  writeFileSync(victim, "mine\n");
+  const odd: [string, (p: string) => void][] = [
+    ["a FIFO", (p) => assert.equal(spawnSync("mkfifo", [p]).status, 0)],
+    ["a symbolic link", (p) => symlinkSync(victim, p)],
+  ];
+  for (const [kind, make] of odd) {
+    const dir = join(tmp("odd-lock"), "results");
+    mkdirSync(dir, { recursive: true });
+    const lock = join(dir, ".wirecost-lock");
+    make(lock);
+    for (const args of [["run", ...QUICK], ["recount"], ["conformance", "--target", "mcp-ts-v2"]]) {
+      // SIGKILL at the limit: a command blocked reading a FIFO never runs its SIGTERM handler.
+      const r = await wc([...args, "--results", dir], { timeout: 20_000, killSignal: "SIGKILL" });
+      assert.equal(r.exitCode, 1, `${args[0]} with ${kind}: ${r.stderr}`);
+      assert.equal(
+        oneLine(r.stderr),
+        `wirecost: ${lock}: ${kind} where wirecost keeps the folder's lock, not a lock it wrote; fix: remove it, or pass --results another folder`,
+      );
+      assert.ok(lstatSync(lock).isFIFO() || lstatSync(lock).isSymbolicLink(), "left where it was");
+    }
+  }
+  assert.equal(readFileSync(victim, "utf8"), "mine\n");
+});
+
+test("a full disk when the lock is written: one line naming the option and the lock; no empty lock left, no folder it made", { timeout: 60_000 }, async (t) => {
+  const disk = tmp("full");
+  if (process.getuid?.() !== 0 || spawnSync("mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", disk]).status !== 0) {
+    t.skip("needs root to mount a small tmpfs (mount -t tmpfs) to fill");
+    return;
+  }
+  try {
+    const existing = join(disk, "results");
+    mkdirSync(existing);
+    try {
+      writeFileSync(join(disk, "fill"), Buffer.alloc(1 << 20)); // more than the disk holds: fills it
+    } catch (e) {
+      assert.equal((e as NodeJS.ErrnoException).code, "ENOSPC");
+    }
+    const recount = await wc(["recount", "--results", existing]);
+    assert.equal(recount.exitCode, 1, recount.stderr);
+    assert.equal(
+      oneLine(recount.stderr),
+      `wirecost: --results ${existing}: cannot write ${existing}/.wirecost-lock: no space left on the device (ENOSPC) — free some space, or pass --results another path on another disk`,
+    );
+    assert.deepEqual(readdirSync(existing), [], "no empty lock left");
+
+    const made = join(disk, "new");
+    const run = await wc(["run", ...QUICK, "--results", made]);
+    assert.equal(run.exitCode, 1, run.stderr);
+    assert.match(
+      oneLine(run.stderr),
+      new RegExp(`^wirecost: --results ${made}: cannot write ${made}/\\.wirecost-lock: no space left on the device \\(ENOSPC\\)`),
+    );
+    assert.ok(!existsSync(made), "the folder the run made is gone with its lock");
+  } finally {
+    spawnSync("umount", [disk]);
   }
 });

@@ -11,7 +11,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +19,7 @@ import { execa } from "execa";
 import { cli, root } from "../paths.js";
 import { tsv } from "./helpers.js";
 import { countTokens } from "../../runner/count/tokens.js";
+import { measureMatrix } from "../../bin/commands/measure.js";
 
 const server = (transport: string) => ["node", join(root, "dist/targets/mcp-ts-v1/server.js"), "--transport", transport];
 
@@ -71,6 +72,12 @@ test("measure --http … -- CMD: both transports, revisions found, one call each
     assert.match(r.stderr, /^revisions: auto: target v1 speaks 2025-06-18, 2025-11-25$/m);
     assert.match(r.stderr, /^ {2}skipped v1 × 2026-07-28: /m);
     assert.doesNotMatch(r.stderr, /stdio only|HTTP only/);
+    // The skipped revision's cells say why in coverage.tsv: the probe's line per transport, not only the list found.
+    for (const t of ["http", "stdio"])
+      assert.match(
+        tsv(join(results, "coverage.tsv")).find((c) => c.config === `raw-v1-${t}-2026-07-28-call`)!.reason!,
+        /^target v1 does not speak revision 2026-07-28 \(revisions: auto found 2025-06-18, 2025-11-25; stdio: server answered 2025-era .* to a 2026-07-28 request; http: /,
+      );
     const lines = totalsLines(r.stdout);
     assert.deepEqual(
       lines.map((l) => l.split("\t")[0]),
@@ -128,7 +135,7 @@ test("measure --http … -- CMD: both transports, revisions found, one call each
     // The page: the answer for flow call over both transports, the catalog section, the flow defined from the results.
     const page = readFileSync(join(dir, "site", "v1.md"), "utf8");
     assert.match(page, /## The answer/);
-    assert.match(page, /### Over http\n+\| Flow \| Revision \| v1 \|\n\| --- \| --- \| ---: \|\n\| call \| 2025-06-18 \|/);
+    assert.match(page, /### Over HTTP\n+\| Flow \| Revision \| v1 \|\n\| --- \| --- \| ---: \|\n\| call \| 2025-06-18 \|/);
     assert.match(page, /## What this server's catalog costs a model's context/);
     assert.match(page, /tokens under o200k\\_base \(js-tiktoken 1\.0\.21\), cl100k\\_base \(js-tiktoken 1\.0\.21\)/);
     assert.match(page, /\| echo \| \d[\d,]* \| \d[\d,]* \/ \d[\d,]* \| \d[\d,]* \(\+?-?\d+\) \|/);
@@ -141,7 +148,9 @@ test("measure --http … -- CMD: both transports, revisions found, one call each
   }
 });
 
-test("measure --url: a server already running on 127.0.0.1, measured over HTTP, the line says why not stdio", { timeout: 120_000 }, async () => {
+test("measure --url: a server already running, given as localhost (127.0.0.1), measured over HTTP, the lines say why not stdio", {
+  timeout: 120_000,
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-url-"));
   const port = await freePort();
   const [cmd, ...args] = server("http");
@@ -160,11 +169,12 @@ test("measure --url: a server already running on 127.0.0.1, measured over HTTP, 
     const results = join(dir, "results");
     const r = await execa(
       process.execPath,
-      [cli, "measure", "--url", `http://127.0.0.1:${port}/mcp`, "--tool", "echo", "--args", '{"text":"hi"}', "--repeats", "1", "--results", results],
+      [cli, "measure", "--url", `http://localhost:${port}/mcp`, "--tool", "echo", "--args", '{"text":"hi"}', "--repeats", "1", "--results", results],
       { cwd: root, reject: false },
     );
     assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stderr, /^measure: Streamable HTTP only: the server is already running/m);
+    assert.match(r.stderr, /^measure: --url http:\/\/localhost:\d+\/mcp: localhost taken as 127\.0\.0\.1 \(wirecost connects to 127\.0\.0\.1 only\)$/m);
     assert.deepEqual(
       totalsLines(r.stdout).map((l) => l.split("\t")[0]),
       [`raw-server-${port}-http-2025-06-18-call`, `raw-server-${port}-http-2025-11-25-call`],
@@ -183,14 +193,71 @@ test("measure refuses a missing server, --args without --tool, an --http line wi
     [["--args", "{}", "--", "node", "x.js"], /--args without --tool/],
     [["--http", "node x.js --port 3000"], /no \{port\}/],
     [["--url", "http://192.0.2.1:3000/mcp"], /host 192\.0\.2\.1 is not 127\.0\.0\.1 — wirecost measures loopback only/],
+    [["--url", "http://[::1]:3000/mcp"], /host \[::1\] is not 127\.0\.0\.1/],
     [["--url", "https://127.0.0.1:3000/mcp"], /https is not measured/],
     [["--url", "http://127.0.0.1:3000/mcp", "--http", "node x.js {port}"], /name one server/],
+    // Numbers JSON.stringify would send as another value: refused, never sent changed.
+    [
+      ["--tool", "t", "--args", '{"id":12345678901234567890}', "--", "node", "x.js"],
+      /^wirecost: --args \{"id":12345678901234567890\}: the number 12345678901234567890 would be sent as 12345678901234567000 — /,
+    ],
+    [["--tool", "t", "--args", '{"n":[1,1e999]}', "--", "node", "x.js"], /the number 1e999 would be sent as null — /],
   ] as const) {
     const r = await execa(process.execPath, [cli, "measure", ...args], { cwd: root, reject: false });
     assert.equal(r.exitCode, 1, r.stderr);
     assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
     assert.match(r.stderr, want);
   }
+});
+
+test("measure --url where nothing listens: one line before anything is written, not three failed probes", { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-url-none-"));
+  try {
+    const port = await freePort();
+    const results = join(dir, "results");
+    const r = await execa(process.execPath, [cli, "measure", "--url", `http://127.0.0.1:${port}/mcp`, "--results", results], { cwd: root, reject: false });
+    assert.equal(r.exitCode, 1, r.stderr);
+    assert.equal(
+      r.stderr.trim(),
+      `wirecost: --url http://127.0.0.1:${port}/mcp: nothing accepts connections on 127.0.0.1:${port} — start the server first (--url measures one already running), or give its command: --http 'CMD … {port}'`,
+    );
+    assert.ok(!existsSync(results));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("measure says in a line which of its own options stand after -- (they go to the server)", { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-after-"));
+  try {
+    // wirecost's TypeScript v1 server refuses an option it does not know: every probe fails, and the line says why.
+    const r = await execa(
+      process.execPath,
+      [cli, "measure", "--name", "after", "--probe-timeout", "5", "--results", join(dir, "results"), "--", ...server("stdio"), "--repeats=1", "--tool", "echo"],
+      { cwd: root, reject: false },
+    );
+    assert.equal(r.exitCode, 1, r.stderr);
+    for (const opt of ["--repeats", "--tool"])
+      assert.ok(r.stderr.includes(`measure: ${opt} after -- goes to the server, not to measure — put measure's options before --`), r.stderr);
+    assert.doesNotMatch(r.stderr, /measure: --transport after --/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("measure names a server by the word of its command that names it: past a launcher's options, without a version", () => {
+  for (const [argv, name] of [
+    [["npx", "-y", "@modelcontextprotocol/server-sequential-thinking@2026.8.31"], "modelcontextprotocol-server-sequential-thinking"],
+    [["python3", "-m", "mcp_server_time"], "mcp-server-time"],
+    [["uvx", "mcp-server-time==2026.10.19"], "mcp-server-time"],
+    [["uv", "run", "weather.py"], "weather"],
+    [["node", "--no-warnings", "./build/my-server.mjs"], "my-server"],
+    [["./bin/my-server", "--verbose"], "my-server"],
+  ] as const)
+    assert.equal(measureMatrix([...argv], { repeats: 1 }, root).name, name, argv.join(" "));
+  // A number within a double's integers, a string of digits and a string holding "1e999" are sent as given.
+  for (const args of ['{"a":9007199254740991}', '{"a":"12345678901234567890"}', '{"s":"x\\"1e999"}'])
+    assert.doesNotThrow(() => measureMatrix(["node", "x.js"], { repeats: 1, tool: "t", args }, root), args);
 });
 
 test("measure refuses a versionless or path-like --npm / --pypi in one line, before it writes anything", async () => {
@@ -220,6 +287,7 @@ test("a failed measure leaves the earlier results, measure.yaml, tools.tsv and t
   timeout: 120_000,
 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-keep-"));
+  const elsewhere = mkdtempSync(join(tmpdir(), "wirecost-measure-keep-server-"));
   /** Every file under `d` (relative path → bytes), the staging folder aside. */
   const snapshot = (d: string): Record<string, string> => {
     const out: Record<string, string> = {};
@@ -231,25 +299,10 @@ test("a failed measure leaves the earlier results, measure.yaml, tools.tsv and t
     return out;
   };
   try {
-    const measure = (tool: string) =>
+    const measure = (tool: string, command: readonly string[] = server("stdio")) =>
       execa(
         process.execPath,
-        [
-          cli,
-          "measure",
-          "--name",
-          "v1",
-          "--tool",
-          tool,
-          "--args",
-          '{"text":"hi"}',
-          "--repeats",
-          "1",
-          "--results",
-          join(dir, "results"),
-          "--",
-          ...server("stdio"),
-        ],
+        [cli, "measure", "--name", "v1", "--tool", tool, "--args", '{"text":"hi"}', "--repeats", "1", "--results", join(dir, "results"), "--", ...command],
         {
           cwd: root,
           reject: false,
@@ -259,18 +312,31 @@ test("a failed measure leaves the earlier results, measure.yaml, tools.tsv and t
     assert.equal(ok.exitCode, 0, ok.stderr);
     const before = snapshot(dir);
     assert.ok(before["results/measure.yaml"] && before["results/tools.tsv"] && before["site/v1.html"], Object.keys(before).join(" "));
-    // A tool the server lists, called with arguments it refuses: every run fails, nothing replaced.
-    const bad = await measure("add");
+    // The server answers the probes (its first three starts) and then no longer starts: every run
+    // fails, nothing replaced. (A tool called with arguments it refuses answers isError: a counted run.)
+    const wrapper = join(elsewhere, "server.sh");
+    writeFileSync(
+      wrapper,
+      `#!/bin/bash\nn=$(( $(cat "$0.count" 2>/dev/null || echo 0) + 1 )); echo $n > "$0.count"\n[ $n -ge 4 ] && exit 3\nexec ${server("stdio")
+        .map((w) => JSON.stringify(w))
+        .join(" ")}\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    const bad = await measure("echo", [wrapper]);
     assert.equal(bad.exitCode, 1, bad.stderr);
     assert.match(bad.stderr, /stay as they were/);
     assert.deepEqual(snapshot(dir), before, "nothing of the earlier measure changed");
     // A tool it does not list: one line naming the tools it has, before any run.
     const typo = await measure("ecko");
     assert.equal(typo.exitCode, 1, typo.stderr);
-    assert.match(typo.stderr, /^wirecost: target v1: it lists no tool "ecko" \(2025-06-18, stdio\); its tools: echo, add, confirm — name one of them/m);
+    assert.match(
+      typo.stderr,
+      /^wirecost: target v1: it lists no tool "ecko" \(2025-(?:06-18|11-25), stdio\); its tools: echo, add, confirm — name one of them/m,
+    );
     assert.deepEqual(snapshot(dir), before, "nothing of the earlier measure changed");
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
   }
 });
 

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { cli, root } from "../paths.js";
-import { processesWithMarker } from "./helpers.js";
+import { processesWithMarker, tsv } from "./helpers.js";
 
 const matrix = "test/fixtures/orphans.yaml";
 /** Is python3 here for the fork-server target? Without it (outside CI) only the Node target runs. */
@@ -131,4 +131,72 @@ test("SIGHUP during HTTP runs: handled as SIGTERM (stop line, resume line, lock 
   assert.ok(!existsSync(join(results, ".wirecost-targets")), "no pid file is left");
   await sleep(300);
   assert.deepEqual(processesWithMarker(`WIRECOST_TEST_MARK=${marker}`), [], "no target left");
+});
+
+/** Pids of the `sleep 600` daemons carrying `marker` (what test/fixtures/fault-targets/double-fork.sh leaves behind). */
+const daemons = (marker: string) => processesWithMarker(`WIRECOST_TEST_MARK=${marker}`).filter((p) => commandOf(p).startsWith("sleep 600"));
+
+test("a target's double-forked daemon (setsid, stdio on /dev/null) is stopped with it: none left after the run, ok or timed out", {
+  timeout: 90_000,
+}, async () => {
+  const marker = randomUUID();
+  const results = join(mkdtempSync(join(tmpdir(), "wirecost-double-fork-")), "results");
+  const r = spawnSync(process.execPath, [cli, "run", "test/fixtures/double-fork.yaml", "--results", results], {
+    cwd: root,
+    env: { ...process.env, WIRECOST_TEST_MARK: marker },
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 1, r.stderr);
+  const runs = new Map(tsv(join(results, "runs.tsv")).map((x) => [x.config!, x.status]));
+  assert.equal(runs.get("jsonrpc-echo-stdio-plain"), "ok", r.stderr);
+  assert.equal(runs.get("jsonrpc-hang-http-plain"), "timeout", r.stderr);
+  await sleep(300);
+  assert.deepEqual(
+    processesWithMarker(`WIRECOST_TEST_MARK=${marker}`).map((p) => `${p} ${commandOf(p)}`),
+    [],
+    "no process a target started is left",
+  );
+});
+
+test("kill -9 of run and its watchdog while a target's double-forked daemon lives: run --resume stops the daemon", { timeout: 90_000 }, async () => {
+  const marker = randomUUID();
+  const results = join(mkdtempSync(join(tmpdir(), "wirecost-double-fork-")), "results");
+  const child = spawn(process.execPath, [cli, "run", "test/fixtures/double-fork.yaml", "--only", "jsonrpc-hang-http-plain", "--results", results], {
+    cwd: root,
+    env: { ...process.env, WIRECOST_TEST_MARK: marker },
+    stdio: "ignore",
+  });
+  const exited = new Promise((res) => child.on("exit", res));
+  const deadline = Date.now() + 30_000;
+  while (daemons(marker).length === 0 || !existsSync(join(results, ".wirecost-targets"))) {
+    if (Date.now() > deadline) throw new Error("the target's daemon did not start within 30 s");
+    await sleep(100);
+  }
+  const watchdog = readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .find((p) => parentOf(p) === child.pid && commandOf(p).includes("watchdog.js"));
+  assert.ok(watchdog, "the run has a watchdog");
+  process.kill(watchdog, "SIGKILL");
+  process.kill(child.pid!, "SIGKILL");
+  await exited;
+  await sleep(300);
+  const left = daemons(marker);
+  assert.ok(left.length > 0, "without wirecost and its watchdog, the daemon is left (the case --resume must handle)");
+  const resumed = spawnSync(
+    process.execPath,
+    [cli, "run", "test/fixtures/double-fork.yaml", "--only", "jsonrpc-hang-http-plain", "--results", results, "--resume"],
+    {
+      cwd: root,
+      env: { ...process.env, WIRECOST_TEST_MARK: marker },
+      encoding: "utf8",
+    },
+  );
+  assert.match(resumed.stderr, /note: .*: stopped \d+ target process group\(s\) left running by an earlier wirecost run/);
+  await sleep(300);
+  assert.deepEqual(
+    processesWithMarker(`WIRECOST_TEST_MARK=${marker}`).map((p) => `${p} ${commandOf(p)}`),
+    [],
+    "the dead run's daemon and the resumed run's are stopped",
+  );
 });

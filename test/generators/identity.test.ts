@@ -72,7 +72,7 @@ describe("a bytes report named by its matrix, beside the MCP report", () => {
     assert.match(index, /\| \[MCP on the wire\]\(mcp-on-the-wire\.md\) \| [^|]* MCP flow[^|]* \| \. \|/);
     assert.match(
       index,
-      /\| \[JSON-RPC echo on the wire\]\(json-rpc-echo-on-the-wire\.md\) \| Median bytes, JSON-RPC messages and HTTP round trips of each flow, per target and client, over HTTP and stdio\. \| echo \|/,
+      /\| \[JSON-RPC echo on the wire\]\(json-rpc-echo-on-the-wire\.md\) \| Median bytes, JSON-RPC messages and HTTP round trips of each flow of echo, over HTTP and stdio\. \| echo \|/,
     );
   });
 

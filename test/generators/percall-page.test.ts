@@ -220,14 +220,63 @@ describe("per-call page: where the time goes", () => {
       section,
       /\| not attributed \(no profile of this process\) \| server \| 900\.0 \| .* \| not attributed: target mcp-ts-v1 declares no profile sampler \|/,
     );
-    assert.match(section, /more than 15\.0 % apart: check \(b\) does not hold for this path/);
-    assert.match(section, /Check \(b\) holds within 15 % for 1 of 2 paths; it does not for: SDK v1, stdio, 2025-11-25/);
+    // v1's server has no profile: its work cannot be told from its overhead, so check (b) is not computable, never counted as held
+    assert.match(section, /Check \(b\): not computable: a process has no profile \(not attributed\), so its work cannot be told from its overhead\./);
+    assert.match(section, /Check \(b\) holds within 15 % for 1 of 1 paths \(not computable for 1 more: the reason is beside each\)\./);
     assert.ok(existsSync(join(site, "mcp-per-call-overhead-stages.svg")), "the stacked bar chart");
     const data = readFileSync(join(site, "mcp-per-call-overhead-stages.tsv"), "utf8");
     assert.match(data, /^path\tstage\tus_per_call\n/);
     assert.equal(data.trimEnd().split("\n").length, 1 + 9, "one plotted value per stage row");
     assert.match(section, /\[server\]\(mcp-per-call-overhead-mcp-ts-v2-stdio-2025-11-25-server\.folded\)/);
     assert.ok(existsSync(join(site, "mcp-per-call-overhead-mcp-ts-v2-stdio-2025-11-25-server.folded")), "the profile copied beside the page");
+  });
+
+  /** The fixture with a paused window per path: v2's `v2Paused` µs, the direct path's 150 µs; rendered; the page's markdown. */
+  async function renderWithPaused(v2Paused: string): Promise<string> {
+    const results = withStages();
+    const file = join(results, "percall-profiled.tsv");
+    const [head, ...rows] = readFileSync(file, "utf8").replace(/\n$/, "").split("\n");
+    const cols = head!.split("\t");
+    const at = cols.indexOf("profiled_mean_us") + 1;
+    const withPaused = (line: string, paused: string): string => {
+      const cells = line.split("\t");
+      cells.splice(at, 0, paused);
+      return cells.join("\t");
+    };
+    const direct = ["direct-in-process", "ok", "100", "150", "140", "149", "", "v8@11.3", "", "", "", "direct", ""].join("\t");
+    const out = [
+      withPaused(head!, "paused_us_per_call"),
+      ...rows.map((r) => withPaused(r, r.startsWith("mcp-ts-v2") ? v2Paused : "")),
+      withPaused(direct, "150"),
+    ];
+    writeFileSync(file, `${out.join("\n")}\n`);
+    const site = tempDir("percall-paused-site");
+    await render({ results, site });
+    return readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
+  }
+
+  it("check (b) against the same calls after the same pauses where the profiled trial recorded them, the pause's and the profiler's costs beside it", async () => {
+    const md = await renderWithPaused("1520");
+    // v2: overhead 1,400 + the direct call's paused window 150 = 1,550 against its paused window 1,520 (+2.0 %)
+    assert.match(
+      md,
+      /Check \(b\): overhead 1\.400 ms \+ direct call 0\.150 ms = 1\.550 ms against the same calls unprofiled, after the same pauses, 1\.520 ms: difference 0\.030 ms \(2\.0 %\), within 15 %\. The pause's own cost: 1\.520 ms against the stopwatch trials' mean 1\.450 ms \(4\.8 %: a call after a pause starts cold\)\. The profiler's own cost: profiled mean 1\.502 ms against the same calls unprofiled after the same pauses 1\.520 ms \(-1\.2 %\)/,
+    );
+    // v1 recorded no paused window (and its server no profile): its profiler's cost stays against the trials' mean
+    assert.match(md, /The profiler's own cost: profiled mean 1\.101 ms against unprofiled mean 4\.371 ms/);
+  });
+
+  it("a path more than 15 % from its paused window is flagged, named in the count's sentence", async () => {
+    const md = await renderWithPaused("1300");
+    // v2: 1,550 predicted against 1,300: +19.2 % (the fixture's direct path has no stage rows, so it is flagged too)
+    assert.match(
+      md,
+      /1\.550 ms against the same calls unprofiled, after the same pauses, 1\.300 ms: difference 0\.250 ms \(19\.2 %\) — \*\*more than 15\.0 % apart: check \(b\) does not hold for this path\*\*/,
+    );
+    assert.match(
+      md,
+      /Check \(b\) holds within 15 % for 0 of 2 paths \(not computable for 1 more: the reason is beside each\); it does not for: direct \(in-process function call\), SDK v2, stdio, 2025-11-25 \(flagged below\)/,
+    );
   });
 
   it("a folder without profiled trials says why its time is not attributed (never an empty or zero table)", async () => {

@@ -58,7 +58,7 @@ test("one part per SDK, each with its own releases", async () => {
   assert.ok(out);
   assert.deepEqual(
     out.view.sdks.map((s) => s.target),
-    ["mcp-go", "mcp-py", "mcp-ts-v1", "mcp-ts-v2"].map((t) => `\`${t}\``),
+    ["mcp-go", "mcp-py", "mcp-rust", "mcp-ts-v1", "mcp-ts-v2"].map((t) => `\`${t}\``),
   );
   const go = sdk(out.view, "mcp-go");
   assert.match(go.releases, /^`v1\.2\.0`, .*`v1\.8\.0`$/, "a target's own releases only");

@@ -159,7 +159,7 @@ describe("report from real runner results", () => {
   it("the answer covers both transports: a stdio table beside the HTTP one, findings for each, fitted figures named by revision", async () => {
     const md = await read("mcp-on-the-wire.md");
     const answer = md.slice(md.indexOf("## The answer"), md.indexOf("## What the figures mean"));
-    assert.ok(answer.includes("### Over http") && answer.includes("### Over stdio"), "one table per transport");
+    assert.ok(answer.includes("### Over HTTP") && answer.includes("### Over stdio"), "one table per transport");
     const html = await read("mcp-on-the-wire.html");
     const [httpTable, stdioTable] = htmlTables(html);
     assert.ok(stdioTable !== undefined && stdioTable.rows.length <= 12 && stdioTable.rows.some((r) => r.slice(2).some((c) => / \[S[0-9]+\]$/.test(c))));
@@ -170,7 +170,7 @@ describe("report from real runner results", () => {
     assert.ok(linked.length > 0, "linked keys in the answer");
     for (const [, href, key] of linked) assert.equal(href, `config-${keys.get(key ?? "")}`, `${key} links to its configuration page`);
     // Each flow's sentence says how the revisions compare over both transports.
-    assert.match(answer, /^- Flow `plain`, [0-9-]+ against [0-9-]+: over http .* over stdio /m);
+    assert.match(answer, /^- Flow `plain`, [0-9-]+ against [0-9-]+: over HTTP .* over stdio /m);
     // Every fitted figure in a crossover sentence is preceded by the revision it belongs to.
     const sentences = [...answer.matchAll(/^- With (.*) over (http|stdio), ([0-9-]+) is .* than ([0-9-]+) .*\((.*)\)\.$/gm)];
     assert.ok(sentences.length > 0, "crossover sentences");

@@ -57,7 +57,14 @@ for (const file of files) {
   });
 }
 
-for (const file of ["unknown-top-key.yaml", "repeats-negative.yaml", "duplicate-ids.yaml", "semver-unmet.yaml", "program-not-found.yaml"]) {
+for (const file of [
+  "unknown-top-key.yaml",
+  "repeats-negative.yaml",
+  "axis-product-huge.yaml",
+  "duplicate-ids.yaml",
+  "semver-unmet.yaml",
+  "program-not-found.yaml",
+]) {
   test(`run refuses ${file} and writes no results`, async () => {
     const out = mkdtempSync(join(tmpdir(), "wirecost-bad-"));
     try {

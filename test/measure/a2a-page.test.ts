@@ -24,6 +24,7 @@ const FIGURES: Record<string, Record<string, number>> = {
     tput_c1_cpu_per_request_us: 2421.5,
     tput_c1_ticks_per_request_us: 2420,
     tput_c1_quantisation_error_pct: 0.34,
+    tput_c1_ticks: 293,
     tput_c50_requests: 498,
     tput_c50_cpu_per_request_us: 2500,
   },
@@ -67,13 +68,19 @@ const FIGURES: Record<string, Record<string, number>> = {
   },
 };
 
-function writeResults(dir: string, assumptions: unknown, schemaVersion = 1): void {
+/**
+ * Write hand-made timing results into `dir`.
+ * @param clockTicksPerSecond `machine.clockTicksPerSecond` of timings-run.json; left out when undefined
+ * @param extra configurations with their figures beside {@link FIGURES}
+ */
+function writeResults(dir: string, assumptions: unknown, schemaVersion = 1, clockTicksPerSecond?: unknown, extra: typeof FIGURES = {}): void {
+  const figures = { ...FIGURES, ...extra };
   mkdirSync(dir, { recursive: true });
   const rows = ["config\tmetric\ttrials\tmedian\tmin\tmax"];
-  for (const [config, metrics] of Object.entries(FIGURES))
+  for (const [config, metrics] of Object.entries(figures))
     for (const [m, v] of Object.entries(metrics)) rows.push(`${config}\t${m}\t3\t${v}\t${v * 0.9}\t${v * 1.1}`);
   writeFileSync(join(dir, "timings-summary.tsv"), rows.join("\n") + "\n");
-  const configs = Object.keys(FIGURES).map((id) => ({
+  const configs = Object.keys(figures).map((id) => ({
     id,
     values: { target: id.split("-").slice(0, -1).join("-"), transport: "http", pinning: id.split("-").pop() },
   }));
@@ -84,7 +91,7 @@ function writeResults(dir: string, assumptions: unknown, schemaVersion = 1): voi
       matrix: "matrices/a2a-layer-cost.yaml",
       command: "wirecost run matrices/a2a-layer-cost.yaml --results results/a2a-layer-cost",
       startedAt: "2026-01-01T00:00:00Z",
-      machine: { cores: 4, allowedCores: [0, 1, 2, 3], cpuModel: "Test CPU", governor: "unreadable" },
+      machine: { cores: 4, allowedCores: [0, 1, 2, 3], cpuModel: "Test CPU", governor: "unreadable", clockTicksPerSecond },
       node: "v20.0.0",
       tool: { name: "wirecost", version: "0.1.0" },
       timing: { trials: 3, warmupCalls: 2000, calls: 5000, connections: [1, 50], throughputSeconds: 3, order: "interleaved", assumptions },
@@ -145,7 +152,9 @@ test("timing results without the declared capacity rates are refused, naming the
 test("from 5 trials the A2A page prints the bootstrap interval of timings.tsv's trials, names it, and sets the two probes side by side", async () => {
   const results = mkdtempSync(join(tmpdir(), "wirecost-a2a-page-"));
   const dir = join(results, "a2a-layer-cost");
-  writeResults(dir, { capacityRequestsPerSecond: [10], agentTurnSeconds: [1, 30] }, 2);
+  writeResults(dir, { capacityRequestsPerSecond: [10], agentTurnSeconds: [1, 30] }, 2, 250, {
+    "a2a-rust-pinned": { cpu_per_request_us: 200, calls: 5000, tput_c1_cpu_per_request_us: 220, tput_c50_cpu_per_request_us: 110 },
+  });
   // Five ok trials of one figure (a failed sixth is left out): with 5 trials the 95 % percentile
   // bootstrap interval of the median is their min–max (test/generators/bootstrap.test.ts), here 2,300–2,500,
   // not the summary's min–max (2,121.5–2,593.0), so the page read the trials.
@@ -165,11 +174,35 @@ test("from 5 trials the A2A page prints the bootstrap interval of timings.tsv's 
   );
   // The probes: which one the headline uses; the window's requests, ticks and quantisation; minus and times the floor.
   assert.match(md, /The headline and the answer use the \*\*fixed-count probe\*\*/);
-  assert.match(md, /\| a2a-js \| pinned \| time window, 1 connection \| 1,210 \| 2,421\.5 \| [^|]+ \| 2,420\.0 \| 0\.34 % \| 2,351\.5 \| 34\.6× \|/);
-  assert.match(md, /\| a2a-js \| pinned \| time window, 50 connections \| 498 \| 2,500\.0 \| [^|]+ \| — \| — \| 2,480\.0 \| 125\.0× \|/);
+  assert.match(md, /\| a2a-js \| pinned \| time window, 1 connection \| 1,210 \| 2,421\.5 \| [^|]+ \| 293 \| 2,420\.0 \| 0\.34 % \| 2,351\.5 \| 34\.6× \|/);
+  assert.match(md, /\| a2a-js \| pinned \| time window, 50 connections \| 498 \| 2,500\.0 \| [^|]+ \| — \| — \| — \| 2,480\.0 \| 125\.0× \|/);
+  // The formula and the tick's length from timings-run.json (250 ticks per second: 4 ms).
+  assert.match(
+    md,
+    /Quantisation error = 1 tick ÷ the ticks counted × 100 %.* One tick is 1\/250 s = 4 ms here \(`getconf CLK_TCK` = 250, recorded in `timings-run\.json`\)\./,
+  );
   // Concurrency from the data: 2421.5 → 2500 is +3 %; the floor 70 → 20 is −71 %.
-  assert.match(md, /\+3 % for `a2a-js` \(2,421\.5 → 2,500\.0 µs\), -71 % for `floor` \(70\.0 → 20\.0 µs\)/);
+  assert.match(md, /\+3 % for `a2a-js` \(2,421\.5 → 2,500\.0 µs\), -50 % for `a2a-rust` \(220\.0 → 110\.0 µs\), -71 % for `floor` \(70\.0 → 20\.0 µs\)/);
+  // The widest pair under each probe: 2357.26 / 200 = 11.8×, 2421.5 / 220 = 11.0×, 2500 / 110 = 22.7×; floor subtracted
+  // 2283.86 / 126.6 = 18.0×, 2351.5 / 150 = 15.7×, 2480 / 90 = 27.6×; concurrency: 2500 / 2421.5 = 1.03, 110 / 220 = 0.50, 1.0324 / 0.5 = 2.06.
+  assert.match(
+    md,
+    /\*\*pinned\*\*, the widest pair, `a2a-js` : `a2a-rust`: 11\.8× \(fixed count\), 11\.0× \(time window, 1 connection\), 22\.7× \(time window, 50 connections\); with the floor's CPU per request subtracted from both, 18\.0× \(fixed count\), 15\.7× \(time window, 1 connection\), 27\.6× \(time window, 50 connections\)\. From 1 to 50 connections `a2a-js`'s CPU per request is multiplied by 1\.03 and `a2a-rust`'s by 0\.50, so the ratio between them by 2\.06\./,
+  );
   assert.doesNotMatch(md, /predate the windows' tick figures/);
+});
+
+test("the A2A page says when the results did not record the tick's length, and refuses one that is not a positive number, naming the key", async () => {
+  const results = mkdtempSync(join(tmpdir(), "wirecost-a2a-page-"));
+  const dir = join(results, "a2a-layer-cost");
+  writeResults(dir, { capacityRequestsPerSecond: [10], agentTurnSeconds: [1, 30] }, 2);
+  await render({ results, site: join(results, "site") });
+  assert.match(readFileSync(join(results, "site", "a2a-layer-cost.md"), "utf8"), /The tick's length was not recorded with these results/);
+  writeResults(dir, { capacityRequestsPerSecond: [10], agentTurnSeconds: [1, 30] }, 2, "100");
+  await assert.rejects(
+    render({ results, site: join(results, "site") }),
+    (e: unknown) => e instanceof UserError && e.key === "machine.clockTicksPerSecond" && /timings-run\.json/.test(e.message) && !e.message.includes("\n"),
+  );
 });
 
 test("a timing folder of an unknown schema version is refused in one line naming the key", async () => {

@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { cli, root } from "../paths.js";
+import { runHarnessMatrix, tsvRows, type HarnessRun, type Row } from "./harness-support.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { expand } from "../../runner/matrix/expand.js";
 import { buildRoot } from "../../runner/paths.js";
@@ -178,32 +179,19 @@ describe("harness targets in the matrix", () => {
 /** `python3 -m venv` works here (the mcp-py build needs it). */
 const venvOk = spawnSync("python3", ["-m", "venv", "--help"], { stdio: "ignore" }).status === 0;
 
-type Row = Record<string, string>;
-function tsvRows(file: string): Row[] {
-  const [head, ...lines] = readFileSync(file, "utf8").trimEnd().split("\n");
-  const cols = head!.split("\t");
-  return lines.map((l) => Object.fromEntries(l.split("\t").map((v, i) => [cols[i]!, v])));
-}
-
 // Skipped with the reason where the venv module is missing, except under CI=true (as .ci/run runs), where it is required.
 describe("harnesses through the CLI", {
   skip: venvOk || process.env.CI === "true" ? false : "python3 -m venv is not available (install python3-venv; CI=true requires it)",
 }, () => {
   let dir: string;
-  let dbDir: string;
-  let run: { exitCode?: number; stderr: string };
+  let run: HarnessRun["run"];
   let rows: Map<string, Row>;
+  let cleanup: () => void;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "wirecost-percall-harness-"));
-    dbDir = mkdtempSync(join(tmpdir(), "wirecost-percall-harness-db-"));
     // The first run builds targets/mcp-py into .wirecost/build/mcp-py (PyPI, about 30 s); later runs, and the published matrix, reuse it.
-    run = await execa("node", [cli, "run", MATRIX, "--results", dir], { cwd: root, reject: false, env: { WIRECOST_TICKETS_DIR: dbDir }, timeout: 300_000 });
-    rows = new Map(tsvRows(join(dir, "percall.tsv")).map((r) => [r.config!, r]));
+    ({ dir, run, rows, cleanup } = await runHarnessMatrix(MATRIX, "harness", 300_000));
   });
-  after(() => {
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(dbDir, { recursive: true, force: true });
-  });
+  after(() => cleanup());
 
   it("exits 1 naming the failed paths, after writing every row", () => {
     assert.equal(run.exitCode, 1, run.stderr);

@@ -132,36 +132,73 @@ describe("turn share", () => {
 });
 
 describe("per-call matrix", () => {
-  it("expands the committed matrix into twenty-six paths with stable ids, the direct ones in-process, an SDK-client row beside each TypeScript thin-client row", () => {
+  it("expands the committed matrix into sixty-three paths with stable ids, the direct ones in-process, every TypeScript SDK client beside the thin client against every server, the Python, Go and Rust SDK clients against other servers", () => {
     const m = loadMatrix(join(root, "matrices/mcp-per-call-overhead.yaml"));
     const ids = expand(m).configurations.map((c) => c.id);
     assert.deepEqual(ids, [
       "direct-in-process",
       "mcp-ts-v1-stdio-2025-11-25",
-      "mcp-ts-v1-stdio-2025-11-25-sdk-client",
+      "mcp-ts-v1-stdio-2025-11-25-sdk-v1-client",
+      "mcp-ts-v1-stdio-2025-11-25-sdk-v2-client",
+      "mcp-ts-v1-stdio-2025-11-25-py-sdk-client",
       "mcp-ts-v1-http-2025-11-25",
-      "mcp-ts-v1-http-2025-11-25-sdk-client",
+      "mcp-ts-v1-http-2025-11-25-sdk-v1-client",
+      "mcp-ts-v1-http-2025-11-25-sdk-v2-client",
+      "mcp-ts-v1-http-2025-11-25-py-sdk-client",
       "mcp-ts-v2-stdio-2025-11-25",
-      "mcp-ts-v2-stdio-2025-11-25-sdk-client",
+      "mcp-ts-v2-stdio-2025-11-25-sdk-v1-client",
+      "mcp-ts-v2-stdio-2025-11-25-sdk-v2-client",
       "mcp-ts-v2-stdio-2026-07-28",
-      "mcp-ts-v2-stdio-2026-07-28-sdk-client",
+      "mcp-ts-v2-stdio-2026-07-28-sdk-v2-client",
       "mcp-ts-v2-http-2025-11-25",
-      "mcp-ts-v2-http-2025-11-25-sdk-client",
+      "mcp-ts-v2-http-2025-11-25-sdk-v1-client",
+      "mcp-ts-v2-http-2025-11-25-sdk-v2-client",
       "mcp-ts-v2-http-2026-07-28",
-      "mcp-ts-v2-http-2026-07-28-sdk-client",
+      "mcp-ts-v2-http-2026-07-28-sdk-v2-client",
       "mcp-go-stdio-2025-11-25",
+      "mcp-go-stdio-2025-11-25-sdk-v1-client",
+      "mcp-go-stdio-2025-11-25-sdk-v2-client",
+      "mcp-go-stdio-2025-11-25-py-sdk-client",
       "mcp-go-stdio-2026-07-28",
       "mcp-go-http-2025-11-25",
+      "mcp-go-http-2025-11-25-sdk-v1-client",
+      "mcp-go-http-2025-11-25-sdk-v2-client",
+      "mcp-go-http-2025-11-25-py-sdk-client",
       "mcp-go-http-2026-07-28",
       "mcp-py-stdio-2025-11-25",
+      "mcp-py-stdio-2025-11-25-sdk-v1-client",
+      "mcp-py-stdio-2025-11-25-sdk-v2-client",
+      "mcp-py-stdio-2025-11-25-go-sdk-client",
+      "mcp-py-stdio-2025-11-25-rust-sdk-client",
       "mcp-py-stdio-2026-07-28",
       "mcp-py-http-2025-11-25",
+      "mcp-py-http-2025-11-25-sdk-v1-client",
+      "mcp-py-http-2025-11-25-sdk-v2-client",
+      "mcp-py-http-2025-11-25-go-sdk-client",
+      "mcp-py-http-2025-11-25-rust-sdk-client",
       "mcp-py-http-2026-07-28",
       "py-direct-in-process",
       "mcp-py-harness-stdio-2025-11-25",
       "mcp-py-harness-stdio-2026-07-28",
       "mcp-py-harness-http-2025-11-25",
       "mcp-py-harness-http-2026-07-28",
+      "go-direct-in-process",
+      "mcp-go-harness-stdio-2025-11-25",
+      "mcp-go-harness-stdio-2026-07-28",
+      "mcp-go-harness-http-2025-11-25",
+      "mcp-go-harness-http-2026-07-28",
+      "mcp-rust-stdio-2025-11-25",
+      "mcp-rust-stdio-2025-11-25-sdk-v1-client",
+      "mcp-rust-stdio-2025-11-25-sdk-v2-client",
+      "mcp-rust-stdio-2025-11-25-py-sdk-client",
+      "mcp-rust-stdio-2026-07-28",
+      "mcp-rust-http-2025-11-25-py-sdk-client",
+      "mcp-rust-http-2026-07-28",
+      "rust-direct-in-process",
+      "mcp-rust-harness-stdio-2025-11-25",
+      "mcp-rust-harness-stdio-2026-07-28",
+      "mcp-rust-harness-http-2025-11-25",
+      "mcp-rust-harness-http-2026-07-28",
     ]);
     const o = percallOptions(m)!;
     assert.equal(o.calls, 1000);
@@ -170,11 +207,17 @@ describe("per-call matrix", () => {
     assert.equal(paths[0]!.kind, "direct");
     const byId = new Map(paths.map((p) => [p.id, p]));
     assert.equal(byId.get("mcp-ts-v2-http-2026-07-28")!.label, "TypeScript SDK v2, http, 2026-07-28");
-    const sdk = byId.get("mcp-ts-v1-http-2025-11-25-sdk-client")!;
+    const sdk = byId.get("mcp-ts-v1-http-2025-11-25-sdk-v1-client")!;
     assert.ok(sdk.kind === "mcp" && sdk.client === "sdk" && sdk.sdkClient === "v1", JSON.stringify(sdk));
     assert.equal(sdk.label, "TypeScript SDK v1, http, 2025-11-25, v1 SDK client");
+    const foreign = byId.get("mcp-go-stdio-2025-11-25-sdk-v2-client")!;
+    assert.ok(foreign.kind === "mcp" && foreign.client === "sdk" && foreign.sdkClient === "v2", JSON.stringify(foreign));
+    assert.equal(foreign.label, "Go SDK (go-sdk v1.8.0), stdio, 2025-11-25, v2 SDK client");
     const thin = byId.get("mcp-go-http-2026-07-28")!;
     assert.ok(thin.kind === "mcp" && thin.client === "raw");
+    const py = byId.get("mcp-go-stdio-2025-11-25-py-sdk-client")!;
+    assert.ok(py.kind === "harness" && py.target === "mcp-go" && py.drives === m.targets["mcp-go"]!.commands.stdio, JSON.stringify(py));
+    assert.equal(py.label, "Go SDK (go-sdk v1.8.0), stdio, 2025-11-25, Python SDK client (mcp 2.2.0)");
   });
 });
 

@@ -92,8 +92,8 @@ describe("SDK client rows of the per-call report", () => {
 
   it("the page puts each SDK-client row beside its thin-client row with the difference per call", () => {
     const md = readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
-    const section = md.slice(md.indexOf("## Thin client against the SDK's own client"));
-    assert.ok(md.includes("## Thin client against the SDK's own client"), "section present");
+    const section = md.slice(md.indexOf("## Every client against every server"));
+    assert.ok(md.includes("## Every client against every server"), "section present");
     const ms = (us: string | number): string => (Number(us) / 1000).toFixed(3);
     for (const p of PAIRS) {
       const thin = rows.get(p.thin)!;
@@ -105,6 +105,21 @@ describe("SDK client rows of the per-call report", () => {
       assert.equal(cells[3], ms(sdk.p50_us!));
       assert.equal(cells[4], ms(Number(sdk.p50_us) - Number(thin.p50_us)), `${p.thin}: p50 difference`);
       assert.equal(cells[7], ms(Number(sdk.p95_us) - Number(thin.p95_us)), `${p.thin}: p95 difference`);
+    }
+    // The grid: one line per server, transport and revision; a column per client; a cell the client never ran says so.
+    const head = section.split("\n").find((l) => l.startsWith("| server, transport, revision | thin client p50 [ms] |"));
+    assert.ok(head, "the grid's header");
+    const cellsOf = (l: string): string[] => l.slice(2, -2).split(" | ");
+    const columns = cellsOf(head).map((c) => c.replace(/ p50 \[ms\]$/, ""));
+    for (const p of PAIRS) {
+      const thin = rows.get(p.thin)!;
+      const sdk = rows.get(`${p.thin}-sdk-client`)!;
+      const line = section.split("\n").find((l) => l.startsWith(`| ${thin.label} | ${ms(thin.p50_us!)} |`));
+      assert.ok(line, `no grid line for ${p.thin}`);
+      const cells = cellsOf(line);
+      assert.equal(cells[columns.indexOf(sdk.client!)], ms(sdk.p50_us!), `${p.thin}: its SDK client's column`);
+      const other = columns.findIndex((c, i) => i > 1 && c !== sdk.client);
+      assert.equal(cells[other], "not measured", `${p.thin}: the other generation's column`);
     }
   });
 });

@@ -349,6 +349,111 @@ test("a symbolic link (or a FIFO) under runs/ or logs/ is refused by run, merge,
   assert.ok(line.startsWith(`wirecost: ${fifoRecord}: a FIFO in a results folder`), line);
 });
 
+test("compare and render refuse a link or a FIFO among a results folder's files, and a FIFO predictions.yaml, in one line; no wait", () => {
+  const outside = at("outside-cr");
+  mkdirSync(outside, { recursive: true });
+  const linked = at("cr-link");
+  cpSync(at("s1"), linked, { recursive: true });
+  cpSync(join(linked, "summary.tsv"), join(outside, "summary.tsv"));
+  rmSync(join(linked, "summary.tsv"));
+  symlinkSync(join(outside, "summary.tsv"), join(linked, "summary.tsv"));
+  const fifo = at("cr-fifo");
+  cpSync(at("s1"), fifo, { recursive: true });
+  rmSync(join(fifo, "medians.tsv"));
+  assert.equal(spawnSync("mkfifo", [join(fifo, "medians.tsv")]).status, 0);
+  const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: "utf8", timeout: 20_000 });
+  for (const [dir, entry, kind] of [
+    [linked, join(linked, "summary.tsv"), "a symbolic link (to "],
+    [fifo, join(fifo, "medians.tsv"), "a FIFO in a results folder"],
+  ] as const) {
+    for (const args of [
+      ["compare", at("s1"), dir],
+      ["compare", dir, at("s1")],
+      ["render", "--results", dir, "--site", at("cr-site")],
+    ]) {
+      const line = refused(run(args));
+      assert.ok(line.startsWith(`wirecost: ${entry}: ${kind}`), `${args.join(" ")}: ${line}`);
+    }
+  }
+  // The wire report's default predictions file (beside the results folder) as a FIFO.
+  const parent = at("cr-pred");
+  cpSync(at("s1"), join(parent, "results"), { recursive: true });
+  assert.equal(spawnSync("mkfifo", [join(parent, "predictions.yaml")]).status, 0);
+  const line = refused(run(["render", "--results", join(parent, "results"), "--site", at("cr-site")]));
+  assert.ok(line.startsWith(`wirecost: ${join(parent, "predictions.yaml")}: a FIFO, not a plain file`), line);
+  assert.ok(!existsSync(at("cr-site")), "nothing rendered");
+});
+
+test("a FIFO given as the matrix (expand, run) or as the capture log (count) is refused in one line; no wait", () => {
+  const fifo = at("fifo-in");
+  assert.equal(spawnSync("mkfifo", [fifo]).status, 0);
+  const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: "utf8", timeout: 20_000 });
+  for (const args of [
+    ["expand", fifo],
+    ["run", fifo, "--results", at("fifo-in-results")],
+    ["count", fifo],
+  ]) {
+    const line = refused(run(args));
+    assert.equal(line, `wirecost: ${fifo}: a FIFO, not a plain file: wirecost reads only plain files; fix: put a plain file there`, args.join(" "));
+  }
+  assert.ok(!existsSync(at("fifo-in-results")), "no results folder");
+});
+
+test("render refuses a results folder whose report slug is index (its page would overwrite the site index), in one line", () => {
+  const dir = at("slug-index");
+  cpSync(at("s1"), dir, { recursive: true });
+  const provenance = JSON.parse(readFileSync(join(dir, "provenance.json"), "utf8")) as { report: { slug: string } };
+  provenance.report.slug = "index";
+  writeFileSync(join(dir, "provenance.json"), JSON.stringify(provenance));
+  const line = refused(wirecost(["render", "--results", dir, "--site", at("slug-index-site")]));
+  assert.ok(line.startsWith(`wirecost: ${dir}: the report writes index.`), line);
+  assert.ok(!existsSync(at("slug-index-site")), "nothing rendered");
+});
+
+test("a method name from the wire holding U+202E and U+2066 is shown as text in the sequence diagram", () => {
+  const results = at("bidi-wire");
+  assert.equal(wirecost(["run", "test/fixtures/bidi-wire.yaml", "--results", results]).status, 0);
+  const site = at("bidi-wire-site");
+  const r = wirecost(["render", "--results", results, "--site", site]);
+  assert.equal(r.status, 0, r.stderr);
+  const svg = readdirSync(site).filter((n) => n.endsWith("-sequence.svg"));
+  assert.equal(svg.length, 1, readdirSync(site).join(" "));
+  const content = readFileSync(join(site, svg[0]!), "utf8");
+  assert.doesNotMatch(content, /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/, "no bidirectional formatting character in the SVG");
+  assert.ok(content.includes("note/b&lt;U+202E&gt;evil&lt;U+2066&gt;x"), content);
+});
+
+test("run, verify --scratch and merge refuse a folder of another tool (its summary.tsv, runs.tsv, no wirecost results), --fresh too; its files stay", () => {
+  const theirs = at("other-tool");
+  mkdirSync(theirs, { recursive: true });
+  writeFileSync(join(theirs, "summary.tsv"), "their summary\n");
+  writeFileSync(join(theirs, "runs.tsv"), "their runs\n");
+  writeFileSync(join(theirs, "notes.txt"), "their notes\n");
+  const before = snapshot(theirs);
+  for (const [args, option] of [
+    [["run", MATRIX, "--repeats", "1", "--shard", "1/2", "--results", theirs], "--results"],
+    [["run", MATRIX, "--repeats", "1", "--shard", "1/2", "--results", theirs, "--fresh"], "--results"],
+    [["verify", MATRIX, "--results", at("s1"), "--scratch", theirs], "--scratch"],
+    [["merge", at("s1"), at("s2"), "--results", theirs, "--fresh"], "--results"],
+  ] as const) {
+    const line = refused(wirecost([...args]));
+    assert.equal(
+      line,
+      `wirecost: ${theirs}: holds runs.tsv but no wirecost results (no provenance.json, timings-run.json, percall-run.json or runs/plan.json): another tool's files, which ${option} would replace; fix: give ${option} a new or empty folder (--fresh replaces only results wirecost wrote)`,
+      args.join(" "),
+    );
+  }
+  assert.deepEqual(snapshot(theirs), before, "their files are untouched");
+  // A folder holding only files of other names is written beside them, and they stay.
+  const notes = at("notes-only");
+  mkdirSync(notes, { recursive: true });
+  writeFileSync(join(notes, "notes.txt"), "their notes\n");
+  const ok = wirecost(["run", MATRIX, "--repeats", "1", "--shard", "1/2", "--results", notes]);
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal(readFileSync(join(notes, "notes.txt"), "utf8"), "their notes\n");
+  assert.ok(existsSync(join(notes, "summary.tsv")));
+});
+
 test("numbered files beyond the plan's repeats (runs/<config>/5.json, logs/<config>/7.jsonl) are neither removed nor read", () => {
   const dir = at("strays");
   cpSync(at("s1"), dir, { recursive: true });

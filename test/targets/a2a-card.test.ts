@@ -8,7 +8,8 @@
  * non-empty mode strings, a non-empty skills list, each skill with id, name, description and tags).
  * Then the wire flow that fetches the card before `SendMessage` (`matrices/a2a-on-the-wire.yaml`,
  * flows `a2a-card` and `a2a-send`) is run and counted: one more round trip, and for the floor,
- * whose card is a constant, exactly the card's bytes more response body.
+ * whose card is a constant, exactly the card's bytes more response body; and for every target, its
+ * counts against its capture log as this test reads it (heads, bodies by Content-Length, total).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -118,6 +119,100 @@ test("the wire flow a2a-card counts the card's bytes: one more round trip than a
   }
   assert.ok(cardBytes > 0);
   assert.equal(m("floor-a2a-card", "response_body_bytes") - m("floor-a2a-send", "response_body_bytes"), cardBytes);
+});
+
+/** The bytes of one capture log per connection and direction, in `seq` order (ARCHITECTURE.md, Capture-log format). */
+function logStreams(file: string): Map<number, { c2s: Buffer; s2c: Buffer }> {
+  const lines = readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { conn?: number; seq: number; dir: "c2s" | "s2c"; b64?: string });
+  const out = new Map<number, { c2s: Buffer; s2c: Buffer }>();
+  for (const e of lines.sort((a, b) => a.seq - b.seq)) {
+    if (e.b64 === undefined) continue;
+    const s = out.get(e.conn ?? 0) ?? { c2s: Buffer.alloc(0), s2c: Buffer.alloc(0) };
+    s[e.dir] = Buffer.concat([s[e.dir], Buffer.from(e.b64, "base64")]);
+    out.set(e.conn ?? 0, s);
+  }
+  return out;
+}
+
+/**
+ * The HTTP/1.1 messages of one direction's bytes, framed by Content-Length (or none: no body), as
+ * this test's own reading of the log, apart from wirecost's counting.
+ * @throws AssertionError on a chunked message or a head without its end
+ */
+function httpMessages(bytes: Buffer): { startLine: string; headBytes: number; body: Buffer }[] {
+  const out: { startLine: string; headBytes: number; body: Buffer }[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const end = bytes.indexOf("\r\n\r\n", at);
+    assert.ok(end >= 0, `an HTTP head ends at ${at}`);
+    const head = bytes.subarray(at, end).toString("latin1");
+    assert.doesNotMatch(head, /^transfer-encoding:\s*chunked/im, "Content-Length framing");
+    const length = Number(/^content-length:\s*(\d+)/im.exec(head)?.[1] ?? 0);
+    out.push({ startLine: head.split("\r\n")[0]!, headBytes: end + 4 - at, body: bytes.subarray(end + 4, end + 4 + length) });
+    at = end + 4 + length;
+  }
+  return out;
+}
+
+test("the wire flow a2a-card of every A2A target counts exact bytes, checked against its capture log: the card's response head and body, then SendMessage", {
+  timeout: 900_000,
+}, async () => {
+  const targets = Object.keys(matrix.targets).filter((t) => skipUnless(t) === false);
+  const results = join(tempDir("a2a-card-log"), "results");
+  const run = await execa(
+    process.execPath,
+    [cli, "run", MATRIX, ...targets.flatMap((t) => ["--only", `${t}-a2a-card`]), "--repeats", "1", "--results", results],
+    {
+      cwd: root,
+      reject: false,
+    },
+  );
+  assert.equal(run.exitCode, 0, run.stderr);
+  const [head = "", ...rows] = readFileSync(join(results, "runs.tsv"), "utf8").trim().split("\n");
+  const runRows = rows.map((r) => Object.fromEntries(r.split("\t").map((v, i) => [head.split("\t")[i], v])));
+  for (const t of targets) {
+    const config = `${t}-a2a-card`;
+    const counted = runRows.find((r) => r["config"] === config && r["repeat"] === "1");
+    assert.ok(counted && counted["status"] === "ok", `${config}: an ok run in runs.tsv`);
+    const n = (k: string): number => Number(counted[k]);
+    const conns = [...logStreams(join(results, "logs", config, "1.jsonl")).values()];
+    const requests = conns.flatMap((c) => httpMessages(c.c2s));
+    const responses = conns.flatMap((c) => httpMessages(c.s2c));
+    assert.deepEqual(
+      requests.map((m) => m.startLine),
+      ["GET /.well-known/agent-card.json HTTP/1.1", "POST / HTTP/1.1"],
+      `${config}: the card, then SendMessage`,
+    );
+    assert.deepEqual(
+      responses.map((m) => m.startLine),
+      ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK"],
+      config,
+    );
+    const [card, answer] = responses as [(typeof responses)[number], (typeof responses)[number]];
+    nonEmptyString((JSON.parse(card.body.toString("utf8")) as { name?: unknown }).name, `${config}: the card's name`);
+    assert.equal((JSON.parse(answer.body.toString("utf8")) as { jsonrpc?: unknown }).jsonrpc, "2.0", `${config}: SendMessage answered in JSON-RPC`);
+    // wirecost's counts against the log's bytes.
+    assert.equal(n("http_round_trips"), 2, config);
+    assert.equal(n("request_head_bytes"), requests[0]!.headBytes + requests[1]!.headBytes, `${config}: request heads`);
+    assert.equal(n("request_body_bytes"), requests[1]!.body.length, `${config}: the GET has no body`);
+    assert.equal(n("response_head_bytes"), card.headBytes + answer.headBytes, `${config}: response heads`);
+    assert.equal(n("response_body_bytes"), card.body.length + answer.body.length, `${config}: the card's body and the answer's`);
+    const logBytes = conns.reduce((a, c) => a + c.c2s.length + c.s2c.length, 0);
+    assert.equal(n("total_bytes"), logBytes, `${config}: every byte of the log`);
+    // The per-message table gives the card's response its own row with the same bytes.
+    const [mh = "", ...mrows] = readFileSync(join(results, "logs", config, "1.messages.tsv"), "utf8")
+      .trim()
+      .split("\n");
+    const cardRow = mrows
+      .map((r) => Object.fromEntries(r.split("\t").map((v, i) => [mh.split("\t")[i], v])))
+      .find((r) => r["dir"] === "s2c" && r["start_line"] === "HTTP/1.1 200 OK");
+    assert.ok(cardRow, `${config}: the card's response in messages.tsv`);
+    assert.equal(Number(cardRow["head_bytes"]), card.headBytes, `${config}: the card's response head`);
+    assert.equal(Number(cardRow["body_bytes"]), card.body.length, `${config}: the card's body`);
+  }
 });
 
 test("a target that serves no agent card fails the a2a-card flow, the run's reason naming the card", { timeout: 60_000 }, async () => {

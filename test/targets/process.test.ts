@@ -42,3 +42,27 @@ test("freePort hands out ports below the kernel's ephemeral range, each once, sk
     await new Promise<void>((r) => other.close(() => r()));
   }
 });
+
+test("a stop tells a target's own exit from the exit the stop caused", async () => {
+  // Exits 0 on SIGTERM, as most targets do: after the stop, exit() is "0", but not of its own.
+  const script = 'process.on("SIGTERM", () => process.exit(0)); process.stderr.write("listening on -\\n"); setInterval(() => {}, 1000);';
+  const running = startTarget({ argv: ["node", "-e", script], env: {} }, {}, root);
+  for (const until = Date.now() + 10_000; running.listeningLine() === undefined && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+  await running.stop();
+  assert.equal(running.exit(), "0");
+  assert.equal(running.exitedBeforeStop(), false, "it was running when stopped");
+  // Exits 3 by itself; stopped once it has (a zombie or reaped, whichever the stop finds).
+  const ended = startTarget({ argv: ["node", "-e", "process.exit(3)"], env: {} }, {}, root);
+  const { readFileSync } = await import("node:fs");
+  const zombie = () => {
+    try {
+      return / Z /.test(readFileSync(`/proc/${ended.pid}/stat`, "utf8").split(")").pop()!);
+    } catch {
+      return false;
+    }
+  };
+  for (const until = Date.now() + 10_000; ended.exit() === undefined && !zombie() && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10));
+  await ended.stop();
+  assert.equal(ended.exit(), "3");
+  assert.equal(ended.exitedBeforeStop(), true, "it had exited before the stop");
+});

@@ -8,14 +8,23 @@
  * installed: SIGUSR1 has the effect it has on any program of the language (Rust: the default
  * action, the process ends; Go: the runtime catches it and does nothing, os/signal "Default
  * behavior"), and no profile is written.
+ *
+ * The Go and Rust per-call harnesses with `profile: { sampler: self }` (the harness protocol's
+ * profile window, README "Per-call harnesses in other languages"): through the real CLI, the
+ * harness and its server child each write their own non-empty profile whose stacks name the SDK,
+ * and the stage rules the matrix declares put most of each process's samples in named stages.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
-import type { FoldedProfile } from "../../runner/attribution/folded.js";
+import { parseFolded, type FoldedProfile } from "../../runner/attribution/folded.js";
+import { loadStageRules, stageOfStack } from "../../runner/attribution/rules.js";
+import { loadMatrix } from "../../runner/matrix/parse.js";
+import { root } from "../paths.js";
+import { runHarnessMatrix, tsvRows } from "../percall/harness-support.js";
 import { profileWindow } from "../../runner/attribution/samplers.js";
 import { ensureBuilt } from "../../runner/build/build.js";
 import type { Matrix } from "../../runner/matrix/types.js";
@@ -157,3 +166,77 @@ for (const [name, sdkFrame, profiler] of HTTP_SDK) {
     );
   });
 }
+
+/** The share of a profile's samples (idle ones left out, as the stage table leaves them out) that `rulesFile` puts in a named stage. */
+function namedShare(profile: FoldedProfile, rulesFile: string): { named: number; of: number } {
+  const rules = loadStageRules(rulesFile).rules;
+  let named = 0;
+  let of = 0;
+  for (const s of profile.stacks) {
+    const stage = stageOfStack(s.frames, rules);
+    if (stage === "idle") continue;
+    of += s.count;
+    if (stage !== undefined) named += s.count;
+  }
+  return { named, of };
+}
+
+const HARNESS_PROFILED = "test/fixtures/matrices/percall-harness-profiled.yaml";
+const harnessProfiled = loadMatrix(join(root, HARNESS_PROFILED));
+/** Each harness target of the fixture: the SDK's frame prefix, the `target=` of the harness's and of its server's profile header. */
+const HARNESSES: [string, string, string, string, RegExp][] = [
+  ["go-sdk", "github.com/modelcontextprotocol/go-sdk/", "mcp-go-harness", "mcp-go", /^go-runtime\/pprof@go1\./],
+  ["rust-sdk", "rmcp::", "mcp-rust-harness", "mcp-rust", /^pprof-rs@0\.15\.0$/],
+];
+const runnable = HARNESSES.filter(([name]) => !skipUnless(harnessProfiled, name));
+
+test("the Go and Rust harnesses with sampler: self: both processes write their own profile, naming the SDK, mostly in named stages", {
+  timeout: 1_800_000,
+  skip: runnable.length === 0 ? HARNESSES.map(([name]) => skipUnless(harnessProfiled, name)).join("; ") : false,
+}, async (t) => {
+  const { dir, run, cleanup } = await runHarnessMatrix(HARNESS_PROFILED, "harness-profiled", 1_500_000);
+  try {
+    assert.equal(run.exitCode, 0, run.stderr);
+    const profiled = new Map(tsvRows(join(dir, "percall-profiled.tsv")).map((r) => [r.config!, r]));
+    const stages = tsvRows(join(dir, "percall-stages.tsv"));
+    for (const [name, sdkFrame, clientTarget, serverTarget, profiler] of HARNESSES) {
+      if (!runnable.some(([n]) => n === name)) {
+        t.diagnostic(`${name} skipped: ${skipUnless(harnessProfiled, name)}`);
+        continue;
+      }
+      const config = `${name}-stdio-2025-11-25`;
+      const row = profiled.get(config)!;
+      assert.equal(row.status, "ok", `${config}: ${row.reason}`);
+      assert.deepEqual([row.client_sampler, row.server_sampler], ["self", "self"], config);
+      const pids = new Set<string>();
+      for (const [role, target] of [
+        ["client", clientTarget],
+        ["server", serverTarget],
+      ] as const) {
+        const profile = parseFolded(readFileSync(join(dir, "profiles", config, `${role}.folded`), "utf8"));
+        assertHeader(profile, profiler);
+        assert.equal(profile.meta.target, target, `${config} ${role}: the process that wrote it`);
+        pids.add(profile.meta.pid!);
+        assert.ok(
+          profile.stacks.some((s) => s.frames.some((f) => f.startsWith(sdkFrame))),
+          `${config} ${role}: a stack through ${sdkFrame}: ${profile.stacks.slice(0, 3).map((s) => s.frames.join(";"))}`,
+        );
+        const prof = harnessProfiled.targets[name]!.profile!;
+        const rulesFile = role === "client" ? prof.clientStages! : prof.stages!; // absolute (the matrix loader resolves them)
+        const { named, of } = namedShare(profile, rulesFile);
+        t.diagnostic(`${config} ${role}: ${named} of ${of} samples in named stages`);
+        assert.ok(of >= 20, `${config} ${role}: ${of} samples (too few to say anything)`);
+        assert.ok(named / of >= 0.8, `${config} ${role}: only ${named} of ${of} samples in named stages`);
+        const mine = stages.filter((r) => r.config === config && r.process === role);
+        assert.ok(
+          mine.some((r) => r.stage === "work" || r.stage === "parse-result"),
+          `${config} ${role}: stage rows ${mine.map((r) => r.stage)}`,
+        );
+        assert.ok(!mine.some((r) => r.stage === "not-attributed"), `${config} ${role}: ${mine.find((r) => r.stage === "not-attributed")?.note}`);
+      }
+      assert.equal(pids.size, 2, `${config}: two processes, each its own profile`);
+    }
+  } finally {
+    cleanup();
+  }
+});

@@ -10,7 +10,7 @@
  * carried one, its `requestState` echoed byte-exact).
  */
 import type { FlowStep } from "../../matrix/flows.js";
-import { ProtocolError, type DriverContext } from "../types.js";
+import { jsonExcerpt, ProtocolError, type DriverContext } from "../types.js";
 import { hasHandshake } from "./revision.js";
 import type { JsonRpcMessage, McpSession } from "./session.js";
 
@@ -60,11 +60,21 @@ function resultText(res: JsonRpcMessage): string | undefined {
 /**
  * One tools/call, its input requests answered. Returns the requestState length seen on
  * 2026-07-28 when the answer was `input_required` (0 without one), else undefined.
- * @throws ProtocolError when `input: accept` was asked and no input request came (2026-07-28)
+ * @param toolError `accept` where the step expects no particular answer: a tool error
+ *   (`isError: true`) is then a counted answer like any result (MCP, "Tools" → "Error Handling"),
+ *   and so is a JSON-RPC error, which `wirecost measure` reports as a finding
+ *   (runner/count/tool-catalog.ts toolErrorsOfRun)
+ * @throws ProtocolError when `input: accept` was asked and no input request came (2026-07-28),
+ *   or on a tool error with `toolError` `throw`
  */
-async function callTool(s: McpSession, params: Record<string, unknown>, inputExpected: boolean): Promise<{ res: JsonRpcMessage; stateBytes?: number }> {
-  let res = await s.request("tools/call", params);
-  if (hasHandshake(s.revision)) return { res };
+async function callTool(
+  s: McpSession,
+  params: Record<string, unknown>,
+  inputExpected: boolean,
+  toolError: "throw" | "accept",
+): Promise<{ res: JsonRpcMessage; stateBytes?: number }> {
+  let res = await s.request("tools/call", params, { toolError });
+  if (hasHandshake(s.revision) || res.error) return { res };
   const r = res.result as { resultType?: string; inputRequests?: Record<string, unknown>; requestState?: unknown };
   if (r.resultType !== "input_required" || !r.inputRequests || Object.keys(r.inputRequests).length === 0) {
     if (inputExpected)
@@ -79,7 +89,7 @@ async function callTool(s: McpSession, params: Record<string, unknown>, inputExp
     retry.requestState = r.requestState;
     stateBytes = Buffer.byteLength(r.requestState);
   }
-  res = await s.request("tools/call", retry);
+  res = await s.request("tools/call", retry, { toolError });
   return { res, stateBytes };
 }
 
@@ -111,14 +121,20 @@ export async function runStep(s: McpSession, ctx: DriverContext, step: FlowStep)
     case "call-tool": {
       if (step.name === undefined) {
         const call = toolCallOf(ctx);
-        const { res } = await callTool(s, { name: call.name, arguments: call.arguments }, false);
+        const { res } = await callTool(s, { name: call.name, arguments: call.arguments }, false, call.echoed === undefined ? "accept" : "throw");
         if (call.echoed !== undefined && resultText(res) !== call.echoed)
-          throw new ProtocolError(`echo answered ${JSON.stringify(resultText(res))?.slice(0, 80)}, not the ${call.echoed.length}-byte text sent`);
+          throw new ProtocolError(`echo answered ${jsonExcerpt(resultText(res), 80)}, not the ${call.echoed.length}-byte text sent`);
         return;
       }
-      const { res, stateBytes } = await callTool(s, { name: step.name, arguments: structuredClone(step.arguments ?? {}) }, step.input === "accept");
+      const expectsAnswer = step.text !== undefined || step.input === "accept" || step.requestStateBytesAxis !== undefined;
+      const { res, stateBytes } = await callTool(
+        s,
+        { name: step.name, arguments: structuredClone(step.arguments ?? {}) },
+        step.input === "accept",
+        expectsAnswer ? "throw" : "accept",
+      );
       if (step.text !== undefined && resultText(res) !== step.text)
-        throw new ProtocolError(`${step.name} answered ${JSON.stringify(resultText(res))}, expected "${step.text}"`);
+        throw new ProtocolError(`${step.name} answered ${jsonExcerpt(resultText(res), Number.POSITIVE_INFINITY)}, expected "${step.text}"`);
       if (step.requestStateBytesAxis !== undefined && stateBytes !== undefined) {
         const want = expectedStateBytes(ctx, step.requestStateBytesAxis);
         if (stateBytes !== want)

@@ -174,6 +174,10 @@ export class PipelinedHttpWire implements Wire {
             if (settled) return; // read past what follows the answer, so that the socket can be reused
             chunks.push(c);
             for (const ev of events.push(c)) {
+              // An event with empty data carries no message: the priming event of MCP 2025-11-25
+              // (Streamable HTTP, "Resumability and Redelivery": an event id and empty data, e.g.
+              // rmcp's before each answer), as the raw driver reads it (runner/drivers/mcp/wires.ts).
+              if (ev.data.length === 0) continue;
               let m: JsonRpcMessage;
               try {
                 m = JSON.parse(ev.data.toString()) as JsonRpcMessage;

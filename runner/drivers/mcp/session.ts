@@ -3,7 +3,7 @@
  * the revision's handshake and `_meta` envelope. The wire (stdio lines or HTTP POSTs) sits behind
  * the `Wire` interface.
  */
-import { ProtocolError } from "../types.js";
+import { jsonExcerpt, ProtocolError } from "../types.js";
 import { hasHandshake, initializeParams, metaEnvelope, revisionMismatch } from "./revision.js";
 
 /** A JSON-RPC message as parsed off the wire. */
@@ -68,9 +68,15 @@ export class McpSession {
    * Send a request and return its result.
    * @throws ProtocolError when the response is a JSON-RPC error or lacks a result, when the result
    *   shows another revision than the session's (`revisionMismatch`, ./revision.ts: initialize's
-   *   protocolVersion in the 2025 era, `resultType` on every 2026-07-28 result), or when it is a tool error
+   *   protocolVersion in the 2025 era, `resultType` on every 2026-07-28 result), or when it is a tool
+   *   error (`isError: true`) and `opts.toolError` is not `accept`
+   * @param opts.toolError `accept`: a tool error is returned as the answer it is (MCP, "Tools" →
+   *   "Error Handling": a tool error is a result, not a protocol error), and so is a JSON-RPC error
+   *   answering a `tools/call` (the spec's answer to an unknown tool or invalid arguments, and what
+   *   some servers send where a tool fails): the server's answer, counted, which `wirecost measure`
+   *   names as a finding (runner/count/tool-catalog.ts `toolErrorsOfRun`); default `throw`
    */
-  async request(method: string, params?: Record<string, unknown>): Promise<JsonRpcMessage> {
+  async request(method: string, params?: Record<string, unknown>, opts: { toolError?: "throw" | "accept" } = {}): Promise<JsonRpcMessage> {
     const id = this.nextId++;
     const p = this.withMeta(params);
     const msg: Record<string, unknown> = { jsonrpc: "2.0", id, method };
@@ -81,10 +87,11 @@ export class McpSession {
     );
     const mismatch = revisionMismatch(this.revision, method, res);
     if (mismatch) throw mismatch;
+    if (res.error && method === "tools/call" && opts.toolError === "accept") return res;
     if (res.error) throw new ProtocolError(`${method} (id ${id}) answered JSON-RPC error ${res.error.code}: ${res.error.message}`);
     if (!res.result) throw new ProtocolError(`${method} (id ${id}) answered without a result`);
-    if ((res.result as { isError?: boolean }).isError)
-      throw new ProtocolError(`${method} (id ${id}) answered a tool error: ${JSON.stringify(res.result).slice(0, 200)}`);
+    if ((res.result as { isError?: boolean }).isError && opts.toolError !== "accept")
+      throw new ProtocolError(`${method} (id ${id}) answered a tool error: ${jsonExcerpt(res.result, 200)}`);
     return res;
   }
 

@@ -11,7 +11,7 @@
  * server's stdin.
  */
 import type { FlowStep } from "../../matrix/flows.js";
-import { ProtocolError, type DriverContext } from "../types.js";
+import { jsonExcerpt, ProtocolError, type DriverContext } from "../types.js";
 import { toolCallOf } from "../mcp/flows.js";
 
 /** What a flow needs from an SDK client. */
@@ -60,9 +60,10 @@ async function runStep(c: SdkClientLike, ctx: DriverContext, step: FlowStep, tra
     case "call-tool": {
       const call = step.name === undefined ? toolCallOf(ctx) : { name: step.name, arguments: structuredClone(step.arguments ?? {}), echoed: undefined };
       const result = await c.callTool({ name: call.name, arguments: call.arguments });
-      if ((result as { isError?: unknown } | undefined)?.isError === true)
-        throw new ProtocolError(`tools/call of ${call.name} answered a tool error: ${JSON.stringify(result).slice(0, 200)}`);
       const want = call.echoed ?? (step.kind === "call-tool" && step.name !== undefined ? step.text : undefined);
+      // A tool error is a result (MCP, "Tools" → "Error Handling"): counted where no particular answer is expected.
+      if ((result as { isError?: unknown } | undefined)?.isError === true && want !== undefined)
+        throw new ProtocolError(`tools/call of ${call.name} answered a tool error: ${jsonExcerpt(result, 200)}`);
       const got = textOf(result);
       if (want !== undefined && got !== want)
         throw new ProtocolError(`${call.name} answered ${JSON.stringify(got)?.slice(0, 80)}, expected ${JSON.stringify(want).slice(0, 80)}`);

@@ -3,7 +3,7 @@
  * generation in the matrix (`sdkClient: v1` or `v2`, runner/drivers/declarations.ts); adding a
  * generation is one entry here and one in SDK_CLIENTS.
  */
-import type { SdkClientName } from "../declarations.js";
+import { sdkGenerationOf, type SdkClientName } from "../declarations.js";
 import type { Driver, DriverContext } from "../types.js";
 import { sdkV1Driver, SDK_V1_REVISIONS } from "./v1.js";
 import { sdkV2Driver, SDK_V2_REVISIONS } from "./v2.js";
@@ -19,7 +19,8 @@ export const SDK_CLIENT_DRIVERS: Record<SdkClientName, Driver> = {
  * @throws Error when the target names none (expansion refuses such configurations first)
  */
 function pick(ctx: DriverContext): Driver {
-  const d = ctx.sdkClient !== undefined && Object.hasOwn(SDK_CLIENT_DRIVERS, ctx.sdkClient) ? SDK_CLIENT_DRIVERS[ctx.sdkClient as SdkClientName] : undefined;
+  const g = sdkGenerationOf("sdk", ctx.sdkClient);
+  const d = g === undefined ? undefined : SDK_CLIENT_DRIVERS[g];
   if (!d)
     throw new Error(
       `client sdk: target "${ctx.values.target ?? ""}" names no SDK client (sdkClient: ${ctx.sdkClient ?? "absent"}) — give it sdkClient: ${Object.keys(SDK_CLIENT_DRIVERS).join(" or ")} in the matrix`,

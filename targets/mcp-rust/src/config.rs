@@ -79,6 +79,11 @@ pub struct Config {
     /// Size of confirm's requestState (WIRECOST_STATE, or WIRECOST_STATE_BYTES when unset; default
     /// 0 = none).
     pub state_bytes: usize,
+    /// The ticket database of the per-call workload (WIRECOST_WORKLOAD=tickets; src/tickets.rs),
+    /// None when the workload is off: WIRECOST_TICKETS_DB, else
+    /// `$WIRECOST_TICKETS_DIR/tickets-v1-5000-20251125.sqlite` with tickets.ts's default folder
+    /// `$TMPDIR/wirecost` (`/tmp/wirecost`).
+    pub tickets_db: Option<String>,
 }
 
 /// Reads a whole-number knob from `value`: `fallback` when unset or empty, a [`UsageError`] naming
@@ -104,8 +109,20 @@ pub fn config_from(env: impl Fn(&str) -> Option<String>) -> Result<Config, Usage
         Some(_) => "WIRECOST_STATE",
     };
     let state_bytes = read_count(state_name, env(state_name).as_deref(), 0, 0)?;
-    Ok(Config { catalog, state_bytes })
+    let set = |k: &str| env(k).filter(|v| !v.is_empty());
+    let tickets_db = (env("WIRECOST_WORKLOAD").as_deref() == Some("tickets")).then(|| {
+        set("WIRECOST_TICKETS_DB").unwrap_or_else(|| {
+            let dir = set("WIRECOST_TICKETS_DIR")
+                .unwrap_or_else(|| format!("{}/wirecost", set("TMPDIR").unwrap_or_else(|| "/tmp".into()).trim_end_matches('/')));
+            format!("{dir}/{TICKETS_FILE}")
+        })
+    });
+    Ok(Config { catalog, state_bytes, tickets_db })
 }
+
+/// The ticket database's file name, as targets/workload/tickets.ts names it
+/// (`${TICKETS_GENERATOR}-${TICKET_COUNT}-${TICKET_SEED}.sqlite`).
+pub const TICKETS_FILE: &str = "tickets-v1-5000-20251125.sqlite";
 
 #[cfg(test)]
 mod tests {
@@ -133,15 +150,26 @@ mod tests {
         let env = |pairs: &'static [(&'static str, &'static str)]| {
             move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
         };
-        assert_eq!(config_from(env(&[])), Ok(Config { catalog: 3, state_bytes: 0 }));
+        assert_eq!(config_from(env(&[])), Ok(Config { catalog: 3, state_bytes: 0, tickets_db: None }));
         assert_eq!(
             config_from(env(&[("WIRECOST_CATALOG", "30"), ("WIRECOST_STATE_BYTES", "256")])),
-            Ok(Config { catalog: 30, state_bytes: 256 })
+            Ok(Config { catalog: 30, state_bytes: 256, tickets_db: None })
         );
         assert_eq!(
             config_from(env(&[("WIRECOST_STATE", "16"), ("WIRECOST_STATE_BYTES", "256")])),
-            Ok(Config { catalog: 3, state_bytes: 16 })
+            Ok(Config { catalog: 3, state_bytes: 16, tickets_db: None })
         );
+        let db = |pairs| config_from(env(pairs)).map(|c| c.tickets_db);
+        assert_eq!(db(&[("WIRECOST_WORKLOAD", "tickets"), ("WIRECOST_TICKETS_DB", "/d/t.sqlite")]), Ok(Some("/d/t.sqlite".into())));
+        assert_eq!(
+            db(&[("WIRECOST_WORKLOAD", "tickets"), ("WIRECOST_TICKETS_DIR", "/d")]),
+            Ok(Some("/d/tickets-v1-5000-20251125.sqlite".into()))
+        );
+        assert_eq!(
+            db(&[("WIRECOST_WORKLOAD", "tickets"), ("TMPDIR", "/t/")]),
+            Ok(Some("/t/wirecost/tickets-v1-5000-20251125.sqlite".into()))
+        );
+        assert_eq!(db(&[("WIRECOST_WORKLOAD", "other"), ("WIRECOST_TICKETS_DB", "/d/t.sqlite")]), Ok(None));
         assert!(config_from(env(&[("WIRECOST_CATALOG", "0")])).is_err());
         assert!(config_from(env(&[("WIRECOST_STATE", "-1")])).is_err());
     }

@@ -3,17 +3,20 @@
 //! ```text
 //! mcp-rust --transport stdio
 //! mcp-rust --transport http --port N   # N=0: the OS picks; 127.0.0.1 only
+//! mcp-rust --harness direct|sdk        # the per-call harness (harness.rs)
 //! ```
 //!
 //! stdio is the SDK's `serve_server` on its stdio transport (2025 era after `initialize`, or
 //! 2026-07-28 when the first request carries the `_meta` envelope); HTTP is the SDK's
 //! `StreamableHttpService` (http.rs). Knobs: WIRECOST_CATALOG, WIRECOST_STATE (config.rs,
-//! tools.rs), and the profile window's WIRECOST_PROFILE_OUT and WIRECOST_PROFILE_HZ
+//! tools.rs), WIRECOST_WORKLOAD=tickets with WIRECOST_TICKETS_DB (tickets.rs), and the profile window's WIRECOST_PROFILE_OUT and WIRECOST_PROFILE_HZ
 //! (targets/common/profile-window). Exit status: 0 on SIGTERM/SIGINT or end of stdin, 2 on a bad
 //! argument or knob, 1 on a start-up failure.
 
 mod config;
+mod harness;
 mod http;
+mod tickets;
 mod tools;
 
 use std::process::ExitCode;
@@ -25,6 +28,9 @@ use crate::config::{Config, Transport, USAGE, UsageError, config_from, parse_arg
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv.first().is_some_and(|a| a.starts_with("--harness")) {
+        return harness::run(&argv); // the per-call harness (harness.rs)
+    }
     let parsed = parse_args(&argv).and_then(|t| Ok((t, config_from(|k| std::env::var(k).ok())?)));
     // The profile window (WIRECOST_PROFILE_OUT): nothing is installed without it.
     let parsed = parsed.and_then(|v| profile_window::install("mcp-rust").map(|()| v).map_err(UsageError));

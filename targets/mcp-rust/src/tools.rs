@@ -156,7 +156,8 @@ fn tool(name: impl Into<String>, description: &'static str, schema: Arc<rmcp::mo
 }
 
 impl Wirecost {
-    /// Builds the server with the first `cfg.catalog` of echo, add, confirm, tool_4, tool_5, ….
+    /// Builds the server with the first `cfg.catalog` of echo, add, confirm, tool_4, tool_5, …,
+    /// and search_tickets and get_tickets when `cfg.tickets_db` is set.
     pub fn new(cfg: &Config) -> Self {
         let text_schema = schema_for_input::<TextArgs>().expect("TextArgs is an object");
         let add_schema = schema_for_input::<AddArgs>().expect("AddArgs is an object");
@@ -177,6 +178,12 @@ impl Wirecost {
         let mut router = ToolRouter::new();
         for route in routes.into_iter().take(cfg.catalog) {
             router.add_route(route);
+        }
+        // The per-call workload (WIRECOST_WORKLOAD=tickets), after the catalog.
+        if let Some(db) = &cfg.tickets_db {
+            for route in crate::tickets::ticket_routes(Arc::new(crate::tickets::TicketStore::new(db.clone()))) {
+                router.add_route(route);
+            }
         }
         Self { router: Arc::new(router) }
     }
