@@ -113,6 +113,11 @@ export function buildProgram(): Command {
     .option("--listen <addr>", "relay: address to listen on, 127.0.0.1:PORT (default: a free port; printed)")
     .option("--count", "count the log at the end and print the row (relay: stdout; stdio tap: stderr)")
     .option("--quiet", "no summary line (bytes relayed, the log's path) on stderr at the end; wirecost run's stdio wrapper passes it")
+    .option(
+      "--limit-mib <n>",
+      "stop when the log holds this many MiB of application bytes (both ways; default 64): connections closed, the command ended, exit 1",
+      (v: string) => count(v, "--limit-mib", 1, 4096),
+    )
     .action(async (command: string[], o: import("./commands/capture.js").CaptureCommandOptions) => {
       process.exitCode = await (await import("./commands/capture.js")).captureCommand(command, o);
     });

@@ -17,6 +17,9 @@
  * - `--count` counts the log at the end (as `wirecost count`) and prints the row: on stdout for
  *   the relay, on stderr for the tap (its stdout belongs to the client). Both print a summary line
  *   (bytes each way, the log's path) on stderr at the end, unless `--quiet`.
+ * - A limit of application bytes (`--limit-mib`, default 64 MiB, both ways together): past it
+ *   nothing more is logged nor passed on, the relay's connections are closed or the tapped
+ *   command is stopped, one line says so on stderr, and the exit code is 1.
  * Addresses are 127.0.0.1 only (wirecost never binds nor connects elsewhere).
  */
 import { spawn } from "node:child_process";
@@ -24,6 +27,7 @@ import { closeSync, openSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { startRelay } from "../../runner/capture/relay.js";
 import { startPipeTap } from "../../runner/capture/tap.js";
+import { DEFAULT_CAPTURE_LIMIT_BYTES, type CaptureLimit, type CaptureLimitExceeded } from "../../runner/capture/writer.js";
 import { fileSystemError, UserError } from "../../format/errors.js";
 import { countCommand } from "./count.js";
 
@@ -39,6 +43,21 @@ export interface CaptureCommandOptions {
   count?: boolean;
   /** No summary line on stderr at the end (what a client's stderr would otherwise carry under `wirecost run`). */
   quiet?: boolean;
+  /** The log's limit of application bytes, MiB (default 64). */
+  limitMib?: number;
+}
+
+/** The capture's limit from `--limit-mib`; `reached` holds the error once it was passed, after its one line on stderr. */
+function captureLimit(o: CaptureCommandOptions, onReached: () => void): CaptureLimit & { reached?: CaptureLimitExceeded } {
+  const limit: CaptureLimit & { reached?: CaptureLimitExceeded } = {
+    limitBytes: o.limitMib === undefined ? DEFAULT_CAPTURE_LIMIT_BYTES : o.limitMib * 1024 * 1024,
+    onLimit: (e) => {
+      limit.reached = e;
+      process.stderr.write(`wirecost capture: ${e.message.replace("captureLimitMiB: in the matrix", "--limit-mib")}, log ${o.log}\n`);
+      onReached();
+    },
+  };
+  return limit;
 }
 
 /** How long a tapped command has to exit once its stdin ended after ^C or SIGTERM, milliseconds. */
@@ -118,18 +137,23 @@ async function relayMode(upstream: string, o: CaptureCommandOptions): Promise<nu
       `wirecost capture: connection ${conn}: cannot connect to --upstream 127.0.0.1:${up} (${code}) — is the server listening there? (the client's connection was closed)\n`,
     );
   };
-  const relay = await startRelay(up, o.log, listen, upstreamError).catch((e: NodeJS.ErrnoException) => {
+  let reached: () => void = () => undefined;
+  const overLimit = new Promise<void>((res) => {
+    reached = res;
+  });
+  const limit = captureLimit(o, () => reached());
+  const relay = await startRelay(up, o.log, listen, upstreamError, limit).catch((e: NodeJS.ErrnoException) => {
     throw new UserError(`--listen 127.0.0.1:${listen}: cannot listen (${e.code ?? e.message}) — give another port, or 127.0.0.1:0 for one the system picks`);
   });
   process.stdout.write(`listening on 127.0.0.1:${relay.port}\n`);
-  await stop;
+  await Promise.race([stop, overLimit]);
   await relay.close();
   if (!o.quiet)
     process.stderr.write(
       `wirecost capture: ${relay.connections()} connection(s), ${relay.bytes().c2s} bytes c2s, ${relay.bytes().s2c} bytes s2c, log ${o.log}\n`,
     );
   if (o.count) countCommand(o.log, { stdio: false }, process.stdout);
-  return 0;
+  return limit.reached ? 1 : 0;
 }
 
 /** The stdio tap around `command`: pass both ways until it exits (or ^C / SIGTERM / the end of stdin stop it), then report and count. */
@@ -141,8 +165,14 @@ async function tapMode(command: string[], o: CaptureCommandOptions): Promise<num
   });
   if (spawned) throw new UserError(`cannot start ${command[0]}: ${(spawned as NodeJS.ErrnoException).code ?? spawned.message} — check the command after "--"`);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once("exit", (code, signal) => res({ code, signal })));
-  const tap = startPipeTap(process.stdin, process.stdout, child.stdin, child.stdout, o.log);
   let stopped = false;
+  // Past the limit the tap stops passing bytes; the command is stopped as on ^C, its exit is the limit's 1.
+  const limit = captureLimit(o, () => {
+    child.stdin.end();
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS).unref();
+  });
+  const tap = startPipeTap(process.stdin, process.stdout, child.stdin, child.stdout, o.log, limit);
   void stopSignal().then(async () => {
     stopped = true;
     process.stdin.pause();
@@ -171,6 +201,7 @@ async function tapMode(command: string[], o: CaptureCommandOptions): Promise<num
   const b = tap.bytes();
   if (!o.quiet) process.stderr.write(`wirecost capture: ${b.c2s} bytes c2s, ${b.s2c} bytes s2c, log ${o.log}\n`);
   if (o.count) countCommand(o.log, { stdio: true }, process.stderr);
+  if (limit.reached) return 1;
   if (stopped || signal === "SIGINT" || signal === "SIGTERM") return 0; // ^C typed on the terminal reaches CMD too
   if (signal) {
     // Killed by a signal nobody here sent (a crash, the OOM killer): not a clean end.

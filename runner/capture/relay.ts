@@ -14,7 +14,7 @@
  *   just closes the client's connection.
  */
 import { createServer, connect, type Server, type Socket } from "node:net";
-import { CaptureWriter } from "./writer.js";
+import { CaptureWriter, DEFAULT_CAPTURE_LIMIT_BYTES, type CaptureLimit } from "./writer.js";
 
 /** A running relay. */
 export interface Relay {
@@ -37,6 +37,8 @@ export interface Relay {
  * @param onUpstreamError called when a connection to the upstream fails before it is made (e.g.
  *   ECONNREFUSED: nothing listens there), with the client connection's number; the client's
  *   connection is closed either way
+ * @param limit the log's limit of application bytes (writer.ts): past it `limit.onLimit` is called,
+ *   then every connection is destroyed and later ones are closed at once (default: 64 MiB, no callback)
  * @throws the listen error (e.g. EADDRINUSE) when the port cannot be bound; the log is closed then
  */
 export async function startRelay(
@@ -44,11 +46,22 @@ export async function startRelay(
   logPath: string,
   listenPort = 0,
   onUpstreamError?: (conn: number, err: NodeJS.ErrnoException) => void,
+  limit?: CaptureLimit,
 ): Promise<Relay> {
-  const log = new CaptureWriter(logPath);
   const sockets = new Set<Socket>();
+  const log = new CaptureWriter(logPath, {
+    limitBytes: limit?.limitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES,
+    onLimit: (e) => {
+      limit?.onLimit(e);
+      for (const s of sockets) s.destroy();
+    },
+  });
   let conns = 0;
   const server: Server = createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
+    if (log.overLimit) {
+      client.destroy();
+      return;
+    }
     const conn = ++conns;
     const upstream = connect({ host: "127.0.0.1", port: upstreamPort, allowHalfOpen: true, noDelay: true });
     sockets.add(client).add(upstream);

@@ -5,7 +5,7 @@
  * unhandled `error` events: a read then fails with the reason.
  */
 import type { Readable, Writable } from "node:stream";
-import { CaptureWriter } from "./writer.js";
+import { CaptureLimitExceeded, CaptureWriter, DEFAULT_CAPTURE_LIMIT_BYTES, type CaptureLimit } from "./writer.js";
 import { ResponseTimeout } from "../errors.js";
 
 /** The driver's side of a tapped stdio pair. */
@@ -28,13 +28,24 @@ export interface Tap extends StdioChannel {
  * Tap `stdin`/`stdout` of a child process, logging to `logPath` (created or truncated).
  * Every stdout chunk is logged (s2c) as it arrives, whether or not the driver reads it; `send`
  * logs (c2s) then writes. One `readLine` at a time.
+ * @param limit the log's limit of application bytes (writer.ts): past it `limit.onLimit` is called,
+ *   the target's stdout is no longer read (destroyed) and reads fail with the limit's message
+ *   (default: 64 MiB, no callback)
  */
-export function startTap(stdin: Writable, stdout: Readable, logPath: string): Tap {
-  const log = new CaptureWriter(logPath);
+export function startTap(stdin: Writable, stdout: Readable, logPath: string, limit?: CaptureLimit): Tap {
+  let failure: Error | undefined;
+  const log = new CaptureWriter(logPath, {
+    limitBytes: limit?.limitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES,
+    onLimit: (e) => {
+      failure ??= e;
+      limit?.onLimit(e);
+      stdout.destroy();
+      wake();
+    },
+  });
   /** Unread stdout bytes as received; no newline in any of them except possibly the last. */
   let parts: Buffer[] = [];
   let ended = false;
-  let failure: Error | undefined;
   let stdinEnded = false;
   let waiter: (() => void) | undefined;
   const wake = () => waiter?.();
@@ -86,6 +97,7 @@ export function startTap(stdin: Writable, stdout: Readable, logPath: string): Ta
         const partial = parts.reduce((n, p) => n + p.length, 0);
         const note = partial ? ` (${partial} bytes of a partial line)` : "";
         if (ended) throw new Error("target closed stdout before a complete line" + note);
+        if (failure instanceof CaptureLimitExceeded) throw failure;
         if (failure) throw new Error(`target's stdio failed: ${failure.message}${note}`);
         const left = deadline - Date.now();
         if (left <= 0) throw new ResponseTimeout(`no line from the target's stdout within ${timeoutMs} ms${note}`);
@@ -132,9 +144,18 @@ export interface PipeTap {
  * A failing output (the client gone: EPIPE; the server's stdin closed) never throws: the bytes
  * still read from that direction are logged and dropped, so the log keeps what each side sent.
  * @param logPath capture log, created or truncated
+ * @param limit the log's limit of application bytes (writer.ts): past it `limit.onLimit` is called
+ *   and both inputs are destroyed, so nothing more passes either way (default: 64 MiB, no callback)
  */
-export function startPipeTap(clientIn: Readable, clientOut: Writable, serverIn: Writable, serverOut: Readable, logPath: string): PipeTap {
-  const log = new CaptureWriter(logPath);
+export function startPipeTap(clientIn: Readable, clientOut: Writable, serverIn: Writable, serverOut: Readable, logPath: string, limit?: CaptureLimit): PipeTap {
+  const log = new CaptureWriter(logPath, {
+    limitBytes: limit?.limitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES,
+    onLimit: (e) => {
+      limit?.onLimit(e);
+      serverOut.destroy();
+      clientIn.destroy();
+    },
+  });
   const pass = (from: Readable, to: Writable, dir: "c2s" | "s2c") =>
     new Promise<void>((res) => {
       let broken = false;

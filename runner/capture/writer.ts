@@ -1,9 +1,35 @@
 /**
  * Writes a capture log (see log.ts): assigns `seq` (one counter over all connections) and
- * appends one JSON line per chunk or end of stream, in the order the calls are made.
+ * appends one JSON line per chunk or end of stream, in the order the calls are made, up to a
+ * limit of application bytes per log (a target that floods its output cannot fill the disk).
  */
 import { createWriteStream, type WriteStream } from "node:fs";
 import { formatRecord, type Direction } from "./log.js";
+
+/** Application bytes one run's capture log holds at most unless the matrix says otherwise (`captureLimitMiB:`), bytes: 64 MiB. */
+export const DEFAULT_CAPTURE_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A capture passed its limit of application bytes: the chunk that crossed it and everything after
+ * are not logged, and the run that wrote it fails with this message.
+ */
+export class CaptureLimitExceeded extends Error {
+  override name = "CaptureLimitExceeded";
+  /** @param limitBytes the limit, bytes */
+  constructor(readonly limitBytes: number) {
+    super(
+      `the capture passed its limit of ${limitBytes / (1024 * 1024)} MiB of application bytes in one run: it stopped there and the run is failed (captureLimitMiB: in the matrix raises the limit)`,
+    );
+  }
+}
+
+/** The limit of a capture log: `limitBytes` application bytes (both directions together), then `onLimit` once. */
+export interface CaptureLimit {
+  /** Bytes, > 0. */
+  limitBytes: number;
+  /** Called once, with the error, when a chunk would pass the limit; that chunk and all later ones are not logged. */
+  onLimit(e: CaptureLimitExceeded): void;
+}
 
 /** Appends capture records to a file as they happen. */
 export class CaptureWriter {
@@ -15,9 +41,17 @@ export class CaptureWriter {
   readonly bytes: Record<Direction, number> = { c2s: 0, s2c: 0 };
   /** Records offered after close() (a socket event racing shutdown); they are not in the file. */
   dropped = 0;
+  /** Set once a chunk passed the limit: no later record is written. */
+  overLimit: CaptureLimitExceeded | undefined;
 
-  /** @param path log file, created or truncated */
-  constructor(path: string) {
+  /**
+   * @param path log file, created or truncated
+   * @param limit application bytes the log holds at most (default {@link DEFAULT_CAPTURE_LIMIT_BYTES}, no callback)
+   */
+  constructor(
+    path: string,
+    private readonly limit: CaptureLimit = { limitBytes: DEFAULT_CAPTURE_LIMIT_BYTES, onLimit: () => undefined },
+  ) {
     this.out = createWriteStream(path);
     // A write error (disk full, path gone) is kept and reported by close(), never left unhandled.
     this.out.on("error", (e: NodeJS.ErrnoException) => {
@@ -29,8 +63,14 @@ export class CaptureWriter {
 
   /** Log a chunk; `conn` undefined for stdio. The buffer is encoded at once, so it may be reused. */
   chunk(conn: number | undefined, dir: Direction, data: Buffer): void {
-    if (this.closed) {
+    if (this.closed || this.overLimit) {
       this.dropped++;
+      return;
+    }
+    if (this.bytes.c2s + this.bytes.s2c + data.length > this.limit.limitBytes) {
+      this.overLimit = new CaptureLimitExceeded(this.limit.limitBytes);
+      this.dropped++;
+      this.limit.onLimit(this.overLimit);
       return;
     }
     this.bytes[dir] += data.length;
@@ -39,7 +79,7 @@ export class CaptureWriter {
 
   /** Log the end of one direction. */
   eof(conn: number | undefined, dir: Direction): void {
-    if (this.closed) {
+    if (this.closed || this.overLimit) {
       this.dropped++;
       return;
     }

@@ -46,18 +46,32 @@ function literal(text: string): string {
 /**
  * The argv items `{stdio}` stands for: `env` with the target's environment (its `env:` and the
  * `WIRECOST_<AXIS>` variables, which a client may not pass on to the server it starts), then this
- * wirecost's `capture --quiet --log LOG --` (no summary line in the client's stderr) and the
+ * wirecost's `capture --quiet --limit-mib N --log LOG --` (no summary line in the client's stderr) and the
  * target's argv, every item already substituted.
  * @param target the target's stdio command; argv[0] `node` means this Node binary
+ * @param limitBytes the capture's limit of application bytes (`capture --limit-mib`), bytes
  */
-export function stdioWrapper(target: TargetCommand, values: Record<string, string>, logPath: string): string[] {
+export function stdioWrapper(target: TargetCommand, values: Record<string, string>, logPath: string, limitBytes: number): string[] {
   const argv = target.argv.map((a) => substitute(a, values));
   if (argv[0] === "node") argv[0] = process.execPath;
   const env = [
     ...Object.entries(values).map(([k, v]) => `WIRECOST_${k.toUpperCase()}=${v}`),
     ...Object.entries(target.env).map(([k, v]) => `${k}=${substitute(v, values)}`),
   ];
-  return ["env", ...env, process.execPath, resolve(repoRoot, "dist/bin/wirecost.js"), "capture", "--quiet", "--log", resolve(logPath), "--", ...argv];
+  return [
+    "env",
+    ...env,
+    process.execPath,
+    resolve(repoRoot, "dist/bin/wirecost.js"),
+    "capture",
+    "--quiet",
+    "--limit-mib",
+    String(limitBytes / (1024 * 1024)),
+    "--log",
+    resolve(logPath),
+    "--",
+    ...argv,
+  ];
 }
 
 /**

@@ -13,6 +13,7 @@ import { dirname } from "node:path";
 import { startRelay } from "../capture/relay.js";
 import { startTap } from "../capture/tap.js";
 import { readCaptureStreams } from "../capture/log.js";
+import { DEFAULT_CAPTURE_LIMIT_BYTES, type CaptureLimit, type CaptureLimitExceeded } from "../capture/writer.js";
 import { countStreams, streamsDigest } from "../count/index.js";
 import { DRIVERS } from "../drivers/index.js";
 import { clientCommand, startClient, stdioWrapper, type ClientRun } from "../drivers/declared.js";
@@ -134,64 +135,67 @@ export async function runOne(
   const live = () => {
     if (signal?.aborted) throw new RunInterrupted("interrupted");
   };
+  // A capture past its limit of application bytes (a target flooding its output) fails the run at once.
+  let limitHit: (e: CaptureLimitExceeded) => void = () => undefined;
+  const overLimit = new Promise<never>((_, rej) => {
+    limitHit = rej;
+  });
+  const limit: CaptureLimit = { limitBytes: matrix.captureLimitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES, onLimit: (e) => limitHit(e) };
   try {
-    await bounded(
-      (async () => {
-        if (opts.forkServers && target.forkserver && !(declared && transport === "stdio")) {
-          cmd = await opts.forkServers.command(target, targetCmd, cwd);
+    const work = (async () => {
+      if (opts.forkServers && target.forkserver && !(declared && transport === "stdio")) {
+        cmd = await opts.forkServers.command(target, targetCmd, cwd);
+        live();
+      }
+      if (transport === "http") {
+        const started = await startOnFreePort(
+          (port) => startTarget(cmd, { ...v, port: String(port) }, cwd),
+          matrix.timeoutMs,
+          (p) => {
+            proc = p;
+          },
+        );
+        const port = started.port;
+        opts.onReady?.(started.readyMs);
+        live();
+        const relay = await startRelay(port, logPath, opts.relayPort ?? 0, undefined, limit).catch(() => startRelay(port, logPath, 0, undefined, limit));
+        close = () => relay.close();
+        if (signal?.aborted) {
+          await relay.close(); // started after the run was given up: nobody else closes it
           live();
         }
-        if (transport === "http") {
-          const started = await startOnFreePort(
-            (port) => startTarget(cmd, { ...v, port: String(port) }, cwd),
-            matrix.timeoutMs,
-            (p) => {
-              proc = p;
-            },
-          );
-          const port = started.port;
-          opts.onReady?.(started.readyMs);
-          live();
-          const relay = await startRelay(port, logPath, opts.relayPort ?? 0).catch(() => startRelay(port, logPath, 0));
-          close = () => relay.close();
-          if (signal?.aborted) {
-            await relay.close(); // started after the run was given up: nobody else closes it
-            live();
-          }
-          if (declared) {
-            const url = `http://127.0.0.1:${relay.port}${v.path ?? "/mcp"}`;
-            client = startClient(declared, clientCommand(declared, "http", ctx.flow, { tool: target.tool, steps: ctx.steps }), { ...v, url }, cwd, logPath);
-            await client.done;
-          } else await driver!.http(relay.port, ctx);
-        } else if (declared) {
-          // The client starts the target itself, through the tap wrapper, which writes the log (no
-          // log of an earlier attempt may stand in for one it never wrote).
-          rmSync(logPath, { force: true });
-          const wrapper = stdioWrapper(cmd, v, logPath);
-          client = startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper, tool: target.tool, steps: ctx.steps }), v, cwd, logPath);
+        if (declared) {
+          const url = `http://127.0.0.1:${relay.port}${v.path ?? "/mcp"}`;
+          client = startClient(declared, clientCommand(declared, "http", ctx.flow, { tool: target.tool, steps: ctx.steps }), { ...v, url }, cwd, logPath);
           await client.done;
-        } else {
-          const spawned = performance.now();
-          proc = startTarget(cmd, v, cwd);
-          const p = proc;
-          p.child.stdout?.once("data", () => opts.onReady?.(performance.now() - spawned));
-          const tap = startTap(p.child.stdin!, p.child.stdout!, logPath);
-          p.child.stdin?.on("error", () => {
-            /* EPIPE when the target is gone: the driver's read fails with the reason */
-          });
-          close = async () => {
-            tap.end();
-            await p.stop(signal?.aborted ? INTERRUPT_GRACE_MS : undefined);
-            await tap.close();
-          };
-          await driver!.stdio(tap, ctx);
-        }
-        // Again at the end, on either transport: a listener bound later, a second one, a UDP socket.
-        (proc as TargetProcess | undefined)?.checkBinds();
-      })(),
-      matrix.timeoutMs,
-      signal,
-    );
+        } else await driver!.http(relay.port, ctx);
+      } else if (declared) {
+        // The client starts the target itself, through the tap wrapper, which writes the log (no
+        // log of an earlier attempt may stand in for one it never wrote).
+        rmSync(logPath, { force: true });
+        const wrapper = stdioWrapper(cmd, v, logPath, limit.limitBytes);
+        client = startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper, tool: target.tool, steps: ctx.steps }), v, cwd, logPath);
+        await client.done;
+      } else {
+        const spawned = performance.now();
+        proc = startTarget(cmd, v, cwd);
+        const p = proc;
+        p.child.stdout?.once("data", () => opts.onReady?.(performance.now() - spawned));
+        const tap = startTap(p.child.stdin!, p.child.stdout!, logPath, limit);
+        p.child.stdin?.on("error", () => {
+          /* EPIPE when the target is gone: the driver's read fails with the reason */
+        });
+        close = async () => {
+          tap.end();
+          await p.stop(signal?.aborted ? INTERRUPT_GRACE_MS : undefined);
+          await tap.close();
+        };
+        await driver!.stdio(tap, ctx);
+      }
+      // Again at the end, on either transport: a listener bound later, a second one, a UDP socket.
+      (proc as TargetProcess | undefined)?.checkBinds();
+    })();
+    await bounded(Promise.race([work, overLimit]), matrix.timeoutMs, signal);
   } catch (e) {
     interrupted = e instanceof RunInterrupted;
     status = e instanceof RunTimeout || e instanceof ResponseTimeout ? "timeout" : "failed";

@@ -166,6 +166,7 @@ interface RawMatrix {
   repeats?: number;
   warmup?: number;
   timeoutSeconds?: number;
+  captureLimitMiB?: number;
   axes: { name: string; values: (string | number)[]; id?: string; default?: string | number }[];
   grid?: RawMatch;
   exclude?: { match: RawMatch; reason?: string }[];
@@ -800,6 +801,7 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     repeats: raw.repeats ?? 1,
     warmup: raw.warmup ?? 0,
     timeoutMs: (raw.timeoutSeconds ?? DEFAULT_TIMEOUT_S) * 1000,
+    ...(raw.captureLimitMiB !== undefined ? { captureLimitBytes: raw.captureLimitMiB * 1024 * 1024 } : {}),
     measures,
     ...(raw.timing ? { timing: raw.timing } : {}),
     axes,

@@ -242,6 +242,8 @@ export interface Matrix {
   warmup?: number;
   /** Wall-clock limit of one run, milliseconds. */
   timeoutMs: number;
+  /** Application bytes one run's capture may hold (`captureLimitMiB:` × 2^20); undefined: the default, 64 MiB (runner/capture/writer.ts). */
+  captureLimitBytes?: number;
   /** `measures:` as written (default `["bytes"]`); undefined for matrices built in code (= bytes). */
   measures?: string[];
   /**

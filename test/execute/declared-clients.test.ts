@@ -99,10 +99,12 @@ test("clients: placeholders are checked where they are written; {stdio} and {flo
 
   const c = ok.clients!.c!;
   const values = { client: "c", target: "t", transport: "stdio", revision: "2025-11-25", flow: "list" };
-  const wrapper = stdioWrapper(ok.targets.t!.commands.stdio!, values, "/r/logs/x/1.jsonl");
-  assert.deepEqual(wrapper.slice(-10), [
+  const wrapper = stdioWrapper(ok.targets.t!.commands.stdio!, values, "/r/logs/x/1.jsonl", 2 * 1024 * 1024);
+  assert.deepEqual(wrapper.slice(-12), [
     "capture",
     "--quiet",
+    "--limit-mib",
+    "2",
     "--log",
     "/r/logs/x/1.jsonl",
     "--",
