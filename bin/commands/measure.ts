@@ -23,6 +23,7 @@ import { TOOL_COLUMNS, type ToolRow } from "../../format/tools.js";
 import { writeToolCatalog } from "../../runner/results/tool-catalog.js";
 import { ENCODINGS, tokenizerNames } from "../../runner/count/tokens.js";
 import { parseMatrix } from "../../runner/matrix/parse.js";
+import { RAW_CLIENT } from "../../runner/drivers/declarations.js";
 import { runWithMode } from "../../runner/modes/index.js";
 import { repoRoot } from "../../runner/paths.js";
 import { waitForPort } from "../../runner/targets/process.js";
@@ -294,7 +295,7 @@ export function measureMatrix(
       { name: "client", values: ["raw"] },
       { name: "target", values: [name] },
       { name: "transport", values: transports },
-      { name: "revision", values: ["2025-06-18", "2025-11-25", "2026-07-28"] },
+      { name: "revision", values: [...RAW_CLIENT.revisions] },
       { name: "flow", values: [flow] },
       ...path,
     ],

@@ -21,9 +21,9 @@ export interface ClientDeclaration {
   revisions?: readonly string[];
 }
 
-/** Client `raw`: hand-written bytes, every revision it knows, any flow of the matrix. */
+/** Client `raw`: hand-written bytes, every revision it knows (2024-11-05 over stdio only: runner/drivers/mcp/revision.ts), any flow of the matrix. */
 export const RAW_CLIENT = {
-  revisions: ["2025-06-18", "2025-11-25", "2026-07-28"],
+  revisions: ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"],
 } as const satisfies ClientDeclaration;
 
 /**

@@ -15,6 +15,7 @@
  */
 import { PipelinedHttpWire, PipelinedStdioWire } from "../drivers/mcp/pipelined.js";
 import { McpSession } from "../drivers/mcp/session.js";
+import { hasStreamableHttp, noStreamableHttp } from "../drivers/mcp/revision.js";
 import { RAW_CLIENT } from "../drivers/declarations.js";
 import { checkLoopbackOnly } from "../targets/binds.js";
 import { freePort, startTarget, waitForPort } from "../targets/process.js";
@@ -77,6 +78,7 @@ export async function probeRevision(
 ): Promise<string | undefined> {
   const command = target.commands[transport];
   if (!command) return `no ${transport} command`;
+  if (transport === "http" && !hasStreamableHttp(revision)) return noStreamableHttp(revision);
   const values = { target: target.name, transport, revision };
   let stdio: Awaited<ReturnType<typeof spawnTarget>> | undefined;
   let proc: Awaited<ReturnType<typeof spawnTarget>>["proc"] | undefined;

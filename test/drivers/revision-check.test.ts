@@ -43,23 +43,47 @@ describe("revision checked on the wire", () => {
     }
   });
 
-  it("revisions: auto on the TypeScript v1 target finds the revisions it speaks and says why it skips 2026-07-28", { timeout: 90_000 }, async () => {
+  it("revisions: auto on the TypeScript v1 target finds the revisions it speaks (2024-11-05 to 2025-11-25), says why it skips 2026-07-28 and 2024-11-05 over HTTP, and drives the older revisions as they define", {
+    timeout: 90_000,
+  }, async () => {
     const out = mkdtempSync(join(tmpdir(), "wirecost-auto-"));
     try {
       const r = await execa(process.execPath, [cli, "run", "test/fixtures/matrices/revisions-auto.yaml", "--results", out], { cwd: root, reject: false });
       assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
-      assert.match(r.stderr, /^revisions: auto: target mcp-ts-v1 speaks 2025-06-18, 2025-11-25$/m);
+      assert.match(r.stderr, /^revisions: auto: target mcp-ts-v1 speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25$/m);
+      assert.match(r.stderr, /^ {2}skipped mcp-ts-v1 × 2024-11-05 over http: http: 2024-11-05's HTTP transport is HTTP\+SSE .*they drive 2024-11-05 over stdio\)$/m);
       assert.match(
         r.stderr,
         /^ {2}skipped mcp-ts-v1 × 2026-07-28: stdio: server answered 2025-era \(tools\/list result without resultType\) to a 2026-07-28 request; http: .+$/m,
       );
       const rows = tsv(readFileSync(join(out, "runs.tsv"), "utf8"));
       assert.deepEqual(rows.map((row) => `${row.config} ${row.status}`).sort(), [
+        "raw-mcp-ts-v1-http-2025-03-26-plain ok",
         "raw-mcp-ts-v1-http-2025-06-18-plain ok",
         "raw-mcp-ts-v1-http-2025-11-25-plain ok",
+        "raw-mcp-ts-v1-stdio-2024-11-05-plain ok",
+        "raw-mcp-ts-v1-stdio-2025-03-26-plain ok",
         "raw-mcp-ts-v1-stdio-2025-06-18-plain ok",
         "raw-mcp-ts-v1-stdio-2025-11-25-plain ok",
       ]);
+      // What the older revisions put on the wire (specification/2025-06-18/basic/transports, "Protocol
+      // Version Header"; client/elicitation): no MCP-Protocol-Version header before 2025-06-18, and no
+      // elicitation capability declared before it.
+      const c2s = (config: string): string =>
+        readFileSync(join(out, "logs", config, "1.jsonl"), "utf8")
+          .split("\n")
+          .filter((l) => l)
+          .map((l) => JSON.parse(l) as { dir: string; b64?: string })
+          .filter((o) => o.dir === "c2s" && o.b64 !== undefined)
+          .map((o) => Buffer.from(o.b64!, "base64").toString("utf8"))
+          .join("");
+      const old = c2s("raw-mcp-ts-v1-http-2025-03-26-plain");
+      assert.doesNotMatch(old, /MCP-Protocol-Version/i);
+      assert.match(old, /"protocolVersion":"2025-03-26","capabilities":\{\}/);
+      const newer = c2s("raw-mcp-ts-v1-http-2025-06-18-plain");
+      assert.match(newer, /MCP-Protocol-Version: 2025-06-18/);
+      assert.match(newer, /"protocolVersion":"2025-06-18","capabilities":\{"elicitation":\{\}\}/);
+      assert.match(c2s("raw-mcp-ts-v1-stdio-2024-11-05-plain"), /"protocolVersion":"2024-11-05","capabilities":\{\}/);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -92,3 +92,31 @@ test("a tools/call answered with a JSON-RPC error is a counted run and a finding
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("under the MCP TypeScript SDK clients (v1, v2) too, a tools/call answered with a JSON-RPC error is a counted run; an answer the step does not expect fails it", {
+  timeout: 180_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-tool-call-error-sdk-"));
+  try {
+    const results = join(dir, "results");
+    const run = await execa(process.execPath, [cli, "run", "test/fixtures/tool-call-error-sdk.yaml", "--results", results], { cwd: root, reject: false });
+    assert.equal(run.exitCode, 1, run.stderr);
+    const runs = tsv(join(results, "runs.tsv"));
+    assert.equal(runs.length, 8, JSON.stringify(runs.map((r) => r.config)));
+    for (const r of runs) {
+      if (r.config!.endsWith("-wrong-answer")) {
+        assert.equal(r.status, "failed", r.config);
+        assert.match(r.error!, /echo answered "hi", expected "not hi"/, r.config);
+        continue;
+      }
+      assert.equal(r.status, "ok", `${r.config}: ${r.error}`);
+      const messages = tsv(join(results, "logs", r.config!, "1.messages.tsv"));
+      assert.ok(
+        messages.some((m) => m.dir === "s2c" && m.method === "tools/call" && m.kind === "error"),
+        `${r.config}: the error answer counted: ${JSON.stringify(messages)}`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

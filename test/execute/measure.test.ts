@@ -69,19 +69,27 @@ test("measure --http … -- CMD: both transports, revisions found, one call each
       { cwd: root, reject: false },
     );
     assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
-    assert.match(r.stderr, /^revisions: auto: target v1 speaks 2025-06-18, 2025-11-25$/m);
+    assert.match(r.stderr, /^revisions: auto: target v1 speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25$/m);
     assert.match(r.stderr, /^ {2}skipped v1 × 2026-07-28: /m);
     assert.doesNotMatch(r.stderr, /stdio only|HTTP only/);
     // The skipped revision's cells say why in coverage.tsv: the probe's line per transport, not only the list found.
     for (const t of ["http", "stdio"])
       assert.match(
         tsv(join(results, "coverage.tsv")).find((c) => c.config === `raw-v1-${t}-2026-07-28-call`)!.reason!,
-        /^target v1 does not speak revision 2026-07-28 \(revisions: auto found 2025-06-18, 2025-11-25; stdio: server answered 2025-era .* to a 2026-07-28 request; http: /,
+        /^target v1 does not speak revision 2026-07-28 \(revisions: auto found 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25; stdio: server answered 2025-era .* to a 2026-07-28 request; http: /,
       );
     const lines = totalsLines(r.stdout);
     assert.deepEqual(
       lines.map((l) => l.split("\t")[0]),
-      ["raw-v1-http-2025-06-18-call", "raw-v1-http-2025-11-25-call", "raw-v1-stdio-2025-06-18-call", "raw-v1-stdio-2025-11-25-call"],
+      [
+        "raw-v1-http-2025-03-26-call",
+        "raw-v1-http-2025-06-18-call",
+        "raw-v1-http-2025-11-25-call",
+        "raw-v1-stdio-2024-11-05-call",
+        "raw-v1-stdio-2025-03-26-call",
+        "raw-v1-stdio-2025-06-18-call",
+        "raw-v1-stdio-2025-11-25-call",
+      ],
     );
     const medians = tsv(join(results, "medians.tsv"));
     const tools = tsv(join(results, "tools.tsv"));
@@ -135,7 +143,7 @@ test("measure --http … -- CMD: both transports, revisions found, one call each
     // The page: the answer for flow call over both transports, the catalog section, the flow defined from the results.
     const page = readFileSync(join(dir, "site", "v1.md"), "utf8");
     assert.match(page, /## The answer/);
-    assert.match(page, /### Over HTTP\n+\| Flow \| Revision \| v1 \|\n\| --- \| --- \| ---: \|\n\| call \| 2025-06-18 \|/);
+    assert.match(page, /### Over HTTP\n+\| Flow \| Revision \| v1 \|\n\| --- \| --- \| ---: \|\n\| call \| 2025-03-26 \|/);
     assert.match(page, /## What this server's catalog costs a model's context/);
     assert.match(page, /tokens under o200k\\_base \(js-tiktoken 1\.0\.21\), cl100k\\_base \(js-tiktoken 1\.0\.21\)/);
     assert.match(page, /\| echo \| \d[\d,]* \| \d[\d,]* \/ \d[\d,]* \| \d[\d,]* \(\+?-?\d+\) \|/);
@@ -177,7 +185,7 @@ test("measure --url: a server already running, given as localhost (127.0.0.1), m
     assert.match(r.stderr, /^measure: --url http:\/\/localhost:\d+\/mcp: localhost taken as 127\.0\.0\.1 \(wirecost connects to 127\.0\.0\.1 only\)$/m);
     assert.deepEqual(
       totalsLines(r.stdout).map((l) => l.split("\t")[0]),
-      [`raw-server-${port}-http-2025-06-18-call`, `raw-server-${port}-http-2025-11-25-call`],
+      ["2025-03-26", "2025-06-18", "2025-11-25"].map((rev) => `raw-server-${port}-http-${rev}-call`),
     );
     assert.ok(tsv(join(results, "tools.tsv")).some((t) => t.tool === "echo"));
     assert.equal(running.exitCode, null, "the running server is left running");
@@ -331,7 +339,7 @@ test("a failed measure leaves the earlier results, measure.yaml, tools.tsv and t
     assert.equal(typo.exitCode, 1, typo.stderr);
     assert.match(
       typo.stderr,
-      /^wirecost: target v1: it lists no tool "ecko" \(2025-(?:06-18|11-25), stdio\); its tools: echo, add, confirm — name one of them/m,
+      /^wirecost: target v1: it lists no tool "ecko" \((?:2024-11-05|2025-03-26|2025-06-18|2025-11-25), stdio\); its tools: echo, add, confirm — name one of them/m,
     );
     assert.deepEqual(snapshot(dir), before, "nothing of the earlier measure changed");
   } finally {
@@ -364,10 +372,15 @@ test("revisions: auto keeps the transport that answers: an HTTP command that can
       { cwd: root, reject: false },
     );
     assert.equal(r.exitCode, 0, r.stderr);
-    assert.match(r.stderr, /revisions: auto: target half speaks 2025-06-18, 2025-11-25/);
+    assert.match(r.stderr, /revisions: auto: target half speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25/);
     assert.match(r.stderr, /skipped half × 2025-11-25 over http: http: target exited before listening/);
     const ids = tsv(join(dir, "results", "summary.tsv")).map((x) => x.config);
-    assert.deepEqual(ids.sort(), ["raw-half-stdio-2025-06-18-list", "raw-half-stdio-2025-11-25-list"]);
+    assert.deepEqual(ids.sort(), [
+      "raw-half-stdio-2024-11-05-list",
+      "raw-half-stdio-2025-03-26-list",
+      "raw-half-stdio-2025-06-18-list",
+      "raw-half-stdio-2025-11-25-list",
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

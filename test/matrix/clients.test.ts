@@ -62,8 +62,8 @@ test("a flow the client does not run is refused at expand, at the flow value, na
 
 test("a revision the client does not speak is refused at the revision value", () => {
   assert.throws(
-    () => run(matrix({ clients: "raw", revisions: '"2025-11-25", "2024-11-05"' })),
-    /^UserError: m\.yaml:11:28: client raw does not speak revision "2024-11-05" \(configuration raw-ts-stdio-2024-11-05-plain; it speaks: 2025-06-18, 2025-11-25, 2026-07-28\) — use one of those revisions, or leave the cells out/,
+    () => run(matrix({ clients: "raw", revisions: '"2025-11-25", "2024-10-07"' })),
+    /^UserError: m\.yaml:11:28: client raw does not speak revision "2024-10-07" \(configuration raw-ts-stdio-2024-10-07-plain; it speaks: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28\) — use one of those revisions, or leave the cells out/,
   );
 });
 

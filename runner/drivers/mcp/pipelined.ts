@@ -11,7 +11,7 @@ import { SseParser } from "../../wire/sse.js";
 import { STREAM_END_GRACE_MS } from "../http-connection.js";
 import { ProtocolError } from "../types.js";
 import { mcpHeaders } from "./wires.js";
-import { hasHandshake } from "./revision.js";
+import { hasHandshake, hasProtocolVersionHeader } from "./revision.js";
 import type { JsonRpcMessage, Outgoing, Wire } from "./session.js";
 import { ResponseTimeout } from "../../errors.js";
 
@@ -247,7 +247,11 @@ export class PipelinedHttpWire implements Wire {
    */
   async end(revision: string): Promise<void> {
     if (!hasHandshake(revision) || this.sessionId === undefined) return;
-    const headers = { "MCP-Protocol-Version": revision, "Mcp-Session-Id": this.sessionId, "Content-Length": "0" };
+    const headers = {
+      ...(hasProtocolVersionHeader(revision) ? { "MCP-Protocol-Version": revision } : {}),
+      "Mcp-Session-Id": this.sessionId,
+      "Content-Length": "0",
+    };
     const status = await new Promise<number>((resolve, reject) => {
       const r = httpRequest(
         { host: "127.0.0.1", port: this.port, path: this.path, method: "DELETE", headers, agent: this.agent, timeout: this.timeoutMs },

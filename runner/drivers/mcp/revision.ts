@@ -1,6 +1,11 @@
 /**
  * What each MCP revision puts on the wire around a JSON-RPC message.
  *
+ * - 2024-11-05 and 2025-03-26 (specification/2025-03-26/basic/lifecycle): the same handshake as
+ *   below; no `MCP-Protocol-Version` header (it came with 2025-06-18) and no elicitation (nor
+ *   does the driver declare it). 2025-03-26 brought Streamable HTTP; 2024-11-05's HTTP transport
+ *   is HTTP+SSE (an SSE stream from a GET, POSTs to the endpoint it names), which the raw driver
+ *   does not speak: it drives 2024-11-05 over stdio only.
  * - 2025-06-18 and 2025-11-25 (specification/2025-11-25/basic/lifecycle): an `initialize`
  *   request then a `notifications/initialized` notification open the session; over Streamable
  *   HTTP every later request carries `MCP-Protocol-Version` and, when the server assigned one,
@@ -21,12 +26,41 @@ export const REVISIONS = RAW_CLIENT.revisions;
 /** Client identity sent by the raw driver (fixed, so repeats are byte-identical). */
 export const CLIENT_INFO = { name: "wirecost-raw", version: "1.0.0" } as const;
 
-/** Client capabilities declared by the raw driver: it can answer elicitation. */
+/** Client capabilities declared by the raw driver from 2025-06-18: it can answer elicitation. */
 export const CLIENT_CAPABILITIES = { elicitation: {} } as const;
 
-/** True for revisions that open a session with initialize (2025 era). */
+/**
+ * The client capabilities the raw driver declares at `revision`: {@link CLIENT_CAPABILITIES} from
+ * 2025-06-18 (which brought elicitation, specification/2025-06-18/client/elicitation), none before.
+ */
+export function clientCapabilities(revision: string): Record<string, unknown> {
+  return revision >= "2025-06-18" ? CLIENT_CAPABILITIES : {};
+}
+
+/** True for revisions that open a session with initialize (2024-11-05 to 2025-11-25). */
 export function hasHandshake(revision: string): boolean {
   return revision < "2026-07-28";
+}
+
+/**
+ * True for revisions whose Streamable HTTP requests after `initialize` carry `MCP-Protocol-Version`
+ * (specification/2025-06-18/basic/transports, "Protocol Version Header"; 2025-03-26 had none).
+ */
+export function hasProtocolVersionHeader(revision: string): boolean {
+  return revision >= "2025-06-18";
+}
+
+/**
+ * True for revisions whose HTTP transport is Streamable HTTP (from 2025-03-26); 2024-11-05's is
+ * HTTP+SSE (specification/2024-11-05/basic/transports), which wirecost's drivers do not speak.
+ */
+export function hasStreamableHttp(revision: string): boolean {
+  return revision >= "2025-03-26";
+}
+
+/** Why a revision before 2025-03-26 is not driven over HTTP (see {@link hasStreamableHttp}): one line. */
+export function noStreamableHttp(revision: string): string {
+  return `${revision}'s HTTP transport is HTTP+SSE (an SSE stream from a GET, POSTs to the endpoint it names), which wirecost's drivers do not speak (they drive ${revision} over stdio)`;
 }
 
 /** The `_meta` envelope every 2026-07-28 request carries. */
@@ -40,7 +74,7 @@ export function metaEnvelope(revision: string): Record<string, unknown> {
 
 /** Params of the 2025-era `initialize` request. */
 export function initializeParams(revision: string): Record<string, unknown> {
-  return { protocolVersion: revision, capabilities: CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO };
+  return { protocolVersion: revision, capabilities: clientCapabilities(revision), clientInfo: CLIENT_INFO };
 }
 
 /**
@@ -88,6 +122,12 @@ export class RevisionWatch {
   private readonly methods = new Map<string | number, string>();
   /** The first mismatch seen, if any. */
   mismatch?: ProtocolError;
+  /**
+   * `tools/call` requests the server answered with a JSON-RPC error so far, read off the wire: how
+   * an SDK flow tells the server's error answer (counted, a finding) from a failure of its own
+   * (a timeout, a closed connection), which the SDKs throw alike.
+   */
+  toolCallErrors = 0;
 
   /** @param revision the revision the client asked for */
   constructor(readonly revision: string) {}
@@ -105,6 +145,7 @@ export class RevisionWatch {
     const method = this.methods.get(m.id);
     if (method === undefined) return;
     this.methods.delete(m.id);
+    if (method === "tools/call" && m.error !== undefined) this.toolCallErrors++;
     this.mismatch ??= revisionMismatch(this.revision, method, m);
   }
 

@@ -7,7 +7,7 @@ import { SseParser } from "../../wire/sse.js";
 import { HttpConnection, STREAM_END_GRACE_MS, header } from "../http-connection.js";
 import type { HttpHead } from "../../wire/http1.js";
 import { ProtocolError } from "../types.js";
-import { hasHandshake } from "./revision.js";
+import { hasHandshake, hasProtocolVersionHeader } from "./revision.js";
 import type { JsonRpcMessage, Outgoing, Wire } from "./session.js";
 
 function parseJson(bytes: Buffer | string, where: string): JsonRpcMessage {
@@ -20,14 +20,14 @@ function parseJson(bytes: Buffer | string, where: string): JsonRpcMessage {
 
 /**
  * The MCP headers of one Streamable HTTP POST, in wire order (after Content-Type and Accept,
- * before Content-Length): `MCP-Protocol-Version` (2026-07-28 always; 2025 era once initialized),
+ * before Content-Length): `MCP-Protocol-Version` (2026-07-28 always; 2025-06-18 and 2025-11-25 once initialized),
  * `Mcp-Session-Id` when the server assigned one, and for 2026-07-28 `Mcp-Method` and, for a
  * tools/call, `Mcp-Name`.
  */
 export function mcpHeaders(msg: Outgoing, sessionId: string | undefined, initialized: boolean): [string, string][] {
   const h: [string, string][] = [];
   const modern = !hasHandshake(msg.revision);
-  if (modern || initialized) h.push(["MCP-Protocol-Version", msg.revision]);
+  if (modern || (initialized && hasProtocolVersionHeader(msg.revision))) h.push(["MCP-Protocol-Version", msg.revision]);
   if (sessionId) h.push(["Mcp-Session-Id", sessionId]);
   if (modern) {
     h.push(["Mcp-Method", msg.method]);
@@ -195,7 +195,7 @@ export class HttpWire implements Wire {
     const head = [
       `DELETE ${this.path} HTTP/1.1`,
       `Host: 127.0.0.1:${this.port}`,
-      `MCP-Protocol-Version: ${revision}`,
+      ...(hasProtocolVersionHeader(revision) ? [`MCP-Protocol-Version: ${revision}`] : []),
       `Mcp-Session-Id: ${this.sessionId}`,
       "Content-Length: 0",
     ];

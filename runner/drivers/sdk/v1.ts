@@ -48,7 +48,7 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
   try {
     await client.connect(transport, { timeout: ctx.timeoutMs });
     watch.check();
-    await flow(client, ctx, transport as unknown as SessionEnder);
+    await flow(client, ctx, transport as unknown as SessionEnder, watch);
     watch.check();
   } catch (e) {
     watch.check();

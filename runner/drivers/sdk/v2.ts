@@ -49,7 +49,7 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
   try {
     await client.connect(transport, { timeout: ctx.timeoutMs } as never);
     watch.check();
-    await flow(client as never, ctx, transport as unknown as SessionEnder);
+    await flow(client as never, ctx, transport as unknown as SessionEnder, watch);
     watch.check();
   } catch (e) {
     watch.check();
