@@ -51,7 +51,10 @@ describe("revision checked on the wire", () => {
       const r = await execa(process.execPath, [cli, "run", "test/fixtures/matrices/revisions-auto.yaml", "--results", out], { cwd: root, reject: false });
       assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
       assert.match(r.stderr, /^revisions: auto: target mcp-ts-v1 speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25$/m);
-      assert.match(r.stderr, /^ {2}skipped mcp-ts-v1 × 2024-11-05 over http: http: 2024-11-05's HTTP transport is HTTP\+SSE .*they drive 2024-11-05 over stdio\)$/m);
+      assert.match(
+        r.stderr,
+        /^ {2}skipped mcp-ts-v1 × 2024-11-05 over http: http: 2024-11-05's HTTP transport is HTTP\+SSE .*they drive 2024-11-05 over stdio\)$/m,
+      );
       assert.match(
         r.stderr,
         /^ {2}skipped mcp-ts-v1 × 2026-07-28: stdio: server answered 2025-era \(tools\/list result without resultType\) to a 2026-07-28 request; http: .+$/m,
