@@ -20,6 +20,7 @@ import { makeFolder, writeAtomic } from "../../format/files.js";
 import { shellQuote } from "../../format/shell.js";
 import { messagesPath, planPath, stagingDir } from "../../format/layout.js";
 import { TOOL_COLUMNS, type ToolRow } from "../../format/tools.js";
+import { readSummary } from "../../format/summary.js";
 import { writeToolCatalog } from "../../runner/results/tool-catalog.js";
 import { ENCODINGS, tokenizerNames } from "../../runner/count/tokens.js";
 import { parseMatrix } from "../../runner/matrix/parse.js";
@@ -437,6 +438,12 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions, o
   for (const c of medians)
     process.stdout.write(`${c[0]}\ttotal_bytes\t${c[3]}\ttools/list answer bytes\t${toolsListBytes(results, c[0]!, repeatOf.get(c[0]!))}\n`);
   printToolCosts(tools);
+  // Bytes the counter could not read as the transport's messages (a log line on stdout, a broken frame): counted and named, said here too.
+  for (const c of readSummary(join(results, "summary.tsv"), "run measure again").configs)
+    if (c.anomalies.size > 0)
+      process.stderr.write(
+        `measure: ${c.config}: anomalies in the server's bytes (counted as they stand): ${[...c.anomalies].map(([code, n]) => `${code} × ${n}`).join(", ")} — see the page's anomalies\n`,
+      );
   // Text from the wire: control characters shown as U+FFFD so a server cannot drive the terminal.
   for (const f of findings)
     process.stderr.write(

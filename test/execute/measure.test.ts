@@ -385,3 +385,36 @@ test("revisions: auto keeps the transport that answers: an HTTP command that can
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("measure of a server that prints a log line on stdout: counted, and one line per configuration names the anomaly", { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-stray-"));
+  try {
+    const r = await execa(
+      process.execPath,
+      [
+        cli,
+        "measure",
+        "--name",
+        "stray",
+        "--repeats",
+        "1",
+        "--results",
+        join(dir, "results"),
+        "--",
+        "node",
+        join(root, "test/fixtures/fault-targets/stray-stdout-line.mjs"),
+      ],
+      { cwd: root, reject: false },
+    );
+    assert.equal(r.exitCode, 0, r.stderr);
+    const configs = tsv(join(dir, "results", "summary.tsv")).map((c) => c.config!);
+    assert.ok(configs.length > 0);
+    for (const c of configs)
+      assert.match(
+        r.stderr,
+        new RegExp(`^measure: ${c}: anomalies in the server's bytes \\(counted as they stand\\): stdio-non-jsonrpc-line × 1 — see the page's anomalies$`, "m"),
+      );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
