@@ -196,11 +196,12 @@ test("a failed measure prints a rerun command that works when followed", { timeo
   const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-rerun-"));
   try {
     // wirecost's own TypeScript v1 server behind a start counter: its 6th start (the first run after
-    // the five probes) exits at once, every other start is the server.
+    // the five probes) exits at once, every other start is the server. The probes start side by
+    // side, so the counter is read and written under a lock (flock), else two starts count as one.
     const wrapper = join(dir, "server.sh");
     writeFileSync(
       wrapper,
-      `#!/bin/bash\nn=$(( $(cat "$0.count" 2>/dev/null || echo 0) + 1 )); echo $n > "$0.count"\n[ $n -eq 6 ] && exit 3\nexec node ${JSON.stringify(join(root, "dist/targets/mcp-ts-v1/server.js"))} --transport stdio\n`,
+      `#!/bin/bash\nexec 9>>"$0.lock"; flock 9\nn=$(( $(cat "$0.count" 2>/dev/null || echo 0) + 1 )); echo $n > "$0.count"\nflock -u 9; exec 9>&-\n[ $n -eq 6 ] && exit 3\nexec node ${JSON.stringify(join(root, "dist/targets/mcp-ts-v1/server.js"))} --transport stdio\n`,
     );
     chmodSync(wrapper, 0o755);
     const results = join(dir, "results");
