@@ -7,7 +7,7 @@
  * recognises (reports/index.ts) becomes a report, and the index page lists them all.
  */
 import { readdirSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { fileSystemError, UserError } from "../format/errors.js";
 import { makeFolder, refuseOddEntries, writeAtomic } from "../format/files.js";
 import { addPage } from "./reports/page-files.js";
@@ -21,9 +21,9 @@ export interface RenderOptions {
   /** Results folder: a report's files (e.g. `summary.tsv`, `medians.tsv`, `provenance.json`), and/or one folder per further report. */
   results: string;
   /**
-   * Site folder to write into; created if missing. Pages an earlier render wrote there and this
-   * one does not are removed (the manifest `.wirecost-site.json`, site-manifest.ts); every other
-   * file is left alone.
+   * Site folder to write into; created if missing. Pages an earlier render of the same results
+   * folder wrote there and this one does not are removed (the manifest `.wirecost-site.json`,
+   * site-manifest.ts); pages of other results folders, and every other file, are left alone.
    */
   site: string;
   /**
@@ -68,7 +68,8 @@ function candidateFolders(root: string): string[] {
 
 /**
  * Render every report found under `opts.results` and the index linking them, then remove the pages
- * an earlier render wrote into the site folder and this one does not (site-manifest.ts). All
+ * an earlier render of the same results folder wrote into the site folder and this one does not
+ * (site-manifest.ts). All
  * pages are built before any file is written, so a results error leaves the site folder untouched.
  * @throws UserError when a results folder holds a link, FIFO, socket or device where a results
  *   file belongs (format/files.ts refuseOddEntries), when no report is found (the message is that of the wire report's missing
@@ -115,7 +116,8 @@ export async function render(opts: RenderOptions): Promise<RenderReport> {
     // replaced, never written through (or waited on).
     for (const name of files) writeAtomic(join(opts.site, name), outputs.get(name) ?? "");
     const now = new Map(files.map((name) => [name, siteDigest(outputs.get(name) ?? "")]));
-    return { site: opts.site, files, ...updateSiteManifest(opts.site, before, now) };
+    const from = relative(resolve(opts.site), resolve(opts.results)).split(sep).join("/") || ".";
+    return { site: opts.site, files, ...updateSiteManifest(opts.site, before, now, from) };
   } catch (e) {
     throw fileSystemError(e, { option: "--site", path: opts.site }) ?? e;
   }

@@ -12,7 +12,7 @@
  * runner/results/tool-catalog.ts), which the page shows.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { valid as pep440Valid } from "@renovatebot/pep440";
 import semver from "semver";
 import { UserError } from "../../format/errors.js";
@@ -378,6 +378,27 @@ export function optionsAfterDashes(argv: readonly string[], ownOptions: readonly
 }
 
 /**
+ * Refuse a results folder holding another server's measure: its `measure.yaml` (`file`) names a
+ * target other than `name`. A measure replaces the results of the server it measures (a new
+ * version, other options), never those of another one. Nothing to refuse when the file is
+ * missing or unreadable (the run's own checks speak for that).
+ * @throws UserError naming the folder, the server it holds and the two ways on
+ */
+function refuseAnotherServer(file: string, name: string): void {
+  if (!existsSync(file)) return;
+  let held: string[] = [];
+  try {
+    held = Object.keys((JSON.parse(readFileSync(file, "utf8")) as { targets?: Record<string, unknown> }).targets ?? {});
+  } catch {
+    return;
+  }
+  if (held.length === 0 || held.includes(name)) return;
+  throw new UserError(
+    `--results ${dirname(file)}: holds the measure of ${held.join(", ")}, which a measure of ${name} would replace — give --results a folder of its own (or --name ${held[0]} to measure that server again)`,
+  );
+}
+
+/**
  * Measure one server: check every argument and the matrix made of them, run it, and, once its
  * results are in the folder, write its matrix (`measure.yaml`), render its page and print where
  * they are. Nothing is written before the arguments are checked. Into a folder that holds results
@@ -404,6 +425,7 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions, o
     throw new UserError(
       `--results ${results}: holds results that wirecost measure did not write (no measure.yaml in it), which a measure would replace — give measure a folder of its own`,
     );
+  refuseAnotherServer(file, name);
   const text = `${JSON.stringify(matrix, null, 2)}\n`;
   // Read as the file will be: a matrix the schema refuses is refused before anything is written.
   const parsed = parseMatrix(text, file);

@@ -3,8 +3,8 @@
  * results folder holds `tools.tsv` (written by `wirecost measure`, format/tools.ts). Per transport,
  * one row per tool: its definition's bytes and tokens under each tokenizer (named with its package
  * version from provenance.json) in every revision measured, with the difference to the revision
- * before it; then what each revision adds to the tools/list answer, with the causes `wirecost
- * compare`'s cause finder named (`tools-changes.tsv`). Tool names and causes come from the wire:
+ * before it; then what each revision adds to the tools/list answer: the tools added or removed,
+ * by name, or else the causes `wirecost compare`'s cause finder named (`tools-changes.tsv`). Tool names and causes come from the wire:
  * every one is escaped (table cells by `tableView`, sentences by `mdCell`/`mdCode`).
  */
 import { mdCell, mdCode } from "../../format/markdown.js";
@@ -49,8 +49,47 @@ function tokensCell(now: ToolRow | undefined, before: ToolRow | undefined, hasBe
   return ENCODINGS.map((e) => withDelta(now.tokens?.[e], before?.tokens?.[e], hasBefore && before?.tokens !== undefined)).join(" / ");
 }
 
-/** What one revision pair's changes say about the tools/list answer, in one sentence. */
-function addsSentence(rows: readonly ChangeRow[], transport: string): string | undefined {
+/** `+1,204 bytes, +310 tokens`: a definition's size, or a difference of two, in bytes and in the first tokenizer's tokens. */
+function sizeText(bytes: number, tokens: number | undefined, sign: boolean): string {
+  const n = (d: number) => (sign ? signed(d) : formatInt(d));
+  return `${n(bytes)} bytes${tokens === undefined ? "" : `, ${n(tokens)} ${ENCODINGS[0]} tokens`}`;
+}
+
+/**
+ * The tools one revision lists and the one before it does not, and back, by name (never by
+ * position in the list), and the definitions of one name that changed: markdown, or undefined
+ * when the two revisions list the same tools (the cause finder then names what changed).
+ */
+function toolsByName(before: readonly ToolRow[], after: readonly ToolRow[]): string | undefined {
+  const named = (rows: readonly ToolRow[]) => new Map(rows.map((t) => [t.tool, t]));
+  const [was, now] = [named(before), named(after)];
+  const added = [...now.values()].filter((t) => !was.has(t.tool));
+  const removed = [...was.values()].filter((t) => !now.has(t.tool));
+  if (added.length === 0 && removed.length === 0) return undefined;
+  const tokens = (t: ToolRow | undefined) => t?.tokens?.[ENCODINGS[0]!];
+  const one = (t: ToolRow) => `${mdCode(t.tool)} (${sizeText(t.definitionBytes ?? 0, tokens(t), false)})`;
+  const changed = [...now.values()].flatMap((t) => {
+    const old = was.get(t.tool);
+    if (old === undefined || old.definitionBytes === t.definitionBytes) return [];
+    const dt = tokens(t) !== undefined && tokens(old) !== undefined ? tokens(t)! - tokens(old)! : undefined;
+    return [`${mdCode(t.tool)} (${sizeText((t.definitionBytes ?? 0) - (old.definitionBytes ?? 0), dt, true)})`];
+  });
+  return [
+    added.length ? `tools added: ${added.map(one).join(", ")}` : "",
+    removed.length ? `tools removed: ${removed.map(one).join(", ")}` : "",
+    changed.length ? `definitions changed: ${changed.join(", ")}` : "",
+  ]
+    .filter((x) => x !== "")
+    .join("; ");
+}
+
+/**
+ * What one revision pair's changes say about the tools/list answer, in one sentence: the tools
+ * added or removed by name when the two revisions list different tools, else the causes the
+ * cause finder named.
+ * @param tools the tool definitions the revision before (`before`) and this one (`after`) listed
+ */
+function addsSentence(rows: readonly ChangeRow[], transport: string, tools: { before: readonly ToolRow[]; after: readonly ToolRow[] }): string | undefined {
   const first = rows[0];
   if (first === undefined) return undefined;
   const error = rows.find((r) => r.kind === "error");
@@ -60,6 +99,8 @@ function addsSentence(rows: readonly ChangeRow[], transport: string): string | u
   const listBytes = list.reduce((s, r) => s + r.bytes, 0);
   const session = `the session ${signed(first.deltaTotalBytes)} bytes in all`;
   if (list.length === 0) return `${head}: the tools/list exchange unchanged; ${session}.`;
+  const byName = toolsByName(tools.before, tools.after);
+  if (byName !== undefined) return `${head}: the tools/list exchange ${signed(listBytes)} bytes — ${byName}; ${session}.`;
   const causes = list
     .sort((a, b) => Math.abs(b.bytes) - Math.abs(a.bytes))
     .map((r) => `${r.kind} ${mdCode(r.name)} ${r.change}${r.count > 1 ? ` ×${formatInt(r.count)}` : ""} (${signed(r.bytes)})`);
@@ -131,8 +172,9 @@ export function toolCatalogView(results: Results): ToolCatalogView | undefined {
         if (![...configOf.values()].includes(c.headConfig)) continue;
         pairs.set(c.headConfig, [...(pairs.get(c.headConfig) ?? []), c]);
       }
-      const adds = revisions.flatMap((rev) => {
-        const s = addsSentence(pairs.get(configOf.get(rev)!) ?? [], transport);
+      const adds = revisions.flatMap((rev, i) => {
+        const tools = { before: i > 0 ? rowsOf(revisions[i - 1]!) : [], after: rowsOf(rev) };
+        const s = addsSentence(pairs.get(configOf.get(rev)!) ?? [], transport, tools);
         return s === undefined ? [] : [s];
       });
       return { transport: transportName(transport), table, adds };

@@ -6,7 +6,8 @@
  * the total and the tools/list answer's bytes, checked against the run's per-message table; each
  * tool definition's bytes and tokens per transport and revision in tools.tsv (checked against the
  * answer's text), what each revision adds in tools-changes.tsv, and the catalog section on the
- * page. Bad input gets one line.
+ * page. Bad input gets one line; a second server measured into the same results folder is refused
+ * in one line, the first one's results untouched.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -151,6 +152,21 @@ test("measure --http … -- CMD: both transports, revisions found, one call each
     assert.match(page, /`call`: tools\/list, then one tools\/call of echo \(steps: open, list-tools, call-tool\)/);
     assert.ok(existsSync(join(dir, "site", "v1.html")), "the page");
     assert.ok(readFileSync(join(results, "measure.yaml"), "utf8").includes('"revisions": "auto"'));
+    // Another server measured into the same folder: refused in one line, the folder and page as they were.
+    const before = readdirSync(results).map((f) => [f, statSync(join(results, f)).mtimeMs]);
+    const other = await execa(process.execPath, [cli, "measure", "--name", "other", "--results", results, "--", ...server("stdio")], {
+      cwd: root,
+      reject: false,
+    });
+    assert.equal(other.exitCode, 1, other.stderr);
+    assert.equal(
+      other.stderr.trim().split("\n").at(-1),
+      `wirecost: --results ${results}: holds the measure of v1, which a measure of other would replace — give --results a folder of its own (or --name v1 to measure that server again)`,
+    );
+    assert.deepEqual(
+      readdirSync(results).map((f) => [f, statSync(join(results, f)).mtimeMs]),
+      before,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -414,6 +430,37 @@ test("measure of a server that prints a log line on stdout: counted, and one lin
         r.stderr,
         new RegExp(`^measure: ${c}: anomalies in the server's bytes \\(counted as they stand\\): stdio-non-jsonrpc-line × 1 — see the page's anomalies$`, "m"),
       );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a server whose tools/list grows with what the client declares: the page names the tool each revision adds, by name", { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-adds-"));
+  try {
+    const results = join(dir, "results");
+    const fixture = join(root, "test/fixtures/fault-targets/tools-by-capability.mjs");
+    const r = await execa(
+      process.execPath,
+      [cli, "measure", "--name", "adds", "--tool", "now", "--repeats", "1", "--results", results, "--", "node", fixture],
+      {
+        cwd: root,
+        reject: false,
+      },
+    );
+    assert.equal(r.exitCode, 0, r.stderr);
+    const tools = tsv(join(results, "tools.tsv"));
+    const ask = tools.find((t) => t.tool === "ask-user" && t.revision === "2025-06-18")!;
+    const page = readFileSync(join(dir, "site", "adds.md"), "utf8");
+    assert.match(
+      page,
+      new RegExp(
+        `^- 2025-03-26 → 2025-06-18 over stdio: the tools/list exchange \\+\\d+ bytes — tools added: \`ask-user\` \\(${ask.definition_bytes} bytes, ${ask.tokens_o200k_base} o200k_base tokens\\); the session`,
+        "m",
+      ),
+    );
+    assert.match(page, /^- 2024-11-05 → 2025-03-26 over stdio: the tools\/list exchange unchanged/m);
+    assert.ok(!/result\.tools\[/.test(page), "no tool named by its position in the list");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -2,13 +2,15 @@
  * `wirecost render` removes the pages it no longer writes, and nothing else, through the real CLI:
  * a configuration gone from the results loses its pages on the next render; a page render wrote
  * and the user changed since is kept with a note; a file render never wrote stays; a manifest
- * naming a path outside the site is refused in one line and nothing is written or removed.
+ * naming a path outside the site is refused in one line and nothing is written or removed; two
+ * results folders rendered into one site folder never remove each other's pages; a manifest of
+ * schema 1 (written before pages recorded their results folder) is read as this folder's.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { cli, root } from "../paths.js";
 import { fixtureCopy, tempDir } from "./support.js";
 
@@ -19,6 +21,21 @@ const EDITED = "raw-python-sdk-stdio-2025-11-25-input";
 
 function render(results: string, site: string) {
   return spawnSync(process.execPath, [cli, "render", "--results", results, "--site", site], { cwd: root, encoding: "utf8" });
+}
+
+/** Drop the rows of `configs` from the TSV files of the results folder `dir`, in place (the same folder rendered again). */
+function dropRows(dir: string, configs: string[]): string {
+  for (const f of ["summary.tsv", "medians.tsv"]) {
+    const text = readFileSync(join(dir, f), "utf8");
+    writeFileSync(
+      join(dir, f),
+      text
+        .split("\n")
+        .filter((l) => !configs.some((c) => l.startsWith(`${c}\t`)))
+        .join("\n"),
+    );
+  }
+  return dir;
 }
 
 /** The results fixture without the rows of `configs` in its TSV files. */
@@ -34,16 +51,17 @@ function without(configs: string[]): string {
 test("a configuration gone from the results loses its pages; a page changed since, and other files, stay", () => {
   const site = tempDir("site-manifest");
   writeFileSync(join(site, "keep.txt"), "mine");
-  const first = render(fixtureCopy(), site);
+  const results = fixtureCopy();
+  const first = render(results, site);
   assert.equal(first.status, 0, first.stderr);
-  const manifest = JSON.parse(readFileSync(join(site, MANIFEST), "utf8")) as { schemaVersion: number; files: Record<string, string> };
-  assert.equal(manifest.schemaVersion, 1);
+  const manifest = JSON.parse(readFileSync(join(site, MANIFEST), "utf8")) as { schemaVersion: number; files: Record<string, { results: string }> };
+  assert.equal(manifest.schemaVersion, 2);
   const written = readdirSync(site).filter((f) => f !== MANIFEST && f !== "keep.txt");
   assert.deepEqual(Object.keys(manifest.files).sort(), written.sort(), "the manifest names every page written, not keep.txt");
   for (const c of [GONE, EDITED]) assert.ok(existsSync(join(site, `config-${c}.md`)) && existsSync(join(site, `config-${c}.html`)));
 
   writeFileSync(join(site, `config-${EDITED}.md`), "my notes\n");
-  const second = render(without([GONE, EDITED]), site);
+  const second = render(dropRows(results, [GONE, EDITED]), site);
   assert.equal(second.status, 0, second.stderr);
   assert.match(second.stderr, /^wrote \d+ files to .*; removed 3 files an earlier render wrote and this one does not\n/);
   assert.match(second.stderr, new RegExp(`\\nnote: kept .*/config-${EDITED}\\.md: an earlier render wrote it and this one does not, but it changed since`));
@@ -55,7 +73,7 @@ test("a configuration gone from the results loses its pages; a page changed sinc
   assert.ok(!Object.keys(after.files).some((f) => f.includes(GONE) || f.includes(EDITED)), "the manifest names only what this render wrote");
   for (const f of Object.keys(after.files)) assert.ok(existsSync(join(site, f)), `${f} is there`);
 
-  const third = render(without([GONE, EDITED]), site);
+  const third = render(results, site);
   assert.equal(third.status, 0, third.stderr);
   assert.match(third.stderr, /^wrote \d+ files to [^\n;]*\n$/, "nothing more to remove, and the kept page is no longer named");
 });
@@ -66,8 +84,8 @@ test("a manifest naming a path outside the site folder is refused in one line; n
   assert.equal(render(fixtureCopy(), site).status, 0);
   writeFileSync(join(parent, "outside.txt"), "not the site's");
   const file = join(site, MANIFEST);
-  const manifest = JSON.parse(readFileSync(file, "utf8")) as { files: Record<string, string> };
-  manifest.files["../outside.txt"] = "0".repeat(64);
+  const manifest = JSON.parse(readFileSync(file, "utf8")) as { files: Record<string, { sha256: string; results: string }> };
+  manifest.files["../outside.txt"] = { sha256: "0".repeat(64), results: "../results" };
   writeFileSync(file, JSON.stringify(manifest));
   const before = readdirSync(site).sort();
   const r = render(fixtureCopy(), site);
@@ -78,4 +96,36 @@ test("a manifest naming a path outside the site folder is refused in one line; n
   );
   assert.equal(readFileSync(join(parent, "outside.txt"), "utf8"), "not the site's");
   assert.deepEqual(readdirSync(site).sort(), before);
+});
+
+test("two results folders rendered into one site: the second render removes none of the first's pages", () => {
+  const site = tempDir("site-manifest-two");
+  const a = fixtureCopy();
+  assert.equal(render(a, site).status, 0);
+  const b = without([GONE]);
+  const second = render(b, site);
+  assert.equal(second.status, 0, second.stderr);
+  assert.match(second.stderr, /^wrote \d+ files to [^\n;]*\n$/, "nothing removed");
+  for (const ext of ["md", "html"]) assert.ok(existsSync(join(site, `config-${GONE}.${ext}`)), `the first folder's config-${GONE}.${ext} stays`);
+  const manifest = JSON.parse(readFileSync(join(site, MANIFEST), "utf8")) as { files: Record<string, { results: string }> };
+  assert.equal(manifest.files[`config-${GONE}.md`]!.results, relative(site, a), "recorded as the first folder's");
+  assert.equal(manifest.files["index.html"]!.results, relative(site, b), "the index: the last render's");
+  // The first folder rendered again without that configuration: now its pages go (it wrote them).
+  const third = render(dropRows(a, [GONE]), site);
+  assert.equal(third.status, 0, third.stderr);
+  assert.match(third.stderr, /removed 2 files an earlier render wrote and this one does not/);
+  assert.ok(!existsSync(join(site, `config-${GONE}.md`)));
+});
+
+test("a schema 1 manifest (a digest per page) is read as the results folder rendered now: its stale pages are removed", () => {
+  const site = tempDir("site-manifest-v1");
+  assert.equal(render(fixtureCopy(), site).status, 0);
+  const file = join(site, MANIFEST);
+  const v2 = JSON.parse(readFileSync(file, "utf8")) as { files: Record<string, { sha256: string }> };
+  const v1 = { schemaVersion: 1, files: Object.fromEntries(Object.entries(v2.files).map(([name, page]) => [name, page.sha256])) };
+  writeFileSync(file, JSON.stringify(v1));
+  const r = render(without([GONE]), site);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /removed 2 files an earlier render wrote and this one does not/);
+  assert.ok(!existsSync(join(site, `config-${GONE}.md`)));
 });
