@@ -405,6 +405,7 @@ function refuseAnotherServer(file: string, name: string): void {
  * of an earlier measure, the new ones replace them only when every run is ok: a failed measure
  * (a mistyped `--tool`, a server that no longer starts) leaves the folder, its `measure.yaml`,
  * `tools.tsv` and the page as they were, and says where the failed runs are (`.wirecost-next/`).
+ * An interrupted measure (^C) renders no page: it says where the runs it finished are.
  * @param ownOptions measure's own long options, as commander lists them (for {@link optionsAfterDashes})
  * @returns the run's exit code (0 all ok, 1 a run failed, 130 interrupted)
  * @throws UserError for bad arguments (see {@link measureMatrix}), a `--url` on whose port nothing listens, or a
@@ -450,6 +451,14 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions, o
     return code;
   }
   writeAtomic(file, text);
+  if (code === 130) {
+    // An unfinished measure is not rendered: its configurations hold fewer repeats than asked, and
+    // a page comparing them would show a repeat's difference as a revision's.
+    process.stderr.write(
+      `measure: interrupted — no page rendered from an unfinished measure; the runs written are in ${results}/ (run the command again to measure anew)\n`,
+    );
+    return code;
+  }
   const { tools, findings, repeatOf } = writeToolCatalog(results);
   const { render } = await import("../../generators/render.js");
   await render({ results, site });

@@ -465,3 +465,48 @@ test("a server whose tools/list grows with what the client declares: the page na
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("an interrupted measure (^C) renders no page from its unfinished runs, says so, and the same command run again measures anew", {
+  timeout: 120_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-int-"));
+  try {
+    const results = join(dir, "results");
+    const args = [
+      cli,
+      "measure",
+      "--name",
+      "int",
+      "--tool",
+      "echo",
+      "--args",
+      '{"text":"hi"}',
+      "--repeats",
+      "20",
+      "--results",
+      results,
+      "--",
+      ...server("stdio"),
+    ];
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+    await new Promise<void>((ready) =>
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        // The first run written: interrupt with the measure unfinished.
+        if (/^\[\d+\/\d+\] .* ok/m.test(stderr)) ready();
+      }),
+    );
+    child.kill("SIGINT");
+    assert.equal(await exited, 130, stderr);
+    assert.match(stderr, new RegExp(`^measure: interrupted — no page rendered from an unfinished measure; the runs written are in ${results}/`, "m"));
+    assert.ok(!existsSync(join(dir, "site")), "no page");
+    assert.ok(tsv(join(results, "runs.tsv")).length > 0, "the runs written are kept");
+    const again = await execa(process.execPath, [...args.slice(0, 9), "2", ...args.slice(10)], { cwd: root, reject: false });
+    assert.equal(again.exitCode, 0, again.stderr);
+    assert.ok(existsSync(join(dir, "site", "int.md")));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
