@@ -310,8 +310,9 @@ export function measureMatrix(
 }
 
 /**
- * Bytes of the JSON-RPC message that answered tools/list in repeat `repeat` of `config` (its
- * body bytes in the per-message table, `messages.tsv`), or `-` when that run has no such row.
+ * Bytes of the JSON-RPC messages that answered tools/list in repeat `repeat` of `config` (their
+ * body bytes in the per-message table, `messages.tsv`, summed over the pages of a server that
+ * paginates), or `-` when that run has no such row.
  */
 function toolsListBytes(results: string, config: string, repeat: number | undefined): string {
   if (repeat === undefined) return "-";
@@ -321,8 +322,8 @@ function toolsListBytes(results: string, config: string, repeat: number | undefi
       .split("\n");
     const cols = head!.split("\t");
     const at = (row: string[], name: string) => row[cols.indexOf(name)];
-    const hit = rows.map((r) => r.split("\t")).find((r) => at(r, "dir") === "s2c" && at(r, "method") === "tools/list" && at(r, "kind") === "result");
-    return hit ? at(hit, "body_bytes")! : "-";
+    const hits = rows.map((r) => r.split("\t")).filter((r) => at(r, "dir") === "s2c" && at(r, "method") === "tools/list" && at(r, "kind") === "result");
+    return hits.length ? String(hits.reduce((sum, r) => sum + Number(at(r, "body_bytes")), 0)) : "-";
   } catch {
     return "-";
   }

@@ -31,6 +31,8 @@ export interface ToolCatalogView {
   notes: string[];
   /** What the run found beside the counts (`findings.tsv`: tool errors, repeats that differ), one markdown sentence each. */
   findings: string[];
+  /** The revisions measured over the transport that has most (1: nothing to compare a revision with). */
+  revisionCount: number;
 }
 
 const signed = (d: number): string => (d > 0 ? `+${formatInt(d)}` : formatInt(d));
@@ -121,10 +123,12 @@ export function toolCatalogView(results: Results): ToolCatalogView | undefined {
   const findings = readFindings(results.dir).map((f) => `${mdCode(f.config)}${f.repeat === undefined ? "" : `, repeat ${f.repeat}`}: ${mdCell(f.finding)}`);
   const tools = catalog.tools.filter((t) => t.tool !== "");
   const transports = [...new Set(tools.map((t) => t.transport))].sort(byText);
+  const revisionCount = Math.max(0, ...transports.map((tr) => new Set(tools.filter((t) => t.transport === tr).map((t) => t.revision)).size));
   return {
     tokenizers,
     notes,
     findings,
+    revisionCount,
     transports: transports.map((transport) => {
       const here = tools.filter((t) => t.transport === transport);
       // One configuration per revision (the first by id, when several flows listed the tools).

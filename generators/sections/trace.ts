@@ -129,6 +129,20 @@ export function exchangeLines(messages: readonly MessageRow[]): string[] {
   });
 }
 
+/** HTTP's own columns: a stdio session has no connection, head or chunk framing. */
+const HTTP_ONLY_HEADERS: readonly string[] = ["Conn", "Head bytes", "Chunk bytes"];
+
+/**
+ * The columns for a session's messages: over stdio (no row with head or chunk framing bytes, no
+ * HTTP-only part) HTTP's columns are left out and a message's bytes are called that, not body
+ * bytes (a stdio message is a line, JSON-RPC text and its newline).
+ */
+function stdioColumns(messages: readonly MessageRow[], columns: ReadonlyArray<Column<TraceRow>>): ReadonlyArray<Column<TraceRow>> {
+  const http = messages.some((m) => m.headBytes > 0 || m.framingBytes > 0 || m.kind === "http-only");
+  if (http) return columns;
+  return columns.filter((c) => !HTTP_ONLY_HEADERS.includes(c.header)).map((c) => (c.header === "Body bytes" ? { ...c, header: "Message bytes" } : c));
+}
+
 /**
  * Build a configuration's trace from its first logged (preferably ok) repeat.
  * @param options.meta show the `_meta` bytes column (an MCP field; default true)
@@ -140,7 +154,7 @@ export function traceView(results: Results, config: string, options: { meta?: bo
   const messages = readMessages(results.dir, config, repeat);
   if (messages === undefined) return undefined;
   const rows: TraceRow[] = [...messages, { total: true, rows: messages }];
-  const shown = options.meta === false ? COLUMNS.filter((c) => c.header !== META_HEADER) : COLUMNS;
+  const shown = stdioColumns(messages, options.meta === false ? COLUMNS.filter((c) => c.header !== META_HEADER) : COLUMNS);
   // Results written before tokens were counted hold none: the column is left out, not shown empty.
   const tokens = messages.some((m) => m.tokens !== undefined);
   const columns = tokens ? [...shown, tokensColumn()] : shown;

@@ -83,18 +83,35 @@ function answersOfRun(
     });
 }
 
+/** Does a tools/list answer (one JSON-RPC message) carry a string `result.nextCursor` (MCP, "Utilities" → "Pagination")? */
+function hasNextCursor(message: Buffer): boolean {
+  try {
+    return typeof (JSON.parse(message.toString("utf8")) as { result?: { nextCursor?: unknown } }).result?.nextCursor === "string";
+  } catch {
+    return false;
+  }
+}
+
 /**
- * The tool definitions of the first tools/list answer of a run (the first server→client result
- * of method tools/list in the count of its capture log).
+ * The tool definitions of the first whole tools/list listing of a run: the first server→client
+ * result of method tools/list in the count of its capture log, and, while an answer carries a
+ * `nextCursor`, the pages after it (MCP, "Utilities" → "Pagination"), in order.
  * @param transport how the log's bytes travelled
  * @returns the definitions, or why there are none (no answer, no `result.tools`, a split text)
  * @throws CaptureLogError for a log that cannot be read
  */
 export function toolCatalogOfRun(path: string, transport: "http" | "stdio"): ToolDefinitionCost[] | { reason: string } {
-  const answer = answersOfRun(path, transport, "tools/list")[0];
-  if (answer === undefined) return { reason: "the log holds no tools/list answer" };
-  if (answer.text === undefined) return { reason: "the tools/list answer's text is split by chunk framing or SSE data lines: not read" };
-  return toolDefinitionsOf(answer.text) ?? { reason: "the tools/list answer holds no result.tools array" };
+  const answers = answersOfRun(path, transport, "tools/list");
+  if (answers.length === 0) return { reason: "the log holds no tools/list answer" };
+  const tools: ToolDefinitionCost[] = [];
+  for (const answer of answers) {
+    if (answer.text === undefined) return { reason: "the tools/list answer's text is split by chunk framing or SSE data lines: not read" };
+    const page = toolDefinitionsOf(answer.text);
+    if (page === undefined) return { reason: "the tools/list answer holds no result.tools array" };
+    tools.push(...page);
+    if (!hasNextCursor(answer.text)) break;
+  }
+  return tools;
 }
 
 /** Characters of a tool error's text kept in a finding. */

@@ -21,6 +21,7 @@ import { checkLoopbackOnly } from "../targets/binds.js";
 import { freePort, startTarget, waitForPort } from "../targets/process.js";
 import { spawnTarget, stopTarget } from "../percall/client.js";
 import { dirname } from "node:path";
+import { listAll } from "../drivers/mcp/flows.js";
 import { ensureBuilt } from "../build/build.js";
 import type { Matrix, Target } from "../matrix/types.js";
 import { UserError } from "../../format/errors.js";
@@ -104,8 +105,9 @@ export async function probeRevision(
       session = new McpSession(http, revision);
     }
     await session.open();
-    const listed = await session.request("tools/list");
-    const tools = (listed as { result?: { tools?: { name?: unknown }[] } }).result?.tools;
+    // Every page of the listing: a tool on the second page is a tool the server has.
+    const pages = await listAll(session, "tools/list");
+    const tools = pages.every((p) => Array.isArray(p.tools)) ? pages.flatMap((p) => p.tools as { name?: unknown }[]) : undefined;
     const names = Array.isArray(tools) ? tools.map((t) => String(t?.name)) : [];
     if (target.tool && Array.isArray(tools) && !names.includes(target.tool.name))
       throw new UserError(

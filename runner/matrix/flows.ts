@@ -6,7 +6,8 @@
  * Step kinds (YAML: a string, or a map whose first key is the kind):
  * - `open`: open the session the revision's way (2025 era: `initialize` and
  *   `notifications/initialized`; 2026-07-28: nothing on the wire). Every flow starts with it.
- * - `list-tools`, `list-resources`, `list-prompts`: `tools/list`, `resources/list`, `prompts/list`.
+ * - `list-tools`, `list-resources`, `list-prompts`: `tools/list`, `resources/list`, `prompts/list`,
+ *   every page of it (the raw driver follows each `nextCursor`; MCP, "Utilities" → "Pagination").
  * - `call-tool`: one `tools/call` of the target's tool (`tool:`), else of wirecost's `echo` with
  *   `{"text": …}` whose answer must echo the text. `{ call-tool: NAME, arguments: {…}, input:
  *   accept, text: "…", requestStateBytesAxis: AXIS }` calls NAME with those arguments (default

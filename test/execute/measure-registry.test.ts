@@ -241,6 +241,10 @@ test("measure of a server that speaks only an older revision (2024-11-05): measu
       runs.map((x) => `${x.config} ${x.status}`),
       ["raw-modelcontextprotocol-server-sequential-thinking-stdio-2024-11-05-list ok"],
     );
+    // One revision measured: the catalog is not said to be compared between revisions.
+    const page = readFileSync(join(dir, "site", "modelcontextprotocol-server-sequential-thinking.md"), "utf8");
+    assert.match(page, /in the one revision\nmeasured \(no other revision to compare it with\)/);
+    assert.ok(!page.includes("what each revision adds"), "no revision comparison");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

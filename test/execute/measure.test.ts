@@ -510,3 +510,41 @@ test("an interrupted measure (^C) renders no page from its unfinished runs, says
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a server that lists its tools two per page (nextCursor): every page requested, --tool found on the last, the catalog whole", {
+  timeout: 120_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-paged-"));
+  try {
+    const results = join(dir, "results");
+    const fixture = join(root, "test/fixtures/fault-targets/paged-tools.mjs");
+    const r = await execa(
+      process.execPath,
+      [cli, "measure", "--name", "paged", "--tool", "tool-5", "--repeats", "1", "--results", results, "--", "node", fixture],
+      {
+        cwd: root,
+        reject: false,
+      },
+    );
+    assert.equal(r.exitCode, 0, r.stderr);
+    const config = "raw-paged-stdio-2025-11-25-call";
+    const messages = tsv(join(results, "logs", config, "1.messages.tsv"));
+    const pages = messages.filter((m) => m.method === "tools/list" && m.kind === "result");
+    assert.equal(pages.length, 3, "five tools two per page: three answers");
+    assert.equal(messages.filter((m) => m.method === "tools/list" && m.kind === "request").length, 3);
+    // A stdio session's trace: messages' bytes, no HTTP head or chunk framing columns.
+    const trace = readFileSync(join(dir, "site", `config-paged--${config}.md`), "utf8");
+    assert.match(trace, /^\| Seq \| Dir \| Part \| Method \| Message bytes \| Newline bytes \|/m);
+    assert.deepEqual(
+      tsv(join(results, "tools.tsv"))
+        .filter((t) => t.config === config)
+        .map((t) => t.tool),
+      ["tool-1", "tool-2", "tool-3", "tool-4", "tool-5"],
+    );
+    const line = r.stdout.split("\n").find((l) => l.startsWith(`${config}\t`))!;
+    assert.equal(line.split("\t")[4], String(pages.reduce((s, m) => s + Number(m.body_bytes), 0)), line);
+    assert.match(messages.find((m) => m.method === "tools/call" && m.kind === "result")!.body_bytes!, /^\d+$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

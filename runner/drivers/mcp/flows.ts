@@ -52,6 +52,38 @@ export function answerServerRequest(req: JsonRpcMessage): JsonRpcMessage {
   return { jsonrpc: "2.0", id: req.id, error: { code: -32601, message: "Method not found" } };
 }
 
+/** Pages of one listing a driver follows before it calls the server's `nextCursor` a loop. */
+export const MAX_LIST_PAGES = 1000;
+
+/**
+ * A whole listing (`tools/list`, `resources/list`, `prompts/list`): the first page, then one
+ * request per `nextCursor` the server gives, with that cursor as `params.cursor`, until an answer
+ * carries none (MCP, "Utilities" → "Pagination": the cursor is opaque, its absence ends the
+ * results). Every page is a request on the wire, counted like any other.
+ * @returns each page's result, in order (one when the server does not paginate)
+ * @throws ProtocolError when a `nextCursor` is not a string, when the server gives a cursor it gave
+ *   before, or past {@link MAX_LIST_PAGES} pages; as `McpSession.request` otherwise
+ */
+export async function listAll(s: McpSession, method: string): Promise<Record<string, unknown>[]> {
+  const pages: Record<string, unknown>[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const res = await s.request(method, cursor === undefined ? undefined : { cursor });
+    const result = res.result as Record<string, unknown>;
+    pages.push(result);
+    const next = result.nextCursor;
+    if (next === undefined || next === null) return pages;
+    if (typeof next !== "string")
+      throw new ProtocolError(`${method} page ${pages.length} answered a nextCursor that is not a string: ${jsonExcerpt(next, 80)}`);
+    if (seen.has(next))
+      throw new ProtocolError(`${method} page ${pages.length} answered nextCursor ${jsonExcerpt(next, 80)}, which it gave before: the listing loops`);
+    seen.add(next);
+    cursor = next;
+  } while (pages.length < MAX_LIST_PAGES);
+  throw new ProtocolError(`${method}: still a nextCursor after ${MAX_LIST_PAGES} pages — not followed further`);
+}
+
 function resultText(res: JsonRpcMessage): string | undefined {
   const content = (res.result as { content?: { text?: string }[] } | undefined)?.content;
   return content?.[0]?.text;
@@ -102,13 +134,13 @@ export async function runStep(s: McpSession, ctx: DriverContext, step: FlowStep)
     case "open":
       return s.open();
     case "list-tools":
-      await s.request("tools/list");
+      await listAll(s, "tools/list");
       return;
     case "list-resources":
-      await s.request("resources/list");
+      await listAll(s, "resources/list");
       return;
     case "list-prompts":
-      await s.request("prompts/list");
+      await listAll(s, "prompts/list");
       return;
     case "read-resource":
       await s.request("resources/read", { uri: step.uri });
