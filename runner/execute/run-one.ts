@@ -8,6 +8,7 @@
  * the tap wrapper (so no target process of the runner's own); it fails the run when it exits
  * non-zero, hangs, or exits 0 having sent the target nothing.
  */
+import type { Readable } from "node:stream";
 import { existsSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { startRelay } from "../capture/relay.js";
@@ -40,8 +41,8 @@ export interface RunOneOptions {
   strict?: boolean;
   /**
    * Called once when the target is ready, with its start-up time in milliseconds: from spawn to
-   * accepting a TCP connection (HTTP), or to the first byte it writes on stdout (stdio: its first
-   * answer). Not called when the target never gets there.
+   * accepting a TCP connection (HTTP), or to the first JSON-RPC line it writes on stdout (stdio: its
+   * first answer; {@link onFirstJsonLine}). Not called when the target never gets there.
    */
   onReady?: (startupMs: number) => void;
   /** Start targets that declare `forkserver:` through these fork servers (bytes runs; runner/targets/forkserver.ts). */
@@ -53,6 +54,27 @@ export interface RunOneOptions {
  * ^C ends the whole run within a second (the run is not recorded, so nothing is lost).
  */
 export const INTERRUPT_GRACE_MS = 250;
+
+/**
+ * Call `ready` once, when `stdout` first carries a line that opens a JSON object (`{` at a line's
+ * start: a JSON-RPC message over stdio, MCP "Transports" → "stdio": one message per line), so a
+ * log line a server prints at start is not taken for its first answer. Only reads alongside the
+ * stream's other readers (a `data` listener, removed once called).
+ */
+export function onFirstJsonLine(stdout: Readable, ready: () => void): void {
+  let lineStart = true;
+  const onData = (chunk: Buffer) => {
+    for (const byte of chunk) {
+      if (lineStart && byte === 0x7b) {
+        stdout.off("data", onData);
+        ready();
+        return;
+      }
+      lineStart = byte === 0x0a;
+    }
+  };
+  stdout.on("data", onData);
+}
 
 /** Raised when a run passes its time limit. */
 class RunTimeout extends Error {}
@@ -180,7 +202,8 @@ export async function runOne(
         const spawned = performance.now();
         proc = startTarget(cmd, v, cwd);
         const p = proc;
-        p.child.stdout?.once("data", () => opts.onReady?.(performance.now() - spawned));
+        // Ready: the target's first JSON-RPC line (a log line printed at start is not an answer).
+        if (p.child.stdout) onFirstJsonLine(p.child.stdout, () => opts.onReady?.(performance.now() - spawned));
         const tap = startTap(p.child.stdin!, p.child.stdout!, logPath, limit);
         p.child.stdin?.on("error", () => {
           /* EPIPE when the target is gone: the driver's read fails with the reason */
