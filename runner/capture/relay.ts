@@ -14,7 +14,7 @@
  *   just closes the client's connection.
  */
 import { createServer, connect, type Server, type Socket } from "node:net";
-import { CaptureWriter, DEFAULT_CAPTURE_LIMIT_BYTES, type CaptureLimit } from "./writer.js";
+import { CaptureWriter, type CaptureLimit } from "./writer.js";
 
 /** A running relay. */
 export interface Relay {
@@ -49,12 +49,9 @@ export async function startRelay(
   limit?: CaptureLimit,
 ): Promise<Relay> {
   const sockets = new Set<Socket>();
-  const log = new CaptureWriter(logPath, {
-    limitBytes: limit?.limitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES,
-    onLimit: (e) => {
-      limit?.onLimit(e);
-      for (const s of sockets) s.destroy();
-    },
+  const log = new CaptureWriter(logPath, limit?.limitBytes, (e) => {
+    limit?.onLimit(e);
+    for (const s of sockets) s.destroy();
   });
   let conns = 0;
   const server: Server = createServer({ allowHalfOpen: true, noDelay: true }, (client) => {

@@ -5,7 +5,7 @@
  * unhandled `error` events: a read then fails with the reason.
  */
 import type { Readable, Writable } from "node:stream";
-import { CaptureLimitExceeded, CaptureWriter, DEFAULT_CAPTURE_LIMIT_BYTES, type CaptureLimit } from "./writer.js";
+import { CaptureLimitExceeded, CaptureWriter, type CaptureLimit } from "./writer.js";
 import { ResponseTimeout } from "../errors.js";
 
 /** The driver's side of a tapped stdio pair. */
@@ -34,14 +34,11 @@ export interface Tap extends StdioChannel {
  */
 export function startTap(stdin: Writable, stdout: Readable, logPath: string, limit?: CaptureLimit): Tap {
   let failure: Error | undefined;
-  const log = new CaptureWriter(logPath, {
-    limitBytes: limit?.limitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES,
-    onLimit: (e) => {
-      failure ??= e;
-      limit?.onLimit(e);
-      stdout.destroy();
-      wake();
-    },
+  const log = new CaptureWriter(logPath, limit?.limitBytes, (e) => {
+    failure ??= e;
+    limit?.onLimit(e);
+    stdout.destroy();
+    wake();
   });
   /** Unread stdout bytes as received; no newline in any of them except possibly the last. */
   let parts: Buffer[] = [];
@@ -148,13 +145,10 @@ export interface PipeTap {
  *   and both inputs are destroyed, so nothing more passes either way (default: 64 MiB, no callback)
  */
 export function startPipeTap(clientIn: Readable, clientOut: Writable, serverIn: Writable, serverOut: Readable, logPath: string, limit?: CaptureLimit): PipeTap {
-  const log = new CaptureWriter(logPath, {
-    limitBytes: limit?.limitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES,
-    onLimit: (e) => {
-      limit?.onLimit(e);
-      serverOut.destroy();
-      clientIn.destroy();
-    },
+  const log = new CaptureWriter(logPath, limit?.limitBytes, (e) => {
+    limit?.onLimit(e);
+    serverOut.destroy();
+    clientIn.destroy();
   });
   const pass = (from: Readable, to: Writable, dir: "c2s" | "s2c") =>
     new Promise<void>((res) => {

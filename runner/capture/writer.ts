@@ -44,14 +44,19 @@ export class CaptureWriter {
   /** Set once a chunk passed the limit: no later record is written. */
   overLimit: CaptureLimitExceeded | undefined;
 
+  private readonly limitBytes: number;
+
   /**
    * @param path log file, created or truncated
-   * @param limit application bytes the log holds at most (default {@link DEFAULT_CAPTURE_LIMIT_BYTES}, no callback)
+   * @param limitBytes application bytes the log holds at most (undefined: {@link DEFAULT_CAPTURE_LIMIT_BYTES})
+   * @param onLimit called once when a chunk would pass the limit (the capture's own reaction, then the caller's)
    */
   constructor(
     path: string,
-    private readonly limit: CaptureLimit = { limitBytes: DEFAULT_CAPTURE_LIMIT_BYTES, onLimit: () => undefined },
+    limitBytes: number | undefined = undefined,
+    private readonly onLimit: (e: CaptureLimitExceeded) => void = () => undefined,
   ) {
+    this.limitBytes = limitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES;
     this.out = createWriteStream(path);
     // A write error (disk full, path gone) is kept and reported by close(), never left unhandled.
     this.out.on("error", (e: NodeJS.ErrnoException) => {
@@ -67,10 +72,10 @@ export class CaptureWriter {
       this.dropped++;
       return;
     }
-    if (this.bytes.c2s + this.bytes.s2c + data.length > this.limit.limitBytes) {
-      this.overLimit = new CaptureLimitExceeded(this.limit.limitBytes);
+    if (this.bytes.c2s + this.bytes.s2c + data.length > this.limitBytes) {
+      this.overLimit = new CaptureLimitExceeded(this.limitBytes);
       this.dropped++;
-      this.limit.onLimit(this.overLimit);
+      this.onLimit(this.overLimit);
       return;
     }
     this.bytes[dir] += data.length;
