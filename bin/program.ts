@@ -136,7 +136,7 @@ export function buildProgram(): Command {
     .option("--tool <name>", "the tool to call once after tools/list (without it: tools/list only)")
     .option("--args <json>", "the tool's arguments, a JSON object")
     .option("--name <name>", "the server's name in ids and pages (default: from the package or command)")
-    .option("--repeats <n>", "runs per revision", (v) => count(v, "--repeats"), 5)
+    .option("--repeats <n>", "runs per revision", (v) => count(v, "--repeats", 1, MAX_REPEATS), 5)
     .option("--jobs <n>", "concurrent runs (default: two per core; 1 for a server that keeps state between runs)", jobs)
     .option("--probe-timeout <seconds>", "how long asking the server one revision waits for its answer", (v) => count(v, "--probe-timeout", 1, 600), 10)
     .option("--results <dir>", "results folder (default: .wirecost/measure/NAME/results)")

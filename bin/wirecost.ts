@@ -4,7 +4,9 @@
  * its commands and options are defined in bin/program.ts. Errors a user can fix print one line
  * and exit 1: a UserError, and a file-system error the user can fix (a read-only or full disk, no
  * permission, a file where a folder is wanted), named by the option or argument whose path it is
- * under (format/errors.ts fileSystemError). Anything else is a bug and prints a stack.
+ * under (format/errors.ts fileSystemError). An interruption before any run (runner/errors.ts
+ * Interrupted: ^C during a build) prints one line and exits 130. Anything else is a bug and prints
+ * a stack.
  */
 import { resolve, sep } from "node:path";
 import { buildProgram, namedPaths } from "./program.js";
@@ -22,6 +24,11 @@ function namedFor(path: string | undefined): { option: string; path: string } | 
 try {
   await buildProgram().parseAsync(process.argv);
 } catch (e) {
+  // ^C (or SIGTERM) while a build or a probe was under way, before any run: one line, exit 130.
+  if (e instanceof Error && e.name === "Interrupted") {
+    process.stderr.write(`wirecost: ${e.message} — nothing was measured; run the same command again to start over\n`);
+    process.exit(130);
+  }
   const user = e instanceof Error && e.name === "UserError" ? e : fileSystemError(e, namedFor((e as NodeJS.ErrnoException).path));
   if (user) {
     process.stderr.write(`wirecost: ${user.message}\n`);

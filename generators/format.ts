@@ -7,18 +7,23 @@ export function transportName(transport: string): string {
 
 /**
  * Format an integer with `,` between groups of three digits: `1234567` → `"1,234,567"`,
- * `-1234` → `"-1,234"`, `0` → `"0"`. Independent of locale and ICU data.
- * @param n a safe integer (byte or message count)
- * @throws Error if `n` is not a safe integer (a bug: results hold integers only)
+ * `-1234` → `"-1,234"`, `0` → `"0"`; a half keeps its `.5` (`11633.5` → `"11,633.5"`: the median
+ * of an even number of repeats whose counts differ, results/store.ts). Independent of locale and
+ * ICU data.
+ * @param n a safe integer (byte or message count), or such a median: a safe integer plus one half
+ * @throws Error if `n` is neither (a bug: results hold counts and their medians only)
  */
 export function formatInt(n: number): string {
-  if (!Number.isSafeInteger(n)) throw new Error(`formatInt: not a safe integer: ${n}`);
-  const digits = String(Math.abs(n));
+  if (!Number.isSafeInteger(n) && !Number.isSafeInteger(n * 2)) throw new Error(`formatInt: not a safe integer or half: ${n}`);
+  const whole = Math.trunc(n);
+  const half = whole === n ? "" : ".5";
+  const digits = String(Math.abs(whole));
   let out = "";
   for (let i = 0; i < digits.length; i++) {
     if (i > 0 && (digits.length - i) % 3 === 0) out += ",";
     out += digits[i];
   }
+  out += half;
   return n < 0 ? `-${out}` : out;
 }
 

@@ -383,7 +383,7 @@ export function optionsAfterDashes(argv: readonly string[], ownOptions: readonly
  * target other than `name`. A measure replaces the results of the server it measures (a new
  * version, other options), never those of another one. Nothing to refuse when the file is
  * missing or unreadable (the run's own checks speak for that).
- * @throws UserError naming the folder, the server it holds and the two ways on
+ * @throws UserError naming the folder, the server it holds and the way on (a folder of its own)
  */
 function refuseAnotherServer(file: string, name: string): void {
   if (!existsSync(file)) return;
@@ -395,7 +395,7 @@ function refuseAnotherServer(file: string, name: string): void {
   }
   if (held.length === 0 || held.includes(name)) return;
   throw new UserError(
-    `--results ${dirname(file)}: holds the measure of ${held.join(", ")}, which a measure of ${name} would replace — give --results a folder of its own (or --name ${held[0]} to measure that server again)`,
+    `--results ${dirname(file)}: holds the measure of ${held.join(", ")}, which a measure of ${name} would replace — give --results a folder of its own`,
   );
 }
 
@@ -455,9 +455,10 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions, o
   if (code === 130) {
     // An unfinished measure is not rendered: its configurations hold fewer repeats than asked, and
     // a page comparing them would show a repeat's difference as a revision's.
-    process.stderr.write(
-      `measure: interrupted — no page rendered from an unfinished measure; the runs written are in ${results}/ (run the command again to measure anew)\n`,
-    );
+    if (existsSync(join(results, "runs.tsv")))
+      process.stderr.write(
+        `measure: interrupted — no page rendered from an unfinished measure; the runs written are in ${results}/ (run the command again to measure anew)\n`,
+      );
     return code;
   }
   const { tools, findings, repeatOf } = writeToolCatalog(results);

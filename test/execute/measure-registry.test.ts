@@ -249,3 +249,39 @@ test("measure of a server that speaks only an older revision (2024-11-05): measu
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("^C while measure installs the server: one line, exit 130, no stack", { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-intbuild-"));
+  const name = `intbuild-${randomBytes(3).toString("hex")}`;
+  try {
+    const child = execa(
+      process.execPath,
+      [cli, "measure", "--npm", "@modelcontextprotocol/server-sequential-thinking@0.6.2", "--name", name, "--results", join(dir, "results")],
+      {
+        cwd: root,
+        reject: false,
+      },
+    );
+    // Interrupted once the install has begun (its build line printed).
+    await new Promise<void>((started) => {
+      let seen = "";
+      child.stderr!.on("data", (d: Buffer) => {
+        seen += d.toString();
+        if (seen.includes(`building target ${name}`)) started();
+      });
+    });
+    child.kill("SIGINT");
+    const r = await child;
+    assert.equal(r.exitCode, 130, r.stderr);
+    assert.equal(
+      r.stderr.trim().split("\n").at(-1),
+      `wirecost: interrupted while building target ${name} — nothing was measured; run the same command again to start over`,
+    );
+    assert.ok(!/\n\s+at /.test(r.stderr), "no stack");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(join(root, ".wirecost", "build", `measure-${name}`), { recursive: true, force: true });
+    rmSync(join(root, ".wirecost", "build", `measure-${name}.log`), { force: true });
+    rmSync(join(root, ".wirecost", "measure", name), { recursive: true, force: true });
+  }
+});

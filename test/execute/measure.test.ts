@@ -161,7 +161,7 @@ test("measure --http … -- CMD: both transports, revisions found, one call each
     assert.equal(other.exitCode, 1, other.stderr);
     assert.equal(
       other.stderr.trim().split("\n").at(-1),
-      `wirecost: --results ${results}: holds the measure of v1, which a measure of other would replace — give --results a folder of its own (or --name v1 to measure that server again)`,
+      `wirecost: --results ${results}: holds the measure of v1, which a measure of other would replace — give --results a folder of its own`,
     );
     assert.deepEqual(
       readdirSync(results).map((f) => [f, statSync(join(results, f)).mtimeMs]),
@@ -211,7 +211,7 @@ test("measure --url: a server already running, given as localhost (127.0.0.1), m
   }
 });
 
-test("measure refuses a missing server, --args without --tool, an --http line without {port} and a --url off loopback, in one line each", async () => {
+test("measure refuses a missing server, --args without --tool, an --http line without {port}, a --url off loopback and --repeats 0, in one line each", async () => {
   for (const [args, want] of [
     [[], /name one server/],
     [["--args", "{}", "--", "node", "x.js"], /--args without --tool/],
@@ -226,6 +226,8 @@ test("measure refuses a missing server, --args without --tool, an --http line wi
       /^wirecost: --args \{"id":12345678901234567890\}: the number 12345678901234567890 would be sent as 12345678901234567000 — /,
     ],
     [["--tool", "t", "--args", '{"n":[1,1e999]}', "--", "node", "x.js"], /the number 1e999 would be sent as null — /],
+    // Zero repeats would measure nothing: refused before any install or probe.
+    [["--repeats", "0", "--", "node", "x.js"], /--repeats takes a whole number from 1 to \d+, got "0"/],
   ] as const) {
     const r = await execa(process.execPath, [cli, "measure", ...args], { cwd: root, reject: false });
     assert.equal(r.exitCode, 1, r.stderr);

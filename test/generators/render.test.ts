@@ -175,6 +175,24 @@ describe("render", () => {
     }
   });
 
+  it("renders a median half-way between two counts (an even number of ok repeats that differ) as such, not a crash", async () => {
+    const config = "raw-python-sdk-http-2025-11-25-input";
+    let median = 0;
+    const results = fixtureCopy({
+      "medians.tsv": (text) =>
+        text.replace(new RegExp(`^(${config}\ttotal_bytes\t\\d+\t)(\\d+)(\t\\d+)$`, "m"), (_, head: string, m: string, tail: string) => {
+          median = Number(m) + 0.5;
+          return `${head}${median}${tail}`;
+        }),
+    });
+    assert.ok(median > 0, "the fixture's median edited");
+    const site = tempDir("site-half");
+    await render({ results, site });
+    const page = readFileSync(join(site, "mcp-on-the-wire.md"), "utf8");
+    const shown = `${Math.trunc(median).toLocaleString("en-US")}.5`;
+    assert.ok(page.includes(shown), `the page shows ${shown}`);
+  });
+
   it("writes a byte-identical site when run twice", async () => {
     const a = tempDir("site-a");
     const b = tempDir("site-b");

@@ -18,8 +18,10 @@ describe("formatInt", () => {
     assert.equal(formatInt(-1234), "-1,234");
     assert.equal(formatInt(Number.MAX_SAFE_INTEGER), "9,007,199,254,740,991");
   });
-  it("rejects non-integers", () => {
-    assert.throws(() => formatInt(1.5), /not a safe integer/);
+  it("keeps a median's half (an even number of repeats), rejects other non-integers", () => {
+    assert.equal(formatInt(11633.5), "11,633.5");
+    assert.equal(formatInt(-0.5), "-0.5");
+    assert.throws(() => formatInt(1.25), /not a safe integer/);
     assert.throws(() => formatInt(Number.NaN), /not a safe integer/);
   });
 });
