@@ -36,6 +36,25 @@ const FIX = "run the server again with `npx wirecost measure`";
 /** A message as repeats are compared: direction, kind, method and body bytes. */
 const messageKey = (m: MessageRow): string => `${m.dir} ${m.kind} ${m.method} ${m.bodyBytes}`;
 
+/** The kinds of rows that are JSON-RPC messages (format/messages.ts); the others (HTTP-only parts, a log line on stdout) are not compared. */
+const JSONRPC_KINDS: readonly string[] = ["request", "notification", "result", "error"];
+
+/**
+ * A repeat's JSON-RPC messages as repeats are compared: each direction's in its own order, the
+ * client's then the server's. What one side sent does not wait on the other's timing, so a log
+ * line the server printed between two answers, or a notification that came before or after the
+ * client's next request, is no difference between repeats; the messages and their sizes are.
+ */
+function comparedMessages(rows: readonly MessageRow[]): MessageRow[] {
+  const messages = rows.filter((m) => JSONRPC_KINDS.includes(m.kind));
+  return [...messages.filter((m) => m.dir === "c2s"), ...messages.filter((m) => m.dir !== "c2s")];
+}
+
+/** The 1-based place of `messages[at]` among the messages of its direction. */
+function ordinalIn(messages: readonly MessageRow[], at: number): number {
+  return messages.slice(0, at + 1).filter((m) => m.dir === messages[at]!.dir).length;
+}
+
 /** `1`, `2–5`, `1, 3`: repeat numbers (sorted) as text. */
 function repeatList(repeats: readonly number[]): string {
   const consecutive = repeats.every((r, i) => i === 0 || r === repeats[i - 1]! + 1);
@@ -50,7 +69,7 @@ function repeatList(repeats: readonly number[]): string {
  * @throws UserError when a messages.tsv is malformed
  */
 export function likeRepeat(dir: string, config: string, repeats: readonly number[]): { repeat: number | undefined; findings: FindingRow[] } {
-  const tables = new Map(repeats.map((r) => [r, readMessagesFile(messagesPath(dir, config, r)) ?? []] as const));
+  const tables = new Map(repeats.map((r) => [r, comparedMessages(readMessagesFile(messagesPath(dir, config, r)) ?? [])] as const));
   const groups = new Map<string, number[]>();
   for (const r of repeats) {
     const key = JSON.stringify(tables.get(r)!.map(messageKey));
@@ -71,7 +90,7 @@ export function likeRepeat(dir: string, config: string, repeats: readonly number
         const where =
           at < 0
             ? `in its length (${counted(mine.length, "message")}, ${counted(theirs.length, "message")} in repeat ${reference})`
-            : `at message ${at + 1}, the ${mine[at]!.dir === "s2c" ? "server's" : "client's"} ${[mine[at]!.method, mine[at]!.kind].filter(Boolean).join(" ")}: ${counted(mine[at]!.bodyBytes, "body byte")}, ${theirs[at] ? `${counted(theirs[at]!.bodyBytes, "body byte")} in repeat ${reference}` : `none in repeat ${reference}`}`;
+            : `at the ${mine[at]!.dir === "s2c" ? "server's" : "client's"} message ${ordinalIn(mine, at)}, ${[mine[at]!.method, mine[at]!.kind].filter(Boolean).join(" ")}: ${counted(mine[at]!.bodyBytes, "body byte")}, ${theirs[at] && theirs[at]!.dir === mine[at]!.dir ? `${counted(theirs[at]!.bodyBytes, "body byte")} in repeat ${reference}` : `none in repeat ${reference}`}`;
         const others = alike ? `repeat${like.length > 1 ? "s" : ""} ${repeatList(like)}` : `repeat ${reference}`;
         const use = alike
           ? `the revision comparison uses repeat ${reference}`

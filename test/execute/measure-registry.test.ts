@@ -115,7 +115,7 @@ test("measure --npm server-memory: repeats that differ are the server's state, n
     const f = findings[0]!;
     assert.match(
       f.finding!,
-      /^repeat [123] differs from repeats? [0-9,– ]+ at message \d+, the server's tools\/call result: \d+ body bytes, \d+ body bytes in repeat [123] — the server's state \(kept in its process or on disk between repeats\), not the revision; the revision comparison uses repeat [123]$/,
+      /^repeat [123] differs from repeats? [0-9,– ]+ at the server's message \d+, tools\/call result: \d+ body bytes, \d+ body bytes in repeat [123] — the server's state \(kept in its process or on disk between repeats\), not the revision; the revision comparison uses repeat [123]$/,
     );
     assert.equal(f.repeat, f.finding!.match(/^repeat (\d)/)![1]);
     assert.ok(r.stderr.includes(`measure: ${f.config} repeat ${f.repeat}: ${f.finding}`), r.stderr);
