@@ -6,6 +6,7 @@
  */
 import { probeAutoRevisions, probeLines, undrivenRevisions } from "../execute/probe-revisions.js";
 import { RAW_CLIENT } from "../drivers/declarations.js";
+import { hasStreamableHttp } from "../drivers/mcp/revision.js";
 import { UserError } from "../../format/errors.js";
 import { availableParallelism } from "node:os";
 import { runMatrix, type TimeSplit } from "../execute/run-matrix.js";
@@ -15,6 +16,17 @@ import type { RunMode } from "./types.js";
 import { BYTES_SUPPORT, runCommandLine } from "./commands.js";
 
 /** A one-screen summary of failed runs: at most `max` lines, grouped by configuration. */
+
+/**
+ * Why a target answered no revision, as one probe said it: the first skipped revision that was
+ * asked on every transport it failed on. A revision whose HTTP transport wirecost does not speak
+ * (2024-11-05: HTTP+SSE) says only that, which is not why the server failed; it is named only
+ * when nothing else was asked.
+ */
+function probeFailure(skipped: readonly { revision: string; why: string; transports: string[] }[]): string | undefined {
+  const asked = skipped.find((s) => s.transports.every((t) => t !== "http" || hasStreamableHttp(s.revision)));
+  return (asked ?? skipped[0])?.why;
+}
 export function failureSummary(failed: readonly RunRecord[], max = 12): string[] {
   const lines = failed
     .slice(0, max)
@@ -85,7 +97,7 @@ export const bytesMode: RunMode = {
           `revisions: auto: ${older.join("; ")} — a revision wirecost's drivers do not speak (they speak ${RAW_CLIENT.revisions.join(", ")}): measure a release of the server built on an MCP SDK that speaks one of those`,
         );
       throw new UserError(
-        `revisions: auto: no target answered any revision (${probes.map((p) => `${p.target}: ${p.skipped[0]?.why ?? "not asked"}`).join("; ")}) — start the server by hand with the same command and check that it speaks MCP on stdin/stdout or on 127.0.0.1`,
+        `revisions: auto: no target answered any revision (${probes.map((p) => `${p.target}: ${probeFailure(p.skipped) ?? "not asked"}`).join("; ")}) — start the server by hand with the same command and check that it speaks MCP on stdin/stdout or on 127.0.0.1`,
       );
     }
     const { runs, failed, skippedTargets, interrupted, left, written, time, staging } = await runMatrix(matrix, o);

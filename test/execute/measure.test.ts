@@ -550,3 +550,24 @@ test("a server that lists its tools two per page (nextCursor): every page reques
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("an HTTP server that exits at start: the line says so, not that 2024-11-05's HTTP transport is not spoken", { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-exits-"));
+  try {
+    const r = await execa(
+      process.execPath,
+      [cli, "measure", "--name", "exits", "--probe-timeout", "5", "--results", join(dir, "results"), "--http", "false {port}"],
+      {
+        cwd: root,
+        reject: false,
+      },
+    );
+    assert.equal(r.exitCode, 1, r.stderr);
+    assert.match(
+      r.stderr.trim().split("\n").at(-1)!,
+      /^wirecost: revisions: auto: no target answered any revision \(exits: http: target exited before listening on port \d+\) — /,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
