@@ -124,8 +124,8 @@ function commandName(argv: readonly string[]): string {
 }
 
 /**
- * A name for the server: lower-case letters, digits and hyphens (it names the build folder, the
- * results folder and the page). A scoped npm package is named by its scope and name
+ * A name for the server: lower-case letters, digits and hyphens, at most 64 (it names the build
+ * folder, the results folder and the page); a `--name` given otherwise is refused in one line. A scoped npm package is named by its scope and name
  * (`@playwright/mcp` → `playwright-mcp`), so that packages of one name in several scopes differ.
  */
 function nameOf(o: MeasureCommandOptions, argv: string[], urlPort: number | undefined): string {
@@ -140,8 +140,20 @@ function nameOf(o: MeasureCommandOptions, argv: string[], urlPort: number | unde
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
   if (!/^[a-z]/.test(name)) throw new UserError(`measure: "${raw}" gives no usable name — pass --name NAME (letters, digits, hyphens; starting with a letter)`);
+  // A name given by hand is used as given: one that would be changed is refused, never renamed unseen.
+  if (o.name !== undefined && name !== o.name.toLowerCase())
+    throw new UserError(
+      `measure: --name ${JSON.stringify(o.name)}: a name is lower-case letters, digits and hyphens — pass --name ${name} or another such name`,
+    );
+  if (name.length > MAX_NAME_CHARS)
+    throw new UserError(
+      `measure: the name ${name.slice(0, 20)}… is ${name.length} characters (it names folders and files) — pass --name NAME of at most ${MAX_NAME_CHARS}`,
+    );
   return name;
 }
+
+/** Characters of a server's name at most: it is part of configuration ids, folder and file names (a file name holds 255 bytes). */
+const MAX_NAME_CHARS = 64;
 
 /**
  * A `--url` as the port and path of a server on 127.0.0.1. `localhost` is taken as 127.0.0.1

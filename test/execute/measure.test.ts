@@ -226,6 +226,12 @@ test("measure refuses a missing server, --args without --tool, an --http line wi
       /^wirecost: --args \{"id":12345678901234567890\}: the number 12345678901234567890 would be sent as 12345678901234567000 — /,
     ],
     [["--tool", "t", "--args", '{"n":[1,1e999]}', "--", "node", "x.js"], /the number 1e999 would be sent as null — /],
+    // A --name that would be changed, or too long for the folders it names: refused, never renamed unseen.
+    [
+      ["--name", "Ünïcødé", "--", "node", "x.js"],
+      /^wirecost: measure: --name "Ünïcødé": a name is lower-case letters, digits and hyphens — pass --name n-c-d /,
+    ],
+    [["--name", "a".repeat(300), "--", "node", "x.js"], /is 300 characters \(it names folders and files\) — pass --name NAME of at most 64$/m],
     // Zero repeats would measure nothing: refused before any install or probe.
     [["--repeats", "0", "--", "node", "x.js"], /--repeats takes a whole number from 1 to \d+, got "0"/],
   ] as const) {
