@@ -183,7 +183,7 @@ export function buildProgram(): Command {
     .option("--site <dir>", "site folder", "site")
     .option("--predictions <file>", "predictions file (default: predictions.yaml beside the results folder)")
     .action(async (o: { results: string; site: string; predictions?: string }) => {
-      const { render } = await import("../generators/render.js");
+      const { render, indexNote } = await import("../generators/render.js");
       const { counted } = await import("../format/plural.js");
       const report = await render({ results: o.results, site: o.site, predictions: o.predictions });
       const removed = report.removed.length ? `; removed ${counted(report.removed.length, "file")} an earlier render wrote and this one does not` : "";
@@ -192,6 +192,7 @@ export function buildProgram(): Command {
         process.stderr.write(
           `note: kept ${o.site}/${name}: an earlier render wrote it and this one does not, but it changed since — delete it if it is not yours\n`,
         );
+      if (report.indexOf !== undefined) process.stderr.write(`note: ${indexNote(o.site, report.indexOf)}\n`);
     });
 
   return program;

@@ -474,8 +474,9 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions, o
     return code;
   }
   const { tools, findings, repeatOf } = writeToolCatalog(results);
-  const { render } = await import("../../generators/render.js");
-  await render({ results, site });
+  const { render, indexNote } = await import("../../generators/render.js");
+  const rendered = await render({ results, site });
+  if (rendered.indexOf !== undefined) process.stderr.write(`measure: ${indexNote(site, rendered.indexOf)}\n`);
   const medians = readFileSync(join(results, "medians.tsv"), "utf8")
     .split("\n")
     .map((l) => l.split("\t"))

@@ -577,3 +577,48 @@ test("an HTTP server that exits at start: the line says so, not that 2024-11-05'
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("two servers measured into two results folders beside one site folder: both pages stay, the index is the first's and a line says so", {
+  timeout: 120_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-site-"));
+  try {
+    const one = (name: string) =>
+      execa(
+        process.execPath,
+        [
+          cli,
+          "measure",
+          "--name",
+          name,
+          "--tool",
+          "echo",
+          "--args",
+          '{"text":"hi"}',
+          "--repeats",
+          "1",
+          "--results",
+          join(dir, `results-${name}`),
+          "--",
+          ...server("stdio"),
+        ],
+        {
+          cwd: root,
+          reject: false,
+        },
+      );
+    const first = await one("first");
+    assert.equal(first.exitCode, 0, first.stderr);
+    const index = readFileSync(join(dir, "site", "index.md"), "utf8");
+    const second = await one("second");
+    assert.equal(second.exitCode, 0, second.stderr);
+    assert.match(
+      second.stderr,
+      /^measure: kept .*index\.md and index\.html as they are: they list the reports of the results folder \.\.\/results-first \(another render's\)/m,
+    );
+    for (const page of ["first.md", "first.html", "second.md", "second.html"]) assert.ok(existsSync(join(dir, "site", page)), page);
+    assert.equal(readFileSync(join(dir, "site", "index.md"), "utf8"), index, "the first's index, as it was");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -2,8 +2,9 @@
  * `wirecost render` removes the pages it no longer writes, and nothing else, through the real CLI:
  * a configuration gone from the results loses its pages on the next render; a page render wrote
  * and the user changed since is kept with a note; a file render never wrote stays; a manifest
- * naming a path outside the site is refused in one line and nothing is written or removed; two
- * results folders rendered into one site folder never remove each other's pages; a manifest of
+ * naming a path outside the site is refused in one line and nothing is written or removed; a
+ * render never replaces or removes a page another results folder's render wrote (refused in one
+ * line; measure's test covers the index kept with a note); a manifest of
  * schema 1 (written before pages recorded their results folder) is read as this folder's.
  */
 import { test } from "node:test";
@@ -98,19 +99,27 @@ test("a manifest naming a path outside the site folder is refused in one line; n
   assert.deepEqual(readdirSync(site).sort(), before);
 });
 
-test("two results folders rendered into one site: the second render removes none of the first's pages", () => {
+test("a second results folder whose pages have the names of the first's: refused in one line, nothing written or removed", () => {
   const site = tempDir("site-manifest-two");
   const a = fixtureCopy();
   assert.equal(render(a, site).status, 0);
+  const manifestBefore = readFileSync(join(site, MANIFEST), "utf8");
+  const pagesBefore = readdirSync(site).map((f) => [f, readFileSync(join(site, f), "utf8")]);
   const b = without([GONE]);
   const second = render(b, site);
-  assert.equal(second.status, 0, second.stderr);
-  assert.match(second.stderr, /^wrote \d+ files to [^\n;]*\n$/, "nothing removed");
-  for (const ext of ["md", "html"]) assert.ok(existsSync(join(site, `config-${GONE}.${ext}`)), `the first folder's config-${GONE}.${ext} stays`);
-  const manifest = JSON.parse(readFileSync(join(site, MANIFEST), "utf8")) as { files: Record<string, { results: string }> };
-  assert.equal(manifest.files[`config-${GONE}.md`]!.results, relative(site, a), "recorded as the first folder's");
-  assert.equal(manifest.files["index.html"]!.results, relative(site, b), "the index: the last render's");
-  // The first folder rendered again without that configuration: now its pages go (it wrote them).
+  assert.equal(second.status, 1, second.stderr);
+  assert.match(
+    second.stderr,
+    new RegExp(
+      `^wirecost: ${site}: \\S+ \\(and \\d+ more\\) was rendered from the results folder ${relative(site, a)}, which a render of ${b} would replace; fix: give --site a folder of its own for these results\\n$`,
+    ),
+  );
+  assert.deepEqual(
+    readdirSync(site).map((f) => [f, readFileSync(join(site, f), "utf8")]),
+    pagesBefore,
+  );
+  assert.equal(readFileSync(join(site, MANIFEST), "utf8"), manifestBefore);
+  // The first folder rendered again without that configuration: its pages go (it wrote them).
   const third = render(dropRows(a, [GONE]), site);
   assert.equal(third.status, 0, third.stderr);
   assert.match(third.stderr, /removed 2 files an earlier render wrote and this one does not/);
