@@ -109,7 +109,7 @@ export function buildProgram(): Command {
     )
     .argument("[command...]", "stdio tap: the server command and its arguments, after --")
     .requiredOption("--log <file>", "capture log to write (created or truncated)")
-    .option("--upstream <addr>", "relay: the server's address, 127.0.0.1:PORT")
+    .option("--upstream <addr>", "relay: the server's address, 127.0.0.1:PORT (or localhost:PORT: reached on 127.0.0.1, named so in Host)")
     .option("--listen <addr>", "relay: address to listen on, 127.0.0.1:PORT (default: a free port; printed)")
     .option("--count", "count the log at the end and print the row (relay: stdout; stdio tap: stderr)")
     .option("--quiet", "no summary line (bytes relayed, the log's path) on stderr at the end; wirecost run's stdio wrapper passes it")

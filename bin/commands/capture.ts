@@ -64,7 +64,8 @@ function captureLimit(o: CaptureCommandOptions, onReached: () => void): CaptureL
 export const STOP_GRACE_MS = 2000;
 
 /**
- * The port of a loopback address given as `127.0.0.1:PORT` (or a bare `PORT`).
+ * The port of a loopback address given as `127.0.0.1:PORT` (or a bare `PORT`; `--upstream` also
+ * takes `localhost:PORT`, reached on 127.0.0.1).
  * @param option the option's name, for the error
  * @param allowZero accept port 0 (let the OS pick: `--listen` only)
  * @throws UserError (one line) for any other host, 127.0.0.1 without a numeric port, or a port that is not 0–65535 (1–65535 unless `allowZero`)
@@ -74,7 +75,7 @@ export function loopbackPort(text: string, option: string, allowZero: boolean): 
   if (!m && /^127\.0\.0\.1(:.*)?$/.test(text))
     throw new UserError(`${option} ${text}: no port — give 127.0.0.1:PORT, PORT a number from ${allowZero ? 0 : 1} to 65535`);
   const host = m ? (m[1] ?? "127.0.0.1") : undefined;
-  if (host !== "127.0.0.1") {
+  if (host !== "127.0.0.1" && !(host === "localhost" && option === "--upstream")) {
     const port = m?.[2] ?? "PORT";
     throw new UserError(`${option} ${text}: not a loopback address — wirecost listens and connects on 127.0.0.1 only; give 127.0.0.1:${port}`);
   }
@@ -122,6 +123,13 @@ export async function captureCommand(command: string[], o: CaptureCommandOptions
   }
 }
 
+/** What the summary says of the Host headers the relay rewrote: empty when none were. */
+function hostLine(r: { requests: number; deltaBytes: number }, upstreamHost: string): string {
+  if (r.requests === 0) return "";
+  const delta = r.deltaBytes === 0 ? "" : ` (the server got ${Math.abs(r.deltaBytes)} bytes ${r.deltaBytes > 0 ? "more" : "fewer"} than logged)`;
+  return `; ${r.requests} request(s) named the relay in Host, forwarded naming ${upstreamHost}${delta}`;
+}
+
 /** The relay: listen, print the address, relay until ^C or SIGTERM, then close, report and count. */
 async function relayMode(upstream: string, o: CaptureCommandOptions): Promise<number> {
   const up = loopbackPort(upstream, "--upstream", false);
@@ -142,7 +150,9 @@ async function relayMode(upstream: string, o: CaptureCommandOptions): Promise<nu
     reached = res;
   });
   const limit = captureLimit(o, () => reached());
-  const relay = await startRelay(up, o.log, listen, upstreamError, limit).catch((e: NodeJS.ErrnoException) => {
+  // Requests name the server as it was given (host-header.ts): a server given as localhost may check for that name.
+  const hostName = o.upstream?.startsWith("localhost:") ? "localhost" : "127.0.0.1";
+  const relay = await startRelay(up, o.log, listen, upstreamError, limit, hostName).catch((e: NodeJS.ErrnoException) => {
     throw new UserError(`--listen 127.0.0.1:${listen}: cannot listen (${e.code ?? e.message}) — give another port, or 127.0.0.1:0 for one the system picks`);
   });
   process.stdout.write(`listening on 127.0.0.1:${relay.port}\n`);
@@ -150,7 +160,7 @@ async function relayMode(upstream: string, o: CaptureCommandOptions): Promise<nu
   await relay.close();
   if (!o.quiet)
     process.stderr.write(
-      `wirecost capture: ${relay.connections()} connection(s), ${relay.bytes().c2s} bytes c2s, ${relay.bytes().s2c} bytes s2c, log ${o.log}\n`,
+      `wirecost capture: ${relay.connections()} connection(s), ${relay.bytes().c2s} bytes c2s, ${relay.bytes().s2c} bytes s2c, log ${o.log}${hostLine(relay.hostRewrites(), `${hostName}:${up}`)}\n`,
     );
   if (o.count) countCommand(o.log, { stdio: false }, process.stdout);
   return limit.reached ? 1 : 0;

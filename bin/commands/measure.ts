@@ -158,11 +158,11 @@ const MAX_NAME_CHARS = 64;
 /**
  * A `--url` as the port and path of a server on 127.0.0.1. `localhost` is taken as 127.0.0.1
  * (wirecost connects to 127.0.0.1 only, never to what a resolver says; a server listening on ::1
- * only is not reached), with a note saying so.
+ * only is not reached), with a note saying so; requests then name `localhost:PORT` in Host.
  * @throws UserError for a URL that is not `http://127.0.0.1:PORT/PATH` or `http://localhost:PORT/PATH`
  *   (loopback only: wirecost never sends traffic elsewhere)
  */
-export function loopbackUrl(url: string): { port: number; path: string; note?: string } {
+export function loopbackUrl(url: string): { host: "127.0.0.1" | "localhost"; port: number; path: string; note?: string } {
   let u: URL;
   try {
     u = new URL(url);
@@ -180,8 +180,11 @@ export function loopbackUrl(url: string): { port: number; path: string; note?: s
     throw new UserError(
       `--url ${url}: port ${u.port} is not a port a server listens on (1–65535) — give the server's port, e.g. --url http://127.0.0.1:3000/mcp`,
     );
-  const note = u.hostname === "localhost" ? `--url ${url}: localhost taken as 127.0.0.1 (wirecost connects to 127.0.0.1 only)` : undefined;
-  return { port: Number(u.port), path: `${u.pathname}${u.search}`, ...(note ? { note } : {}) };
+  const note =
+    u.hostname === "localhost"
+      ? `--url ${url}: localhost taken as 127.0.0.1 (wirecost connects to 127.0.0.1 only); requests name localhost:${u.port} in their Host header, as a client of that URL would`
+      : undefined;
+  return { host: u.hostname as "127.0.0.1" | "localhost", port: Number(u.port), path: `${u.pathname}${u.search}`, ...(note ? { note } : {}) };
 }
 
 /**
@@ -278,7 +281,7 @@ export function measureMatrix(
         join(repoRoot, "dist", "bin", "wirecost.js"),
         "capture",
         "--upstream",
-        `127.0.0.1:${url.port}`,
+        `${url.host}:${url.port}`,
         "--listen",
         "127.0.0.1:{port}",
         "--log",

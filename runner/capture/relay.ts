@@ -1,7 +1,9 @@
 /**
  * TCP relay for HTTP capture: listens on 127.0.0.1 only, opens one upstream connection (to
- * 127.0.0.1) per client connection, forwards bytes unchanged in both directions and logs each
- * chunk as it was read (capture-log format). It never parses what it forwards.
+ * 127.0.0.1) per client connection, forwards bytes in both directions and logs each chunk as it
+ * was read (capture-log format). It changes one thing on the way: a request's Host header that
+ * names the relay's port names the server's instead (host-header.ts), as a reverse proxy names
+ * its upstream; the log keeps the client's bytes.
  *
  * - Byte-exact: every chunk read from one side is logged, then written to the other side, in order;
  *   writes respect back-pressure (the reading side pauses until the other side drains), so large
@@ -15,6 +17,7 @@
  */
 import { createServer, connect, type Server, type Socket } from "node:net";
 import { CaptureWriter, type CaptureLimit } from "./writer.js";
+import { HostRewriter } from "./host-header.js";
 
 /** A running relay. */
 export interface Relay {
@@ -24,6 +27,12 @@ export interface Relay {
   connections(): number;
   /** Application bytes relayed so far per direction (what the log holds), bytes. */
   bytes(): { c2s: number; s2c: number };
+  /**
+   * Requests whose Host header named the relay's port and were forwarded naming the server's, and
+   * the bytes the server received beyond what the log holds for them (0 when both ports have as
+   * many digits), summed over connections.
+   */
+  hostRewrites(): { requests: number; deltaBytes: number };
   /** Stop listening, destroy open connections, flush and close the log. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -39,6 +48,8 @@ export interface Relay {
  *   connection is closed either way
  * @param limit the log's limit of application bytes (writer.ts): past it `limit.onLimit` is called,
  *   then every connection is destroyed and later ones are closed at once (default: 64 MiB, no callback)
+ * @param upstreamHostName how requests name the server in their Host header (host-header.ts): as
+ *   the server was given, `127.0.0.1` (default) or `localhost`; the connection goes to 127.0.0.1 either way
  * @throws the listen error (e.g. EADDRINUSE) when the port cannot be bound; the log is closed then
  */
 export async function startRelay(
@@ -47,13 +58,16 @@ export async function startRelay(
   listenPort = 0,
   onUpstreamError?: (conn: number, err: NodeJS.ErrnoException) => void,
   limit?: CaptureLimit,
+  upstreamHostName: "127.0.0.1" | "localhost" = "127.0.0.1",
 ): Promise<Relay> {
   const sockets = new Set<Socket>();
+  let port = listenPort;
   const log = new CaptureWriter(logPath, limit?.limitBytes, (e) => {
     limit?.onLimit(e);
     for (const s of sockets) s.destroy();
   });
   let conns = 0;
+  const rewriters: HostRewriter[] = [];
   const server: Server = createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
     if (log.overLimit) {
       client.destroy();
@@ -67,21 +81,29 @@ export async function startRelay(
       upstream.once("error", failed);
       upstream.once("connect", () => upstream.off("error", failed));
     }
-    pipe(client, upstream, conn, "c2s");
+    const rewriter = new HostRewriter(port, `${upstreamHostName}:${upstreamPort}`);
+    rewriters.push(rewriter);
+    pipe(client, upstream, conn, "c2s", rewriter);
     pipe(upstream, client, conn, "s2c");
   });
 
-  /** Forward `from` → `to`, logging each chunk; see the module doc for half-close and resets. */
-  function pipe(from: Socket, to: Socket, conn: number, dir: "c2s" | "s2c"): void {
-    from.on("data", (d: Buffer) => {
-      log.chunk(conn, dir, d);
-      if (!to.destroyed && !to.write(d)) {
+  /** Forward `from` → `to` (through `rewriter` when given), logging each chunk as read; see the module doc for half-close and resets. */
+  function pipe(from: Socket, to: Socket, conn: number, dir: "c2s" | "s2c", rewriter?: HostRewriter): void {
+    const forward = (parts: Buffer[]) => {
+      let flowing = true;
+      for (const part of parts) if (!to.destroyed && part.length > 0) flowing = to.write(part);
+      if (!flowing) {
         from.pause();
         to.once("drain", () => from.resume());
       }
+    };
+    from.on("data", (d: Buffer) => {
+      log.chunk(conn, dir, d);
+      forward(rewriter ? rewriter.push(d) : [d]);
     });
     from.on("end", () => {
       log.eof(conn, dir);
+      if (rewriter) forward(rewriter.flush());
       if (!to.destroyed) to.end();
     });
     // A reset (or other error) is passed along as a reset, so the other peer sees it too.
@@ -103,6 +125,8 @@ export async function startRelay(
       server.once("error", rej);
       server.listen(listenPort, "127.0.0.1", () => {
         server.off("error", rej);
+        const addr = server.address();
+        if (typeof addr === "object" && addr) port = addr.port;
         res();
       });
     });
@@ -110,13 +134,13 @@ export async function startRelay(
     await log.close();
     throw e;
   }
-  const addr = server.address();
-  const port = typeof addr === "object" && addr ? addr.port : listenPort;
   let closing: Promise<void> | undefined;
   return {
     port,
     connections: () => conns,
     bytes: () => ({ ...log.bytes }),
+    hostRewrites: () =>
+      rewriters.reduce((a, r) => ({ requests: a.requests + r.rewrites, deltaBytes: a.deltaBytes + r.deltaBytes }), { requests: 0, deltaBytes: 0 }),
     close() {
       closing ??= (async () => {
         await new Promise<void>((res) => {

@@ -198,13 +198,45 @@ test("measure --url: a server already running, given as localhost (127.0.0.1), m
     );
     assert.equal(r.exitCode, 0, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stderr, /^measure: Streamable HTTP only: the server is already running/m);
-    assert.match(r.stderr, /^measure: --url http:\/\/localhost:\d+\/mcp: localhost taken as 127\.0\.0\.1 \(wirecost connects to 127\.0\.0\.1 only\)$/m);
+    assert.match(
+      r.stderr,
+      /^measure: --url http:\/\/localhost:\d+\/mcp: localhost taken as 127\.0\.0\.1 \(wirecost connects to 127\.0\.0\.1 only\); requests name localhost:\d+ in their Host header, as a client of that URL would$/m,
+    );
     assert.deepEqual(
       totalsLines(r.stdout).map((l) => l.split("\t")[0]),
       ["2025-03-26", "2025-06-18", "2025-11-25"].map((rev) => `raw-server-${port}-http-${rev}-call`),
     );
     assert.ok(tsv(join(results, "tools.tsv")).some((t) => t.tool === "echo"));
     assert.equal(running.exitCode, null, "the running server is left running");
+  } finally {
+    running.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a server that answers only a Host naming its own address (as @playwright/mcp does): measured through the relay by --http and by --url", {
+  timeout: 120_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-host-"));
+  const fixture = join(root, "test/fixtures/fault-targets/host-checked.mjs");
+  const port = await freePort();
+  const running = spawn("node", [fixture, String(port), "localhost"], { stdio: ["ignore", "ignore", "pipe"] });
+  const listening = new Promise<void>((ready) => running.stderr!.on("data", (d: Buffer) => d.toString().includes("listening") && ready()));
+  try {
+    const measure = (name: string, ...how: string[]) =>
+      execa(process.execPath, [cli, "measure", "--name", name, "--tool", "now", "--repeats", "1", "--results", join(dir, name), ...how], {
+        cwd: root,
+        reject: false,
+      });
+    const started = await measure("started", "--http", `node ${fixture} {port}`);
+    assert.equal(started.exitCode, 0, started.stderr);
+    assert.ok(totalsLines(started.stdout).length >= 3, started.stdout);
+    // A results folder outside the checkout records its matrix by its absolute path: the page's reproduce commands hold from any folder.
+    assert.equal(JSON.parse(readFileSync(join(dir, "started", "provenance.json"), "utf8")).matrix.file, join(dir, "started", "measure.yaml"));
+    await listening;
+    const running1 = await measure("running", "--url", `http://localhost:${port}/mcp`);
+    assert.equal(running1.exitCode, 0, running1.stderr);
+    assert.ok(totalsLines(running1.stdout).length >= 3, running1.stdout);
   } finally {
     running.kill();
     rmSync(dir, { recursive: true, force: true });
