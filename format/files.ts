@@ -223,6 +223,18 @@ function realPathOf(path: string): string {
  * @param inputs the read folders and how to name each in the message, e.g. `{ name: "input folder", path }`
  * @throws UserError naming both folders and the fix: a folder outside the others
  */
+/**
+ * A path as a results file records it (a matrix file in `runs/plan.json` and `provenance.json`,
+ * which reproduce commands print): relative to the working folder when it lies inside it (the
+ * checkout's own matrices read the same on every clone), absolute when it lies outside (a
+ * `../../tmp/x/measure.yaml` would hold only from the folder the run started in).
+ * @param path a file path, absolute or relative to the working folder
+ */
+export function recordedPath(path: string): string {
+  const r = relative(process.cwd(), resolve(path));
+  return r.startsWith("..") || isAbsolute(r) ? resolve(path) : r;
+}
+
 export function refuseNestedFolders(out: { option: string; path: string }, inputs: readonly { name: string; path: string }[]): void {
   const o = realPathOf(out.path);
   for (const input of inputs) {

@@ -11,6 +11,7 @@ import { shellQuote } from "../../format/shell.js";
 import { loadStageRules, type StageRules } from "../attribution/rules.js";
 import { dirname } from "node:path";
 import { UserError } from "../../format/errors.js";
+import { recordedPath } from "../../format/files.js";
 import { expand } from "../matrix/expand.js";
 import { buildsProvenance, gitState, toolInfo } from "../results/provenance.js";
 import { ensureBuilt } from "../build/build.js";
@@ -183,7 +184,7 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
     opts.onTrial?.(r, results.length, slots.length);
   }
   writeTimings(opts.results, results, {
-    matrix: relative(process.cwd(), matrix.file),
+    matrix: recordedPath(matrix.file),
     matrixSha256: matrix.sha256,
     command: opts.command ?? "wirecost run",
     startedAt: started,

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { shellQuote } from "../../format/shell.js";
+import { recordedPath } from "../../format/files.js";
 import { expand } from "../matrix/expand.js";
 import { flowsOf, stepsText } from "../matrix/flows.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
@@ -232,7 +233,7 @@ export function planRun(matrix: Matrix, opts: Pick<RunOptions, "only" | "repeats
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: toolInfo(),
-    matrix: { file: relative(process.cwd(), matrix.file), sha256: matrix.sha256, ...(matrix.definitionSha256 ? { definition: matrix.definitionSha256 } : {}) },
+    matrix: { file: recordedPath(matrix.file), sha256: matrix.sha256, ...(matrix.definitionSha256 ? { definition: matrix.definitionSha256 } : {}) },
     axisNames: matrix.axes.map((a) => a.name),
     ...(versionAxis ? { versions: versionAxis.values } : {}),
     configurations,

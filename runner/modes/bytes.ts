@@ -8,6 +8,7 @@ import { probeAutoRevisions, probeLines, undrivenRevisions } from "../execute/pr
 import { RAW_CLIENT } from "../drivers/declarations.js";
 import { hasStreamableHttp } from "../drivers/mcp/revision.js";
 import { UserError } from "../../format/errors.js";
+import { counted } from "../../format/plural.js";
 import { availableParallelism } from "node:os";
 import { runMatrix, type TimeSplit } from "../execute/run-matrix.js";
 import { ownAndChildrenCpuSeconds } from "../measure/cpu.js";
@@ -58,7 +59,7 @@ export function timeLines(time: TimeSplit, cpuEnd: { own: number; children: numb
     const targets = Math.max(0, cpuEnd.children - at.children - builds);
     const floor = (own + targets + builds) / cores;
     // A run that ran (next to) nothing has no floor worth a ratio (e.g. a --resume of a finished folder).
-    const floorNote = floor >= 0.05 ? `; floor ${s(floor)} on ${cores} core${cores === 1 ? "" : "s"}, ${(time.runSeconds / floor).toFixed(2)}×` : "";
+    const floorNote = floor >= 0.05 ? `; floor ${s(floor)} on ${counted(cores, "core")}, ${(time.runSeconds / floor).toFixed(2)}×` : "";
     cpuNote += ` (CPU: wirecost ${s(own)}, the targets it started ${s(targets)}${builds > 0 ? `, the target builds ${s(builds)}` : ""}${floorNote})`;
   }
   const parts: string[] = [];
@@ -71,7 +72,7 @@ export function timeLines(time: TimeSplit, cpuEnd: { own: number; children: numb
     const runs = time.runSeconds - (first ?? 0);
     const share = time.startupSeconds / time.jobs;
     parts.push(
-      `target start-up ${s(time.startupSeconds)} summed over ${time.readyRuns} runs (spawn to ready), ${s(share)} of the runs' ${s(runs)} at ${time.jobs} jobs; the rest ${s(Math.max(0, runs - share))}`,
+      `target start-up ${s(time.startupSeconds)} summed over ${counted(time.readyRuns, "run")} (spawn to ready), ${s(share)} of the runs' ${s(runs)} at ${counted(time.jobs, "job")}; the rest ${s(Math.max(0, runs - share))}`,
     );
   }
   return [cpuNote, parts.length ? `  time: ${parts.join("; ")}` : ""];

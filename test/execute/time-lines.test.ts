@@ -61,3 +61,23 @@ test("timeLines: no floor and no ratio for a run that ran next to nothing", () =
   );
   assert.equal(cpu, " in 0.4 s (CPU: wirecost 0.0 s, the targets it started 0.0 s)");
 });
+
+test("timeLines: one run at one job is counted in the singular (1 run, 1 job, 1 core)", () => {
+  const [cpu, time] = timeLines(
+    {
+      buildSeconds: 0,
+      builds: 0,
+      buildCpuSeconds: 0,
+      firstRunSeconds: 0,
+      runSeconds: 2,
+      jobs: 1,
+      readyRuns: 1,
+      startupSeconds: 0.5,
+      cpuAtStart: { own: 0, children: 0 },
+    },
+    { own: 0.5, children: 1 },
+    1,
+  );
+  assert.match(cpu, / on 1 core, /);
+  assert.equal(time, "  time: target start-up 0.5 s summed over 1 run (spawn to ready), 0.5 s of the runs' 2.0 s at 1 job; the rest 1.5 s");
+});
