@@ -91,7 +91,7 @@ export async function startRelay(
   function pipe(from: Socket, to: Socket, conn: number, dir: "c2s" | "s2c", rewriter?: HostRewriter): void {
     const forward = (parts: Buffer[]) => {
       let flowing = true;
-      for (const part of parts) if (!to.destroyed && part.length > 0) flowing = to.write(part);
+      for (const part of parts) if (!to.destroyed && part.length > 0 && !to.write(part)) flowing = false;
       if (!flowing) {
         from.pause();
         to.once("drain", () => from.resume());
