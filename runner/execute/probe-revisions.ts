@@ -18,6 +18,7 @@ import { McpSession } from "../drivers/mcp/session.js";
 import { hasStreamableHttp, noStreamableHttp } from "../drivers/mcp/revision.js";
 import { RAW_CLIENT } from "../drivers/declarations.js";
 import { checkLoopbackOnly } from "../targets/binds.js";
+import { terminalLine } from "../../format/markdown.js";
 import { freePort, startTarget, waitForPort } from "../targets/process.js";
 import { spawnTarget, stopTarget } from "../percall/client.js";
 import { dirname } from "node:path";
@@ -84,12 +85,14 @@ export async function probeRevision(
   let stdio: Awaited<ReturnType<typeof spawnTarget>> | undefined;
   let proc: Awaited<ReturnType<typeof spawnTarget>>["proc"] | undefined;
   let http: PipelinedHttpWire | undefined;
+  let stdioWire: PipelinedStdioWire | undefined;
   try {
     let session: McpSession;
     if (transport === "stdio") {
       stdio = await spawnTarget({ command, values, transport, revision, cwd, timeoutMs }, 0);
       proc = stdio.proc;
       const wire = new PipelinedStdioWire(proc.child.stdin!, proc.child.stdout!, timeoutMs);
+      stdioWire = wire;
       void stdio.exited.then((e) => wire.failAll(e));
       session = new McpSession(wire, revision);
     } else {
@@ -123,7 +126,12 @@ export async function probeRevision(
       .replace(/^target did not listen on (\S+) within \d+ ms$/, (_, where: string) => `not listening on ${where} after ${seconds(timeoutMs)}`);
     const stderr = proc?.stderrExcerpt() ?? "";
     const exited = proc?.exit() !== undefined && !/target exited/.test(message) ? `target exited: ${proc?.exit()}` : "";
-    const extra = [exited, stderr && !message.includes(stderr) ? `stderr: ${stderr}` : ""].filter(Boolean).join(" | ");
+    // A server that wrote lines that are not JSON-RPC where its answers belong: say so, with the first.
+    const stray = stdioWire?.stray;
+    const junk = stray?.lines
+      ? `it wrote ${stray.lines === 1 ? "1 line" : `${stray.lines} lines`} on stdout that ${stray.lines === 1 ? "is" : "are"} not JSON-RPC, the first: ${JSON.stringify(terminalLine(stray.first))}`
+      : "";
+    const extra = [junk, exited, stderr && !message.includes(stderr) ? `stderr: ${stderr}` : ""].filter(Boolean).join(" | ");
     return extra ? `${message} (${extra})` : message;
   } finally {
     http?.close();

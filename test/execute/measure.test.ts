@@ -243,6 +243,27 @@ test("a server that answers only a Host naming its own address (as @playwright/m
   }
 });
 
+test("a server that writes lines that are not JSON-RPC where its answers belong: the probe's line says so, with the first line", {
+  timeout: 60_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-junk-"));
+  try {
+    const junk = 'setInterval(() => console.log("junk not json"), 200)';
+    const r = await execa(
+      process.execPath,
+      [cli, "measure", "--name", "junk", "--probe-timeout", "2", "--results", join(dir, "results"), "--", "node", "-e", junk],
+      { cwd: root, reject: false },
+    );
+    assert.equal(r.exitCode, 1, r.stderr);
+    assert.match(
+      r.stderr.trim().split("\n").at(-1)!,
+      /no answer to initialize after 2 s \(it wrote \d+ lines on stdout that are not JSON-RPC, the first: "junk not json"\)/,
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("measure refuses a missing server, --args without --tool, an --http line without {port}, a --url off loopback and --repeats 0, in one line each", async () => {
   for (const [args, want] of [
     [[], /name one server/],

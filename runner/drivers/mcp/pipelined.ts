@@ -25,6 +25,8 @@ interface Pending {
 export class PipelinedStdioWire implements Wire {
   private readonly pending = new Map<number, Pending>();
   private answer: (r: JsonRpcMessage) => JsonRpcMessage = (r) => ({ jsonrpc: "2.0", id: r.id, error: { code: -32601, message: "Method not found" } });
+  /** Lines of the server's stdout that are not JSON (a log, junk): how many, and the first (at most 80 characters). */
+  readonly stray = { lines: 0, first: "" };
 
   /**
    * @param stdin the server's stdin; @param stdout the server's stdout (read from now on)
@@ -52,7 +54,9 @@ export class PipelinedStdioWire implements Wire {
     try {
       m = JSON.parse(line) as JsonRpcMessage;
     } catch {
-      return; // a stray line (a server's log on stdout) is read past; the counter names it
+      // A stray line (a server's log on stdout) is read past; the counter names it.
+      if (this.stray.lines++ === 0) this.stray.first = line.slice(0, 80);
+      return;
     }
     if (typeof m !== "object" || m === null) return;
     if (m.method !== undefined) {
