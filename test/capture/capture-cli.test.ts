@@ -172,6 +172,55 @@ test("capture --upstream: random chunking both ways is forwarded byte for byte; 
   assert.equal(Number(row.http_round_trips), 2);
 });
 
+test("capture --upstream localhost:PORT: a Host naming the relay reaches the server naming it, the log keeps the client's bytes, the summary counts them", async () => {
+  const rand = rng(11);
+  const { responses } = httpExchange();
+  let expect = Number.POSITIVE_INFINITY;
+  const got: Buffer[] = [];
+  const server = createServer((s: Socket) => {
+    s.on("data", (d: Buffer) => {
+      got.push(d);
+      if (Buffer.concat(got).length === expect) s.write(responses);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const upPort = (server.address() as { port: number }).port;
+  const log = join(mkdtempSync(join(tmpdir(), "capture-host-")), "relay.jsonl");
+  const relay = await startRelayCli(["--upstream", `localhost:${upPort}`, "--log", log]);
+  const req = (id: number, host: string) => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list" });
+    return `POST /mcp HTTP/1.1\r\nhost: ${host}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  };
+  const requests = Buffer.from(req(1, `127.0.0.1:${relay.port}`) + req(2, `127.0.0.1:${relay.port}`));
+  const forwarded = Buffer.from(req(1, `localhost:${upPort}`) + req(2, `localhost:${upPort}`));
+  expect = forwarded.length;
+  await new Promise<void>((res, rej) => {
+    const c = connect({ host: "127.0.0.1", port: relay.port }, () => void dribble(c, chunks(requests, rand, 13), rand));
+    let n = 0;
+    c.on("data", (d: Buffer) => {
+      n += d.length;
+      if (n === responses.length) {
+        c.end();
+        res();
+      }
+    });
+    c.on("error", rej);
+  });
+  assert.equal(Buffer.concat(got).toString(), forwarded.toString(), "the server got its own name in Host");
+  process.kill(-relay.child.pid!, "SIGINT");
+  assert.equal(await relay.exited, 0, relay.err());
+  await new Promise<void>((r) => server.close(() => r()));
+  assert.ok(
+    readCaptureStreams(log)
+      .find((st) => st.dir === "c2s")!
+      .bytes.equals(requests),
+    "the log holds the client's bytes",
+  );
+  const delta = forwarded.length - requests.length;
+  const more = delta === 0 ? "" : ` \\(the server got ${Math.abs(delta)} bytes ${delta > 0 ? "more" : "fewer"} than logged\\)`;
+  assert.match(relay.err(), new RegExp(`; 2 request\\(s\\) named the relay in Host, forwarded naming localhost:${upPort}${more}\\n`));
+});
+
 test("capture --upstream: ^C typed mid-session (a connection still open) leaves a complete log, exit 0", async () => {
   const rand = rng(3);
   const { requests, responses } = httpExchange();
