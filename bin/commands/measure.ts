@@ -11,14 +11,14 @@
  * is printed. After the run it writes the tool catalog files (`tools.tsv`, `tools-changes.tsv`,
  * runner/results/tool-catalog.ts), which the page shows.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { valid as pep440Valid } from "@renovatebot/pep440";
 import semver from "semver";
 import { UserError } from "../../format/errors.js";
 import { makeFolder, writeAtomic } from "../../format/files.js";
 import { shellQuote } from "../../format/shell.js";
-import { messagesPath, planPath, stagingDir } from "../../format/layout.js";
+import { messagesPath, planPath, RESERVED_SLUGS, stagingDir } from "../../format/layout.js";
 import { TOOL_COLUMNS, type ToolRow } from "../../format/tools.js";
 import { readSummary } from "../../format/summary.js";
 import { writeToolCatalog } from "../../runner/results/tool-catalog.js";
@@ -139,11 +139,14 @@ function nameOf(o: MeasureCommandOptions, argv: string[], urlPort: number | unde
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
-  if (!/^[a-z]/.test(name)) throw new UserError(`measure: "${raw}" gives no usable name — pass --name NAME (letters, digits, hyphens; starting with a letter)`);
-  // A name given by hand is used as given: one that would be changed is refused, never renamed unseen.
-  if (o.name !== undefined && name !== o.name.toLowerCase())
+  if (!/^[a-z]/.test(name)) throw new UserError(`measure: "${raw}" gives no usable name — pass --name NAME (${NAME_RULE})`);
+  // A name given by hand is used as given: one that would be changed (even in case) is refused, never renamed unseen.
+  if (o.name !== undefined && name !== o.name)
+    throw new UserError(`measure: --name ${JSON.stringify(o.name)}: a name is ${NAME_RULE} — pass --name ${name} or another such name`);
+  // The name is the page's slug: `index` is the site's own index page.
+  if (RESERVED_SLUGS.includes(name))
     throw new UserError(
-      `measure: --name ${JSON.stringify(o.name)}: a name is lower-case letters, digits and hyphens — pass --name ${name} or another such name`,
+      `measure: ${o.name !== undefined ? "--name " : "the name "}${name} names the site's own ${name} page — pass --name ${name}-server or another name`,
     );
   if (name.length > MAX_NAME_CHARS)
     throw new UserError(
@@ -154,6 +157,9 @@ function nameOf(o: MeasureCommandOptions, argv: string[], urlPort: number | unde
 
 /** Characters of a server's name at most: it is part of configuration ids, folder and file names (a file name holds 255 bytes). */
 const MAX_NAME_CHARS = 64;
+
+/** What a server's name may be, as the refusals say it. */
+const NAME_RULE = "lower-case letters and digits in runs joined by single hyphens, starting with a letter";
 
 /**
  * A `--url` as the port and path of a server on 127.0.0.1. `localhost` is taken as 127.0.0.1
@@ -451,6 +457,8 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions, o
   if (o.npm !== undefined || o.pypi !== undefined) makeFolder(serverWorkDir(name));
   // The command that reruns a failed measure is this one, as given (runs the measure again whole).
   const rerunCommand = ["npx", "wirecost", ...process.argv.slice(2)].map(shellQuote).join(" ");
+  // A runs.tsv older than this (an earlier measure's) holds nothing of this one.
+  const startedMs = Date.now();
   const code = await runWithMode(parsed, file, {
     results,
     only: [],
@@ -470,7 +478,7 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions, o
   if (code === 130) {
     // An unfinished measure is not rendered: its configurations hold fewer repeats than asked, and
     // a page comparing them would show a repeat's difference as a revision's.
-    if (existsSync(join(results, "runs.tsv")))
+    if (existsSync(join(results, "runs.tsv")) && statSync(join(results, "runs.tsv")).mtimeMs >= startedMs)
       process.stderr.write(
         `measure: interrupted — no page rendered from an unfinished measure; the runs written are in ${results}/ (run the command again to measure anew)\n`,
       );

@@ -16,6 +16,7 @@ import { buildCacheRoot, repoRoot } from "../paths.js";
 import { writeAtomic } from "../../format/files.js";
 import { missingToolchain, toolchainVersions } from "./toolchain.js";
 import { readResolved, type ResolvedSet } from "./resolved.js";
+import { pidAlive } from "../results/lock.js";
 import { Interrupted } from "../errors.js";
 import { lockHolderAlive, readLock, thisProcessLockRecord } from "../results/lock.js";
 
@@ -202,6 +203,30 @@ export function buildCpuSeconds(timesFile: string): number {
 }
 
 /**
+ * Remove what an earlier build of this folder left when its wirecost was killed (kill -9, a
+ * power cut): `DIR.tmp-PID` (the half-built folder, often tens of MB) and `DIR.cpu-PID`, names
+ * only wirecost's builds write, when no process PID is running. A running PID's are left: it may
+ * be another wirecost building the same target now (or a reused PID: then they wait for a later build).
+ * @param dir the build folder (`.wirecost/build/NAME`)
+ */
+function removeDeadBuildsLeftovers(dir: string): void {
+  const base = basename(dir);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(dir));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const suffix = [".tmp-", ".cpu-"].map((k) => base + k).find((p) => name.startsWith(p));
+    const pidText = suffix === undefined ? "" : name.slice(suffix.length);
+    const pid = /^\d{1,10}$/.test(pidText) ? Number(pidText) : 0;
+    if (!pid || pid === process.pid || pidAlive(pid)) continue;
+    rmSync(join(dirname(dir), name), { recursive: true, force: true });
+  }
+}
+
+/**
  * Run `target`'s build into a temporary folder and rename it into place; `kind` (a target or a
  * declared client) names it in progress lines and errors.
  * The build runs in its own process group: a ^C typed on the terminal reaches wirecost only, and
@@ -222,6 +247,7 @@ async function runBuild(
   const tmp = `${b.dir}.tmp-${process.pid}`;
   const logFile = `${b.dir}.log`;
   const cache = join(buildCacheRoot(), basename(b.dir));
+  removeDeadBuildsLeftovers(b.dir);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   mkdirSync(cache, { recursive: true });

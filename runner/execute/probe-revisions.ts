@@ -26,6 +26,8 @@ import { listAll } from "../drivers/mcp/flows.js";
 import { ensureBuilt } from "../build/build.js";
 import type { Matrix, Target } from "../matrix/types.js";
 import { UserError } from "../../format/errors.js";
+import { Interrupted } from "../errors.js";
+import { INTERRUPT_GRACE_MS } from "./run-one.js";
 
 /** What the probe found for one target. */
 export interface RevisionProbe {
@@ -77,6 +79,7 @@ export async function probeRevision(
   cwd: string,
   timeoutMs: number,
   path = "/mcp",
+  signal?: AbortSignal,
 ): Promise<string | undefined> {
   const command = target.commands[transport];
   if (!command) return `no ${transport} command`;
@@ -86,39 +89,53 @@ export async function probeRevision(
   let proc: Awaited<ReturnType<typeof spawnTarget>>["proc"] | undefined;
   let http: PipelinedHttpWire | undefined;
   let stdioWire: PipelinedStdioWire | undefined;
+  // ^C: the probe ends at once, its target stopped (the run says what was interrupted).
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new Interrupted("interrupted while asking the target its revisions"));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+  });
+  aborted.catch(() => undefined);
+  let work: Promise<void> | undefined;
   try {
-    let session: McpSession;
-    if (transport === "stdio") {
-      stdio = await spawnTarget({ command, values, transport, revision, cwd, timeoutMs }, 0);
-      proc = stdio.proc;
-      const wire = new PipelinedStdioWire(proc.child.stdin!, proc.child.stdout!, timeoutMs);
-      stdioWire = wire;
-      void stdio.exited.then((e) => wire.failAll(e));
-      session = new McpSession(wire, revision);
-    } else {
-      // As a run starts an HTTP target: ready when 127.0.0.1:PORT accepts connections (no
-      // listening line needed), and listening on loopback only.
-      const port = await freePort();
-      const p = startTarget(command, { ...values, port: String(port) }, cwd);
-      proc = p;
-      p.child.stdin?.on("error", () => {});
-      await waitForPort(port, timeoutMs, () => p.exit() === undefined);
-      checkLoopbackOnly(port);
-      http = new PipelinedHttpWire(port, path, timeoutMs);
-      session = new McpSession(http, revision);
-    }
-    await session.open();
-    // Every page of the listing: a tool on the second page is a tool the server has.
-    const pages = await listAll(session, "tools/list");
-    const tools = pages.every((p) => Array.isArray(p.tools)) ? pages.flatMap((p) => p.tools as { name?: unknown }[]) : undefined;
-    const names = Array.isArray(tools) ? tools.map((t) => String(t?.name)) : [];
-    if (target.tool && Array.isArray(tools) && !names.includes(target.tool.name))
-      throw new UserError(
-        `target ${target.name}: it lists no tool ${JSON.stringify(target.tool.name)} (${revision}, ${transport}); its tools: ${names.join(", ") || "none"} — name one of them (tool: in the matrix, --tool for wirecost measure)`,
-      );
+    work = (async () => {
+      let session: McpSession;
+      if (transport === "stdio") {
+        stdio = await spawnTarget({ command, values, transport, revision, cwd, timeoutMs }, 0);
+        proc = stdio.proc;
+        const wire = new PipelinedStdioWire(proc.child.stdin!, proc.child.stdout!, timeoutMs);
+        stdioWire = wire;
+        void stdio.exited.then((e) => wire.failAll(e));
+        session = new McpSession(wire, revision);
+      } else {
+        // As a run starts an HTTP target: ready when 127.0.0.1:PORT accepts connections (no
+        // listening line needed), and listening on loopback only.
+        const port = await freePort();
+        const p = startTarget(command, { ...values, port: String(port) }, cwd);
+        proc = p;
+        p.child.stdin?.on("error", () => {});
+        await waitForPort(port, timeoutMs, () => p.exit() === undefined);
+        checkLoopbackOnly(port);
+        http = new PipelinedHttpWire(port, path, timeoutMs);
+        session = new McpSession(http, revision);
+      }
+      await session.open();
+      // Every page of the listing: a tool on the second page is a tool the server has.
+      const pages = await listAll(session, "tools/list");
+      const tools = pages.every((p) => Array.isArray(p.tools)) ? pages.flatMap((p) => p.tools as { name?: unknown }[]) : undefined;
+      const names = Array.isArray(tools) ? tools.map((t) => String(t?.name)) : [];
+      if (target.tool && Array.isArray(tools) && !names.includes(target.tool.name))
+        throw new UserError(
+          `target ${target.name}: it lists no tool ${JSON.stringify(target.tool.name)} (${revision}, ${transport}); its tools: ${names.join(", ") || "none"} — name one of them (tool: in the matrix, --tool for wirecost measure)`,
+        );
+    })();
+    work.catch(() => undefined); // after ^C it fails as its target is stopped: nobody waits for it then
+    await Promise.race([aborted, work]);
     return undefined;
   } catch (e) {
     if (e instanceof UserError) throw e;
+    if (e instanceof Interrupted) return e.message;
     const first = (e as Error).message.split("\n")[0]!.replace(/:\s*$/, "").replace(/\s+/g, " ");
     // A wait that ran out: said as the probe's own timeout, the one the user can raise.
     const message = first
@@ -134,8 +151,15 @@ export async function probeRevision(
     const extra = [junk, exited, stderr && !message.includes(stderr) ? `stderr: ${stderr}` : ""].filter(Boolean).join(" | ");
     return extra ? `${message} (${extra})` : message;
   } finally {
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
     http?.close();
-    if (proc) await stopTarget(proc, transport);
+    if (signal?.aborted) {
+      // The user is waiting: a short grace, then the probe's own steps end as its target is gone
+      // (a target it was still starting is stopped once they have).
+      if (proc) await proc.stop(INTERRUPT_GRACE_MS);
+      await work?.catch(() => undefined);
+      if (proc) await proc.stop(INTERRUPT_GRACE_MS);
+    } else if (proc) await stopTarget(proc, transport);
   }
 }
 
@@ -178,7 +202,9 @@ export async function probeAutoRevisions(
     const answers = await limited(
       cells.map((c) => async () => {
         const started = Date.now();
-        const why = await probeRevision(target, c.transport, c.revision, dirname(matrix.file), timeoutMs, path);
+        if (opts.signal?.aborted) return { ...c, why: "interrupted" };
+        const why = await probeRevision(target, c.transport, c.revision, dirname(matrix.file), timeoutMs, path, opts.signal);
+        if (opts.signal?.aborted) return { ...c, why: "interrupted" };
         process.stderr.write(
           `  probing ${c.revision} over ${c.transport}… ${why === undefined ? `answered in that revision (${seconds(Date.now() - started)})` : why}\n`,
         );

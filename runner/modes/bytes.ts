@@ -88,6 +88,16 @@ export const bytesMode: RunMode = {
   interrupt: "graceful",
   async run(matrix, file, o) {
     const probes = await probeAutoRevisions(matrix, o);
+    const again = { repeats: o.repeats, shard: o.shard, results: o.results, resume: true, skipMissingToolchains: o.skipMissingToolchains };
+    /** Stopped before any run: the folder is as it was, so the same command starts again. */
+    const stoppedBefore = (what: string): number => {
+      process.stderr.write(`interrupted before the first run (${what}): nothing written to ${o.results}/\n`);
+      process.stderr.write(
+        `run again: ${o.rerunCommand ?? runCommandLine(this, file, { ...again, only: o.only, resume: o.resume === true, fresh: o.fresh })}\n`,
+      );
+      return 130;
+    };
+    if (o.signal.aborted) return stoppedBefore("while asking the targets which revisions they speak");
     for (const line of probeLines(probes)) process.stderr.write(`${line}\n`);
     // Every target of the matrix asked and none answered: the server is the problem, not the matrix.
     const answered = probes.some((p) => p.spoken.length > 0);
@@ -102,15 +112,7 @@ export const bytesMode: RunMode = {
       );
     }
     const { runs, failed, skippedTargets, interrupted, left, written, time, staging } = await runMatrix(matrix, o);
-    const again = { repeats: o.repeats, shard: o.shard, results: o.results, resume: true, skipMissingToolchains: o.skipMissingToolchains };
-    if (interrupted && !written) {
-      // Stopped while targets were built: the folder is as it was, so the same command starts again.
-      process.stderr.write(`interrupted before the first run (while building targets): nothing written to ${o.results}/\n`);
-      process.stderr.write(
-        `run again: ${o.rerunCommand ?? runCommandLine(this, file, { ...again, only: o.only, resume: o.resume === true, fresh: o.fresh })}\n`,
-      );
-      return 130;
-    }
+    if (interrupted && !written) return stoppedBefore("while building targets");
     if (interrupted) {
       const kept = staging ? ` (beside the results ${o.results}/ held before, which stay until the re-run is complete)` : "";
       process.stderr.write(`interrupted: ${runs.length} runs written to ${staging ?? o.results}/${kept}, ${left} left\n`);

@@ -35,7 +35,7 @@ export interface ResultsLock {
 }
 
 /** Is `pid` a live process (not a zombie)? Another user's process counts as live. */
-function pidAlive(pid: number): boolean {
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (e) {

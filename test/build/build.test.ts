@@ -8,7 +8,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -89,11 +90,20 @@ test("a built target builds once, rebuilds when an input changes, and its runs m
   assert.match(second.stderr, /\n {2}time: target start-up [\d.]+ s summed over 2 runs/, "no build, no build time");
   assert.equal(builds(dir), 1, "a fresh build is not rebuilt");
 
+  // What a build killed with -9 left (its wirecost's pid is dead) goes with the next build; a
+  // running wirecost's and a file of the user's stay.
+  const buildRoot = join(dir, ".wirecost", "build");
+  const dead = spawnSync("true").pid!;
+  for (const name of [`ok.tmp-${dead}`, `ok.tmp-${process.pid}`]) mkdirSync(join(buildRoot, name));
+  for (const name of [`ok.cpu-${dead}`, "ok.tmp-notes"]) writeFileSync(join(buildRoot, name), "x\n");
   writeFileSync(join(dir, "input.txt"), "v2\n");
   const third = await run("r3");
   assert.equal(third.exitCode, 0, third.stderr);
   assert.match(third.stderr, /building target ok \(its inputs or toolchain changed\)/);
   assert.equal(builds(dir), 2, "a stale build is rebuilt");
+  const left = readdirSync(buildRoot);
+  assert.ok(!left.includes(`ok.tmp-${dead}`) && !left.includes(`ok.cpu-${dead}`), `a dead build's leftovers removed: ${left}`);
+  assert.ok(left.includes(`ok.tmp-${process.pid}`) && left.includes("ok.tmp-notes"), `a live process's and the user's kept: ${left}`);
 
   writeFileSync(join(dir, "input.txt"), "fail\n");
   const failed = await run("r4");

@@ -11,7 +11,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -264,6 +264,41 @@ test("a server that writes lines that are not JSON-RPC where its answers belong:
   }
 });
 
+test("^C while the probes wait on a server that never answers: exit 130 within seconds, the line says what was interrupted, nothing of the server left", {
+  timeout: 60_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-probe-int-"));
+  const marker = `probe-marker-${process.pid}-${Date.now()}`;
+  try {
+    const silent = "process.stdin.on('data', () => {}); setInterval(() => {}, 1000)";
+    const child = spawn(
+      process.execPath,
+      [cli, "measure", "--name", "silent", "--probe-timeout", "30", "--results", join(dir, "results"), "--", "node", "-e", silent, marker],
+      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+    await new Promise<void>((probing) =>
+      child.stderr.on("data", (d: Buffer) => {
+        stderr += d.toString();
+        if (/^revisions: auto: probing target silent/m.test(stderr)) probing();
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 1500)); // the servers started and asked
+    const sent = Date.now();
+    child.kill("SIGINT");
+    assert.equal(await exited, 130, stderr);
+    assert.ok(Date.now() - sent < 10_000, `exited ${Date.now() - sent} ms after ^C, not at the 30 s probe timeout`);
+    assert.match(stderr, /^interrupted before the first run \(while asking the targets which revisions they speak\): nothing written to /m);
+    assert.doesNotMatch(stderr, /the runs written are in|while building targets/);
+    await new Promise((r) => setTimeout(r, 500));
+    const left = spawnSync("pgrep", ["-f", marker], { encoding: "utf8" }).stdout.trim();
+    assert.equal(left, "", `server processes left: ${left}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("measure refuses a missing server, --args without --tool, an --http line without {port}, a --url off loopback and --repeats 0, in one line each", async () => {
   for (const [args, want] of [
     [[], /name one server/],
@@ -282,8 +317,16 @@ test("measure refuses a missing server, --args without --tool, an --http line wi
     // A --name that would be changed, or too long for the folders it names: refused, never renamed unseen.
     [
       ["--name", "Ünïcødé", "--", "node", "x.js"],
-      /^wirecost: measure: --name "Ünïcødé": a name is lower-case letters, digits and hyphens — pass --name n-c-d /,
+      /^wirecost: measure: --name "Ünïcødé": a name is lower-case letters and digits in runs joined by single hyphens, starting with a letter — pass --name n-c-d /,
     ],
+    [["--name", "Foo", "--", "node", "x.js"], /^wirecost: measure: --name "Foo": a name is .* — pass --name foo /],
+    [["--name", "a--b", "--", "node", "x.js"], /^wirecost: measure: --name "a--b": a name is .* single hyphens.* — pass --name a-b /],
+    // The name is the page's slug: the site's own index page is not a server's.
+    [
+      ["--name", "index", "--", "node", "x.js"],
+      /^wirecost: measure: --name index names the site's own index page — pass --name index-server or another name$/m,
+    ],
+    [["--", "node", "index.js"], /^wirecost: measure: the name index names the site's own index page — pass --name index-server or another name$/m],
     [["--name", "a".repeat(300), "--", "node", "x.js"], /is 300 characters \(it names folders and files\) — pass --name NAME of at most 64$/m],
     // Zero repeats would measure nothing: refused before any install or probe.
     [["--repeats", "0", "--", "node", "x.js"], /--repeats takes a whole number from 1 to \d+, got "0"/],
