@@ -97,9 +97,17 @@ export class CaptureWriter {
    */
   close(): Promise<void> {
     this.closed ??= new Promise<void>((res, rej) => {
+      // A write error (a full disk) may have destroyed the stream already: it cannot be ended then.
+      if (this.out.destroyed) {
+        if (this.error) rej(this.error);
+        else this.out.once("close", () => (this.error ? rej(this.error) : res()));
+        return;
+      }
       this.out.end((err?: Error | null) => {
-        const e = this.error ?? err;
-        if (e) rej(e);
+        // Destroyed meanwhile by a write error whose event is still to come: wait for it.
+        if (!this.error && (err as NodeJS.ErrnoException | null | undefined)?.code === "ERR_STREAM_DESTROYED" && !this.out.closed)
+          this.out.once("close", () => rej(this.error ?? err));
+        else if (this.error ?? err) rej(this.error ?? err);
         else res();
       });
       this.out.once("error", (e) => rej(this.error ?? e));
