@@ -208,6 +208,12 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
   for (const [k, v] of Object.entries(cmd.env)) env[k] = substitute(v, values);
   const token = randomBytes(16).toString("hex");
   env[TARGET_TOKEN_VAR] = token;
+  // bash runs ~/.bashrc when its stdin is a socket (a child's stdio here is a socket pair) and SHLVL,
+  // after its own increment, is below 2: it takes itself for a command of the remote shell daemon
+  // (bash(1), INVOCATION). A wirecost started with SHLVL unset or 0 (a detached `( cmd & )`, cron, a
+  // service) then ran the user's bashrc in every `bash -c` of a target command: seen, pyenv's
+  // rehash waiting on its lock through every probe. A target starts as a shell's child would.
+  if (!(Number(process.env.SHLVL) >= 1) && cmd.env.SHLVL === undefined) env.SHLVL = "1";
   const file = argv[0] === "node" ? process.execPath : argv[0]!;
   const child = execa(file, argv.slice(1), {
     cwd,

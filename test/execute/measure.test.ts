@@ -299,6 +299,29 @@ test("^C while the probes wait on a server that never answers: exit 130 within s
   }
 });
 
+test("a wirecost started with SHLVL unset (a detached job, cron) does not run the user's ~/.bashrc in the bash that starts a target", {
+  timeout: 120_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-measure-shlvl-"));
+  try {
+    // bash runs ~/.bashrc for a command whose stdin is a socket when SHLVL is below 2 (its rshd rule).
+    writeFileSync(join(dir, ".bashrc"), `touch ${JSON.stringify(join(dir, "bashrc-ran"))}\n`);
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: dir };
+    delete env.SHLVL;
+    const [cmd, ...args] = server("stdio");
+    const r = await execa(process.execPath, [cli, "measure", "--name", "shlvl", "--repeats", "1", "--results", join(dir, "results"), "--", cmd!, ...args], {
+      cwd: root,
+      env,
+      extendEnv: false,
+      reject: false,
+    });
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.ok(!existsSync(join(dir, "bashrc-ran")), "the user's ~/.bashrc ran in a target's bash");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("measure refuses a missing server, --args without --tool, an --http line without {port}, a --url off loopback and --repeats 0, in one line each", async () => {
   for (const [args, want] of [
     [[], /name one server/],
