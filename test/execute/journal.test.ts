@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { COUNT_COLUMNS, type CountRow } from "../../runner/count/index.js";
 import { UserError } from "../../format/errors.js";
 import { runMatrix, type RunOneFn } from "../../runner/execute/run-matrix.js";
@@ -72,7 +72,7 @@ test("a results folder of another schemaVersion is refused with the command that
     (e: Error) =>
       e instanceof UserError &&
       e.message ===
-        `${plan}: results schemaVersion 0, this wirecost reads 1 — migrate it by re-running the matrix into a new folder: npx wirecost run ${relative(process.cwd(), join(tmpdir(), "fake.yaml"))} --results NEW_FOLDER`,
+        `${plan}: results schemaVersion 0, this wirecost reads 1 — migrate it by re-running the matrix into a new folder: npx wirecost run ${join(tmpdir(), "fake.yaml")} --results NEW_FOLDER`,
   );
   writeFileSync(plan, readFileSync(plan, "utf8").replace('"schemaVersion": 0', '"schemaVersion": 2'));
   assert.throws(() => readPlan(dir), /schemaVersion 2, this wirecost reads 1 — upgrade wirecost/);
