@@ -16,9 +16,8 @@ import { buildCacheRoot, repoRoot } from "../paths.js";
 import { writeAtomic } from "../../format/files.js";
 import { missingToolchain, toolchainVersions } from "./toolchain.js";
 import { readResolved, type ResolvedSet } from "./resolved.js";
-import { pidAlive } from "../results/lock.js";
 import { Interrupted } from "../errors.js";
-import { lockHolderAlive, readLock, thisProcessLockRecord } from "../results/lock.js";
+import { lockHolderAlive, pidAlive, readLock, thisProcessLockRecord } from "../results/lock.js";
 
 /** The record a finished build leaves in its folder (`wirecost-build.json`). Times ISO 8601 UTC, seconds wall-clock. */
 export interface BuildRecord {
