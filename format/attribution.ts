@@ -53,6 +53,7 @@ export const PROFILED_COLUMNS = [
   "profiled_mean_us",
   "paused_us_per_call",
   "stages_sum_us",
+  "adjacent_us_per_call",
   "client_sampler",
   "server_sampler",
   "client_profile",

@@ -30,6 +30,8 @@ export interface ProfiledRead {
   meanUs: number | null;
   /** The same calls with the same phase pauses, unprofiled: wall time per call, µs (null: not recorded, e.g. a harness path). */
   pausedUsPerCall: number | null;
+  /** A harness path's same calls unprofiled in the same process just before and after the window, no pauses: µs per call (null: not recorded, e.g. results written before it existed). */
+  adjacentUsPerCall: number | null;
   stagesSumUs: number | null;
   clientSampler: string;
   serverSampler: string;
@@ -65,6 +67,7 @@ export function loadAttribution(dir: string): Map<string, ProfiledRead> | undefi
         p50Us: numOrNull(p.profiled_p50_us),
         meanUs: numOrNull(p.profiled_mean_us),
         pausedUsPerCall: numOrNull(p.paused_us_per_call),
+        adjacentUsPerCall: numOrNull(p.adjacent_us_per_call),
         stagesSumUs: numOrNull(p.stages_sum_us),
         clientSampler: p.client_sampler ?? "",
         serverSampler: p.server_sampler ?? "",

@@ -54,16 +54,19 @@ function table(header: string[], align: Array<"l" | "r">, rows: string[][]): str
  *   call here). Where the profiled trial recorded the same calls after the same pauses without a
  *   sampler (`paused_us_per_call`), that window is the reference (and the direct call's own paused
  *   window, when recorded, is what is added), so the check measures the profiler and the
- *   attribution alone; the pause's cost against the stopwatch trials is stated beside it. Without it
- *   (a harness path: the harness times its own window, without the pause) the reference is the
- *   path's unprofiled mean per call (the median over trials of each trial's mean, `percall-samples.tsv`).
+ *   attribution alone; the pause's cost against the stopwatch trials is stated beside it.
+ * - A harness path (the harness times its own window, without the pause) is set against the same
+ *   calls timed unprofiled in the same process just before and just after its window
+ *   (`adjacent_us_per_call`; the direct call's own adjacent windows added, when recorded). Without
+ *   either (results written before them) the reference is the path's unprofiled mean per call (the
+ *   median over trials of each trial's mean, `percall-samples.tsv`).
  */
 export interface CheckB {
   overheadUs: number;
   directUs: number;
   predictedUs: number;
-  /** What the prediction is set against: the paused unprofiled window, or the stopwatch trials' mean. */
-  reference: "paused" | "trials";
+  /** What the prediction is set against: the paused unprofiled window, the adjacent unprofiled windows (a harness path), or the stopwatch trials' mean. */
+  reference: "paused" | "adjacent" | "trials";
   referenceUs: number;
   /** The stopwatch trials' mean per call, µs (the median over trials of each trial's mean). */
   trialsMeanUs: number;
@@ -91,10 +94,11 @@ export function checkB(f: ProfiledRead, path: PercallRow, direct: PercallRow | u
   const pathMean = unprofiledMeanUs(path);
   const directMean = unprofiledMeanUs(direct);
   if (pathMean === undefined || directMean === undefined) return "not computable: the unprofiled trials recorded no mean per call";
-  const paused = f.pausedUsPerCall;
-  const reference = paused !== null ? "paused" : "trials";
-  const referenceUs = paused ?? pathMean;
-  const directUs = paused !== null && directProfiled?.pausedUsPerCall != null ? directProfiled.pausedUsPerCall : directMean;
+  const reference = f.pausedUsPerCall !== null ? "paused" : f.adjacentUsPerCall !== null ? "adjacent" : "trials";
+  const referenceUs = f.pausedUsPerCall ?? f.adjacentUsPerCall ?? pathMean;
+  // The direct call like with like: its own window of the same kind, when it recorded one.
+  const directWindow = reference === "paused" ? directProfiled?.pausedUsPerCall : reference === "adjacent" ? directProfiled?.adjacentUsPerCall : null;
+  const directUs = directWindow ?? directMean;
   // The direct path is the call itself: its whole profiled time per call (work included).
   const predictedUs = path.kind === "direct" ? f.rows.reduce((s, r) => s + r.usPerCall!, 0) : over + directUs;
   const differenceUs = predictedUs - referenceUs;
@@ -116,17 +120,29 @@ export function checkB(f: ProfiledRead, path: PercallRow, direct: PercallRow | u
 function checkBText(b: CheckB | string, f: ProfiledRead, p: PercallRow): string {
   const mean = unprofiledMeanUs(p);
   const base = typeof b === "string" || b.reference === "trials" ? mean : b.referenceUs;
-  const against = typeof b !== "string" && b.reference === "paused" ? "the same calls unprofiled after the same pauses" : "unprofiled mean";
+  const against =
+    typeof b === "string" || b.reference === "trials"
+      ? "unprofiled mean"
+      : b.reference === "paused"
+        ? "the same calls unprofiled after the same pauses"
+        : "the same calls unprofiled in the same process";
   const pause =
-    typeof b !== "string" && b.reference === "paused"
-      ? ` The pause's own cost: ${ms(b.referenceUs)} ms against the stopwatch trials' mean ${ms(b.trialsMeanUs)} ms (${pct((b.referenceUs - b.trialsMeanUs) / b.trialsMeanUs)}${b.referenceUs > b.trialsMeanUs ? ": a call after a pause starts cold" : ""}).`
-      : "";
+    typeof b === "string" || b.reference === "trials"
+      ? ""
+      : b.reference === "paused"
+        ? ` The pause's own cost: ${ms(b.referenceUs)} ms against the stopwatch trials' mean ${ms(b.trialsMeanUs)} ms (${pct((b.referenceUs - b.trialsMeanUs) / b.trialsMeanUs)}${b.referenceUs > b.trialsMeanUs ? ": a call after a pause starts cold" : ""}).`
+        : ` Those windows against the stopwatch trials' mean ${ms(b.trialsMeanUs)} ms: ${pct((b.referenceUs - b.trialsMeanUs) / b.trialsMeanUs)}.`;
   const cost =
     f.meanUs === null || base === undefined
       ? ""
       : ` The profiler's own cost: profiled mean ${ms(f.meanUs)} ms against ${against} ${ms(base)} ms (${pct((f.meanUs - base) / base)}).`;
   if (typeof b === "string") return `${b}.${cost}`;
-  const reference = b.reference === "paused" ? "the same calls unprofiled, after the same pauses," : "the unprofiled trials' mean";
+  const reference =
+    b.reference === "paused"
+      ? "the same calls unprofiled, after the same pauses,"
+      : b.reference === "adjacent"
+        ? "the same calls unprofiled in the same process, just before and after the window,"
+        : "the unprofiled trials' mean";
   const predicted = p.kind === "direct" ? "the call's profiled time" : `overhead ${ms(b.overheadUs)} ms + direct call ${ms(b.directUs)} ms =`;
   const verdict = b.flagged ? ` — **more than ${pct(CHECK_B_LIMIT)} apart: check (b) does not hold for this path**` : ", within 15 %";
   return `${predicted} ${ms(b.predictedUs)} ms against ${reference} ${ms(b.referenceUs)} ms: difference ${ms(b.differenceUs)} ms (${pct(b.share)})${verdict}.${pause}${cost}`;

@@ -155,6 +155,7 @@ interface RawClient {
   build?: RawBuild;
   stdio?: RawCommand;
   http?: RawCommand;
+  profile?: { sampler?: "self" | "py-spy"; pySpy?: string; clientStages?: string };
 }
 interface RawMatrix {
   clients?: Record<string, RawClient>;
@@ -374,6 +375,18 @@ function parseClients(
       commands[tr] = { argv, env };
     }
     if (!commands.stdio && !commands.http) fail(loc, ["clients", name], `client ${name} has no command — add stdio: or http: (argv: [...])`);
+    if (c.profile?.sampler === "py-spy" && !c.profile.pySpy)
+      fail(
+        loc,
+        ["clients", name, "profile"],
+        `client ${name} samples with py-spy but names no pySpy executable — add pySpy: {build}/venv/bin/py-spy (a build that installs it)`,
+      );
+    const inMatrixDir = (x: string): string => resolve(matrixDir, substituteKnown(x, atBuild));
+    const profile: DeclaredClient["profile"] = c.profile && {
+      ...(c.profile.sampler ? { sampler: c.profile.sampler } : {}),
+      ...(c.profile.pySpy ? { pySpy: inMatrixDir(c.profile.pySpy) } : {}),
+      ...(c.profile.clientStages ? { clientStages: inMatrixDir(c.profile.clientStages) } : {}),
+    };
     out[name] = {
       name,
       label: c.label ?? name,
@@ -384,6 +397,7 @@ function parseClients(
       flows: c.flows ?? {},
       ...(build ? { build } : {}),
       commands,
+      ...(profile ? { profile } : {}),
     };
   }
   return out;

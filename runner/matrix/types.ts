@@ -188,6 +188,14 @@ export interface DeclaredClient {
   build?: TargetBuild;
   /** Commands per transport: argv items may hold `{url}` (http), `{stdio}` (stdio, a whole item), `{flowargs}` (a whole item), `{build}` and axis placeholders. */
   commands: Partial<Record<"stdio" | "http", TargetCommand>>;
+  /**
+   * measures: [percall] only: how the client's process is profiled when it drives another server
+   * (README "How to read a stage table"): its sampler (`self`: the profile-window contract, with
+   * WIRECOST_PROFILE_OUT; `py-spy`: attached by pid, `pySpy` the executable) and its stage rules
+   * (`clientStages`, process client); paths resolved against the matrix's folder. Undefined: its
+   * cells are timed only.
+   */
+  profile?: { sampler?: "self" | "py-spy"; pySpy?: string; clientStages?: string };
 }
 
 /** An exclude rule (`reason` shown by expand --all). */

@@ -19,15 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { attribute, type StageRow } from "../attribution/attribute.js";
 import type { StageRules } from "../attribution/rules.js";
-import {
-  cpuBetween,
-  DEFAULT_PROFILE_HZ,
-  readProcessCpu,
-  startPySpy,
-  startSelfSampler,
-  type ProcCpuReading,
-  type RunningSampler,
-} from "../attribution/samplers.js";
+import { cpuBetween, readProcessCpu, startPySpy, startSelfSampler, type ProcCpuReading, type RunningSampler } from "../attribution/samplers.js";
 
 /** Timing measures a matrix may select (`bytes` is the counting run, handled elsewhere). */
 export type TimingMeasure = "latency" | "cpu" | "throughput";
@@ -159,7 +151,7 @@ async function profiledWindow(
     ? { reason: "the target declares no profile sampler (profile: { sampler })" }
     : prof.sampler === "self"
       ? startSelfSampler(pid, out)
-      : await startPySpy(prof.pySpy!, pid, out, DEFAULT_PROFILE_HZ);
+      : await startPySpy(prof.pySpy!, pid, out);
   let c0: ProcCpuReading;
   try {
     c0 = readProcessCpu(pid);

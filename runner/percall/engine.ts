@@ -42,8 +42,11 @@ import type { StageRules } from "../attribution/rules.js";
 import {
   failedProfiled,
   harnessProfiled,
+  readAdjacentReference,
   harnessWindow,
   harnessWindowEnv,
+  harnessSamplersOf,
+  selfWindowEnv,
   loadPathRules,
   profileInProcessClient,
   rulesFilesOf,
@@ -262,7 +265,8 @@ async function harnessCommand(
   m: PercallOptions,
   path: Extract<PercallPath, { kind: "harness" }>,
   ctx: TrialContext,
-): Promise<{ command: TargetCommand; values: Record<string, string>; stop: () => Promise<void> }> {
+  serverEnv: Record<string, string> = {},
+): Promise<{ command: TargetCommand; values: Record<string, string>; stop: () => Promise<void>; serverPid?: number }> {
   const none = { command: path.command, values: path.values, stop: async () => {} };
   const server = path.drives;
   if (!server) return none;
@@ -271,6 +275,7 @@ async function harnessCommand(
       ...Object.fromEntries(Object.entries(path.values).map(([k, v]) => [`WIRECOST_${k.toUpperCase()}`, literal(v)])),
       ...server.env,
       WIRECOST_TICKETS_DB: literal(ctx.dbFile),
+      ...Object.fromEntries(Object.entries(serverEnv).map(([k, v]) => [k, literal(v)])),
     };
     const items = ["env", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...server.argv];
     return { ...none, command: { ...path.command, argv: path.command.argv.flatMap((a) => (a === "{stdio}" ? items : [a])) } };
@@ -282,11 +287,11 @@ async function harnessCommand(
     revision: path.revision,
     cwd: ctx.cwd,
     timeoutMs: m.timeoutMs,
-    env: { WIRECOST_TICKETS_DB: ctx.dbFile },
+    env: { WIRECOST_TICKETS_DB: ctx.dbFile, ...serverEnv },
   };
   const port = await freePort();
   const { proc } = await spawnTarget(spec, port);
-  return { ...none, values: { ...path.values, url: `http://127.0.0.1:${port}/mcp` }, stop: () => stopTarget(proc, "http") };
+  return { ...none, values: { ...path.values, url: `http://127.0.0.1:${port}/mcp` }, stop: () => stopTarget(proc, "http"), serverPid: proc.pid };
 }
 
 /** One trial of a harness path: one run of its command; a failure is recorded in `acc.failure`. */
@@ -411,23 +416,27 @@ async function runProfiledTrial(
         },
         direct,
       );
-    if (path.drives) return failedProfiled(m.calls, NOT_PROFILED_CELL, direct);
+    if (path.drives && !path.clientProfile) return failedProfiled(m.calls, NOT_PROFILED_CELL, direct);
     const dir = mkdtempSync(join(tmpdir(), "wirecost-window-"));
     try {
       const done = { value: false };
+      const samplers = harnessSamplersOf(matrix, path);
+      const launch = await harnessCommand(m, path, ctx, path.drives && samplers.server?.sampler === "self" ? selfWindowEnv(join(dir, "server.folded")) : {});
       const run = runHarness({
-        command: path.command,
-        values: path.values,
+        command: launch.command,
+        values: launch.values,
         cwd: ctx.cwd,
         timeoutMs: m.timeoutMs,
         call: { ticketsDb: ctx.dbFile, query: m.query, limit: m.limit, calls: m.calls, warmupCalls: m.warmupCalls },
         expect: { calls: m.calls, resultBytes: ctx.resultBytes, revision: path.revision },
-        env: harnessWindowEnv(dir, targetOf(matrix, path.values)),
-      }).finally(() => (done.value = true));
-      const w = await harnessWindow(dir, targetOf(matrix, path.values), rulesFilesOf(matrix, path), rules, done, m.timeoutMs);
+        env: harnessWindowEnv(dir, samplers, path.drives !== undefined),
+      })
+        .finally(() => (done.value = true))
+        .finally(launch.stop);
+      const w = await harnessWindow(dir, samplers, rulesFilesOf(matrix, path), rules, done, m.timeoutMs, launch.serverPid);
       const r = await run;
       if ("reason" in r) return failedProfiled(m.calls, `harness ${r.reason}`, direct);
-      return harnessProfiled(m.calls, r.output.samplesUs, w, direct);
+      return harnessProfiled(m.calls, r.output.samplesUs, w, direct, readAdjacentReference(dir));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -437,9 +446,9 @@ async function runProfiledTrial(
   }
 }
 
-/** The profiled trial's reason for a path of a client declared under `clients:` driving another server. */
+/** The profiled trial's reason for a path of a client declared under `clients:` with no `profile:` driving another server. */
 const NOT_PROFILED_CELL =
-  "not profiled: a client × server cell of a client declared under clients: is timed only (each SDK client's stage table is its harness against its own server)";
+  "not profiled: the client declares no profile: (clients: NAME: profile: { sampler, clientStages } in the matrix), so its cells are timed only";
 
 interface Acc {
   trials: TrialLatency[];

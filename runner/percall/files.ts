@@ -122,6 +122,7 @@ function profiledRow(p: PathResults): Row {
     profiled_mean_us: us3(f.meanUs),
     paused_us_per_call: us3(f.pausedUsPerCall),
     stages_sum_us: us3(f.table?.sumUsPerCall),
+    adjacent_us_per_call: us3(f.adjacentUsPerCall),
     client_sampler: f.samplers.client,
     server_sampler: f.samplers.server,
     client_profile: f.profiles.client !== undefined ? profileRelPath(p.id, "client") : "",

@@ -6,7 +6,7 @@
  * declares `inProcess:`), an MCP target over stdio or HTTP at one revision, or a harness (a target
  * that declares `harness:`, runner/percall/harness.ts) timing its path in another language.
  */
-import type { Configuration, Matrix, TargetCommand } from "../matrix/types.js";
+import type { Configuration, DeclaredClient, Matrix, TargetCommand } from "../matrix/types.js";
 import type { PercallAssumptions } from "../../format/percall.js";
 import { targetOf } from "../matrix/target-of.js";
 import { sdkGenerationOf, type SdkClientName } from "../drivers/declarations.js";
@@ -80,6 +80,8 @@ export type PercallPath =
        * languages", "Another server").
        */
       drives?: TargetCommand;
+      /** How the declared client's own process is profiled when it drives another server (its `profile:`); undefined: timed only. */
+      clientProfile?: DeclaredClient["profile"];
     };
 
 interface RawTiming {
@@ -148,6 +150,7 @@ export function percallPath(matrix: Matrix, c: Configuration): PercallPath {
       package: t.package ?? "",
       values: v,
       drives: t.commands[transport]!,
+      ...(declared.profile ? { clientProfile: declared.profile } : {}),
     };
   }
   if (t.harness) {

@@ -73,6 +73,14 @@ export interface ProfiledResult {
    * harness times its own window, without the pause).
    */
   pausedUsPerCall: number | null;
+  /**
+   * A harness path's like-with-like reference: the same calls unprofiled in the same process, timed
+   * by the harness just before the profiled window and just after it, without pauses (its
+   * `reference.json`, harness protocol): the two windows' wall time ÷ their calls, µs. Null when
+   * failed, for a path wirecost drives (it has `pausedUsPerCall`), and for a harness that writes no
+   * `reference.json`.
+   */
+  adjacentUsPerCall: number | null;
   /** The profiled calls' own stopwatch, µs; null when failed. */
   p50Us: number | null;
   meanUs: number | null;
@@ -89,7 +97,7 @@ export interface ProfiledResult {
 export function rulesFilesOf(matrix: Matrix, path: PercallPath): { client?: string; server?: string } {
   const prof = targetOf(matrix, path.values)?.profile;
   if (path.kind === "direct") return { client: RAW_CLIENT_STAGES };
-  if (path.kind === "harness") return { client: prof?.clientStages, server: prof?.stages };
+  if (path.kind === "harness") return { client: path.drives ? path.clientProfile?.clientStages : prof?.clientStages, server: prof?.stages };
   return { client: path.client === "raw" ? RAW_CLIENT_STAGES : SDK_CLIENT_STAGES[path.sdkClient!], server: prof?.stages };
 }
 
@@ -117,7 +125,7 @@ async function startServerSampler(t: Target | undefined, pid: number | undefined
   if (!prof?.sampler) return { reason: `target ${t?.name ?? "?"} declares no profile sampler (profile: { sampler } in the matrix)` };
   if (pid === undefined) return { reason: "the server's pid is unknown" };
   if (prof.sampler === "self") return startSelfSampler(pid, outFile);
-  return startPySpy(prof.pySpy!, pid, outFile, DEFAULT_PROFILE_HZ);
+  return startPySpy(prof.pySpy!, pid, outFile);
 }
 
 /** Read a process's CPU clocks, or why not. */
@@ -200,8 +208,7 @@ export async function profileInProcessClient(
   const serverOut = join(tmp, "server.folded");
   const t = targetOf(matrix, path.values);
   const files = rulesFilesOf(matrix, path);
-  const env: Record<string, string> =
-    path.kind === "mcp" && t?.profile?.sampler === "self" ? { WIRECOST_PROFILE_OUT: serverOut, WIRECOST_PROFILE_HZ: String(DEFAULT_PROFILE_HZ) } : {};
+  const env: Record<string, string> = path.kind === "mcp" && t?.profile?.sampler === "self" ? selfWindowEnv(serverOut) : {};
   const caller = await start(env);
   try {
     for (let i = 0; i < Math.max(m.warmupCalls, PROFILED_WARMUP_CALLS); i++) await caller.search();
@@ -226,6 +233,7 @@ export async function profileInProcessClient(
       calls: m.calls,
       windowUsPerCall: wallUs / m.calls,
       pausedUsPerCall,
+      adjacentUsPerCall: null,
       p50Us: sw.p50Us,
       meanUs: sw.meanUs,
       table: attribute({ calls: m.calls, wallUs, processes }),
@@ -265,59 +273,89 @@ async function waitFile(file: string, done: { value: boolean }, timeoutMs: numbe
   return true;
 }
 
+/** How one process of a harness path is sampled: a target's or a declared client's `profile:` (undefined: not declared). */
+export type SamplerSpec = { sampler?: "self" | "py-spy"; pySpy?: string } | undefined;
+
+/** The samplers of a harness path's two processes, and the name each one's missing declaration is reported under. */
+export interface HarnessSamplers {
+  client: SamplerSpec;
+  server: SamplerSpec;
+  /** Who declares each (for the reason line of a missing sampler), e.g. `target mcp-go`, `client py-sdk`. */
+  declaredBy: { client: string; server: string };
+}
+
+/**
+ * The samplers of a harness path: the harness's target's `profile:` for both of its processes, or,
+ * for a client declared under `clients:` driving another server (`drives`), the client's `profile:`
+ * for the client and the driven target's for the server.
+ */
+export function harnessSamplersOf(matrix: Matrix, path: Extract<PercallPath, { kind: "harness" }>): HarnessSamplers {
+  const t = targetOf(matrix, path.values);
+  if (!path.drives) return { client: t?.profile, server: t?.profile, declaredBy: { client: `target ${t?.name ?? "?"}`, server: `target ${t?.name ?? "?"}` } };
+  return { client: path.clientProfile, server: t?.profile, declaredBy: { client: `client ${path.values.client}`, server: `target ${t?.name ?? "?"}` } };
+}
+
+/** The environment that makes a process with sampler `self` write its signal window's folded stacks to `file`. */
+export function selfWindowEnv(file: string): Record<string, string> {
+  return { WIRECOST_PROFILE_OUT: file, WIRECOST_PROFILE_HZ: String(DEFAULT_PROFILE_HZ) };
+}
+
 /**
  * The environment of a harness's profiled trial (harness protocol, README "Per-call harnesses in
- * other languages"): `WIRECOST_PROFILE_WINDOW=dir`, and for a target whose sampler is `self` the
- * two profile files of the signal windows: `WIRECOST_PROFILE_OUT=<dir>/client.folded`, written by
- * the harness process itself, and `WIRECOST_PROFILE_SERVER_OUT=<dir>/server.folded`, which the
- * harness passes to the server it starts as that child's `WIRECOST_PROFILE_OUT` (so each process
- * writes its own file), with `WIRECOST_PROFILE_HZ`.
+ * other languages"): `WIRECOST_PROFILE_WINDOW=dir`, and for a client whose sampler is `self` its
+ * signal window's file, `WIRECOST_PROFILE_OUT=<dir>/client.folded` (with `WIRECOST_PROFILE_HZ`); for
+ * a server child whose sampler is `self`, `WIRECOST_PROFILE_SERVER_OUT=<dir>/server.folded`, which
+ * the harness passes to the server it starts as that child's `WIRECOST_PROFILE_OUT` (so each process
+ * writes its own file). A harness driving another server passes no server file: wirecost gives the
+ * server its environment itself (engine.ts `harnessCommand`).
  */
-export function harnessWindowEnv(dir: string, t: Target | undefined): Record<string, string> {
+export function harnessWindowEnv(dir: string, s: HarnessSamplers, drives: boolean): Record<string, string> {
   const env: Record<string, string> = { WIRECOST_PROFILE_WINDOW: dir };
-  if (t?.profile?.sampler !== "self") return env;
-  return {
-    ...env,
-    WIRECOST_PROFILE_OUT: join(dir, "client.folded"),
-    WIRECOST_PROFILE_SERVER_OUT: join(dir, "server.folded"),
-    WIRECOST_PROFILE_HZ: String(DEFAULT_PROFILE_HZ),
-  };
+  if (s.client?.sampler === "self") Object.assign(env, selfWindowEnv(join(dir, "client.folded")));
+  if (s.server?.sampler === "self" && !drives)
+    Object.assign(env, { WIRECOST_PROFILE_SERVER_OUT: join(dir, "server.folded"), WIRECOST_PROFILE_HZ: String(DEFAULT_PROFILE_HZ) });
+  return env;
 }
 
 /**
  * Drive a harness's profile window in `dir` (the harness runs with {@link harnessWindowEnv}):
- * wait for its `ready.json` (pids), start each process's sampler (the target's `profile:`: the
- * signal window of `sampler: self`, SIGUSR1 to each pid and {@link SELF_WINDOW_SETTLE_MS} for the
- * windows to open, or py-spy attached by pid), read their CPU clocks, write `go`; wait for `end.json` (the window's wall time), read the clocks, stop the
- * samplers (SIGUSR2 and the file, or py-spy's SIGINT), write `release`.
+ * wait for its `ready.json` (pids), start each process's sampler (its `profile:`: the signal
+ * window of `sampler: self`, SIGUSR1 to each pid and {@link SELF_WINDOW_SETTLE_MS} for the windows
+ * to open, or py-spy attached by pid), read their CPU clocks, write `go`; wait for `end.json` (the
+ * window's wall time), read the clocks, stop the samplers (SIGUSR2 and the file, or py-spy's
+ * SIGINT), write `release`.
  * @param done set when the harness has exited (the window then ends without profiles)
+ * @param serverPid the server's pid when wirecost started it (a harness driving a server over HTTP reports none)
  */
 export async function harnessWindow(
   dir: string,
-  t: Target | undefined,
+  s: HarnessSamplers,
   files: { client?: string; server?: string },
   rules: Map<string, StageRules>,
   done: { value: boolean },
   timeoutMs: number,
+  serverPid?: number,
 ): Promise<HarnessWindowOutcome> {
   const none: HarnessWindowOutcome = { processes: [], samplers: { client: "none", server: "none" }, profiles: {} };
   if (!(await waitFile(join(dir, "ready.json"), done, timeoutMs)))
     return { ...none, reason: "the harness opened no profile window (it does not write WIRECOST_PROFILE_WINDOW's ready.json: harness protocol)" };
   const ready = JSON.parse(readFileSync(join(dir, "ready.json"), "utf8")) as { clientPid: number; serverPid?: number };
-  const roles: ("client" | "server")[] = ready.serverPid === undefined ? ["client"] : ["client", "server"];
-  const pidOf = (r: "client" | "server"): number | undefined => (r === "client" ? ready.clientPid : ready.serverPid);
+  const server = ready.serverPid ?? serverPid;
+  const roles: ("client" | "server")[] = server === undefined ? ["client"] : ["client", "server"];
+  const pidOf = (r: "client" | "server"): number | undefined => (r === "client" ? ready.clientPid : server);
   const sampler = async (r: "client" | "server"): Promise<RunningSampler | { reason: string }> => {
-    if (t?.profile?.sampler === "self") return startSelfSampler(pidOf(r)!, join(dir, `${r}.folded`));
-    if (t?.profile?.sampler === "py-spy") return startPySpy(t.profile.pySpy!, pidOf(r)!, join(dir, `${r}.folded`), DEFAULT_PROFILE_HZ);
-    return { reason: `target ${t?.name ?? "?"} declares no profile sampler (profile: { sampler: self } or { sampler: py-spy, pySpy } in the matrix)` };
+    const spec = s[r];
+    if (spec?.sampler === "self") return startSelfSampler(pidOf(r)!, join(dir, `${r}.folded`));
+    if (spec?.sampler === "py-spy") return startPySpy(spec.pySpy!, pidOf(r)!, join(dir, `${r}.folded`));
+    return { reason: `${s.declaredBy[r]} declares no profile sampler (profile: { sampler: self } or { sampler: py-spy, pySpy } in the matrix)` };
   };
   const samplers = await Promise.all(roles.map(sampler));
-  if (t?.profile?.sampler === "self" && samplers.some((s) => !("reason" in s))) await sleep(SELF_WINDOW_SETTLE_MS);
+  if (roles.some((r, i) => s[r]?.sampler === "self" && !("reason" in samplers[i]!))) await sleep(SELF_WINDOW_SETTLE_MS);
   const cpu0 = roles.map((r) => tryCpu(pidOf(r)));
   writeFileSync(join(dir, "go"), "");
   const ended = await waitFile(join(dir, "end.json"), done, timeoutMs);
   const cpu1 = roles.map((r) => tryCpu(pidOf(r)));
-  const results = await Promise.all(samplers.map((s) => ("reason" in s ? s : s.stop())));
+  const results = await Promise.all(samplers.map((x) => ("reason" in x ? x : x.stop())));
   writeFileSync(join(dir, "release"), "");
   if (!ended) return { ...none, reason: "the harness never closed its profile window (no end.json)" };
   const end = JSON.parse(readFileSync(join(dir, "end.json"), "utf8")) as { windowNs: number };
@@ -332,8 +370,35 @@ export async function harnessWindow(
   };
 }
 
-/** The profiled result of a harness trial from its samples (µs) and its window. */
-export function harnessProfiled(calls: number, samplesUs: readonly number[], w: HarnessWindowOutcome, directTarget: string): ProfiledResult {
+/**
+ * The adjacent reference windows a harness wrote in `dir` (`reference.json` = {beforeNs, afterNs,
+ * calls}, harness protocol): their wall time ÷ their calls, µs; null when the harness wrote none or
+ * a malformed one (the check then falls back to the stopwatch trials' mean).
+ */
+export function readAdjacentReference(dir: string): number | null {
+  const file = join(dir, "reference.json");
+  if (!existsSync(file)) return null;
+  try {
+    const r = JSON.parse(readFileSync(file, "utf8")) as { beforeNs?: unknown; afterNs?: unknown; calls?: unknown };
+    const ok = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x > 0;
+    if (!ok(r.beforeNs) || !ok(r.afterNs) || !ok(r.calls)) return null;
+    return (r.beforeNs + r.afterNs) / (2 * r.calls) / 1000;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The profiled result of a harness trial from its samples (µs), its window and its adjacent
+ * reference windows (µs per call, {@link readAdjacentReference}; null when none).
+ */
+export function harnessProfiled(
+  calls: number,
+  samplesUs: readonly number[],
+  w: HarnessWindowOutcome,
+  directTarget: string,
+  adjacentUsPerCall: number | null = null,
+): ProfiledResult {
   if (w.reason || w.wallUs === undefined)
     return {
       status: "failed",
@@ -341,6 +406,7 @@ export function harnessProfiled(calls: number, samplesUs: readonly number[], w: 
       calls,
       windowUsPerCall: null,
       pausedUsPerCall: null,
+      adjacentUsPerCall: null,
       p50Us: null,
       meanUs: null,
       table: null,
@@ -355,6 +421,7 @@ export function harnessProfiled(calls: number, samplesUs: readonly number[], w: 
     calls,
     windowUsPerCall: w.wallUs / calls,
     pausedUsPerCall: null,
+    adjacentUsPerCall,
     p50Us: sw.p50Us,
     meanUs: sw.meanUs,
     table: attribute({ calls, wallUs: w.wallUs, processes: w.processes }),
@@ -372,6 +439,7 @@ export function failedProfiled(calls: number, reason: string, directTarget: stri
     calls,
     windowUsPerCall: null,
     pausedUsPerCall: null,
+    adjacentUsPerCall: null,
     p50Us: null,
     meanUs: null,
     table: null,

@@ -285,7 +285,9 @@ func sdkVersion() string {
 
 // profileWindow is the optional profile window of WIRECOST_PROFILE_WINDOW (README "Per-call
 // harnesses in other languages"): ready.json with the pids, wait for go; end.json with the
-// window's wall time, wait for release. Without the variable (folder "") it does nothing.
+// window's wall time, wait for release; reference.json with the wall time of the same calls
+// unprofiled just before the window and just after it (check (b)'s like-with-like reference).
+// Without the variable (folder "") it does nothing.
 type profileWindow struct{ folder string }
 
 // writeJSONFile writes v as JSON to path atomically (path.tmp renamed).
@@ -340,6 +342,25 @@ func (w profileWindow) close(window time.Duration, calls int) error {
 	return waitFile(filepath.Join(w.folder, "release"))
 }
 
+// reference reports the wall time of the unprofiled windows before and after the profiled one.
+func (w profileWindow) reference(before, after time.Duration, calls int) error {
+	if w.folder == "" {
+		return nil
+	}
+	return writeJSONFile(filepath.Join(w.folder, "reference.json"), map[string]int64{"beforeNs": before.Nanoseconds(), "afterNs": after.Nanoseconds(), "calls": int64(calls)})
+}
+
+// plainWindow times s.calls calls with no samples kept (a reference window).
+func plainWindow(ctx context.Context, c caller, s harnessSettings) (time.Duration, error) {
+	w0 := time.Now()
+	for range s.calls {
+		if err := c.timed(ctx, s.query, s.limit); err != nil {
+			return 0, err
+		}
+	}
+	return time.Since(w0), nil
+}
+
 // caller is one way of making the workload's calls: in this process or through an SDK session.
 // search answers the result text's UTF-8 bytes (used for the discarded calls); timed is the call
 // that is timed (in-process: the query without serialising the rows, as the Python harness's and
@@ -370,6 +391,12 @@ func timeCalls(ctx context.Context, c caller, s harnessSettings, w profileWindow
 			return nil, 0, 0, err
 		}
 	}
+	var before time.Duration
+	if w.folder != "" {
+		if before, err = plainWindow(ctx, c, s); err != nil {
+			return nil, 0, 0, err
+		}
+	}
 	if err = w.open(serverPid); err != nil {
 		return nil, 0, 0, err
 	}
@@ -386,6 +413,15 @@ func timeCalls(ctx context.Context, c caller, s harnessSettings, w profileWindow
 	window, cpu := time.Since(w0), processCPU()-cpu0
 	if err = w.close(window, s.calls); err != nil {
 		return nil, 0, 0, err
+	}
+	if w.folder != "" {
+		after, err := plainWindow(ctx, c, s)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		if err = w.reference(before, after, s.calls); err != nil {
+			return nil, 0, 0, err
+		}
 	}
 	return samples, resultBytes, us(cpu) / float64(s.calls), nil
 }

@@ -49,7 +49,9 @@ WIRECOST_PROFILE_WINDOW=<folder> is set, after the warm-up calls the harness wri
 or absent for direct>} and waits until `<folder>/go` exists (wirecost has attached its samplers and
 read both processes' CPU clocks); it then times the calls as usual, writes `<folder>/end.json` =
 {"windowNs": <wall time of the timed calls>, "calls": N} and waits until `<folder>/release` exists
-before going on. Without the variable nothing of this happens.
+before going on. Check (b)'s like-with-like reference: the same N calls are timed unprofiled just
+before `ready.json` and just after `release`, and `<folder>/reference.json` = {"beforeNs": ...,
+"afterNs": ..., "calls": N} is written. Without the variable nothing of this happens.
 
 Environment (set by wirecost): WIRECOST_TICKETS_DB, WIRECOST_QUERY, WIRECOST_LIMIT, WIRECOST_CALLS,
 WIRECOST_WARMUP_CALLS, WIRECOST_REVISION, WIRECOST_TRANSPORT (in-process for direct, stdio or http for
@@ -242,6 +244,17 @@ class ProfileWindow:
         _write_json(self.folder / "end.json", {"windowNs": window_ns, "calls": calls})
         _wait_for(self.folder / "release")
 
+    @property
+    def active(self) -> bool:
+        """Whether the window is asked for (the reference windows run only then)."""
+        return self.folder is not None
+
+    def reference(self, before_ns: int, after_ns: int, calls: int) -> None:
+        """Report the wall time of the unprofiled windows before and after the profiled one."""
+        if self.folder is None:
+            return
+        _write_json(self.folder / "reference.json", {"beforeNs": before_ns, "afterNs": after_ns, "calls": calls})
+
 
 def ms_since(t0: int) -> float:
     """Milliseconds from `t0` (a perf_counter_ns reading) to now."""
@@ -266,6 +279,14 @@ def measure_direct(s: Settings) -> dict[str, Any]:
         samples: list[float] = []
         search, clock, q, n = tickets.search_tickets, time.perf_counter_ns, s.query, s.limit
         window = ProfileWindow(dict(os.environ))
+
+        def plain_window() -> int:
+            w0 = clock()
+            for _ in range(s.calls):
+                search(conn, q, n)
+            return clock() - w0
+
+        before = plain_window() if window.active else 0
         window.open(with_server=False)
         cpu0 = time.process_time_ns()
         w0 = clock()
@@ -276,6 +297,8 @@ def measure_direct(s: Settings) -> dict[str, Any]:
         window_ns = clock() - w0
         cpu = time.process_time_ns() - cpu0
         window.close(window_ns, s.calls)
+        if window.active:
+            window.reference(before, plain_window(), s.calls)
         extra = direct_loops_and_payload(conn, s)
     finally:
         conn.close()
@@ -481,6 +504,14 @@ async def measure_sdk(s: Settings, given: Server) -> dict[str, Any]:
             call, clock = session.call_tool, time.perf_counter_ns
             errors = 0
             window = ProfileWindow(dict(os.environ))
+
+            async def plain_window() -> int:
+                w0 = clock()
+                for _ in range(s.calls):
+                    await call("search_tickets", arguments)
+                return clock() - w0
+
+            before = await plain_window() if window.active else 0
             window.open(with_server=not given.url)
             cpu0 = time.process_time_ns()
             w0 = clock()
@@ -492,6 +523,8 @@ async def measure_sdk(s: Settings, given: Server) -> dict[str, Any]:
             window_ns = clock() - w0
             cpu = time.process_time_ns() - cpu0
             window.close(window_ns, s.calls)
+            if window.active:
+                window.reference(before, await plain_window(), s.calls)
             if errors:
                 raise RuntimeError(f"{errors} of {s.calls} timed calls answered a tool error")
             negotiated = session.protocol_version

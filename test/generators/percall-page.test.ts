@@ -279,6 +279,23 @@ describe("per-call page: where the time goes", () => {
     );
   });
 
+  it("a harness path is set against the same calls unprofiled in its own process before and after the window, the direct call's own such windows added", async () => {
+    const results = withStages();
+    const file = join(results, "percall-profiled.tsv");
+    const [head, ...rows] = readFileSync(file, "utf8").replace(/\n$/, "").split("\n");
+    const direct = ["direct-in-process", "ok", "100", "150", "140", "149", "", "v8@11.3", "", "", "", "direct", ""].join("\t");
+    const out = [`${head}\tadjacent_us_per_call`, ...rows.map((r) => `${r}\t${r.startsWith("mcp-ts-v2") ? "1480" : ""}`), `${direct}\t120`];
+    writeFileSync(file, `${out.join("\n")}\n`);
+    const site = tempDir("percall-adjacent-site");
+    await render({ results, site });
+    const md = readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
+    // v2: overhead 1,400 + the direct call's adjacent windows 120 = 1,520 against its adjacent windows 1,480 (+2.7 %)
+    assert.match(
+      md,
+      /Check \(b\): overhead 1\.400 ms \+ direct call 0\.120 ms = 1\.520 ms against the same calls unprofiled in the same process, just before and after the window, 1\.480 ms: difference 0\.040 ms \(2\.7 %\), within 15 %\. Those windows against the stopwatch trials' mean 1\.450 ms: 2\.1 %\. The profiler's own cost: profiled mean 1\.502 ms against the same calls unprofiled in the same process 1\.480 ms \(1\.5 %\)/,
+    );
+  });
+
   it("a folder without profiled trials says why its time is not attributed (never an empty or zero table)", async () => {
     const site = tempDir("percall-nostages-site");
     await render({ results: copy(), site });

@@ -10,7 +10,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -50,6 +50,12 @@ describe("clients declared in a per-call matrix", () => {
     assert.deepEqual(stdio.drives, m.targets["mcp-ts-v1"]!.commands.stdio);
     const http = percallPath(m, configs[4]!);
     assert.ok(http.kind === "harness" && http.command.argv.at(-1) === "{url}" && http.drives === m.targets["mcp-ts-v1"]!.commands.http);
+    // The client's profile: follows the client, its paths resolved against the matrix's folder.
+    assert.deepEqual(stdio.clientProfile, {
+      sampler: "py-spy",
+      pySpy: join(buildRoot(), "mcp-py", "venv/bin/py-spy"),
+      clientStages: join(root, "targets/mcp-py/client.stages.yaml"),
+    });
   });
 
   it("a harness naming an unknown server, and a bytes matrix's client without flows, are one line each", () => {
@@ -78,6 +84,8 @@ describe("clients declared in a per-call matrix", () => {
       "",
     ].join("\n");
     assert.throws(() => parseMatrix(bytes, "m.yaml"), /m\.yaml:\d+:\d+: client py-sdk declares no flows: — add flows:/);
+    const noPySpy = text.replace('profile: { sampler: py-spy, pySpy: "{build}/venv/bin/py-spy",', "profile: { sampler: py-spy,");
+    assert.throws(() => parseMatrix(noPySpy, file), /bad-server\.yaml:\d+:\d+: client py-sdk samples with py-spy but names no pySpy executable — add pySpy:/);
   });
 });
 
@@ -172,7 +180,34 @@ describe("the Python SDK client against the TypeScript v1 server through the CLI
     assert.equal(rows.get("mcp-ts-v1-http-2025-11-25-py-sdk-client")!.setup_samples, "0");
     assert.equal(rows.get("direct-in-process")!.server, "");
     const calls = tsvRows(join(dir, "percall-samples.tsv")).filter((s) => s.kind === "call" && s.config!.endsWith("-py-sdk-client"));
-    assert.equal(calls.length, 2 * 20, "every timed call of both paths kept");
+    assert.equal(calls.length, 2 * 300, "every timed call of both paths kept");
+  });
+
+  it("profiles both processes of a client × server cell: the client by its profile:, the server by the target's, with check (b)'s adjacent windows", () => {
+    const profiled = new Map(tsvRows(join(dir, "percall-profiled.tsv")).map((r) => [r.config!, r]));
+    const stages = tsvRows(join(dir, "percall-stages.tsv"));
+    for (const transport of ["stdio", "http"]) {
+      const config = `mcp-ts-v1-${transport}-2025-11-25-py-sdk-client`;
+      const p = profiled.get(config)!;
+      assert.equal(p.status, "ok", `${config}: ${p.reason}`);
+      // py-spy on the Python harness, the TypeScript server's own signal window (over stdio the
+      // harness's child, over HTTP the server wirecost started)
+      assert.deepEqual([p.client_sampler, p.server_sampler], ["py-spy", "self"], config);
+      assert.ok(
+        existsSync(join(dir, "profiles", config, "client.folded")) && existsSync(join(dir, "profiles", config, "server.folded")),
+        `${config}: both profiles kept`,
+      );
+      for (const role of ["client", "server"]) {
+        const mine = stages.filter((r) => r.config === config && r.process === role);
+        assert.ok(mine.length > 0 && !mine.some((r) => r.stage === "not-attributed"), `${config} ${role}: ${JSON.stringify(mine)}`);
+      }
+      // The same calls unprofiled in the harness's process just before and after its window.
+      const adjacent = Number(p.adjacent_us_per_call);
+      const window = Number(p.window_us_per_call);
+      assert.ok(adjacent > 0 && adjacent < 3 * window && window < 3 * adjacent, `${config}: adjacent ${p.adjacent_us_per_call} µs, window ${window} µs`);
+      assert.equal(p.paused_us_per_call, "", `${config}: a harness path has no paused window`);
+      assert.equal(p.direct_target, "direct", `${config}: the server's work is the TypeScript direct call`);
+    }
   });
 
   it("the page's grid puts the Python SDK client's column beside the thin client's on the server's lines", async () => {

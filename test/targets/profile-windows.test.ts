@@ -208,6 +208,11 @@ test("the Go and Rust harnesses with sampler: self: both processes write their o
       const row = profiled.get(config)!;
       assert.equal(row.status, "ok", `${config}: ${row.reason}`);
       assert.deepEqual([row.client_sampler, row.server_sampler], ["self", "self"], config);
+      // Check (b)'s like-with-like reference: the same calls unprofiled in the harness's process
+      // just before and after its window (reference.json, harness protocol).
+      const adjacent = Number(row.adjacent_us_per_call);
+      const window = Number(row.window_us_per_call);
+      assert.ok(adjacent > 0 && adjacent < 3 * window && window < 3 * adjacent, `${config}: adjacent ${row.adjacent_us_per_call} µs, window ${window} µs`);
       const pids = new Set<string>();
       for (const [role, target] of [
         ["client", clientTarget],

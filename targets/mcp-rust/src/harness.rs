@@ -288,7 +288,9 @@ fn rust_runtime() -> NameVersion {
 
 /// The optional profile window of WIRECOST_PROFILE_WINDOW (README "Per-call harnesses in other
 /// languages"): ready.json with the pids, wait for go; end.json with the window's wall time, wait
-/// for release. Without the variable (None) it does nothing.
+/// for release; reference.json with the wall time of the same calls unprofiled just before the
+/// window and just after it (check (b)'s like-with-like reference). Without the variable (None)
+/// it does nothing.
 struct ProfileWindow(Option<PathBuf>);
 
 /// Writes `v` as JSON to `path` atomically (path.tmp renamed).
@@ -333,6 +335,26 @@ impl ProfileWindow {
         write_json(&dir.join("end.json"), &json!({"windowNs": window.as_nanos() as u64, "calls": calls}))?;
         wait_file(&dir.join("release")).await
     }
+
+    /// Whether the window is asked for (the reference windows run only then).
+    fn active(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Reports the wall time of the unprofiled windows before and after the profiled one.
+    fn reference(&self, before: Duration, after: Duration, calls: usize) -> Result<(), Failure> {
+        let Some(dir) = &self.0 else { return Ok(()) };
+        write_json(&dir.join("reference.json"), &json!({"beforeNs": before.as_nanos() as u64, "afterNs": after.as_nanos() as u64, "calls": calls}))
+    }
+}
+
+/// The wall time of `calls` timed calls, with no samples kept (a reference window).
+async fn plain_window(c: &Caller, s: &Settings) -> Result<Duration, Failure> {
+    let w0 = Instant::now();
+    for _ in 0..s.calls {
+        c.timed(&s.query, s.limit).await?;
+    }
+    Ok(w0.elapsed())
 }
 
 /// One way of making the workload's calls: in this process, or through an rmcp client session.
@@ -394,6 +416,7 @@ async fn time_calls(c: &Caller, s: &Settings, server_pid: Option<u32>, first_don
         c.timed(&s.query, s.limit).await?;
     }
     let window = ProfileWindow::from_env();
+    let before = if window.active() { plain_window(c, s).await? } else { Duration::ZERO };
     window.open(server_pid).await?;
     let mut samples = Vec::with_capacity(s.calls);
     let (cpu0, w0) = (process_cpu(), Instant::now());
@@ -404,6 +427,10 @@ async fn time_calls(c: &Caller, s: &Settings, server_pid: Option<u32>, first_don
     }
     let (wall, cpu) = (w0.elapsed(), process_cpu() - cpu0);
     window.close(wall, s.calls).await?;
+    if window.active() {
+        let after = plain_window(c, s).await?;
+        window.reference(before, after, s.calls)?;
+    }
     Ok((samples, bytes, us(cpu) / s.calls as f64))
 }
 
