@@ -123,6 +123,15 @@ export function clientPairs(rows: readonly PercallRow[]): Array<{ thin: PercallR
   });
 }
 
+/**
+ * A cell of a client declared under `clients:` driving another server (its harness against the
+ * configuration's target, so the row's `server` is its `target`): it times the calls only, for the
+ * grid; that client's loops and payload sweep are in its harness rows against its own server.
+ */
+export function isClientCell(p: Pick<PercallRow, "measuredBy" | "server" | "target">): boolean {
+  return p.measuredBy === "harness" && p.server !== "" && p.server === p.target;
+}
+
 /** A client column of the grid: wirecost's thin client, a TypeScript SDK client in wirecost's process, or a harness's SDK client. */
 const gridClientKey = (r: Pick<PercallRow, "measuredBy" | "client">): string => `${r.measuredBy}\u0000${r.client}`;
 
@@ -306,12 +315,14 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
   const loops = table(
     ["path", `${n} sequential [ms]`, `${n} concurrent [ms]`, `1 batch of ${n} [ms]`, "concurrent ÷ sequential", "batch ÷ sequential"],
     ["l", "r", "r", "r", "r", "r"],
-    r.rows.map((p) => {
-      const l = p.loops;
-      return l
-        ? [mdCell(p.label), f1(l.sequentialMs), f1(l.concurrentMs), f1(l.batchMs), f2(l.concurrentMs / l.sequentialMs), f2(l.batchMs / l.sequentialMs)]
-        : [mdCell(p.label), ...Array<string>(5).fill(NOT_MEASURED)];
-    }),
+    r.rows
+      .filter((p) => !isClientCell(p))
+      .map((p) => {
+        const l = p.loops;
+        return l
+          ? [mdCell(p.label), f1(l.sequentialMs), f1(l.concurrentMs), f1(l.batchMs), f2(l.concurrentMs / l.sequentialMs), f2(l.batchMs / l.sequentialMs)]
+          : [mdCell(p.label), ...Array<string>(5).fill(NOT_MEASURED)];
+      }),
   );
   const limits = r.settings.payloadLimits;
   const payload = table(
@@ -322,11 +333,13 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
       "per KB [µs]",
     ],
     ["l", ...limits.map(() => "r" as const), "r", "r"],
-    r.rows.map((p) => {
-      if (p.payload.length === 0) return [mdCell(p.label), ...Array<string>(limits.length + 2).fill(NOT_MEASURED)];
-      const cost = payloadCost(p.payload);
-      return [mdCell(p.label), ...limits.map((l) => ms(p.payload.find((x) => x.limit === l)?.p50Us ?? NaN)), ms(cost.perMessageUs), f1(cost.perKbUs)];
-    }),
+    r.rows
+      .filter((p) => !isClientCell(p))
+      .map((p) => {
+        if (p.payload.length === 0) return [mdCell(p.label), ...Array<string>(limits.length + 2).fill(NOT_MEASURED)];
+        const cost = payloadCost(p.payload);
+        return [mdCell(p.label), ...limits.map((l) => ms(p.payload.find((x) => x.limit === l)?.p50Us ?? NaN)), ms(cost.perMessageUs), f1(cost.perKbUs)];
+      }),
   );
   const turnSeconds = r.assumptions.agentTurnSeconds;
   const shares = mcp.flatMap((p) => {

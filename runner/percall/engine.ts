@@ -297,7 +297,11 @@ async function harnessCommand(
 /** One trial of a harness path: one run of its command; a failure is recorded in `acc.failure`. */
 async function runHarnessTrial(m: PercallOptions, path: Extract<PercallPath, { kind: "harness" }>, ctx: TrialContext, trial: number, acc: Acc): Promise<void> {
   const load1 = round(loadavg()[0]!, 2);
-  const payloadBytes = m.payloadLimits.map((limit) => ({ limit, resultBytes: Buffer.byteLength(ticketsText(ctx.store.searchTickets(m.query, limit))) }));
+  // A client driving another server times its calls only: its loops and payload sweep are its
+  // harness rows' (against its own server), and the grid of every client against every server reads p50s.
+  const loopIds = path.drives ? [] : ctx.ids;
+  const payloadLimits = path.drives ? [] : m.payloadLimits;
+  const payloadBytes = payloadLimits.map((limit) => ({ limit, resultBytes: Buffer.byteLength(ticketsText(ctx.store.searchTickets(m.query, limit))) }));
   const run = await harnessCommand(m, path, ctx);
   const r = await runHarness({
     command: run.command,
@@ -310,15 +314,15 @@ async function runHarnessTrial(m: PercallOptions, path: Extract<PercallPath, { k
       limit: m.limit,
       calls: m.calls,
       warmupCalls: m.warmupCalls,
-      loops: { ids: ctx.ids, repeats: m.loopRepeats },
-      payload: { limits: m.payloadLimits, calls: m.payloadCalls },
+      loops: { ids: loopIds, repeats: m.loopRepeats },
+      payload: { limits: payloadLimits, calls: m.payloadCalls },
     },
     expect: {
       calls: m.calls,
       resultBytes: ctx.resultBytes,
       revision: path.revision,
-      ...(ctx.ids.length > 0 ? { loopRepeats: m.loopRepeats } : {}),
-      ...(m.payloadLimits.length > 0 ? { payload: { calls: m.payloadCalls, bytes: payloadBytes } } : {}),
+      ...(loopIds.length > 0 ? { loopRepeats: m.loopRepeats } : {}),
+      ...(payloadLimits.length > 0 ? { payload: { calls: m.payloadCalls, bytes: payloadBytes } } : {}),
     },
   }).finally(run.stop);
   if ("reason" in r) {
