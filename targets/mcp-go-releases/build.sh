@@ -2,7 +2,8 @@
 # Build the mcp-go target at one go-sdk release of the releases report (matrices/mcp-sdk-releases.yaml)
 # into OUT/bin/mcp-go: the target's sources (targets/mcp-go/*.go, tests left out) with that release's
 # committed go.mod and go.sum (locks/<version>/) are put together in OUT/src beside a go.work naming
-# targets/common/profilewindow, then built by targets/common/build-go.sh. Releases before v1.7.0 have
+# targets/common/profilewindow, then built by targets/common/build-go.sh; the per-call harness
+# (harness.go) is left out, harness_off.go in its place. Releases before v1.7.0 have
 # no input-required results: they build with the tag gosdk_pre_1_7 (confirm_elicit.go in place of
 # confirm.go; README.md here).
 #
@@ -19,8 +20,10 @@ lock="$here/locks/$version"
 src="$out/src"
 mkdir -p "$src"
 for f in "$root"/targets/mcp-go/*.go; do
-  case "$f" in *_test.go) ;; *) cp "$f" "$src/" ;; esac
+  case "$f" in *_test.go | */harness.go) ;; *) cp "$f" "$src/" ;; esac
 done
+# The per-call harness uses go-sdk v1.8.0's client API: a release build has a stub in its place.
+cp "$here/harness_off.go" "$src/"
 cp "$lock/go.mod" "$lock/go.sum" "$src/"
 printf 'go 1.26.0\n\nuse (\n\t.\n\t%s\n)\n' "$root/targets/common/profilewindow" > "$src/go.work"
 tags=""

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Put the mcp-rust target's crate together for one rmcp release in DIR (lock.sh and build.sh use
-# it): targets/mcp-rust/src and its Cargo.toml with rmcp pinned to =VERSION and the shared profile
+# it): targets/mcp-rust/src, its build.rs and its Cargo.toml with rmcp pinned to =VERSION and the shared profile
 # window's path made absolute. No Cargo.lock is written here.
 #
 #   bash targets/mcp-rust-releases/crate.sh DIR VERSION
@@ -12,6 +12,8 @@ dir=$1 version=$2
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 mkdir -p "$dir"
 cp -R "$root/targets/mcp-rust/src" "$dir/src"
+# build.rs hands the per-call harness (src/harness.rs) the compiler's and rmcp's versions.
+cp "$root/targets/mcp-rust/build.rs" "$dir/build.rs"
 grep -q '^rmcp = { version = "=' "$root/targets/mcp-rust/Cargo.toml" || fail "targets/mcp-rust/Cargo.toml: no rmcp = { version = \"=…\" line to pin"
 sed -e "s|^rmcp = { version = \"=[^\"]*\"|rmcp = { version = \"=$version\"|" \
   -e "s|path = \"../common/profile-window\"|path = \"$root/targets/common/profile-window\"|" \
