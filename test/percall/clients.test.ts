@@ -173,7 +173,7 @@ describe("the Python SDK client against the TypeScript v1 server through the CLI
       assert.match(r.runtime!, /^python 3\.\d+\.\d+$/);
       assert.ok(Number(r.p50_us) > 0 && Number(r.p95_us) >= Number(r.p50_us), `${r.config}: p50 ${r.p50_us} p95 ${r.p95_us}`);
       // A client driving another server times its calls only: its loops are its harness rows'.
-      for (const c of ["loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms"]) assert.equal(r[c], "", `${r.config} ${c}: not measured`);
+      for (const c of ["loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms"]) assert.equal(r[c] ?? "", "", `${r.config} ${c}: not measured`);
       assert.equal(rows.get(`mcp-ts-v1-${transport}-2025-11-25`)!.server, "mcp-ts-v1");
     }
     // Over stdio the harness started the server and timed its start-up; over HTTP wirecost started it: no setup.
