@@ -22,7 +22,8 @@ mkdir -p "$src"
 for f in "$root"/targets/mcp-go/*.go; do
   case "$f" in *_test.go | */harness.go) ;; *) cp "$f" "$src/" ;; esac
 done
-# The per-call harness uses go-sdk v1.8.0's client API: a release build has a stub in its place.
+# The per-call harness uses go-sdk v1.8.0's client API: a release build gets harness_off.go in its
+# place, whose --harness answers in one line that this build has no harness (exit 2).
 cp "$here/harness_off.go" "$src/"
 cp "$lock/go.mod" "$lock/go.sum" "$src/"
 printf 'go 1.26.0\n\nuse (\n\t.\n\t%s\n)\n' "$root/targets/common/profilewindow" > "$src/go.work"
