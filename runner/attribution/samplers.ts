@@ -119,6 +119,25 @@ export async function profileWindow<T>(pid: number, outFile: string, work: () =>
   return { profile: stopped.profile, result };
 }
 
+/** How a process is sampled, as a target's or a declared client's `profile:` says (undefined: not declared). */
+export type SamplerSpec = { sampler?: SamplerKind; pySpy?: string } | undefined;
+
+/**
+ * Start the sampler `spec` declares on `pid`, writing `outFile`: the process's own signal window
+ * (`self`) or py-spy attached by pid (at {@link PY_SPY_HZ}); or why there is none, one line.
+ * @param declaredBy who declares it, for that line (e.g. `target mcp-go`, `client py-sdk`)
+ */
+export async function startDeclaredSampler(
+  spec: SamplerSpec,
+  declaredBy: string,
+  pid: number | undefined,
+  outFile: string,
+): Promise<RunningSampler | { reason: string }> {
+  if (!spec?.sampler) return { reason: `${declaredBy} declares no profile sampler (profile: { sampler: self } or { sampler: py-spy, pySpy } in the matrix)` };
+  if (pid === undefined) return { reason: "the process's pid is unknown" };
+  return spec.sampler === "self" ? startSelfSampler(pid, outFile) : startPySpy(spec.pySpy!, pid, outFile);
+}
+
 /**
  * Attach py-spy to `pid` and wait until it says it samples (its "Sampling process" line), at most `waitMs`.
  * @param pySpy the py-spy executable (a path; the mcp-py build installs it at `{build}/venv/bin/py-spy`)

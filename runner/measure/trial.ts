@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { attribute, type StageRow } from "../attribution/attribute.js";
 import type { StageRules } from "../attribution/rules.js";
-import { cpuBetween, readProcessCpu, startPySpy, startSelfSampler, type ProcCpuReading, type RunningSampler } from "../attribution/samplers.js";
+import { cpuBetween, readProcessCpu, startDeclaredSampler, type ProcCpuReading } from "../attribution/samplers.js";
 
 /** Timing measures a matrix may select (`bytes` is the counting run, handled elsewhere). */
 export type TimingMeasure = "latency" | "cpu" | "throughput";
@@ -147,11 +147,7 @@ async function profiledWindow(
   out: string,
 ): Promise<TrialStages | { reason: string }> {
   const prof = spec.profile!;
-  const sampler: RunningSampler | { reason: string } = !prof.sampler
-    ? { reason: "the target declares no profile sampler (profile: { sampler })" }
-    : prof.sampler === "self"
-      ? startSelfSampler(pid, out)
-      : await startPySpy(prof.pySpy!, pid, out);
+  const sampler = await startDeclaredSampler(prof, "the target", pid, out);
   let c0: ProcCpuReading;
   try {
     c0 = readProcessCpu(pid);

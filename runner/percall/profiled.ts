@@ -25,15 +25,14 @@ import {
   readProcessCpu,
   SELF_WINDOW_SETTLE_MS,
   startInProcessSampler,
-  startPySpy,
-  startSelfSampler,
+  startDeclaredSampler,
+  type SamplerSpec,
   type CpuReading,
   type ProcCpuReading,
-  type RunningSampler,
   type SamplerResult,
 } from "../attribution/samplers.js";
 import { newHistogram, summarize } from "../measure/histogram.js";
-import type { Matrix, Target } from "../matrix/types.js";
+import type { Matrix } from "../matrix/types.js";
 import { targetOf } from "../matrix/target-of.js";
 import { repoRoot } from "../paths.js";
 import type { SdkClientName } from "../drivers/declarations.js";
@@ -117,15 +116,6 @@ function stopwatch(samplesNs: readonly number[]): { p50Us: number; meanUs: numbe
   for (const ns of samplesNs) h.recordValue(Math.max(1, Math.round(ns)));
   const s = summarize(h);
   return { p50Us: s.p50Us, meanUs: s.meanUs };
-}
-
-/** The sampler a target declares for its server, started on `pid`, or why there is none. */
-async function startServerSampler(t: Target | undefined, pid: number | undefined, outFile: string): Promise<RunningSampler | { reason: string }> {
-  const prof = t?.profile;
-  if (!prof?.sampler) return { reason: `target ${t?.name ?? "?"} declares no profile sampler (profile: { sampler } in the matrix)` };
-  if (pid === undefined) return { reason: "the server's pid is unknown" };
-  if (prof.sampler === "self") return startSelfSampler(pid, outFile);
-  return startPySpy(prof.pySpy!, pid, outFile);
 }
 
 /** Read a process's CPU clocks, or why not. */
@@ -213,7 +203,7 @@ export async function profileInProcessClient(
   try {
     for (let i = 0; i < Math.max(m.warmupCalls, PROFILED_WARMUP_CALLS); i++) await caller.search();
     const pausedBeforeUs = (await pausedWindow(m.calls, () => caller.search())).wallUs;
-    const serverSampler = path.kind === "mcp" ? await startServerSampler(t, caller.serverPid, serverOut) : undefined;
+    const serverSampler = path.kind === "mcp" ? await startDeclaredSampler(t?.profile, `target ${t?.name ?? "?"}`, caller.serverPid, serverOut) : undefined;
     if (t?.profile?.sampler === "self" && serverSampler && !("reason" in serverSampler)) await sleep(SELF_WINDOW_SETTLE_MS);
     const clientSampler = await startInProcessSampler();
     const s0 = tryCpu(caller.serverPid);
@@ -272,9 +262,6 @@ async function waitFile(file: string, done: { value: boolean }, timeoutMs: numbe
   }
   return true;
 }
-
-/** How one process of a harness path is sampled: a target's or a declared client's `profile:` (undefined: not declared). */
-export type SamplerSpec = { sampler?: "self" | "py-spy"; pySpy?: string } | undefined;
 
 /** The samplers of a harness path's two processes, and the name each one's missing declaration is reported under. */
 export interface HarnessSamplers {
@@ -343,13 +330,7 @@ export async function harnessWindow(
   const server = ready.serverPid ?? serverPid;
   const roles: ("client" | "server")[] = server === undefined ? ["client"] : ["client", "server"];
   const pidOf = (r: "client" | "server"): number | undefined => (r === "client" ? ready.clientPid : server);
-  const sampler = async (r: "client" | "server"): Promise<RunningSampler | { reason: string }> => {
-    const spec = s[r];
-    if (spec?.sampler === "self") return startSelfSampler(pidOf(r)!, join(dir, `${r}.folded`));
-    if (spec?.sampler === "py-spy") return startPySpy(spec.pySpy!, pidOf(r)!, join(dir, `${r}.folded`));
-    return { reason: `${s.declaredBy[r]} declares no profile sampler (profile: { sampler: self } or { sampler: py-spy, pySpy } in the matrix)` };
-  };
-  const samplers = await Promise.all(roles.map(sampler));
+  const samplers = await Promise.all(roles.map((r) => startDeclaredSampler(s[r], s.declaredBy[r], pidOf(r), join(dir, `${r}.folded`))));
   if (roles.some((r, i) => s[r]?.sampler === "self" && !("reason" in samplers[i]!))) await sleep(SELF_WINDOW_SETTLE_MS);
   const cpu0 = roles.map((r) => tryCpu(pidOf(r)));
   writeFileSync(join(dir, "go"), "");
