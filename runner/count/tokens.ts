@@ -57,13 +57,38 @@ export const LONGEST_RUN_COUNTED = 256;
 const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${LONGEST_RUN_COUNTED + 1}}|\\s{${LONGEST_RUN_COUNTED + 1}}|[^\\s\\p{L}\\p{N}]{${LONGEST_RUN_COUNTED + 1}}`, "u");
 
 /**
- * Tokens of `text` under every encoding of {@link ENCODINGS}.
+ * Tokens of `text` under every encoding of {@link ENCODINGS}; each text is counted once per process
+ * while it stays in memory ({@link COUNTED_CHARS_KEPT}), and every call returns its own object.
  * @returns undefined when the text holds a run longer than {@link LONGEST_RUN_COUNTED} of one
  *   character class (not counted: the tokenizer would take too long; the results leave the cell empty)
  */
 export function countAllTokens(text: string): Record<EncodingName, number> | undefined {
-  if (LONG_RUN.test(text)) return undefined;
-  return Object.fromEntries(ENCODINGS.map((e) => [e, countTokens(text, e)])) as Record<EncodingName, number>;
+  const known = counted.get(text);
+  if (known !== undefined || counted.has(text)) return known && { ...known };
+  const tokens = LONG_RUN.test(text) ? undefined : (Object.fromEntries(ENCODINGS.map((e) => [e, countTokens(text, e)])) as Record<EncodingName, number>);
+  remember(text, tokens);
+  return tokens && { ...tokens };
+}
+
+/**
+ * The characters of text {@link countAllTokens} keeps with its counts (16 Mi, about 32 MiB): a
+ * bytes run's repeats send the same messages, and BPE merging was a quarter of a run's CPU. When
+ * full, the memory is emptied and filled again.
+ */
+export const COUNTED_CHARS_KEPT = 16 * 1024 * 1024;
+
+/** Texts already counted, with their counts (undefined: not counted, see {@link LONGEST_RUN_COUNTED}). */
+const counted = new Map<string, Record<EncodingName, number> | undefined>();
+let countedChars = 0;
+
+function remember(text: string, tokens: Record<EncodingName, number> | undefined): void {
+  if (text.length > COUNTED_CHARS_KEPT) return;
+  if (countedChars + text.length > COUNTED_CHARS_KEPT) {
+    counted.clear();
+    countedChars = 0;
+  }
+  counted.set(text, tokens);
+  countedChars += text.length;
 }
 
 /** The tokenizers, each as `ENCODING (js-tiktoken VERSION)`, for results files and pages to name. */

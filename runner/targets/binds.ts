@@ -2,7 +2,10 @@
  * Loopback only (README, "What wirecost promises"): what a target and every process it started
  * bound, read from Linux's /proc/net/tcp, tcp6, udp and udp6 (elsewhere nothing is read and
  * nothing checked). A TCP listener or a UDP socket on any address other than loopback
- * (127.0.0.0/8, ::1) fails the run with one line naming it.
+ * (127.0.0.0/8, ::1) fails the run with one line naming it. Reading /proc/net/tcp costs about
+ * 3.5 ms of system CPU here however few sockets it lists (the kernel walks its whole connection
+ * table), so it is read once per check, and not at all when every socket the processes hold is a
+ * Unix socket (/proc/net/unix: a child's stdio pipes from Node).
  */
 import { readFileSync } from "node:fs";
 import { socketInodes } from "./strays.js";
@@ -79,22 +82,49 @@ export function listeningAddresses(port: number): string[] | undefined {
  * @throws Error `target listens on 0.0.0.0:PORT, not on loopback only — bind it to 127.0.0.1` naming the first address that is not loopback
  */
 export function checkLoopbackOnly(port: number): void {
-  const open = (procSockets() ?? []).find((s) => s.protocol === "TCP" && s.state === "0A" && s.port === port && !isLoopback(s.address));
+  listenerOnLoopbackOnly(procSockets() ?? [], port);
+}
+
+/** {@link checkLoopbackOnly} on sockets already read. */
+function listenerOnLoopbackOnly(sockets: readonly ProcSocket[], port: number): void {
+  const open = sockets.find((s) => s.protocol === "TCP" && s.state === "0A" && s.port === port && !isLoopback(s.address));
   if (open) throw new Error(`target listens on ${open.local}, not on loopback only — bind it to 127.0.0.1 (wirecost measures on loopback only)`);
+}
+
+/** The inodes of the Unix sockets of /proc/net/unix (its Inode column); empty where it cannot be read. */
+function unixSocketInodes(): Set<string> {
+  try {
+    return new Set(
+      readFileSync("/proc/net/unix", "latin1")
+        .split("\n")
+        .slice(1)
+        .map((line) => line.trim().split(/\s+/)[6] ?? "")
+        .filter((inode) => inode !== ""),
+    );
+  } catch {
+    return new Set();
+  }
 }
 
 /**
  * Check what processes `pids` (a target's: its group, descendants and token holders) have bound:
  * a TCP listener or a UDP socket (bound, or connected from a local address) on an address other
  * than loopback is a fault, on any port (a second listener, one bound late, a stdio target's).
- * Linux only: elsewhere nothing is checked.
+ * With `port`, what listens on that port (whoever holds it) is checked too, in the same reading
+ * ({@link checkLoopbackOnly}). Linux only: elsewhere nothing is checked.
  * @throws Error `target listens on TCP 0.0.0.0:PORT (process PID), not on loopback only — bind it to 127.0.0.1 …` naming the first such socket
  */
-export function checkBindsLoopbackOnly(pids: readonly number[]): void {
+export function checkBindsLoopbackOnly(pids: readonly number[], port?: number): void {
   const owner = new Map<string, number>();
   for (const pid of pids) for (const inode of socketInodes(pid)) owner.set(inode, pid);
-  if (owner.size === 0) return;
-  const open = (procSockets() ?? []).find(
+  if (owner.size > 0 && port === undefined) {
+    const unix = unixSocketInodes();
+    for (const inode of [...owner.keys()]) if (unix.has(inode)) owner.delete(inode);
+  }
+  if (owner.size === 0 && port === undefined) return;
+  const sockets = procSockets() ?? [];
+  if (port !== undefined) listenerOnLoopbackOnly(sockets, port);
+  const open = sockets.find(
     (s) =>
       owner.has(s.inode) &&
       !isLoopback(s.address) &&

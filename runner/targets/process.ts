@@ -90,10 +90,11 @@ export interface TargetProcess {
   /**
    * Check what the target and every process it started (its group's leader, its descendants, the
    * carriers of its token and the holders of its stdio pipes, runner/targets/strays.ts) have bound: loopback only
-   * (runner/targets/binds.ts checkBindsLoopbackOnly). Linux only.
+   * (runner/targets/binds.ts checkBindsLoopbackOnly); with `port`, also that whatever listens on
+   * `port` listens on loopback only, in the same reading. Linux only.
    * @throws Error naming the first TCP listener or UDP socket on another address, and its process
    */
-  checkBinds(): void;
+  checkBinds(port?: number): void;
   /** Why the process could not be started (e.g. `spawn nod ENOENT`), once known; else undefined. */
   spawnError(): string | undefined;
   /**
@@ -278,10 +279,13 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
     exit: () => exited,
     exitedBeforeStop: () => exitedBeforeStop ?? false,
     spawnError: () => spawnError,
-    checkBinds() {
-      if (pid <= 0) return;
+    checkBinds(port?: number) {
+      if (pid <= 0) return port === undefined ? undefined : checkLoopbackOnly(port);
       // A fork server's child serves in the launcher's place: it holds the launcher's stdio pipes.
-      checkBindsLoopbackOnly([...new Set([...(exited === undefined ? [pid, ...descendants(pid)] : []), ...tokenHolders([token]), ...pipeHolders(pipes)])]);
+      checkBindsLoopbackOnly(
+        [...new Set([...(exited === undefined ? [pid, ...descendants(pid)] : []), ...tokenHolders([token]), ...pipeHolders(pipes)])],
+        port,
+      );
     },
     async stop(graceMs = 2000) {
       exitedBeforeStop ??= exited !== undefined || (pid > 0 && isZombie(pid));
@@ -338,8 +342,8 @@ const PORT_IN_USE = /address already in use|EADDRINUSE|os error 98/i;
 
 /**
  * Start an HTTP target on a {@link freePort}, wait until it accepts connections and check that it
- * listens on loopback only ({@link checkLoopbackOnly}), and that nothing of it is bound elsewhere
- * (TargetProcess.checkBinds). When the
+ * listens on loopback only and that nothing of it is bound elsewhere (TargetProcess.checkBinds with
+ * the port: one reading of /proc/net). When the
  * target exits first saying its port is in use (taken between freePort's check and the target's
  * bind: another process, or a connection in TIME_WAIT for a bind without SO_REUSEADDR), it is
  * started again on another port, up to 3 tries; nothing has reached it yet.
@@ -348,7 +352,7 @@ const PORT_IN_USE = /address already in use|EADDRINUSE|os error 98/i;
  * @param onStarted called with each process as soon as it is started (so the caller can stop it if the wait is abandoned)
  * @returns the process, its port and its start-up time (spawn to accepting, ms)
  * @throws Error from {@link waitForPort} (the target exited or did not listen in time) or
- *   {@link checkLoopbackOnly} or checkBinds (it listens on an address that is not loopback), the target left stopped
+ *   checkBinds (it listens on an address that is not loopback), the target left stopped
  */
 export async function startOnFreePort(
   start: (port: number) => TargetProcess,
@@ -363,8 +367,7 @@ export async function startOnFreePort(
     try {
       await waitForPort(port, timeoutMs, () => proc.exit() === undefined);
       const readyMs = performance.now() - spawned;
-      checkLoopbackOnly(port);
-      proc.checkBinds();
+      proc.checkBinds(port);
       return { proc, port, readyMs };
     } catch (e) {
       await proc.stop();

@@ -4,7 +4,11 @@
 # BIN is NAME with "/" as "-" (targets/known-cost/go builds bin/known-cost-go). A go.work beside
 # go.mod (the module and targets/common/profilewindow) is Go's workspace mode: the module builds with
 # the shared package from its folder, no replace directive; its go.work.sum is committed with it.
-# WIRECOST_CACHE, when set, holds Go's build cache (GOCACHE); the module cache stays at Go's default.
+# WIRECOST_CACHE, when set, is this target's folder among the runner's build caches; Go's build
+# cache (GOCACHE) is the folder _go-build beside it (no target is named so: names are slugs), one
+# for every Go target: Go locks and writes its cache entries atomically, so builds running at once
+# share it, and a second Go target does not compile the standard library and the shared modules
+# again (about 30 s of CPU here). The module cache stays at Go's default.
 # MODULE (an absolute folder) builds that module in place of targets/NAME, with the build tags TAGS
 # (comma-separated) when given: one release's module assembled by targets/mcp-go-releases/build.sh.
 #   bash targets/common/build-go.sh NAME OUT      # what targets/NAME/build.sh OUT runs
@@ -26,8 +30,8 @@ if ! command -v go >/dev/null 2>&1; then
   exit 1
 fi
 if [ -n "${WIRECOST_CACHE:-}" ]; then
-  mkdir -p "$WIRECOST_CACHE/gocache"
-  export GOCACHE="$WIRECOST_CACHE/gocache"
+  export GOCACHE="$(dirname "$WIRECOST_CACHE")/_go-build"
+  mkdir -p "$GOCACHE"
 fi
 export GOFLAGS="-buildvcs=false"
 export CGO_ENABLED=0
