@@ -205,21 +205,25 @@ function summarizeUs(samplesUs: readonly number[]): { p50Us: number; p95Us: numb
 }
 
 /**
- * Time `n` sequential calls of `fn` into a histogram; returns the trial summary and this process's
- * CPU time (user + system, `process.cpuUsage()` before and after the calls) per call, µs.
+ * Time `n` sequential calls of `fn` into a histogram; returns the trial summary, this process's
+ * CPU time (user + system, `process.cpuUsage()` before and after the calls) per call, µs, and each
+ * call's time in call order (`samplesUs`, µs, 3 decimals: what `percall-samples.tsv` keeps as kind
+ * `call`, like a harness's samples).
  */
 async function timeCalls(
   n: number,
   fn: () => Promise<unknown>,
-): Promise<{ p50Us: number; p95Us: number; p99Us: number; meanUs: number; count: number; clientCpuPerCallUs: number }> {
+): Promise<{ p50Us: number; p95Us: number; p99Us: number; meanUs: number; count: number; clientCpuPerCallUs: number; samplesUs: number[] }> {
   const h = newHistogram();
+  const samplesNs: number[] = [];
   const cpu0 = process.cpuUsage();
   for (let i = 0; i < n; i++) {
     const t0 = process.hrtime.bigint();
     await fn();
-    h.recordValue(Math.max(1, Number(process.hrtime.bigint() - t0)));
+    samplesNs.push(Math.max(1, Number(process.hrtime.bigint() - t0)));
   }
   const cpu = process.cpuUsage(cpu0);
+  for (const ns of samplesNs) h.recordValue(ns);
   const s = summarize(h);
   return {
     p50Us: round(s.p50Us),
@@ -228,6 +232,7 @@ async function timeCalls(
     meanUs: round(s.meanUs),
     count: s.count,
     clientCpuPerCallUs: round((cpu.user + cpu.system) / Math.max(1, n)),
+    samplesUs: samplesNs.map((ns) => Math.round(ns) / 1000),
   };
 }
 
@@ -360,7 +365,9 @@ async function runTrial(m: PercallOptions, path: PercallPath, ctx: TrialContext,
   }
   try {
     for (let i = 0; i < m.warmupCalls; i++) await caller.search(m.query, m.limit);
-    acc.trials.push({ ...(await timeCalls(m.calls, () => caller.search(m.query, m.limit))), loadavg1: load1 });
+    const { samplesUs, ...trial } = await timeCalls(m.calls, () => caller.search(m.query, m.limit));
+    acc.calls.push(samplesUs);
+    acc.trials.push({ ...trial, loadavg1: load1 });
     for (let r = 0; r <= m.loopRepeats; r++) {
       const sample: LoopSample = {
         sequentialMs: await elapsedMs(async () => {

@@ -260,14 +260,14 @@ describe("harnesses through the CLI", {
     assert.equal(e.reason, "trial 1: harness exited 3: fault harness: cannot open the ticket database (on purpose)");
   });
 
-  it("keeps every timed call of the harness paths in percall-samples.tsv", () => {
+  it("keeps every timed call of every path, harness or wirecost's own, in percall-samples.tsv; a failed path keeps none", () => {
     const samples = tsvRows(join(dir, "percall-samples.tsv")).filter((r) => r.kind === "call");
-    for (const id of ["py-direct-in-process", "py-sdk-stdio-2025-11-25", "py-sdk-http-2025-11-25"]) {
+    for (const id of ["direct-in-process", "py-direct-in-process", "py-sdk-stdio-2025-11-25", "py-sdk-http-2025-11-25"]) {
       const mine = samples.filter((r) => r.config === id);
       assert.equal(mine.length, 20, `${id}: one row per timed call`);
       assert.ok(mine.every((r) => r.n === "1" && r.metric === "latency_us" && Number(r.value) > 0));
     }
-    assert.ok(!samples.some((r) => r.config === "direct-in-process" || r.config!.startsWith("garbage") || r.config!.startsWith("exit3")));
+    assert.ok(!samples.some((r) => r.config!.startsWith("garbage") || r.config!.startsWith("exit3")));
   });
 
   it("renders the harness rows beside wirecost's, the Python comparison, and the failures", async () => {
