@@ -34,15 +34,8 @@ export interface RunningSampler {
   stop(): Promise<SamplerResult>;
 }
 
-/**
- * The per-call profiled trial's sampling rate, Hz, for the samplers it starts or asks for (the
- * measuring process's V8 profiler, `WIRECOST_PROFILE_HZ` of the processes that sample themselves);
- * a prime, so the sampling does not beat with periodic work. At 997 Hz the profiled window of a Go
- * server ran about a fifth slower than the same calls unprofiled (README "Overhead"), which check
- * (b) reads as overhead; at 499 Hz a 1,000-call window of 0.5–3 ms calls still has 250–1,500
- * samples a process, and the totals come from the CPU clocks.
- */
-export const DEFAULT_PROFILE_HZ = 499;
+/** Default sampling rate, Hz (a prime, so the sampling does not beat with periodic work). */
+export const DEFAULT_PROFILE_HZ = 997;
 /** The sampling period at the default rate, µs. */
 export const DEFAULT_PROFILE_PERIOD_US = intervalUs(DEFAULT_PROFILE_HZ);
 /**
