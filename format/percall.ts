@@ -92,6 +92,8 @@ export interface PercallSettings {
   loopRepeats: number;
   payloadLimits: number[];
   payloadCalls: number;
+  /** Samples per second asked of the profiled trial's V8 and self-sampling profilers; absent in folders written before the setting (they sampled at 997). */
+  profileHz?: number;
   percentileMethod: string;
 }
 

@@ -432,7 +432,12 @@ async function runProfiledTrial(
     try {
       const done = { value: false };
       const samplers = harnessSamplersOf(matrix, path);
-      const launch = await harnessCommand(m, path, ctx, path.drives && samplers.server?.sampler === "self" ? selfWindowEnv(join(dir, "server.folded")) : {});
+      const launch = await harnessCommand(
+        m,
+        path,
+        ctx,
+        path.drives && samplers.server?.sampler === "self" ? selfWindowEnv(join(dir, "server.folded"), m.profileHz) : {},
+      );
       const run = runHarness({
         command: launch.command,
         values: launch.values,
@@ -440,7 +445,7 @@ async function runProfiledTrial(
         timeoutMs: m.timeoutMs,
         call: { ticketsDb: ctx.dbFile, query: m.query, limit: m.limit, calls: m.calls, warmupCalls: m.warmupCalls },
         expect: { calls: m.calls, resultBytes: ctx.resultBytes, revision: path.revision },
-        env: harnessWindowEnv(dir, samplers, path.drives !== undefined),
+        env: harnessWindowEnv(dir, samplers, path.drives !== undefined, m.profileHz),
       })
         .finally(() => (done.value = true))
         .finally(launch.stop);

@@ -9,6 +9,7 @@
 import type { Configuration, DeclaredClient, Matrix, TargetCommand } from "../matrix/types.js";
 import type { PercallAssumptions } from "../../format/percall.js";
 import { targetOf } from "../matrix/target-of.js";
+import { DEFAULT_PROFILE_HZ } from "../attribution/samplers.js";
 import { sdkGenerationOf, type SdkClientName } from "../drivers/declarations.js";
 
 export type { PercallAssumptions, TurnShareRow } from "../../format/percall.js";
@@ -32,6 +33,13 @@ export interface PercallOptions {
   /** Payload sweep: `limit` values and timed calls per value. */
   payloadLimits: number[];
   payloadCalls: number;
+  /**
+   * Samples per second asked of the profiled trial's samplers: the measuring process's V8 profiler
+   * and `WIRECOST_PROFILE_HZ` of processes that sample themselves (`timing.profileHz`, default
+   * {@link DEFAULT_PROFILE_HZ}); py-spy keeps its own rate (`PY_SPY_HZ`,
+   * runner/attribution/samplers.ts).
+   */
+  profileHz: number;
   /** Start-up and per-request limit, milliseconds (`timeoutSeconds`). */
   timeoutMs: number;
   assumptions: PercallAssumptions;
@@ -92,6 +100,7 @@ interface RawTiming {
   setupRepeats: number;
   loop: { calls: number; repeats: number };
   payload: { limits: number[]; calls: number };
+  profileHz?: number;
   assumptions: PercallAssumptions;
 }
 
@@ -113,6 +122,7 @@ export function percallOptions(matrix: Matrix): PercallOptions | undefined {
     loopRepeats: t.loop.repeats,
     payloadLimits: t.payload.limits,
     payloadCalls: t.payload.calls,
+    profileHz: t.profileHz ?? DEFAULT_PROFILE_HZ,
     timeoutMs: matrix.timeoutMs,
     assumptions: {
       agentTurnSeconds: t.assumptions.agentTurnSeconds,

@@ -20,7 +20,6 @@ import { formatFolded } from "../attribution/folded.js";
 import { loadStageRules, type StageRules } from "../attribution/rules.js";
 import {
   cpuBetween,
-  DEFAULT_PROFILE_HZ,
   DEFAULT_PROFILE_PERIOD_US,
   readProcessCpu,
   SELF_WINDOW_SETTLE_MS,
@@ -198,14 +197,14 @@ export async function profileInProcessClient(
   const serverOut = join(tmp, "server.folded");
   const t = targetOf(matrix, path.values);
   const files = rulesFilesOf(matrix, path);
-  const env: Record<string, string> = path.kind === "mcp" && t?.profile?.sampler === "self" ? selfWindowEnv(serverOut) : {};
+  const env: Record<string, string> = path.kind === "mcp" && t?.profile?.sampler === "self" ? selfWindowEnv(serverOut, m.profileHz) : {};
   const caller = await start(env);
   try {
     for (let i = 0; i < Math.max(m.warmupCalls, PROFILED_WARMUP_CALLS); i++) await caller.search();
     const pausedBeforeUs = (await pausedWindow(m.calls, () => caller.search())).wallUs;
     const serverSampler = path.kind === "mcp" ? await startDeclaredSampler(t?.profile, `target ${t?.name ?? "?"}`, caller.serverPid, serverOut) : undefined;
     if (t?.profile?.sampler === "self" && serverSampler && !("reason" in serverSampler)) await sleep(SELF_WINDOW_SETTLE_MS);
-    const clientSampler = await startInProcessSampler();
+    const clientSampler = await startInProcessSampler(m.profileHz);
     const s0 = tryCpu(caller.serverPid);
     const c0 = process.cpuUsage();
     const { wallUs, samplesNs } = await pausedWindow(m.calls, () => caller.search());
@@ -282,9 +281,9 @@ export function harnessSamplersOf(matrix: Matrix, path: Extract<PercallPath, { k
   return { client: path.clientProfile, server: t?.profile, declaredBy: { client: `client ${path.values.client}`, server: `target ${t?.name ?? "?"}` } };
 }
 
-/** The environment that makes a process with sampler `self` write its signal window's folded stacks to `file`. */
-export function selfWindowEnv(file: string): Record<string, string> {
-  return { WIRECOST_PROFILE_OUT: file, WIRECOST_PROFILE_HZ: String(DEFAULT_PROFILE_HZ) };
+/** The environment that makes a process with sampler `self` write its signal window's folded stacks to `file`, sampling at `hz` samples per second. */
+export function selfWindowEnv(file: string, hz: number): Record<string, string> {
+  return { WIRECOST_PROFILE_OUT: file, WIRECOST_PROFILE_HZ: String(hz) };
 }
 
 /**
@@ -296,11 +295,10 @@ export function selfWindowEnv(file: string): Record<string, string> {
  * writes its own file). A harness driving another server passes no server file: wirecost gives the
  * server its environment itself (engine.ts `harnessCommand`).
  */
-export function harnessWindowEnv(dir: string, s: HarnessSamplers, drives: boolean): Record<string, string> {
+export function harnessWindowEnv(dir: string, s: HarnessSamplers, drives: boolean, hz: number): Record<string, string> {
   const env: Record<string, string> = { WIRECOST_PROFILE_WINDOW: dir };
-  if (s.client?.sampler === "self") Object.assign(env, selfWindowEnv(join(dir, "client.folded")));
-  if (s.server?.sampler === "self" && !drives)
-    Object.assign(env, { WIRECOST_PROFILE_SERVER_OUT: join(dir, "server.folded"), WIRECOST_PROFILE_HZ: String(DEFAULT_PROFILE_HZ) });
+  if (s.client?.sampler === "self") Object.assign(env, selfWindowEnv(join(dir, "client.folded"), hz));
+  if (s.server?.sampler === "self" && !drives) Object.assign(env, { WIRECOST_PROFILE_SERVER_OUT: join(dir, "server.folded"), WIRECOST_PROFILE_HZ: String(hz) });
   return env;
 }
 

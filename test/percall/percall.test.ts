@@ -239,6 +239,8 @@ describe("per-call matrix", () => {
     ]);
     const o = percallOptions(m)!;
     assert.equal(o.calls, 1000);
+    assert.equal(o.profileHz, 499, "timing.profileHz");
+    assert.equal(percallOptions(loadMatrix(join(root, "test/fixtures/matrices/percall-small.yaml")))!.profileHz, 997, "the default rate");
     assert.ok(o.assumptions.agentTurnSeconds > 0);
     const paths = expand(m).configurations.map((c) => percallPath(m, c));
     assert.equal(paths[0]!.kind, "direct");

@@ -198,6 +198,8 @@ test("the Go and Rust harnesses with sampler: self: both processes write their o
   try {
     assert.equal(run.exitCode, 0, run.stderr);
     const profiled = new Map(tsvRows(join(dir, "percall-profiled.tsv")).map((r) => [r.config!, r]));
+    const settings = (JSON.parse(readFileSync(join(dir, "percall-run.json"), "utf8")) as { settings: { profileHz: number } }).settings;
+    assert.equal(settings.profileHz, 499, "the rate asked is recorded");
     const stages = tsvRows(join(dir, "percall-stages.tsv"));
     for (const [name, sdkFrame, clientTarget, serverTarget, profiler] of HARNESSES) {
       if (!runnable.some(([n]) => n === name)) {
@@ -221,6 +223,7 @@ test("the Go and Rust harnesses with sampler: self: both processes write their o
         const profile = parseFolded(readFileSync(join(dir, "profiles", config, `${role}.folded`), "utf8"));
         assertHeader(profile, profiler);
         assert.equal(profile.meta.target, target, `${config} ${role}: the process that wrote it`);
+        assert.equal(Math.round(Number(profile.meta.interval_us)), 2004, `${config} ${role}: the matrix's profileHz 499 reached the process`);
         pids.add(profile.meta.pid!);
         assert.ok(
           profile.stacks.some((s) => s.frames.some((f) => f.startsWith(sdkFrame))),
