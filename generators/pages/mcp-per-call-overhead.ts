@@ -406,6 +406,10 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
       loopCalls: String(n),
       payloadCalls: String(r.settings.payloadCalls),
       percentileMethod: mdCell(r.settings.percentileMethod),
+      profileRate:
+        r.settings.profileHz === undefined
+          ? "997 samples a second asked of V8 and the self-sampling windows (the rate before the matrix named one)"
+          : `${r.settings.profileHz} samples a second asked of V8 and the self-sampling windows (the matrix's timing.profileHz)`,
     },
     latency,
     clients,
