@@ -4,6 +4,8 @@
  * reads them. Schema versions: format/schema.ts.
  */
 import type { BuildProvenance } from "./schema.js";
+import { UserError } from "./errors.js";
+import { columnIndex, field, readTsv } from "./tsv.js";
 
 /** Columns of `percall.tsv`, in order (units in the names). */
 export const PERCALL_COLUMNS = [
@@ -61,6 +63,49 @@ export const PAYLOAD_COLUMNS = ["config", "limit", "result_bytes", "p50_us", "p9
 
 /** Columns of `percall-samples.tsv`, in order (long format). */
 export const SAMPLE_COLUMNS = ["config", "kind", "n", "metric", "value"] as const;
+
+/**
+ * One row of `percall-samples.tsv`: kind `trial` (a trial's `p50_us`, `p95_us`, `p99_us`,
+ * `mean_us`, `calls`, `load1`; n = the trial), `call` (one timed call's `latency_us`; n = the call),
+ * `setup` and the loop kinds (n = the sample); values in the metric's unit.
+ */
+export interface PercallSampleRow {
+  config: string;
+  kind: string;
+  n: number;
+  metric: string;
+  value: number;
+  /** 1-based line in the file, for messages. */
+  line: number;
+}
+
+/**
+ * Read `percall-samples.tsv`, rows in file order (format/layout.ts `RESULTS_FILES.percallSamples`):
+ * every reader's one parse of it (the per-call page, `wirecost compare`).
+ * @param fix the fix a message gives
+ * @throws UserError naming the file and line when the file is missing, lacks a column, or an `n` or
+ *   a value is not a number
+ */
+export function readPercallSamples(file: string, fix: string): PercallSampleRow[] {
+  const table = readTsv(file, fix);
+  const col = columnIndex(table, SAMPLE_COLUMNS);
+  return table.rows.map((r) => {
+    const number = (key: "n" | "value"): number => {
+      const text = field(r, col(key));
+      const v = Number(text);
+      if (text === "" || !Number.isFinite(v)) throw new UserError({ file, line: r.line, key, problem: `not a number: \`${text}\``, fix });
+      return v;
+    };
+    return {
+      config: field(r, col("config")),
+      kind: field(r, col("kind")),
+      n: number("n"),
+      metric: field(r, col("metric")),
+      value: number("value"),
+      line: r.line,
+    };
+  });
+}
 
 /** One turn-share row as declared in the matrix (an assumption). */
 export interface TurnShareRow {

@@ -18,7 +18,9 @@ import semver from "semver";
 import { UserError } from "../../format/errors.js";
 import { makeFolder, writeAtomic } from "../../format/files.js";
 import { shellQuote } from "../../format/shell.js";
-import { messagesPath, planPath, RESERVED_SLUGS, stagingDir } from "../../format/layout.js";
+import { messagesPath, planPath, RESERVED_SLUGS, resultsFile, stagingDir } from "../../format/layout.js";
+import { readMedians } from "../../format/medians.js";
+import { readMessagesFile } from "../../format/messages.js";
 import { TOOL_COLUMNS, type ToolRow } from "../../format/tools.js";
 import { readSummary } from "../../format/summary.js";
 import { writeToolCatalog } from "../../runner/results/tool-catalog.js";
@@ -337,17 +339,9 @@ export function measureMatrix(
  */
 function toolsListBytes(results: string, config: string, repeat: number | undefined): string {
   if (repeat === undefined) return "-";
-  try {
-    const [head, ...rows] = readFileSync(messagesPath(results, config, repeat), "utf8")
-      .trimEnd()
-      .split("\n");
-    const cols = head!.split("\t");
-    const at = (row: string[], name: string) => row[cols.indexOf(name)];
-    const hits = rows.map((r) => r.split("\t")).filter((r) => at(r, "dir") === "s2c" && at(r, "method") === "tools/list" && at(r, "kind") === "result");
-    return hits.length ? String(hits.reduce((sum, r) => sum + Number(at(r, "body_bytes")), 0)) : "-";
-  } catch {
-    return "-";
-  }
+  const rows = readMessagesFile(messagesPath(results, config, repeat)) ?? [];
+  const hits = rows.filter((r) => r.dir === "s2c" && r.method === "tools/list" && r.kind === "result");
+  return hits.length ? String(hits.reduce((sum, r) => sum + r.bodyBytes, 0)) : "-";
 }
 
 /**
@@ -444,7 +438,7 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions, o
   const site = resolve(o.site ?? join(results, "..", "site"));
   const file = join(results, "measure.yaml");
   // A folder holding results that no measure wrote (no measure.yaml beside them) is not measure's to replace.
-  if (!existsSync(file) && (existsSync(planPath(results)) || existsSync(join(results, "summary.tsv"))))
+  if (!existsSync(file) && (existsSync(planPath(results)) || existsSync(resultsFile(results, "summary"))))
     throw new UserError(
       `--results ${results}: holds results that wirecost measure did not write (no measure.yaml in it), which a measure would replace — give measure a folder of its own`,
     );
@@ -478,7 +472,7 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions, o
   if (code === 130) {
     // An unfinished measure is not rendered: its configurations hold fewer repeats than asked, and
     // a page comparing them would show a repeat's difference as a revision's.
-    if (existsSync(join(results, "runs.tsv")) && statSync(join(results, "runs.tsv")).mtimeMs >= startedMs)
+    if (existsSync(resultsFile(results, "runs")) && statSync(resultsFile(results, "runs")).mtimeMs >= startedMs)
       process.stderr.write(
         `measure: interrupted — no page rendered from an unfinished measure; the runs written are in ${results}/ (run the command again to measure anew)\n`,
       );
@@ -488,15 +482,14 @@ export async function measureCommand(argv: string[], o: MeasureCommandOptions, o
   const { render, indexNote } = await import("../../generators/render.js");
   const rendered = await render({ results, site });
   if (rendered.indexOf !== undefined) process.stderr.write(`measure: ${indexNote(site, rendered.indexOf)}\n`);
-  const medians = readFileSync(join(results, "medians.tsv"), "utf8")
-    .split("\n")
-    .map((l) => l.split("\t"))
-    .filter((c) => c[1] === "total_bytes");
-  for (const c of medians)
-    process.stdout.write(`${c[0]}\ttotal_bytes\t${c[3]}\ttools/list answer bytes\t${toolsListBytes(results, c[0]!, repeatOf.get(c[0]!))}\n`);
+  for (const [config, metrics] of readMedians(resultsFile(results, "medians"), "run measure again")) {
+    const total = metrics.get("total_bytes");
+    if (total === undefined) continue;
+    process.stdout.write(`${config}\ttotal_bytes\t${total.median}\ttools/list answer bytes\t${toolsListBytes(results, config, repeatOf.get(config))}\n`);
+  }
   printToolCosts(tools);
   // Bytes the counter could not read as the transport's messages (a log line on stdout, a broken frame): counted and named, said here too.
-  for (const c of readSummary(join(results, "summary.tsv"), "run measure again").configs)
+  for (const c of readSummary(resultsFile(results, "summary"), "run measure again").configs)
     if (c.anomalies.size > 0)
       process.stderr.write(
         `measure: ${c.config}: anomalies in the server's bytes (counted as they stand): ${[...c.anomalies].map(([code, n]) => `${code} × ${n}`).join(", ")} — see the page's anomalies\n`,

@@ -1,6 +1,6 @@
 /**
- * Optional results files: `runs.tsv`, `coverage.tsv` and the per-message breakdowns under
- * `logs/`. Older or hand-made results folders may lack them; pages then say so instead of failing.
+ * Optional results files: `coverage.tsv` and the per-message breakdowns under `logs/` (`runs.tsv`:
+ * format/runs.ts). Older or hand-made results folders may lack them; pages then say so instead of failing.
  */
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
@@ -8,29 +8,9 @@ import { anomaliesPath, captureLogRepeat, logDir, messagesPath, resultsFile } fr
 import { readAnomaliesFile, type AnomalyRow } from "../../format/anomalies.js";
 import { readMessagesFile, type MessageRow } from "../../format/messages.js";
 import { compareCodeUnits } from "../../format/order.js";
+import type { Runs } from "../../format/runs.js";
 
 export type { MessageRow };
-import { columnIndex, field, readTsv } from "../../format/tsv.js";
-
-/** One row of `runs.tsv`: a configuration × repeat, every column kept as text in header order. */
-export interface RunRow {
-  /** Configuration id. */
-  config: string;
-  /** 1-based repeat number. */
-  repeat: number;
-  /** `ok`, `failed`, `timeout` or `skipped`. */
-  status: string;
-  /** Every column of the row by header name (including the ones above), as written. */
-  cells: ReadonlyMap<string, string>;
-}
-
-/** `runs.tsv` parsed: its header (columns added at the end by newer runners included) and rows. */
-export interface Runs {
-  /** Column names in file order. */
-  header: readonly string[];
-  /** Rows sorted by configuration id, then repeat. */
-  rows: readonly RunRow[];
-}
 
 /** What became of one expanded cell (`coverage.tsv`, column `outcome`). */
 export type CoverageOutcome = "measured" | "failed" | "skipped" | "excluded" | "not-run";
@@ -56,33 +36,6 @@ export interface Coverage {
 }
 
 const REGEN = "regenerate the results with `npx wirecost run`";
-
-function int(text: string, file: string, line: number, key: string): number {
-  if (!/^-?[0-9]+$/.test(text)) {
-    throw new UserError({ file, line, key, problem: `expected an integer, found \`${text}\``, fix: REGEN });
-  }
-  return Number(text);
-}
-
-/**
- * Read `runs.tsv` if present.
- * @returns undefined when the file does not exist
- * @throws UserError (file:line) when it lacks `config`, `repeat` or `status`, or a repeat is not an integer
- */
-export function readRuns(dir: string): Runs | undefined {
-  const file = resultsFile(dir, "runs");
-  if (!existsSync(file)) return undefined;
-  const table = readTsv(file, REGEN);
-  const col = columnIndex(table, ["config", "repeat", "status"]);
-  const rows = table.rows.map((row) => ({
-    config: field(row, col("config")),
-    repeat: int(field(row, col("repeat")), file, row.line, "repeat"),
-    status: field(row, col("status")),
-    cells: new Map(table.header.map((name, i) => [name, field(row, i)] as const)),
-  }));
-  rows.sort((a, b) => compareCodeUnits(a.config, b.config) || a.repeat - b.repeat);
-  return { header: table.header, rows };
-}
 
 const OUTCOMES: readonly string[] = ["measured", "failed", "skipped", "excluded", "not-run"];
 

@@ -4,7 +4,8 @@ import { UserError } from "../../format/errors.js";
 import { readMedians, type Medians } from "../../format/medians.js";
 import { readProvenance, type Provenance } from "../../format/provenance.js";
 import { readSummary, type ConfigSummary } from "../../format/summary.js";
-import { readCoverage, readRuns, type Coverage, type Runs } from "./extra.js";
+import { readCoverage, type Coverage } from "./extra.js";
+import { readRunsTable, type Runs } from "../../format/runs.js";
 import { resultsFile } from "../../format/layout.js";
 import { readChanges, type ChangeRow } from "../../format/changes.js";
 import { readConformance, type ConformanceRow } from "../../format/conformance.js";
@@ -12,7 +13,8 @@ import { readConformance, type ConformanceRow } from "../../format/conformance.j
 export type { ConfigSummary } from "../../format/summary.js";
 export type { MetricStats, Medians } from "../../format/medians.js";
 export type { Provenance } from "../../format/provenance.js";
-export type { Coverage, Runs } from "./extra.js";
+export type { Coverage } from "./extra.js";
+export type { Runs } from "../../format/runs.js";
 
 /** Everything pages may read from a results folder. */
 export interface Results {
@@ -85,7 +87,7 @@ export function loadResults(dir: string): Results {
     medians,
     provenance,
     dir,
-    runs: readRuns(dir),
+    runs: readRunsTable(dir, "regenerate the results with `npx wirecost run`"),
     coverage: readCoverage(dir),
     changes: readChanges(resultsFile(dir, "changes")),
     conformance: readConformance(resultsFile(dir, "conformance")),

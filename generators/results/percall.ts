@@ -22,7 +22,7 @@ import {
   PERCALL_V3_COLUMNS,
   PERCALL_V4_COLUMNS,
   PERCALL_V5_COLUMNS,
-  SAMPLE_COLUMNS,
+  readPercallSamples,
   type PercallAssumptions,
   type PercallRunRecord,
   type PercallSettings,
@@ -159,35 +159,23 @@ export function loadPercall(dir: string): PercallResults {
   const runFile = resultsFile(dir, "percallRun");
   const run = readRunFile(runFile, PERCALL_READABLE_VERSIONS, FIX) as unknown as Omit<PercallResults, "rows"> & { schemaVersion: number };
 
-  const samples = readTsv(resultsFile(dir, "percallSamples"), FIX);
-  const sc = columnIndex(samples, SAMPLE_COLUMNS);
   const trialP50 = new Map<string, number[]>();
   const trialP95 = new Map<string, number[]>();
   const trialMean = new Map<string, number[]>();
   const callSamples = new Map<string, number[]>();
   const trialLoad1: number[] = [];
-  for (const r of samples.rows) {
-    if (field(r, sc("kind")) === "trial" && field(r, sc("metric")) === "load1") trialLoad1.push(required(samples, r, sc, "value"));
-    if (field(r, sc("kind")) === "call" && field(r, sc("metric")) === "latency_us") {
-      const c = field(r, sc("config"));
-      const list = callSamples.get(c) ?? [];
-      list.push(required(samples, r, sc, "value"));
-      callSamples.set(c, list);
-      continue;
+  const add = (m: Map<string, number[]>, config: string, v: number): void => void m.set(config, [...(m.get(config) ?? []), v]);
+  for (const r of readPercallSamples(resultsFile(dir, "percallSamples"), FIX)) {
+    if (r.kind === "call" && r.metric === "latency_us") {
+      const list = callSamples.get(r.config) ?? [];
+      list.push(r.value);
+      callSamples.set(r.config, list);
     }
-    if (field(r, sc("kind")) === "trial" && field(r, sc("metric")) === "p95_us") {
-      const c = field(r, sc("config"));
-      trialP95.set(c, [...(trialP95.get(c) ?? []), required(samples, r, sc, "value")]);
-      continue;
-    }
-    if (field(r, sc("kind")) === "trial" && field(r, sc("metric")) === "mean_us") {
-      const c = field(r, sc("config"));
-      trialMean.set(c, [...(trialMean.get(c) ?? []), required(samples, r, sc, "value")]);
-      continue;
-    }
-    if (field(r, sc("kind")) !== "trial" || field(r, sc("metric")) !== "p50_us") continue;
-    const c = field(r, sc("config"));
-    trialP50.set(c, [...(trialP50.get(c) ?? []), required(samples, r, sc, "value")]);
+    if (r.kind !== "trial") continue;
+    if (r.metric === "load1") trialLoad1.push(r.value);
+    else if (r.metric === "p50_us") add(trialP50, r.config, r.value);
+    else if (r.metric === "p95_us") add(trialP95, r.config, r.value);
+    else if (r.metric === "mean_us") add(trialMean, r.config, r.value);
   }
 
   const payload = readTsv(resultsFile(dir, "percallPayload"), FIX);

@@ -91,6 +91,7 @@ import { resultsFile } from "../../format/layout.js";
 import { existsSync } from "node:fs";
 import { readRunFile } from "../../format/run-files.js";
 import { TIMINGS_READABLE_VERSIONS } from "../../format/schema.js";
+import { readTimingTrials } from "../../format/timings.js";
 
 const FIX = "rerun the timing matrix: npx wirecost run matrices/a2a-layer-cost.yaml --results DIR";
 
@@ -195,22 +196,18 @@ function machineOf(v: unknown, file: string): Timings["machine"] {
 }
 
 /**
- * The ok trials' values per `config\tmetric` from `timings.tsv`, in trial order.
+ * The ok trials' values per `config\tmetric` from `timings.tsv` (format/timings.ts), in trial
+ * order; a metric a trial could not make (empty cell) is left out.
  * @returns an empty map when the file is absent
  * @throws UserError naming the file and line of a malformed row
  */
 function readTrialValues(dir: string): Map<string, number[]> {
   const out = new Map<string, number[]>();
   if (!existsSync(resultsFile(dir, "timings"))) return out;
-  const table = readTsv(resultsFile(dir, "timings"), FIX);
-  const col = columnIndex(table, ["config", "trial", "status", "metric", "value"]);
-  const rows = table.rows.filter((r) => field(r, col("status")) === "ok").sort((a, b) => Number(field(a, col("trial"))) - Number(field(b, col("trial"))));
-  for (const row of rows) {
-    const v = Number(field(row, col("value")));
-    if (field(row, col("value")) === "" || Number.isNaN(v))
-      throw new UserError({ file: table.file, line: row.line, key: "value", problem: `not a number: ${field(row, col("value"))}`, fix: FIX });
-    const k = `${field(row, col("config"))}\t${field(row, col("metric"))}`;
-    out.set(k, [...(out.get(k) ?? []), v]);
+  for (const r of readTimingTrials(resultsFile(dir, "timings"), FIX)) {
+    if (r.status !== "ok" || r.value === null) continue;
+    const k = `${r.config}\t${r.metric}`;
+    out.set(k, [...(out.get(k) ?? []), r.value]);
   }
   return out;
 }

@@ -8,12 +8,14 @@
  */
 import { existsSync } from "node:fs";
 import { captureLogPath, resultsFile } from "../../format/layout.js";
-import { readTsvRecords } from "../../format/tsv.js";
 import { UserError } from "../../format/errors.js";
 import { readMedians } from "../../format/medians.js";
 import { readProvenance } from "../../format/provenance.js";
 import { readSummary } from "../../format/summary.js";
 import { readRunFile } from "../../format/run-files.js";
+import { readTimingTrials } from "../../format/timings.js";
+import { readPercallSamples } from "../../format/percall.js";
+import { readRunsTable } from "../../format/runs.js";
 import { PERCALL_READABLE_VERSIONS, TIMINGS_READABLE_VERSIONS } from "../../format/schema.js";
 
 /** A results folder's report kind. */
@@ -71,14 +73,6 @@ export function setKind(dir: string): SetKind {
 
 const REGEN = "re-run the matrix into this folder with `npx wirecost run MATRIX --results DIR`";
 
-/** A number cell. @throws UserError naming file, config and column */
-function num(file: string, text: string | undefined, where: string): number {
-  const v = Number(text);
-  if (text === undefined || text === "" || !Number.isFinite(v))
-    throw new UserError(`${file} (${where}): expected a number, found \`${text ?? ""}\`; fix: ${REGEN}`);
-  return v;
-}
-
 /**
  * Read a results folder of any kind.
  * @throws UserError (one line naming the file and the fix) when it is not a results folder or a
@@ -116,14 +110,12 @@ function readWire(dir: string): ResultSet {
     for (const [metric, stats] of metrics) c.medians[metric] = stats.median;
     c.ok = true;
   }
-  const rfile = resultsFile(dir, "runs");
-  if (existsSync(rfile))
-    for (const r of readTsvRecords(rfile, REGEN)) {
-      const c = configs.get(r.config!);
-      if (!c || c.log !== undefined || r.status !== "ok") continue;
-      const log = captureLogPath(dir, r.config!, Number(r.repeat));
-      if (existsSync(log)) c.log = log;
-    }
+  for (const r of readRunsTable(dir, REGEN)?.rows ?? []) {
+    const c = configs.get(r.config);
+    if (!c || c.log !== undefined || r.status !== "ok") continue;
+    const log = captureLogPath(dir, r.config, r.repeat);
+    if (existsSync(log)) c.log = log;
+  }
   return { kind: "wire", dir, context, configs };
 }
 
@@ -150,13 +142,11 @@ function readTiming(dir: string): ResultSet {
   // The schema version first: a folder of another version is refused for that, whatever its other files hold.
   const context = contextOf(readRunFile(resultsFile(dir, "timingsRun"), TIMINGS_READABLE_VERSIONS, REGEN));
   const configs = new Map<string, Map<string, number[]>>();
-  const file = resultsFile(dir, "timings");
-  for (const r of readTsvRecords(file, REGEN)) {
+  for (const r of readTimingTrials(resultsFile(dir, "timings"), REGEN)) {
     // Every configuration run is kept, one whose every trial failed with no metrics (compare lists it).
-    if (!configs.has(r.config!)) configs.set(r.config!, new Map());
-    if (r.status !== "ok" || TIMING_CONTEXT_METRICS.test(r.metric ?? "")) continue;
-    if (r.value === "") continue;
-    push(configs, r.config!, r.metric!, num(file, r.value, `${r.config} trial ${r.trial} ${r.metric}`));
+    if (!configs.has(r.config)) configs.set(r.config, new Map());
+    if (r.status !== "ok" || TIMING_CONTEXT_METRICS.test(r.metric) || r.value === null) continue;
+    push(configs, r.config, r.metric, r.value);
   }
   return { kind: "timing", dir, context, configs };
 }
@@ -167,10 +157,9 @@ function readPercall(dir: string): ResultSet {
     | { matrix?: string; runs?: { matrixSha256?: string; tool?: { version?: string }; cpuModel?: string; cores?: number; node?: string }[] }
     | undefined;
   const configs = new Map<string, Map<string, number[]>>();
-  const file = resultsFile(dir, "percallSamples");
-  for (const r of readTsvRecords(file, REGEN)) {
-    if (r.kind === "trial" && /^(calls|load1)$/.test(r.metric ?? "")) continue;
-    push(configs, r.config!, `${r.kind}:${r.metric}`, num(file, r.value, `${r.config} ${r.kind} ${r.n} ${r.metric}`));
+  for (const r of readPercallSamples(resultsFile(dir, "percallSamples"), REGEN)) {
+    if (r.kind === "trial" && /^(calls|load1)$/.test(r.metric)) continue;
+    push(configs, r.config, `${r.kind}:${r.metric}`, r.value);
   }
   const last = run?.runs?.at(-1);
   const context: SetContext = {

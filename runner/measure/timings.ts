@@ -5,6 +5,7 @@ import { writeAtomic } from "../../format/files.js";
 import type { TrialResult, TrialStages } from "./trial.js";
 import { profileRelPath, resultsFile, trialPath } from "../../format/layout.js";
 import { TIMINGS_SCHEMA_VERSION } from "../../format/schema.js";
+import { TIMINGS_COLUMNS } from "../../format/timings.js";
 import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 
@@ -95,7 +96,7 @@ export function writeTimings(dir: string, results: TrialResult[], run: Record<st
     mkdirSync(dirname(file), { recursive: true });
     writeAtomic(file, text);
   }
-  writeAtomic(resultsFile(dir, "timings"), toTsv(["config", "trial", "seq", "layout", "workload", "status", "metric", "value"], rows));
+  writeAtomic(resultsFile(dir, "timings"), toTsv(TIMINGS_COLUMNS, rows));
   const summary = [...byMetric.entries()].map(([k, vs]) => {
     const [config, metric] = k.split("\t") as [string, string];
     return [config, metric, vs.length, fix(median(vs)), fix(Math.min(...vs)), fix(Math.max(...vs))];

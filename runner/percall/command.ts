@@ -14,7 +14,7 @@ import { PERCENTILE_METHOD } from "../measure/histogram.js";
 import { buildsProvenance, gitState, toolInfo } from "../results/provenance.js";
 import { shellQuote } from "../../format/shell.js";
 import { callResultBytes, runPercall } from "./engine.js";
-import { writePercall } from "./files.js";
+import { previousRuns, writePercall } from "./files.js";
 import { percallPath, type PercallOptions } from "./options.js";
 import { targetKey } from "../matrix/target-of.js";
 
@@ -38,6 +38,7 @@ export async function runPercallCommand(
   const configs = o.only.length ? all.filter((c) => res.some((r) => r.test(c.id))) : all;
   if (!configs.length)
     throw new UserError(`--only ${o.only.join(" ")}: matches no configuration — list ids with: npx wirecost expand ${shellQuote(matrixArg)}`);
+  previousRuns(o.results); // a folder of another schema version is refused before the builds and the calls
   const builds = await ensureBuilt(matrix, [
     ...configs.map((c) => targetKey(matrix, c.values)),
     // A client declared under clients: (a harness driving the configuration's target) with its build.

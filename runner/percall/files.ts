@@ -20,12 +20,13 @@
  * A run with `--only` replaces its own configurations' rows and keeps the others (merge by id);
  * rows are ordered as the matrix expands. Writes are atomic.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { writeAtomic } from "../../format/files.js";
 import { readTsvRecords, toTsv } from "../../format/tsv.js";
 import type { PathResults } from "./engine.js";
 import { PAYLOAD_COLUMNS, PERCALL_COLUMNS, SAMPLE_COLUMNS, type PercallRunFile, type PercallRunRecord } from "../../format/percall.js";
-import { PERCALL_SCHEMA_VERSION } from "../../format/schema.js";
+import { PERCALL_READABLE_VERSIONS, PERCALL_SCHEMA_VERSION } from "../../format/schema.js";
+import { readRunFile } from "../../format/run-files.js";
 import { profileRelPath, resultsFile } from "../../format/layout.js";
 import { PROFILED_COLUMNS, STAGE_COLUMNS, UNCLASSIFIED_COLUMNS } from "../../format/attribution.js";
 import { mkdirSync, rmSync } from "node:fs";
@@ -186,6 +187,18 @@ function keptRows(file: string, replaced: ReadonlySet<string>, order: readonly s
   );
 }
 
+/**
+ * The run records of the per-call folder `dir` before this run (`percall-run.json`'s `runs`; none
+ * when the folder has no such file). `wirecost run` reads them before it measures, so a folder of
+ * another schema version is refused in one line before the calls, not after.
+ * @throws UserError naming the file when it is not JSON or of a schema version this wirecost does not read
+ */
+export function previousRuns(dir: string): PercallRunRecord[] {
+  const file = resultsFile(dir, "percallRun");
+  if (!existsSync(file)) return [];
+  return (readRunFile(file, PERCALL_READABLE_VERSIONS, "remove the file to start the per-call results afresh") as Partial<PercallRunFile>).runs ?? [];
+}
+
 /** Sort rows by `order` of their config (unknown configs last, by id), keeping each config's rows in order. */
 function ordered(rows: Row[], order: readonly string[]): Row[] {
   const rank = new Map(order.map((id, i) => [id, i]));
@@ -229,7 +242,7 @@ export function writePercall(
   const samples = ordered([...keptRows(resultsFile(dir, "percallSamples"), now, order), ...results.flatMap(sampleRows)], order);
   const runFile = resultsFile(dir, "percallRun");
   const kept = new Set(summary.map((r) => String(r.config)));
-  const oldRuns: PercallRunRecord[] = existsSync(runFile) ? ((JSON.parse(readFileSync(runFile, "utf8")) as Partial<PercallRunFile>).runs ?? []) : [];
+  const oldRuns = previousRuns(dir);
   const runs = [
     ...oldRuns.map((r) => ({ ...r, configurations: r.configurations.filter((c) => kept.has(c) && !now.has(c)) })).filter((r) => r.configurations.length > 0),
     run,

@@ -18,13 +18,14 @@
  * revision comparison says it cannot compare.
  */
 import type { ChangeRow } from "../../format/changes.js";
+import { UserError } from "../../format/errors.js";
 import { writeAtomic } from "../../format/files.js";
 import { captureLogPath, messagesPath, resultsFile } from "../../format/layout.js";
 import { readMessagesFile, type MessageRow } from "../../format/messages.js";
 import { readMedians } from "../../format/medians.js";
 import { readSummary, type ConfigSummary } from "../../format/summary.js";
 import { changesTsv, FINDINGS_FILE, findingsTsv, TOOL_CHANGES_FILE, TOOLS_FILE, toolsTsv, type FindingRow, type ToolRow } from "../../format/tools.js";
-import { readTsvRecords } from "../../format/tsv.js";
+import { readRunsTable } from "../../format/runs.js";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { toolCatalogOfRun, toolErrorsOfRun } from "../count/tool-catalog.js";
@@ -138,10 +139,11 @@ export function writeToolCatalog(dir: string): { tools: ToolRow[]; changes: Chan
   const summary = readSummary(resultsFile(dir, "summary"), FIX);
   const okRepeats = new Map<string, number[]>();
   const otherRuns = new Map<string, { repeat: number; status: string; error: string }[]>();
-  for (const r of readTsvRecords(resultsFile(dir, "runs"), FIX)) {
-    if (r.config === undefined) continue;
-    if (r.status === "ok") okRepeats.set(r.config, [...(okRepeats.get(r.config) ?? []), Number(r.repeat)]);
-    else otherRuns.set(r.config, [...(otherRuns.get(r.config) ?? []), { repeat: Number(r.repeat), status: r.status ?? "", error: r.error ?? "" }]);
+  const runs = readRunsTable(dir, FIX);
+  if (runs === undefined) throw new UserError({ file: resultsFile(dir, "runs"), problem: "file not found", fix: FIX });
+  for (const r of runs.rows) {
+    if (r.status === "ok") okRepeats.set(r.config, [...(okRepeats.get(r.config) ?? []), r.repeat]);
+    else otherRuns.set(r.config, [...(otherRuns.get(r.config) ?? []), { repeat: r.repeat, status: r.status, error: r.cells.get("error") ?? "" }]);
   }
   const findings: FindingRow[] = [];
   const okRepeat = new Map<string, number>();
