@@ -144,8 +144,13 @@ function section(
 /** True when some configuration of the results speaks MCP. */
 const anyMcp = (results: Results): boolean => results.configs.some((c) => speaksMcp(results, c));
 
-async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
-  const mcp = anyMcp(results);
+/**
+ * Refuse results that lack an axis the page needs (`REQUIRED_AXES`; the MCP ones only when some
+ * configuration speaks MCP).
+ * @returns the built-in axes the page reads
+ * @throws UserError naming summary.tsv, the axis and the fix
+ */
+function builtInAxes(results: Results, mcp: boolean): readonly string[] {
   const builtIn: readonly string[] = REQUIRED_AXES.filter((name) => mcp || !MCP_AXES.includes(name));
   for (const name of builtIn) {
     if (!results.axisNames.includes(name)) {
@@ -158,78 +163,70 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
       });
     }
   }
-  const extraAxes = results.axisNames.filter((name) => !builtIn.includes(name));
+  return builtIn;
+}
+
+/** The measured configurations (skipped ones left out) in the page's order: the sort axes, the other axes, the id. */
+function sortedConfigs(results: Results, builtIn: readonly string[], extraAxes: readonly string[]): ConfigSummary[] {
   const sortKey = (c: ConfigSummary): string[] => [
     ...[...SORT_AXES.filter((name) => builtIn.includes(name)), ...extraAxes].map((name) => c.axes.get(name) ?? ""),
     c.config,
   ];
   const skipped = skippedConfigs(results);
-  const sorted = [...results.configs].filter((c) => !skipped.has(c.config)).sort((a, b) => compareTuples(sortKey(a), sortKey(b)));
-  const pick = (prefix: string, test: (transport: string) => boolean): Row[] =>
-    sorted
-      .filter((c) => test(c.axes.get("transport") ?? ""))
-      .map((summary, i) => ({
-        key: `${prefix}${i + 1}`,
-        summary,
-        metrics: results.medians.get(summary.config) ?? new Map<string, MetricStats>(),
-      }));
-  const httpRows = pick("H", (t) => t === "http");
-  const stdioRows = pick("S", (t) => t === "stdio");
-  const allRows = [...httpRows, ...stdioRows];
-  const isMcp = (r: Row): boolean => speaksMcp(results, r.summary);
-  const labels = results.provenance.targetLabels;
-  // Calls per configuration, counted from its trace (tools/call requests), where there is one.
+  return [...results.configs].filter((c) => !skipped.has(c.config)).sort((a, b) => compareTuples(sortKey(a), sortKey(b)));
+}
+
+/** The rows of one transport, keyed `<prefix><n>` in page order, with their medians. */
+function rowsOf(results: Results, sorted: readonly ConfigSummary[], prefix: string, transport: string): Row[] {
+  return sorted
+    .filter((c) => c.axes.get("transport") === transport)
+    .map((summary, i) => ({ key: `${prefix}${i + 1}`, summary, metrics: results.medians.get(summary.config) ?? new Map<string, MetricStats>() }));
+}
+
+/** Each row's decoded trace (where its capture log is kept), and its calls: the tools/call requests the trace holds. */
+function tracesOf(results: Results, rows: readonly Row[], isMcp: (r: Row) => boolean) {
   const calls = new Map<string, number>();
   const traces = new Map<string, ReturnType<typeof traceView>>();
-  for (const r of allRows) {
+  for (const r of rows) {
     const t = traceView(results, r.summary.config, { meta: isMcp(r) });
     traces.set(r.summary.config, t);
     if (t) calls.set(r.summary.config, t.messages.filter((m) => m.dir === "c2s" && m.kind === "request" && m.method === "tools/call").length);
   }
-  // Chosen configurations for the decoded exchanges: the one-call flow of each row group.
-  const chosen = allRows.filter((r) => r.summary.axes.get("flow") === "plain" && traces.get(r.summary.config) !== undefined);
-  const exchanges = chosen.map((r) => {
-    const t = traces.get(r.summary.config);
-    const label = [
-      targetName(labels, r.summary.axes.get("target") ?? ""),
-      `client ${r.summary.axes.get("client") ?? ""}`,
-      ...["transport", ...(mcp ? ["revision"] : [])].map((a) => r.summary.axes.get(a) ?? ""),
-      ...extraAxes.map((a) => `${a} ${r.summary.axes.get(a) ?? ""}`),
-    ].join(", ");
-    return {
-      key: `[${r.key}](${ctx.configPage(r.summary.config)}.md)`,
-      label: mdCell(label),
-      repeat: formatInt(t?.repeat ?? 0),
-      lines: mdFence(t?.exchange ?? []),
-      table: t?.table,
-    };
-  });
-  const charts = await wireCharts(mcp ? allRows.filter(isMcp) : allRows, results.axisNames, calls, results.provenance.report.slug, mcp);
-  const assets = charts.assets;
-  // The full tables' data, copied into the site beside the page (a results file, unchanged).
-  const data = { medians: `${results.provenance.report.slug}-medians.tsv`, summary: `${results.provenance.report.slug}-summary.tsv` };
-  assets.push({ file: data.medians, content: readFileSync(results.files.medians, "utf8") });
-  assets.push({ file: data.summary, content: readFileSync(results.files.summary, "utf8") });
-  const releases = await releasesView(results, results.provenance.report.slug);
-  if (releases) assets.push(...releases.assets);
-  // MCP-only sections read the MCP configurations only (calls are `tools/call` requests).
-  const crossHttp = crossoverView(httpRows.filter(isMcp), results.axisNames, calls);
-  const crossStdio = crossoverView(stdioRows.filter(isMcp), results.axisNames, calls);
-  const predictions = ctx.predictions;
-  const other = sorted.filter((c) => !["http", "stdio"].includes(c.axes.get("transport") ?? ""));
-  const slug = results.provenance.report.slug;
-  const details = { id: `${slug}-exchanges`, title: `${results.provenance.report.title}: decoded exchanges and coverage` };
-  const coverage = results.coverage && coverageView(results.coverage);
-  const detailsMarkdown = renderMarkdownTemplate("mcp-on-the-wire-exchanges.md.njk", {
-    title: mdCell(details.title),
-    report: { id: slug, title: mdCell(results.provenance.report.title) },
-    mcp,
-    exchanges,
-    coverage,
-  });
-  const headline = mcp ? wireHeadline(allRows.filter(isMcp), results.axisNames, headlineLabels(results), calls) : undefined;
-  // The headline's row keys link to their configuration pages, as the full tables' keys do.
-  const configOfKey = new Map(allRows.map((r) => [r.key, r.summary.config] as const));
+  return { calls, traces };
+}
+
+/** The decoded exchanges: the one-call flow (`plain`) of each row group that has a trace. */
+function exchangeViews(
+  rows: readonly Row[],
+  traces: ReturnType<typeof tracesOf>["traces"],
+  labels: ReadonlyMap<string, string>,
+  extraAxes: readonly string[],
+  mcp: boolean,
+  ctx: SiteContext,
+) {
+  return rows
+    .filter((r) => r.summary.axes.get("flow") === "plain" && traces.get(r.summary.config) !== undefined)
+    .map((r) => {
+      const t = traces.get(r.summary.config);
+      const label = [
+        targetName(labels, r.summary.axes.get("target") ?? ""),
+        `client ${r.summary.axes.get("client") ?? ""}`,
+        ...["transport", ...(mcp ? ["revision"] : [])].map((a) => r.summary.axes.get(a) ?? ""),
+        ...extraAxes.map((a) => `${a} ${r.summary.axes.get(a) ?? ""}`),
+      ].join(", ");
+      return {
+        key: `[${r.key}](${ctx.configPage(r.summary.config)}.md)`,
+        label: mdCell(label),
+        repeat: formatInt(t?.repeat ?? 0),
+        lines: mdFence(t?.exchange ?? []),
+        table: t?.table,
+      };
+    });
+}
+
+/** Link the headline tables' row keys (`[H3]`) to their configuration pages, as the full tables' keys are. */
+function linkHeadlineKeys(headline: ReturnType<typeof wireHeadline> | undefined, rows: readonly Row[], ctx: SiteContext): void {
+  const configOfKey = new Map(rows.map((r) => [r.key, r.summary.config] as const));
   for (const t of headline?.tables ?? []) {
     t.table.rows = t.table.rows.map((cells) =>
       cells.map((c) =>
@@ -240,13 +237,56 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
       ),
     );
   }
+}
+
+/** The page's second page: the decoded exchanges and the coverage of the matrix. */
+function detailsPage(results: Results, exchanges: ReturnType<typeof exchangeViews>, mcp: boolean) {
+  const slug = results.provenance.report.slug;
+  const details = { id: `${slug}-exchanges`, title: `${results.provenance.report.title}: decoded exchanges and coverage` };
+  const coverage = results.coverage && coverageView(results.coverage);
+  const markdown = renderMarkdownTemplate("mcp-on-the-wire-exchanges.md.njk", {
+    title: mdCell(details.title),
+    report: { id: slug, title: mdCell(results.provenance.report.title) },
+    mcp,
+    exchanges,
+    coverage,
+  });
+  return { ...details, markdown, coverage };
+}
+
+async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
+  const mcp = anyMcp(results);
+  const builtIn = builtInAxes(results, mcp);
+  const extraAxes = results.axisNames.filter((name) => !builtIn.includes(name));
+  const sorted = sortedConfigs(results, builtIn, extraAxes);
+  const httpRows = rowsOf(results, sorted, "H", "http");
+  const stdioRows = rowsOf(results, sorted, "S", "stdio");
+  const allRows = [...httpRows, ...stdioRows];
+  const isMcp = (r: Row): boolean => speaksMcp(results, r.summary);
+  const mcpRows = allRows.filter(isMcp);
+  const labels = results.provenance.targetLabels;
+  const slug = results.provenance.report.slug;
+  const { calls, traces } = tracesOf(results, allRows, isMcp);
+  const exchanges = exchangeViews(allRows, traces, labels, extraAxes, mcp, ctx);
+  const charts = await wireCharts(mcp ? mcpRows : allRows, results.axisNames, calls, slug, mcp);
+  const assets = charts.assets;
+  // The full tables' data, copied into the site beside the page (a results file, unchanged).
+  const data = { medians: `${slug}-medians.tsv`, summary: `${slug}-summary.tsv` };
+  assets.push({ file: data.medians, content: readFileSync(results.files.medians, "utf8") });
+  assets.push({ file: data.summary, content: readFileSync(results.files.summary, "utf8") });
+  const releases = await releasesView(results, slug);
+  if (releases) assets.push(...releases.assets);
+  const details = detailsPage(results, exchanges, mcp);
+  const headline = mcp ? wireHeadline(mcpRows, results.axisNames, headlineLabels(results), calls) : undefined;
+  linkHeadlineKeys(headline, allRows, ctx);
+  const predictions = ctx.predictions;
   const markdown = renderMarkdownTemplate("mcp-on-the-wire.md.njk", {
     details: { id: details.id, title: mdCell(details.title) },
     title: mdCell(results.provenance.report.title),
     mcp,
     headline,
     flowLine: flowBriefLine(headline?.flows ?? [], results.provenance.flows),
-    gridClient: clientWords(mainClient(mcp ? allRows.filter(isMcp) : allRows), results.provenance.declaredClients),
+    gridClient: clientWords(mainClient(mcp ? mcpRows : allRows), results.provenance.declaredClients),
     releases: releases?.view,
     catalog: toolCatalogView(results),
     http: section("http", httpRows, extraAxes, labels, ctx, results.provenance.matrix.file, mcp),
@@ -258,30 +298,29 @@ async function build(results: Results, ctx: SiteContext): Promise<PageOutput> {
       client: clientDefinition(results.provenance.declaredClients),
     }),
     framing: framingShareTable(httpRows),
-    servers: serversSideBySide(allRows.filter(isMcp), results.axisNames, labels),
+    servers: serversSideBySide(mcpRows, results.axisNames, labels),
     conformance: mcp ? conformanceView(results, (t) => results.provenance.targetLabels.get(t) ?? t) : undefined,
-    crossHttp,
-    crossStdio,
+    // MCP-only sections read the MCP configurations only (calls are `tools/call` requests).
+    crossHttp: crossoverView(httpRows.filter(isMcp), results.axisNames, calls),
+    crossStdio: crossoverView(stdioRows.filter(isMcp), results.axisNames, calls),
     flowCalls: Object.entries(FLOW_CALLS)
       .map(([flow, n]) => `${formatInt(n)} call${n === 1 ? "" : "s"} in ${mdCode(flow)}`)
       .join(", "),
-    state: mcp ? stateTable(results, allRows.filter(isMcp)) : undefined,
+    state: mcp ? stateTable(results, mcpRows) : undefined,
     clientFieldsView: clientFieldsView(results),
     exchanges,
-    coverage,
+    coverage: details.coverage,
     anomalies: anomalyView(results, ctx.configPage),
     predictions: predictions && {
       file: mdCode(predictions.file.split("/").pop() ?? ""),
       items: predictionViews(predictions.results, predictions.registration),
     },
-    other: other.map((c) => ({
-      config: mdCode(c.config),
-      transport: mdCode(c.axes.get("transport") ?? ""),
-      identity: identityLine(c),
-    })),
+    other: sorted
+      .filter((c) => !["http", "stdio"].includes(c.axes.get("transport") ?? ""))
+      .map((c) => ({ config: mdCode(c.config), transport: mdCode(c.axes.get("transport") ?? ""), identity: identityLine(c) })),
     env: environmentView(results.provenance),
   });
-  return { markdown, assets, pages: [{ id: details.id, title: details.title, markdown: detailsMarkdown }] };
+  return { markdown, assets, pages: [{ id: details.id, title: details.title, markdown: details.markdown }] };
 }
 
 /**

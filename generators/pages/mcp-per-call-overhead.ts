@@ -195,22 +195,13 @@ function table(header: string[], align: Array<"l" | "r">, rows: string[][]): str
   return [header, sep, ...rows].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
 }
 
-/**
- * Build the page's markdown from a per-call results folder's contents. Deterministic.
- * @param latencyChart the latency distribution chart of {@link percallDistribution}, when some path kept its calls
- * @param payloadChart the payload-sweep chart (sections/payload-chart.ts), when some path measured the sweep
- * @param stages the "Where the time goes" section (generators/sections/stage-tables.ts), when the folder holds profiled trials
- * @param resultsDir the results folder the page is rendered from, as `render` names it (printed in
- *   the whole-report run and render commands)
- */
-export function percallMarkdown(r: PercallResults, resultsDir: string, latencyChart?: ChartView, payloadChart?: ChartView, stages?: StageSectionView): string {
-  const direct = r.rows.find((p) => p.kind === "direct" && p.measuredBy === "wirecost")!; // the loader checked there is one
-  const mcp = r.rows.filter((p) => p.kind === "mcp");
+/** The latency table: every path's percentiles, spread, CPU per call, ratios to its direct call and its trials. */
+function latencyTable(r: PercallResults): string {
   const ratio = (p: PercallRow, k: "p50Us" | "p95Us"): string => {
     const b = baselineOf(p, r.rows);
     return p.kind === "direct" ? "1.0" : b ? f1(p[k] / b[k]) : "—";
   };
-  const latency = table(
+  return table(
     [
       "path",
       "configuration",
@@ -241,8 +232,11 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
       mdCell(trialIntervalText(p.trialP50Us) || "—"),
     ]),
   );
-  // The write-up's first table, per harness runtime: its in-process row, each of its rows over a transport, and the differences.
-  const harness = r.rows
+}
+
+/** The write-up's first table, per harness runtime: its in-process row, each of its rows over a transport, and the differences. */
+function harnessTables(r: PercallResults): Array<{ runtime: string; mismatch: string; table: string }> {
+  return r.rows
     .filter((p) => p.measuredBy === "harness" && p.kind === "direct")
     .map((base) => {
       // Its own SDK paths only: a harness driving another target's server (a client declared under clients:, server = target) is in the grid.
@@ -267,52 +261,64 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
         ),
       };
     });
-  // Thin client against the target's own SDK client: the client side's share of the boundary.
+}
+
+/** Thin client against the target's own SDK client: the client side's share of the boundary (null without such pairs). */
+function clientsTable(r: PercallResults): string | null {
   const pairs = clientPairs(r.rows);
+  if (!pairs.length) return null;
   const cpuDiff = (a: PercallRow, b: PercallRow): string =>
     a.clientCpuPerCallUs === null || b.clientCpuPerCallUs === null ? NOT_MEASURED : f1(a.clientCpuPerCallUs - b.clientCpuPerCallUs);
-  const clients = pairs.length
-    ? table(
-        [
-          "server, transport, revision",
-          "SDK client",
-          "thin client p50 [ms]",
-          "SDK client p50 [ms]",
-          "difference p50 [ms]",
-          "thin client p95 [ms]",
-          "SDK client p95 [ms]",
-          "difference p95 [ms]",
-          "thin client CPU per call [µs]",
-          "SDK client CPU per call [µs]",
-          "difference CPU per call [µs]",
-        ],
-        ["l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r"],
-        pairs.map(({ thin, sdk }) => [
-          mdCell(thin.label),
-          mdCell(sdk.client),
-          ms(thin.p50Us),
-          ms(sdk.p50Us),
-          ms(sdk.p50Us - thin.p50Us),
-          ms(thin.p95Us),
-          ms(sdk.p95Us),
-          ms(sdk.p95Us - thin.p95Us),
-          cpuCell(thin),
-          cpuCell(sdk),
-          cpuDiff(sdk, thin),
-        ]),
-      )
-    : null;
-  const setup = table(
+  return table(
+    [
+      "server, transport, revision",
+      "SDK client",
+      "thin client p50 [ms]",
+      "SDK client p50 [ms]",
+      "difference p50 [ms]",
+      "thin client p95 [ms]",
+      "SDK client p95 [ms]",
+      "difference p95 [ms]",
+      "thin client CPU per call [µs]",
+      "SDK client CPU per call [µs]",
+      "difference CPU per call [µs]",
+    ],
+    ["l", "l", "r", "r", "r", "r", "r", "r", "r", "r", "r"],
+    pairs.map(({ thin, sdk }) => [
+      mdCell(thin.label),
+      mdCell(sdk.client),
+      ms(thin.p50Us),
+      ms(sdk.p50Us),
+      ms(sdk.p50Us - thin.p50Us),
+      ms(thin.p95Us),
+      ms(sdk.p95Us),
+      ms(sdk.p95Us - thin.p95Us),
+      cpuCell(thin),
+      cpuCell(sdk),
+      cpuDiff(sdk, thin),
+    ]),
+  );
+}
+
+/** Setup per MCP path: ready, session open, tools/list answered, first call answered. */
+function setupTable(r: PercallResults): string {
+  return table(
     ["path", "ready [ms]", "session open [ms]", "tools/list answered [ms]", "first call answered [ms]", "samples"],
     ["l", "r", "r", "r", "r", "r"],
-    mcp.map((p) =>
-      p.setup
-        ? [mdCell(p.label), f1(p.setup.readyMs), f1(p.setup.openMs), f1(p.setup.listedMs), f1(p.setup.firstCallMs), String(p.setup.samples)]
-        : [mdCell(p.label), "—", "—", "—", "—", "0"],
-    ),
+    r.rows
+      .filter((p) => p.kind === "mcp")
+      .map((p) =>
+        p.setup
+          ? [mdCell(p.label), f1(p.setup.readyMs), f1(p.setup.openMs), f1(p.setup.listedMs), f1(p.setup.firstCallMs), String(p.setup.samples)]
+          : [mdCell(p.label), "—", "—", "—", "—", "0"],
+      ),
   );
+}
+
+/** The loops: sequential, concurrent over one session and one batch, with their ratios. */
+function loopsTable(r: PercallResults): string {
   const n = r.settings.loopCalls;
-  const loops = table(
+  return table(
     ["path", `${n} sequential [ms]`, `${n} concurrent [ms]`, `1 batch of ${n} [ms]`, "concurrent ÷ sequential", "batch ÷ sequential"],
     ["l", "r", "r", "r", "r", "r"],
     r.rows
@@ -324,8 +330,12 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
           : [mdCell(p.label), ...Array<string>(5).fill(NOT_MEASURED)];
       }),
   );
+}
+
+/** The payload sweep: p50 per result size, the smallest size's p50 (≈ per message) and the cost per KB. */
+function payloadTable(r: PercallResults, direct: PercallRow): string {
   const limits = r.settings.payloadLimits;
-  const payload = table(
+  return table(
     [
       "path",
       ...limits.map((l) => `limit ${l}: ${f1((direct.payload.find((x) => x.limit === l)?.resultBytes ?? 0) / 1024)} KB p50 [ms]`),
@@ -341,35 +351,45 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
         return [mdCell(p.label), ...limits.map((l) => ms(p.payload.find((x) => x.limit === l)?.p50Us ?? NaN)), ms(cost.perMessageUs), f1(cost.perKbUs)];
       }),
   );
-  const turnSeconds = r.assumptions.agentTurnSeconds;
-  const shares = mcp.flatMap((p) => {
-    const b = baselineOf(p, r.rows);
-    return b ? [{ p, rows: turnShare(r.assumptions.turnShareRows, b.p50Us, p.p50Us, turnSeconds) }] : [];
-  });
-  const turnTable = table(
+}
+
+/** The overhead's share of an agent turn of the declared (assumed) length, per MCP path and declared row. */
+function turnShareTable(r: PercallResults): string {
+  const shares = r.rows
+    .filter((p) => p.kind === "mcp")
+    .flatMap((p) => {
+      const b = baselineOf(p, r.rows);
+      return b ? [{ p, rows: turnShare(r.assumptions.turnShareRows, b.p50Us, p.p50Us, r.assumptions.agentTurnSeconds) }] : [];
+    });
+  return table(
     ["path", "calls", "turns", "direct [ms]", "over MCP [ms]", "overhead [ms]", "overhead share of elapsed"],
     ["l", "l", "r", "r", "r", "r", "r"],
     shares.flatMap(({ p, rows }) =>
       rows.map((t) => [mdCell(p.label), mdCell(t.label), String(t.turns), f1(t.directMs), f1(t.overMcpMs), f1(t.overheadMs), pct(t.overheadShare)]),
     ),
   );
-  // Each row with the figures it printed here (percall.tsv's p50_us and p95_us), to compare with the re-measured line.
-  const reproduce = table(
+}
+
+/** Each row with the figures it printed here (percall.tsv's p50_us and p95_us), to compare with the re-measured line. */
+function reproduceTable(r: PercallResults): string {
+  const command = (config: string): string => mdCode(reproduceCommand(config, r.matrix, RESULTS_FILES.percall));
+  return table(
     ["configuration", "command that re-measures the row and prints it", "expected here: p50_us / p95_us (interval of the trial p50s [ms])"],
     ["l", "l", "l"],
     [
       ...r.rows.map((p) => [
         mdCode(p.config),
-        mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall)),
+        command(p.config),
         `${mdCode(String(p.p50Us))} / ${mdCode(String(p.p95Us))}${trialIntervalText(p.trialP50Us) ? ` (${trialIntervalText(p.trialP50Us)})` : ""}`,
       ]),
-      ...r.failed.map((p) => [mdCode(p.config), mdCode(reproduceCommand(p.config, r.matrix, RESULTS_FILES.percall)), "no figure here (the path failed)"]),
+      ...r.failed.map((p) => [mdCode(p.config), command(p.config), "no figure here (the path failed)"]),
     ],
   );
-  const failed = r.failed.map((f) => ({ config: mdCode(f.config), label: mdCell(f.label), reason: mdCell(f.reason) }));
-  const command = `npx wirecost run ${shellQuote(r.matrix)} --results ${shellQuote(resultsDir)}`;
-  const renderCommand = `npx wirecost render --results ${shellQuote(resultsDir)} --site /tmp/wirecost-site`;
-  const runs = r.runs.map((env) => ({
+}
+
+/** The runs that wrote the folder: command, configurations, machine, load, window, commit. */
+function runViews(r: PercallResults): Array<Record<string, string>> {
+  return r.runs.map((env) => ({
     command: mdCode(env.command),
     configurations: env.configurations.length === r.rows.length + r.failed.length ? "every configuration" : env.configurations.map((c) => mdCode(c)).join(", "),
     node: mdCell(env.node),
@@ -381,6 +401,39 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
     window: mdCell(`${env.startedAt} – ${env.endedAt}`),
     git: mdCell(`${env.git.commit}${env.git.dirty ? " (uncommitted changes)" : ""}`),
   }));
+}
+
+/** The run's parameters as the method paragraph prints them. */
+function settingsView(r: PercallResults): Record<string, string> {
+  const s = r.settings;
+  return {
+    calls: String(s.calls),
+    trials: String(s.trials),
+    warmup: String(s.warmupCalls),
+    query: mdCode(s.query),
+    limit: String(s.limit),
+    resultKb: f1(s.resultBytes / 1024),
+    loopCalls: String(s.loopCalls),
+    payloadCalls: String(s.payloadCalls),
+    percentileMethod: mdCell(s.percentileMethod),
+    profileRate:
+      s.profileHz === undefined
+        ? "997 samples a second asked of V8 and the self-sampling windows (the rate before the matrix named one)"
+        : `${s.profileHz} samples a second asked of V8 and the self-sampling windows (the matrix's timing.profileHz)`,
+  };
+}
+
+/**
+ * Build the page's markdown from a per-call results folder's contents: one function per section
+ * above, the template (templates/mcp-per-call-overhead.md.njk) lays them out. Deterministic.
+ * @param latencyChart the latency distribution chart of {@link percallDistribution}, when some path kept its calls
+ * @param payloadChart the payload-sweep chart (sections/payload-chart.ts), when some path measured the sweep
+ * @param stages the "Where the time goes" section (generators/sections/stage-tables.ts), when the folder holds profiled trials
+ * @param resultsDir the results folder the page is rendered from, as `render` names it (printed in
+ *   the whole-report run and render commands)
+ */
+export function percallMarkdown(r: PercallResults, resultsDir: string, latencyChart?: ChartView, payloadChart?: ChartView, stages?: StageSectionView): string {
+  const direct = r.rows.find((p) => p.kind === "direct" && p.measuredBy === "wirecost")!; // the loader checked there is one
   return renderMarkdownTemplate("mcp-per-call-overhead.md.njk", {
     title: mdCell(r.title),
     answer: percallAnswer(r, (p) => baselineOf(p, r.rows)),
@@ -396,38 +449,24 @@ export function percallMarkdown(r: PercallResults, resultsDir: string, latencyCh
       absent: r.rows.every((p) => p.clientCpuPerCallUs === null),
       rows: `${r.rows.filter((p) => p.clientCpuPerCallUs !== null).length} of ${r.rows.length}`,
     },
-    settings: {
-      calls: String(r.settings.calls),
-      trials: String(r.settings.trials),
-      warmup: String(r.settings.warmupCalls),
-      query: mdCode(r.settings.query),
-      limit: String(r.settings.limit),
-      resultKb: f1(r.settings.resultBytes / 1024),
-      loopCalls: String(n),
-      payloadCalls: String(r.settings.payloadCalls),
-      percentileMethod: mdCell(r.settings.percentileMethod),
-      profileRate:
-        r.settings.profileHz === undefined
-          ? "997 samples a second asked of V8 and the self-sampling windows (the rate before the matrix named one)"
-          : `${r.settings.profileHz} samples a second asked of V8 and the self-sampling windows (the matrix's timing.profileHz)`,
-    },
-    latency,
-    clients,
+    settings: settingsView(r),
+    latency: latencyTable(r),
+    clients: clientsTable(r),
     clientGrid: clientGrid(r.rows, r.failed) ?? null,
-    harness,
-    failed,
+    harness: harnessTables(r),
+    failed: r.failed.map((f) => ({ config: mdCode(f.config), label: mdCell(f.label), reason: mdCell(f.reason) })),
     directLabel: mdCell(direct.label),
-    setup,
-    loops,
-    payload,
-    turnTable,
-    turnSeconds: formatFixed(turnSeconds, 1),
+    setup: setupTable(r),
+    loops: loopsTable(r),
+    payload: payloadTable(r, direct),
+    turnTable: turnShareTable(r),
+    turnSeconds: formatFixed(r.assumptions.agentTurnSeconds, 1),
     assumptionNote: mdCell(r.assumptions.note),
-    command: mdCode(command),
-    renderCommand: mdCode(renderCommand),
-    reproduce,
+    command: mdCode(`npx wirecost run ${shellQuote(r.matrix)} --results ${shellQuote(resultsDir)}`),
+    renderCommand: mdCode(`npx wirecost render --results ${shellQuote(resultsDir)} --site /tmp/wirecost-site`),
+    reproduce: reproduceTable(r),
     matrix: mdCode(r.matrix),
-    runs,
+    runs: runViews(r),
     builds: buildsTable(r.builds) ?? null,
   });
 }

@@ -125,6 +125,84 @@ interface FlowVerdict {
   sign: number;
 }
 
+const listNames = (names: readonly string[]): string => names.map((n) => mdCell(n)).join(", ");
+const revisionsOf = (rows: readonly KeyedRow[]): string[] => [...new Set(rows.map((r) => axis(r, "revision")))].sort(byName);
+const targetsOf = (rows: readonly KeyedRow[]): string[] => [...new Set(rows.map((r) => axis(r, "target")))].sort(byName);
+const findRow = (rows: readonly KeyedRow[], flow: string, rev: string | undefined, target: string) =>
+  rows.find((r) => axis(r, "flow") === flow && axis(r, "revision") === rev && axis(r, "target") === target);
+
+/** Of one transport's rows and one flow: whether the newest revision is lighter or heavier than the one before, per server, in words. */
+function flowVerdict(rows: readonly KeyedRow[], transport: string, flow: string): FlowVerdict | undefined {
+  const revisions = revisionsOf(rows);
+  const newest = revisions[revisions.length - 1];
+  const previous = revisions[revisions.length - 2];
+  if (newest === undefined || previous === undefined) return undefined;
+  const pairs = targetsOf(rows)
+    .map((t) => ({ t, a: total(findRow(rows, flow, previous, t)), b: total(findRow(rows, flow, newest, t)) }))
+    .filter((p): p is { t: string; a: number; b: number } => p.a !== undefined && p.b !== undefined);
+  if (pairs.length === 0) return undefined;
+  const lighter = pairs.filter((p) => p.b < p.a).map((p) => p.t);
+  const heavier = pairs.filter((p) => p.b > p.a).map((p) => p.t);
+  // "every server measured" only where there are several; one server is named.
+  const which = (ts: string[]) => (ts.length === pairs.length && pairs.length > 1 ? "every server measured" : listNames(ts));
+  const phrase = (than: string): string =>
+    [lighter.length > 0 ? `lighter${than} on ${which(lighter)}` : "", heavier.length > 0 ? `heavier${lighter.length > 0 ? "" : than} on ${which(heavier)}` : ""]
+      .filter(Boolean)
+      .join(" and ") || `equal${than === "" ? "" : ` to ${previous}`}`;
+  const range = pairs.map((p) => p.b - p.a).sort((x, y) => x - y);
+  const lo = range[0] ?? 0;
+  const hi = range[range.length - 1] ?? 0;
+  const span = lo === hi ? `${signed(lo)} bytes` : `${signed(lo)} to ${signed(hi)} bytes`;
+  const sign = lighter.length === pairs.length ? -1 : heavier.length === pairs.length ? 1 : 0;
+  return { transport, previous, newest, text: `${phrase(` than ${previous}`)} (${span} per session)`, bare: `${phrase("")} (${span} per session)`, sign };
+}
+
+/** Per flow, which revision is lighter over each transport: one sentence for both when they compare the same revisions. */
+function flowSentences(of: (transport: string) => KeyedRow[], transports: readonly string[], flows: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const flow of flows) {
+    const verdicts = transports.map((t) => flowVerdict(of(t), t, flow)).filter((v): v is FlowVerdict => v !== undefined);
+    const first = verdicts[0];
+    if (first === undefined) continue;
+    const sameRevisions = verdicts.every((v) => v.newest === first.newest && v.previous === first.previous);
+    const turns = verdicts.some((v) => v.sign !== first.sign);
+    if (sameRevisions) {
+      const clauses = verdicts.map((v, i) => `${i === 0 ? "" : turns ? "but " : "and "}over ${transportName(v.transport)} ${v.bare}`);
+      out.push(`Flow ${mdCode(flow)}, ${first.newest} against ${first.previous}: ${clauses.join(", ")}.`);
+    } else {
+      for (const v of verdicts) out.push(`Over ${transportName(v.transport)}, flow ${mdCode(flow)}: ${v.newest} is ${v.text}.`);
+    }
+  }
+  return out;
+}
+
+/** Of one transport: each server's crossover, and the lightest and heaviest server for one call at the newest revision. */
+function transportSentences(rows: readonly KeyedRow[], transport: string, axisNames: readonly string[], calls: ReadonlyMap<string, number>): string[] {
+  const out: string[] = [];
+  const revisions = revisionsOf(rows);
+  const newest = revisions[revisions.length - 1];
+  const previous = revisions[revisions.length - 2];
+  const targets = targetsOf(rows);
+  const fits = crossoverFits(rows, axisNames, calls);
+  for (const t of targets) {
+    const meet = fits.meets.find((m: CrossoverMeet) => axis(m.a.one, "target") === t && m.a.rev === previous && m.b.rev === newest);
+    if (meet !== undefined) out.push(crossoverSentence(t, transport, meet));
+  }
+  if (newest === undefined) return out;
+  const one = targets
+    .map((t) => ({ t, r: findRow(rows, "plain", newest, t) }))
+    .map((x) => ({ ...x, v: total(x.r) }))
+    .filter((x): x is { t: string; r: KeyedRow; v: number } => x.r !== undefined && x.v !== undefined)
+    .sort((a, b) => a.v - b.v || byName(a.t, b.t));
+  const first = one[0];
+  const last = one[one.length - 1];
+  if (first !== undefined && last !== undefined && one.length > 1)
+    out.push(
+      `For one call over ${transportName(transport)} at ${newest}, ${mdCell(first.t)} sends the fewest bytes (${formatInt(first.v)}, row ${first.r.key}) and ${mdCell(last.t)} the most (${formatInt(last.v)}, row ${last.r.key}).`,
+    );
+  return out;
+}
+
 /**
  * The sentences: per flow, which revision is lighter over each transport (one sentence for both,
  * so that a transport where the answer turns round is read beside the other); per transport and
@@ -137,82 +215,8 @@ function findings(
   calls: ReadonlyMap<string, number>,
   flows: readonly string[],
 ): string[] {
-  const out: string[] = [];
-  const list = (names: readonly string[]): string => names.map((n) => mdCell(n)).join(", ");
-  const revisionsOf = (rows: readonly KeyedRow[]): string[] => [...new Set(rows.map((r) => axis(r, "revision")))].sort(byName);
-  const find = (rows: readonly KeyedRow[], flow: string, rev: string | undefined, target: string) =>
-    rows.find((r) => axis(r, "flow") === flow && axis(r, "revision") === rev && axis(r, "target") === target);
-  const verdict = (rows: readonly KeyedRow[], transport: string, flow: string): FlowVerdict | undefined => {
-    const revisions = revisionsOf(rows);
-    const newest = revisions[revisions.length - 1];
-    const previous = revisions[revisions.length - 2];
-    if (newest === undefined || previous === undefined) return undefined;
-    const targets = [...new Set(rows.map((r) => axis(r, "target")))].sort(byName);
-    const pairs = targets
-      .map((t) => ({ t, a: total(find(rows, flow, previous, t)), b: total(find(rows, flow, newest, t)) }))
-      .filter((p): p is { t: string; a: number; b: number } => p.a !== undefined && p.b !== undefined);
-    if (pairs.length === 0) return undefined;
-    const lighter = pairs.filter((p) => p.b < p.a).map((p) => p.t);
-    const heavier = pairs.filter((p) => p.b > p.a).map((p) => p.t);
-    // "every server measured" only where there are several; one server is named.
-    const which = (ts: string[]) => (ts.length === pairs.length && pairs.length > 1 ? "every server measured" : list(ts));
-    const phrase = (than: string): string =>
-      [
-        lighter.length > 0 ? `lighter${than} on ${which(lighter)}` : "",
-        heavier.length > 0 ? `heavier${lighter.length > 0 ? "" : than} on ${which(heavier)}` : "",
-      ]
-        .filter(Boolean)
-        .join(" and ") || `equal${than === "" ? "" : ` to ${previous}`}`;
-    const range = pairs.map((p) => p.b - p.a).sort((x, y) => x - y);
-    const lo = range[0] ?? 0;
-    const hi = range[range.length - 1] ?? 0;
-    const span = lo === hi ? `${signed(lo)} bytes` : `${signed(lo)} to ${signed(hi)} bytes`;
-    const text = `${phrase(` than ${previous}`)} (${span} per session)`;
-    const bare = `${phrase("")} (${span} per session)`;
-    const sign = lighter.length === pairs.length ? -1 : heavier.length === pairs.length ? 1 : 0;
-    return { transport, previous, newest, text, bare, sign };
-  };
   const of = (transport: string): KeyedRow[] => grid.filter((r) => axis(r, "transport") === transport);
-  for (const flow of flows) {
-    const verdicts = transports.map((t) => verdict(of(t), t, flow)).filter((v): v is FlowVerdict => v !== undefined);
-    const first = verdicts[0];
-    if (first === undefined) continue;
-    const sameRevisions = verdicts.every((v) => v.newest === first.newest && v.previous === first.previous);
-    const turns = verdicts.some((v) => v.sign !== first.sign);
-    if (sameRevisions) {
-      const clauses = verdicts.map((v, i) => `${i === 0 ? "" : turns ? "but " : "and "}over ${transportName(v.transport)} ${v.bare}`);
-      out.push(`Flow ${mdCode(flow)}, ${first.newest} against ${first.previous}: ${clauses.join(", ")}.`);
-    } else {
-      for (const v of verdicts) out.push(`Over ${transportName(v.transport)}, flow ${mdCode(flow)}: ${v.newest} is ${v.text}.`);
-    }
-  }
-  for (const transport of transports) {
-    const rows = of(transport);
-    const revisions = revisionsOf(rows);
-    const newest = revisions[revisions.length - 1];
-    const previous = revisions[revisions.length - 2];
-    const targets = [...new Set(rows.map((r) => axis(r, "target")))].sort(byName);
-    const fits = crossoverFits(rows, axisNames, calls);
-    for (const t of targets) {
-      const meet = fits.meets.find((m: CrossoverMeet) => axis(m.a.one, "target") === t && m.a.rev === previous && m.b.rev === newest);
-      if (meet === undefined) continue;
-      out.push(crossoverSentence(t, transport, meet));
-    }
-    if (newest === undefined) continue;
-    const one = targets
-      .map((t) => ({ t, r: find(rows, "plain", newest, t) }))
-      .map((x) => ({ ...x, v: total(x.r) }))
-      .filter((x): x is { t: string; r: KeyedRow; v: number } => x.r !== undefined && x.v !== undefined)
-      .sort((a, b) => a.v - b.v || byName(a.t, b.t));
-    const first = one[0];
-    const last = one[one.length - 1];
-    if (first !== undefined && last !== undefined && one.length > 1) {
-      out.push(
-        `For one call over ${transportName(transport)} at ${newest}, ${mdCell(first.t)} sends the fewest bytes (${formatInt(first.v)}, row ${first.r.key}) and ${mdCell(last.t)} the most (${formatInt(last.v)}, row ${last.r.key}).`,
-      );
-    }
-  }
-  return out;
+  return [...flowSentences(of, transports, flows), ...transports.flatMap((t) => transportSentences(of(t), t, axisNames, calls))];
 }
 
 /**

@@ -152,16 +152,17 @@ export async function releasesView(results: Results, slug: string): Promise<{ vi
   };
 }
 
-/** One target's part of the releases section (see {@link releasesView}). */
-async function sdkView(
-  results: Results,
-  slug: string,
-  target: string,
-  measured: readonly Config[],
-  pairs: readonly Pair[],
-): Promise<{ view: SdkReleasesView; assets: { file: string; content: string }[] }> {
-  const order = releaseOrder(measured.map((c) => axisOf(c, VERSION)));
-  // Charts: flow × transport, one series per client and revision.
+/** One row of a target's release-pairs table: two consecutive releases and their configurations compared. */
+interface ReleaseRow {
+  from: string;
+  to: string;
+  compared: number;
+  changed: number;
+  delta: number[];
+}
+
+/** The charts of one target: flow × transport, one series per client and revision, total bytes against release. */
+async function releaseCharts(results: Results, slug: string, target: string, measured: readonly Config[], order: readonly string[]) {
   const clients = new Set(measured.map((c) => axisOf(c, "client")));
   const groups = new Map<string, LineDatum[]>();
   for (const c of measured) {
@@ -176,7 +177,7 @@ async function sdkView(
   for (const [key, data] of [...groups].sort(([a], [b]) => byText(a, b))) {
     const [flow, transport] = JSON.parse(key) as [string, string];
     const file = `${slug}-releases-${idStem(`${target}-${flow}-${transport}`)}.svg`;
-    assets.push({ file, content: await lineChartSvg(data, order, "Release", "Total bytes (median)") });
+    assets.push({ file, content: await lineChartSvg(data, [...order], "Release", "Total bytes (median)") });
     charts.push({
       flow: mdCode(flow),
       transport: mdCode(transport),
@@ -184,9 +185,12 @@ async function sdkView(
       coincide: coincidingSeries(data.map((d) => ({ panel: "", series: d.series, x: d.x, value: d.value }))),
     });
   }
-  // Pairs of consecutive releases, from changes.tsv.
-  const rank = new Map(order.map((v, i) => [v, i] as const));
-  const byRelease = new Map<string, { from: string; to: string; compared: number; changed: number; delta: number[] }>();
+  return { charts, assets };
+}
+
+/** Pairs of consecutive releases from changes.tsv, in release order: configurations compared, changed, and their Δ total bytes. */
+function releaseRowsOf(pairs: readonly Pair[], rank: ReadonlyMap<string, number>): ReleaseRow[] {
+  const byRelease = new Map<string, ReleaseRow>();
   for (const p of pairs) {
     const key = JSON.stringify([p.from, p.to]);
     const e = byRelease.get(key) ?? { from: p.from, to: p.to, compared: 0, changed: 0, delta: [] };
@@ -195,49 +199,56 @@ async function sdkView(
     e.delta.push(p.rows[0]!.deltaTotalBytes);
     byRelease.set(key, e);
   }
-  const releaseRows = [...byRelease.values()].sort((a, b) => (rank.get(a.from) ?? 0) - (rank.get(b.from) ?? 0));
-  const pairsTable = tableView(
+  return [...byRelease.values()].sort((a, b) => (rank.get(a.from) ?? 0) - (rank.get(b.from) ?? 0));
+}
+
+/** `+3` or `-2 to +5`: one signed figure, or the range of several. */
+function signedRange(xs: readonly number[], unit = ""): string {
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  return lo === hi ? `${signed(lo)}${unit}` : `${signed(lo)} to ${signed(hi)}${unit}`;
+}
+
+/** The release-pairs table. */
+function releasePairsTable(releaseRows: readonly ReleaseRow[]): TableView {
+  return tableView(
     [
-      { header: "Releases", align: "left", cell: (r: (typeof releaseRows)[number]) => `${r.from} → ${r.to}` },
+      { header: "Releases", align: "left", cell: (r: ReleaseRow) => `${r.from} → ${r.to}` },
       { header: "Configurations compared", align: "right", cell: (r) => formatInt(r.compared) },
       { header: "Changed", align: "right", cell: (r) => formatInt(r.changed) },
-      {
-        header: "Δ total bytes",
-        align: "right",
-        cell: (r) => {
-          const lo = Math.min(...r.delta);
-          const hi = Math.max(...r.delta);
-          return lo === hi ? signed(lo) : `${signed(lo)} to ${signed(hi)}`;
-        },
-      },
+      { header: "Δ total bytes", align: "right", cell: (r) => signedRange(r.delta) },
     ],
-    releaseRows,
+    [...releaseRows],
   );
-  const changedPairs = pairs
-    .filter(changedPair)
-    .sort((a, b) => (rank.get(a.from) ?? 0) - (rank.get(b.from) ?? 0) || byText(a.rows[0]!.headConfig, b.rows[0]!.headConfig));
-  const changes = changedPairs.length
-    ? tableView(
-        [
-          { header: "Releases", align: "left", cell: (p: Pair) => `${p.from} → ${p.to}` },
-          { header: "Transport", align: "left", cell: (p) => (p.head ? axisOf(p.head, "transport") : "") },
-          { header: "Revision", align: "left", cell: (p) => (p.head ? axisOf(p.head, "revision") : "") },
-          { header: "Flow", align: "left", cell: (p) => (p.head ? axisOf(p.head, "flow") : "") },
-          { header: "Total bytes", align: "right", cell: (p) => `${formatInt(p.rows[0]!.baseTotalBytes)} → ${formatInt(p.rows[0]!.headTotalBytes)}` },
-          { header: "Δ", align: "right", cell: (p) => signed(p.rows[0]!.deltaTotalBytes) },
-          { header: "Cause", align: "left", cell: (p) => causesText(p.rows) },
-        ],
-        changedPairs,
-      )
-    : undefined;
+}
+
+/** The changed configurations, one row each with its cause (undefined when none changed). */
+function changesTable(changedPairs: readonly Pair[]): TableView | undefined {
+  if (!changedPairs.length) return undefined;
+  return tableView(
+    [
+      { header: "Releases", align: "left", cell: (p: Pair) => `${p.from} → ${p.to}` },
+      { header: "Transport", align: "left", cell: (p) => (p.head ? axisOf(p.head, "transport") : "") },
+      { header: "Revision", align: "left", cell: (p) => (p.head ? axisOf(p.head, "revision") : "") },
+      { header: "Flow", align: "left", cell: (p) => (p.head ? axisOf(p.head, "flow") : "") },
+      { header: "Total bytes", align: "right", cell: (p) => `${formatInt(p.rows[0]!.baseTotalBytes)} → ${formatInt(p.rows[0]!.headTotalBytes)}` },
+      { header: "Δ", align: "right", cell: (p) => signed(p.rows[0]!.deltaTotalBytes) },
+      { header: "Cause", align: "left", cell: (p) => causesText(p.rows) },
+    ],
+    [...changedPairs],
+  );
+}
+
+/** The sentences: each release pair that changed bytes with its causes, and the pairs that changed none. */
+function releaseSummary(target: string, releaseRows: readonly ReleaseRow[], changedPairs: readonly Pair[]): string[] {
   const summary: string[] = [];
   const changedHere = releaseRows.filter((r) => r.changed > 0);
   for (const r of changedHere) {
     const here = changedPairs.filter((p) => p.from === r.from && p.to === r.to);
-    const deltas = here.map((p) => p.rows[0]?.deltaTotalBytes ?? 0);
-    const lo = Math.min(...deltas);
-    const hi = Math.max(...deltas);
-    const span = lo === hi ? `${signed(lo)} B` : `${signed(lo)} to ${signed(hi)} B`;
+    const span = signedRange(
+      here.map((p) => p.rows[0]?.deltaTotalBytes ?? 0),
+      " B",
+    );
     summary.push(
       `**${mdCode(target)} ${r.from} → ${r.to}**: ${span} total bytes in ${formatInt(r.changed)} of ${counted(r.compared, "configuration")}; ${causeNames(here.flatMap((p) => p.rows)).join("; ")}.`,
     );
@@ -245,29 +256,45 @@ async function sdkView(
   const first = releaseRows[0];
   const last = releaseRows[releaseRows.length - 1];
   if (first !== undefined && last !== undefined && changedHere.length === 0) {
-    summary.push(
-      `**${mdCode(target)} ${first.from} → ${last.to}**: no release changed any byte (${counted(
-        releaseRows.reduce((n, r) => n + r.compared, 0),
-        "configuration pair",
-      )}).`,
+    const pairsCompared = counted(
+      releaseRows.reduce((n, r) => n + r.compared, 0),
+      "configuration pair",
     );
+    summary.push(`**${mdCode(target)} ${first.from} → ${last.to}**: no release changed any byte (${pairsCompared}).`);
   } else if (changedHere.length < releaseRows.length) {
-    summary.push(
-      `${mdCode(target)}, no byte changed: ${releaseRows
-        .filter((r) => r.changed === 0)
-        .map((r) => `${r.from} → ${r.to}`)
-        .join(", ")}.`,
-    );
+    const unchanged = releaseRows
+      .filter((r) => r.changed === 0)
+      .map((r) => `${r.from} → ${r.to}`)
+      .join(", ");
+    summary.push(`${mdCode(target)}, no byte changed: ${unchanged}.`);
   }
+  return summary;
+}
+
+/** One target's part of the releases section (see {@link releasesView}). */
+async function sdkView(
+  results: Results,
+  slug: string,
+  target: string,
+  measured: readonly Config[],
+  pairs: readonly Pair[],
+): Promise<{ view: SdkReleasesView; assets: { file: string; content: string }[] }> {
+  const order = releaseOrder(measured.map((c) => axisOf(c, VERSION)));
+  const { charts, assets } = await releaseCharts(results, slug, target, measured, order);
+  const rank = new Map(order.map((v, i) => [v, i] as const));
+  const releaseRows = releaseRowsOf(pairs, rank);
+  const changedPairs = pairs
+    .filter(changedPair)
+    .sort((a, b) => (rank.get(a.from) ?? 0) - (rank.get(b.from) ?? 0) || byText(a.rows[0]!.headConfig, b.rows[0]!.headConfig));
   return {
     view: {
       target: mdCode(target),
       label: mdCell(results.provenance.targetLabels.get(target) ?? target),
       releases: order.map(mdCode).join(", "),
       charts,
-      pairs: pairsTable,
-      changes,
-      summary,
+      pairs: releasePairsTable(releaseRows),
+      changes: changesTable(changedPairs),
+      summary: releaseSummary(target, releaseRows, changedPairs),
       compared: formatInt(pairs.length),
       changed: formatInt(changedPairs.length),
     },

@@ -263,34 +263,8 @@ function pathView(p: PercallRow, f: ProfiledRead, direct: PercallRow | undefined
   };
 }
 
-/**
- * The section's view and its chart files.
- * @param stem file stem of the chart (`<stem>-stages.svg` and `.tsv`)
- * @returns undefined when the folder holds no profiled trials
- */
-export async function stageSection(
-  r: PercallResults,
-  profiled: ReadonlyMap<string, ProfiledRead> | undefined,
-  stem: string,
-): Promise<{ view: StageSectionView; assets: Array<{ file: string; content: string }> } | undefined> {
-  if (!profiled || profiled.size === 0) return undefined;
-  const directOf = (f: ProfiledRead): PercallRow | undefined => r.rows.find((x) => x.target === f.directTarget && x.kind === "direct");
-  const directProfiledOf = (f: ProfiledRead): ProfiledRead | undefined => {
-    const d = directOf(f);
-    return d ? profiled.get(d.config) : undefined;
-  };
-  const shown = r.rows.filter((p) => profiled.has(p.config));
-  const viewOf = (p: PercallRow): StagePathView => {
-    const f = profiled.get(p.config)!;
-    return pathView(p, f, directOf(f), directProfiledOf(f), stem);
-  };
-  const paths = shown.map(viewOf);
-  const checks = shown
-    .map((p) => {
-      const f = profiled.get(p.config)!;
-      return checkB(f, p, directOf(f), directProfiledOf(f));
-    })
-    .filter((b): b is CheckB => typeof b !== "string");
+/** The stacked bars' values: per ok profiled path each row with a time, and the stages in first-seen order. */
+function stageBarData(shown: readonly PercallRow[], profiled: ReadonlyMap<string, ProfiledRead>): { data: StageDatum[]; stageOrder: string[] } {
   const data: StageDatum[] = [];
   const stageOrder: string[] = [];
   for (const p of shown) {
@@ -298,12 +272,16 @@ export async function stageSection(
     if (f.status !== "ok") continue;
     for (const x of f.rows) {
       if (x.usPerCall === null) continue;
-      const stage = x.label;
-      if (!stageOrder.includes(stage)) stageOrder.push(stage);
-      data.push({ path: p.label, stage, us: x.usPerCall });
+      if (!stageOrder.includes(x.label)) stageOrder.push(x.label);
+      data.push({ path: p.label, stage: x.label, us: x.usPerCall });
     }
   }
-  const seed = shown
+  return { data, stageOrder };
+}
+
+/** The seed comparison rows: each Python-style harness path over stdio, its validation and scheduling subtotals in ms and as shares. */
+function seedRows(shown: readonly PercallRow[], profiled: ReadonlyMap<string, ProfiledRead>): SeedComparison[] {
+  return shown
     .filter((p) => p.measuredBy === "harness" && p.kind === "mcp" && p.transport === "stdio" && profiled.get(p.config)!.status === "ok")
     .flatMap((p) => {
       const rows = profiled.get(p.config)!.rows;
@@ -329,22 +307,49 @@ export async function stageSection(
         },
       ];
     });
+}
+
+/**
+ * The section's view and its chart files.
+ * @param stem file stem of the chart (`<stem>-stages.svg` and `.tsv`)
+ * @returns undefined when the folder holds no profiled trials
+ */
+export async function stageSection(
+  r: PercallResults,
+  profiled: ReadonlyMap<string, ProfiledRead> | undefined,
+  stem: string,
+): Promise<{ view: StageSectionView; assets: Array<{ file: string; content: string }> } | undefined> {
+  if (!profiled || profiled.size === 0) return undefined;
+  const directOf = (f: ProfiledRead): PercallRow | undefined => r.rows.find((x) => x.target === f.directTarget && x.kind === "direct");
+  const directProfiledOf = (f: ProfiledRead): ProfiledRead | undefined => {
+    const d = directOf(f);
+    return d ? profiled.get(d.config) : undefined;
+  };
+  const shown = r.rows.filter((p) => profiled.has(p.config));
+  const paths = shown.map((p) => {
+    const f = profiled.get(p.config)!;
+    return pathView(p, f, directOf(f), directProfiledOf(f), stem);
+  });
+  const checks = shown
+    .map((p) => {
+      const f = profiled.get(p.config)!;
+      return checkB(f, p, directOf(f), directProfiledOf(f));
+    })
+    .filter((b): b is CheckB => typeof b !== "string");
+  const { data, stageOrder } = stageBarData(shown, profiled);
   const svg = `${stem}-stages.svg`;
   const tsv = `${stem}-stages.tsv`;
   const chart = data.length
-    ? {
-        svg,
-        data: tsv,
-        alt: `Time per call of ${new Set(data.map((d) => d.path)).size} profiled paths split by stage, one stacked bar per path on one scale`,
-      }
+    ? { svg, data: tsv, alt: `Time per call of ${new Set(data.map((d) => d.path)).size} profiled paths split by stage, one stacked bar per path on one scale` }
     : null;
+  const notComputable = shown.length - checks.length;
   return {
     view: {
       paths,
       chart,
-      holds: `${checks.filter((b) => !b.flagged).length} of ${checks.length} paths${checks.length < shown.length ? ` (not computable for ${shown.length - checks.length} more: the reason is beside each)` : ""}`,
+      holds: `${checks.filter((b) => !b.flagged).length} of ${checks.length} paths${notComputable > 0 ? ` (not computable for ${notComputable} more: the reason is beside each)` : ""}`,
       flagged: shown.filter((_p, i) => paths[i]!.flagged).map((p) => mdCell(p.label)),
-      seed,
+      seed: seedRows(shown, profiled),
     },
     assets: chart
       ? [

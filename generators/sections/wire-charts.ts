@@ -98,6 +98,106 @@ async function addChart(
   return { svg, tsv };
 }
 
+type Assets = Array<{ file: string; content: string }>;
+
+/** The crossover chart: per server and revision, the measured medians at 1 and 10 calls and the fitted line (undefined without fits). */
+async function crossoverChart(
+  assets: Assets,
+  base: readonly KeyedRow[],
+  axisNames: readonly string[],
+  calls: ReadonlyMap<string, number>,
+  slug: string,
+  transport: string,
+): Promise<ChartView | undefined> {
+  const fits = crossoverFits(base, axisNames, calls);
+  if (fits.lines.length === 0) return undefined;
+  const data: Array<CrossoverDatum & { config: string }> = [];
+  const meetMax = Math.max(0, ...fits.meets.map((m) => (m.at !== undefined && Number.isFinite(m.at) ? Math.ceil(m.at) : 0)));
+  const sorted = [...fits.lines].sort((a, b) => compareTuples([axis(a.one, "target"), a.rev], [axis(b.one, "target"), b.rev]));
+  for (const l of sorted) {
+    const panel = axis(l.one, "target");
+    const far = Math.max(l.c10, Math.min(meetMax, 2 * l.c10));
+    for (const [r, c] of [
+      [l.one, l.c1],
+      [l.ten, l.c10],
+    ] as const) {
+      data.push({ panel, revision: l.rev, calls: c, bytes: r.metrics.get("total_bytes")?.median ?? 0, kind: "measured", config: r.summary.config });
+    }
+    for (const c of [0, far])
+      data.push({
+        panel,
+        revision: l.rev,
+        calls: c,
+        bytes: Number(formatFixed(l.fixed + l.marginal * c, 1).replace(/,/g, "")),
+        kind: "fitted",
+        config: l.one.summary.config,
+      });
+  }
+  const { svg, tsv } = await addChart(
+    assets,
+    `${slug}-crossover`,
+    crossoverSvg(data),
+    ["server", "revision", "calls", "total_bytes", "kind", "config"],
+    data.map((d) => [d.panel, d.revision, d.calls, d.bytes, d.kind, d.config]),
+  );
+  return {
+    svg,
+    data: tsv,
+    coincide: coincidingSeries(data.filter((d) => d.kind === "measured").map((d) => ({ panel: d.panel, series: d.revision, x: d.calls, value: d.bytes }))),
+    alt: `${transport}: total bytes per session against calls per session, one panel per server, measured medians as points and the fitted line of each revision`,
+  };
+}
+
+/** The HTTP layers chart: one panel per flow and revision, one stacked bar per server (undefined without HTTP rows). */
+async function layersChart(assets: Assets, http: readonly KeyedRow[], slug: string): Promise<ChartView | undefined> {
+  const data: Array<LayerDatum & { config: string }> = [];
+  // Every flow the rows ran (reportFlows: plain, input, ten first), one panel per flow and revision.
+  const flows = reportFlows(http);
+  const rank = (r: KeyedRow): string => String(flows.indexOf(axis(r, "flow"))).padStart(4, "0");
+  const sorted = [...http]
+    .filter((r) => flows.includes(axis(r, "flow")))
+    .sort((a, b) => compareTuples([rank(a), axis(a, "revision"), axis(a, "target")], [rank(b), axis(b, "revision"), axis(b, "target")]));
+  for (const r of sorted) {
+    HTTP_LAYERS.forEach(([metric, layer], order) => {
+      const v = r.metrics.get(metric)?.median;
+      if (v === undefined) return;
+      data.push({ flow: axis(r, "flow"), revision: axis(r, "revision"), server: axis(r, "target"), layer, order, bytes: v, config: r.summary.config });
+    });
+  }
+  if (data.length === 0) return undefined;
+  const { svg, tsv } = await addChart(
+    assets,
+    `${slug}-http-layers`,
+    layerMultiplesSvg(data),
+    ["flow", "revision", "server", "layer", "bytes", "config"],
+    data.map((d) => [d.flow, d.revision, d.server, d.layer, d.bytes, d.config]),
+  );
+  return {
+    svg,
+    data: tsv,
+    alt: "HTTP bytes by layer (request and response heads and bodies, chunk framing), one panel per flow and revision, one stacked bar per server, all panels on one bytes scale",
+  };
+}
+
+/** The request-state chart: total bytes of the state flow against its request state (undefined without a `state` axis or points). */
+async function stateChart(assets: Assets, rows: readonly KeyedRow[], axisNames: readonly string[], slug: string): Promise<ChartView | undefined> {
+  const state = axisNames.includes("state") ? statePoints(rows, axisNames) : [];
+  if (state.length === 0) return undefined;
+  const { svg, tsv } = await addChart(
+    assets,
+    `${slug}-request-state`,
+    sweepLinesSvg(state, "Request state [bytes] (state axis)", "Total bytes per session (median)"),
+    ["panel", "revision", "state_bytes", "total_bytes", "config"],
+    state.map((d) => [d.panel, d.series, d.x, d.y, d.config]),
+  );
+  return {
+    svg,
+    data: tsv,
+    coincide: coincidingSeries(state.map((d) => ({ panel: d.panel, series: d.series, x: d.x, value: d.y }))),
+    alt: "Total bytes of the state flow against the size of its request state, one panel per server, transport and client, one line per revision",
+  };
+}
+
 /**
  * Build the charts and their files.
  * @param rows report rows that speak MCP (every transport)
@@ -112,102 +212,15 @@ export async function wireCharts(
   calls: ReadonlyMap<string, number>,
   slug: string,
   mcp: boolean,
-): Promise<{ crossover?: ChartView; layers?: ChartView; state?: ChartView; assets: Array<{ file: string; content: string }> }> {
-  const assets: Array<{ file: string; content: string }> = [];
+): Promise<{ crossover?: ChartView; layers?: ChartView; state?: ChartView; assets: Assets }> {
+  const assets: Assets = [];
   const grid = mainGrid(rows, axisNames);
   const http = grid.filter((r) => axis(r, "transport") === "http");
   const base = http.length > 0 ? http : grid.filter((r) => axis(r, "transport") === "stdio");
-  const transport = http.length > 0 ? "HTTP" : "stdio";
-  const out: { crossover?: ChartView; layers?: ChartView; state?: ChartView; assets: typeof assets } = { assets };
-
-  const fits = mcp ? crossoverFits(base, axisNames, calls) : { lines: [], meets: [] };
-  if (fits.lines.length > 0) {
-    const data: Array<CrossoverDatum & { config: string }> = [];
-    const meetMax = Math.max(0, ...fits.meets.map((m) => (m.at !== undefined && Number.isFinite(m.at) ? Math.ceil(m.at) : 0)));
-    const sorted = [...fits.lines].sort((a, b) => compareTuples([axis(a.one, "target"), a.rev], [axis(b.one, "target"), b.rev]));
-    for (const l of sorted) {
-      const panel = axis(l.one, "target");
-      const far = Math.max(l.c10, Math.min(meetMax, 2 * l.c10));
-      for (const [r, c] of [
-        [l.one, l.c1],
-        [l.ten, l.c10],
-      ] as const) {
-        data.push({ panel, revision: l.rev, calls: c, bytes: r.metrics.get("total_bytes")?.median ?? 0, kind: "measured", config: r.summary.config });
-      }
-      for (const c of [0, far]) {
-        data.push({
-          panel,
-          revision: l.rev,
-          calls: c,
-          bytes: Number(formatFixed(l.fixed + l.marginal * c, 1).replace(/,/g, "")),
-          kind: "fitted",
-          config: l.one.summary.config,
-        });
-      }
-    }
-    const { svg, tsv } = await addChart(
-      assets,
-      `${slug}-crossover`,
-      crossoverSvg(data),
-      ["server", "revision", "calls", "total_bytes", "kind", "config"],
-      data.map((d) => [d.panel, d.revision, d.calls, d.bytes, d.kind, d.config]),
-    );
-    out.crossover = {
-      svg,
-      data: tsv,
-      coincide: coincidingSeries(data.filter((d) => d.kind === "measured").map((d) => ({ panel: d.panel, series: d.revision, x: d.calls, value: d.bytes }))),
-      alt: `${transport}: total bytes per session against calls per session, one panel per server, measured medians as points and the fitted line of each revision`,
-    };
-  }
-
-  if (http.length > 0) {
-    const data: Array<LayerDatum & { config: string }> = [];
-    // Every flow the rows ran (reportFlows: plain, input, ten first), one panel per flow and revision.
-    const flows = reportFlows(http);
-    const rank = (r: KeyedRow): string => String(flows.indexOf(axis(r, "flow"))).padStart(4, "0");
-    const sorted = [...http]
-      .filter((r) => flows.includes(axis(r, "flow")))
-      .sort((a, b) => compareTuples([rank(a), axis(a, "revision"), axis(a, "target")], [rank(b), axis(b, "revision"), axis(b, "target")]));
-    for (const r of sorted) {
-      HTTP_LAYERS.forEach(([metric, layer], order) => {
-        const v = r.metrics.get(metric)?.median;
-        if (v === undefined) return;
-        data.push({ flow: axis(r, "flow"), revision: axis(r, "revision"), server: axis(r, "target"), layer, order, bytes: v, config: r.summary.config });
-      });
-    }
-    if (data.length > 0) {
-      const { svg, tsv } = await addChart(
-        assets,
-        `${slug}-http-layers`,
-        layerMultiplesSvg(data),
-        ["flow", "revision", "server", "layer", "bytes", "config"],
-        data.map((d) => [d.flow, d.revision, d.server, d.layer, d.bytes, d.config]),
-      );
-      out.layers = {
-        svg,
-        data: tsv,
-        alt: "HTTP bytes by layer (request and response heads and bodies, chunk framing), one panel per flow and revision, one stacked bar per server, all panels on one bytes scale",
-      };
-    }
-  }
-
-  const state = axisNames.includes("state") ? statePoints(rows, axisNames) : [];
-  if (state.length > 0) {
-    const { svg, tsv } = await addChart(
-      assets,
-      `${slug}-request-state`,
-      sweepLinesSvg(state, "Request state [bytes] (state axis)", "Total bytes per session (median)"),
-      ["panel", "revision", "state_bytes", "total_bytes", "config"],
-      state.map((d) => [d.panel, d.series, d.x, d.y, d.config]),
-    );
-    out.state = {
-      svg,
-      data: tsv,
-      coincide: coincidingSeries(state.map((d) => ({ panel: d.panel, series: d.series, x: d.x, value: d.y }))),
-      alt: "Total bytes of the state flow against the size of its request state, one panel per server, transport and client, one line per revision",
-    };
-  }
-  return out;
+  const crossover = mcp ? await crossoverChart(assets, base, axisNames, calls, slug, http.length > 0 ? "HTTP" : "stdio") : undefined;
+  const layers = http.length > 0 ? await layersChart(assets, http, slug) : undefined;
+  const state = await stateChart(assets, rows, axisNames, slug);
+  return { ...(crossover ? { crossover } : {}), ...(layers ? { layers } : {}), ...(state ? { state } : {}), assets };
 }
 
 /**
