@@ -6,7 +6,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cli, root } from "../paths.js";
@@ -313,6 +313,30 @@ describe("run and page", () => {
       [["mcp-ts-v2-stdio-2026-07-28"], ["direct-in-process"]],
     );
     assert.equal(runFile.settings.calls, 20);
+  });
+
+  it("refuses a folder of another schema version in one line before it builds or measures, and leaves it as it was", () => {
+    const other = mkdtempSync(join(tmpdir(), "wirecost-percall-v99-"));
+    const record = `${JSON.stringify({ schemaVersion: 99, runs: [] })}\n`;
+    writeFileSync(join(other, "percall-run.json"), record);
+    try {
+      assert.throws(
+        () =>
+          execFileSync("node", [cli, "run", small, "--only", "direct-in-process", "--results", other], {
+            cwd: root,
+            stdio: "pipe",
+            env: { ...process.env, ...env },
+          }),
+        (e: { stderr: Buffer; status: number }) => {
+          const lines = e.stderr.toString().trim().split("\n");
+          return e.status !== 0 && lines.length === 1 && /percall-run\.json.*schemaVersion.*99/.test(lines[0]!) && !/trial/.test(lines[0]!);
+        },
+      );
+      assert.equal(readFileSync(join(other, "percall-run.json"), "utf8"), record);
+      assert.equal(existsSync(join(other, "percall.tsv")), false, "nothing measured, nothing written");
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it("--only that matches nothing names the expand command", () => {
