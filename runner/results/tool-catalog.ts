@@ -129,22 +129,28 @@ function catalogOfFailedRuns(
   return first;
 }
 
-/**
- * Write tools.tsv, tools-changes.tsv and findings.tsv into the results folder `dir` (atomically), from its
- * summary.tsv, runs.tsv and capture logs.
- * @returns the rows written, and the repeat read for each configuration (`repeatOf`)
- * @throws UserError when summary.tsv or runs.tsv is missing or malformed
- */
-export function writeToolCatalog(dir: string): { tools: ToolRow[]; changes: ChangeRow[]; findings: FindingRow[]; repeatOf: ReadonlyMap<string, number> } {
-  const summary = readSummary(resultsFile(dir, "summary"), FIX);
+/** A run that did not end ok: its repeat, status and error, as runs.tsv records them. */
+interface OtherRun {
+  repeat: number;
+  status: string;
+  error: string;
+}
+
+/** The repeats of each configuration by outcome: the ok ones, and the others with their status and error (runs.tsv). */
+function repeatsByOutcome(dir: string): { okRepeats: Map<string, number[]>; otherRuns: Map<string, OtherRun[]> } {
   const okRepeats = new Map<string, number[]>();
-  const otherRuns = new Map<string, { repeat: number; status: string; error: string }[]>();
+  const otherRuns = new Map<string, OtherRun[]>();
   const runs = readRunsTable(dir, FIX);
   if (runs === undefined) throw new UserError({ file: resultsFile(dir, "runs"), problem: "file not found", fix: FIX });
   for (const r of runs.rows) {
     if (r.status === "ok") okRepeats.set(r.config, [...(okRepeats.get(r.config) ?? []), r.repeat]);
     else otherRuns.set(r.config, [...(otherRuns.get(r.config) ?? []), { repeat: r.repeat, status: r.status, error: r.cells.get("error") ?? "" }]);
   }
+  return { okRepeats, otherRuns };
+}
+
+/** Per configuration the repeat read (a like repeat, else its first ok one), the configurations whose repeats differ, and those findings. */
+function repeatsRead(dir: string, okRepeats: ReadonlyMap<string, number[]>) {
   const findings: FindingRow[] = [];
   const okRepeat = new Map<string, number>();
   const incomparable = new Set<string>();
@@ -155,81 +161,103 @@ export function writeToolCatalog(dir: string): { tools: ToolRow[]; changes: Chan
     okRepeat.set(config, like.repeat ?? repeats[0]!);
     if (like.repeat === undefined) incomparable.add(config);
   }
-  const measured = summary.configs.filter((c) => okRepeat.has(c.config));
-  const axis = (c: ConfigSummary, name: string): string => c.axes.get(name) ?? "";
-  const transportOf = (c: ConfigSummary): "http" | "stdio" => (axis(c, "transport") === "stdio" ? "stdio" : "http");
-  const tools: ToolRow[] = [];
-  for (const c of measured) {
-    const row = { config: c.config, transport: axis(c, "transport"), revision: axis(c, "revision") };
-    // A tool error said once per configuration when every ok repeat got it, else per repeat.
-    const repeats = okRepeats.get(c.config)!;
-    const errors = repeats.map((repeat) => ({ repeat, said: toolErrorsOfRun(captureLogPath(dir, c.config, repeat), transportOf(c)) }));
-    const everywhere = errors.length > 1 && errors.every((e) => JSON.stringify(e.said) === JSON.stringify(errors[0]!.said));
-    if (everywhere) findings.push(...errors[0]!.said.map((f) => ({ config: c.config, repeat: undefined, finding: `in every repeat, ${f}` })));
-    else for (const e of errors) findings.push(...e.said.map((finding) => ({ config: c.config, repeat: e.repeat, finding })));
-    const catalog = toolCatalogOfRun(captureLogPath(dir, c.config, okRepeat.get(c.config)!), transportOf(c));
-    if (!Array.isArray(catalog)) {
-      tools.push({ ...row, tool: "", definitionBytes: undefined, tokens: undefined, note: catalog.reason });
-      continue;
-    }
-    for (const t of catalog) tools.push({ ...row, tool: t.name, definitionBytes: t.definitionBytes, tokens: t.tokens, note: "" });
-  }
-  for (const c of summary.configs.filter((c) => !okRepeat.has(c.config))) {
-    const got = catalogOfFailedRuns(dir, c.config, otherRuns.get(c.config) ?? [], transportOf(c));
-    if (got === undefined) continue;
-    const row = { config: c.config, transport: axis(c, "transport"), revision: axis(c, "revision") };
-    if (!Array.isArray(got.catalog)) {
-      tools.push({ ...row, tool: "", definitionBytes: undefined, tokens: undefined, note: `no repeat ok; ${got.catalog.reason}` });
-      continue;
-    }
-    for (const t of got.catalog) tools.push({ ...row, tool: t.name, definitionBytes: t.definitionBytes, tokens: t.tokens, note: "" });
-    findings.push({
-      config: c.config,
-      repeat: got.run.repeat,
-      finding: `no repeat ok: its tool catalog is read from this repeat's capture log (${got.run.status}: ${got.run.error || "no error recorded"})`,
-    });
-    findings.push(
-      ...toolErrorsOfRun(captureLogPath(dir, c.config, got.run.repeat), transportOf(c)).map((finding) => ({
+  return { findings, okRepeat, incomparable };
+}
+
+const axisOf = (c: ConfigSummary, name: string): string => c.axes.get(name) ?? "";
+const transportOf = (c: ConfigSummary): "http" | "stdio" => (axisOf(c, "transport") === "stdio" ? "stdio" : "http");
+
+/** A configuration's rows of tools.tsv from a catalog, or its one row saying why there is none. */
+function toolRowsOf(c: ConfigSummary, catalog: ReturnType<typeof toolCatalogOfRun>, notePrefix = ""): ToolRow[] {
+  const row = { config: c.config, transport: axisOf(c, "transport"), revision: axisOf(c, "revision") };
+  if (!Array.isArray(catalog)) return [{ ...row, tool: "", definitionBytes: undefined, tokens: undefined, note: `${notePrefix}${catalog.reason}` }];
+  return catalog.map((t) => ({ ...row, tool: t.name, definitionBytes: t.definitionBytes, tokens: t.tokens, note: "" }));
+}
+
+/** The tool errors of a measured configuration's ok repeats: said once when every repeat got the same, else per repeat. */
+function toolErrorFindings(dir: string, c: ConfigSummary, repeats: readonly number[]): FindingRow[] {
+  const errors = repeats.map((repeat) => ({ repeat, said: toolErrorsOfRun(captureLogPath(dir, c.config, repeat), transportOf(c)) }));
+  const everywhere = errors.length > 1 && errors.every((e) => JSON.stringify(e.said) === JSON.stringify(errors[0]!.said));
+  if (everywhere) return errors[0]!.said.map((f) => ({ config: c.config, repeat: undefined, finding: `in every repeat, ${f}` }));
+  return errors.flatMap((e) => e.said.map((finding) => ({ config: c.config, repeat: e.repeat, finding })));
+}
+
+/** A configuration with no ok repeat: its catalog read from a failed run's capture log, said as a finding with that run's tool errors. */
+function failedRunRows(dir: string, c: ConfigSummary, others: readonly OtherRun[]): { tools: ToolRow[]; findings: FindingRow[] } {
+  const got = catalogOfFailedRuns(dir, c.config, [...others], transportOf(c));
+  if (got === undefined) return { tools: [], findings: [] };
+  if (!Array.isArray(got.catalog)) return { tools: toolRowsOf(c, got.catalog, "no repeat ok; "), findings: [] };
+  const repeat = got.run.repeat;
+  return {
+    tools: toolRowsOf(c, got.catalog),
+    findings: [
+      {
         config: c.config,
-        repeat: got.run.repeat,
-        finding,
-      })),
-    );
-  }
-  // Each configuration against the one with the same other axis values at the previous revision.
+        repeat,
+        finding: `no repeat ok: its tool catalog is read from this repeat's capture log (${got.run.status}: ${got.run.error || "no error recorded"})`,
+      },
+      ...toolErrorsOfRun(captureLogPath(dir, c.config, repeat), transportOf(c)).map((finding) => ({ config: c.config, repeat, finding })),
+    ],
+  };
+}
+
+/** Each measured configuration against the one with the same other axis values at the previous revision (tools-changes.tsv rows). */
+function revisionChanges(dir: string, axisNames: readonly string[], measured: readonly ConfigSummary[], read: ReturnType<typeof repeatsRead>): ChangeRow[] {
   const groups = new Map<string, ConfigSummary[]>();
   for (const c of measured) {
-    const key = JSON.stringify(summary.axisNames.filter((a) => a !== "revision").map((a) => axis(c, a)));
+    const key = JSON.stringify(axisNames.filter((a) => a !== "revision").map((a) => axisOf(c, a)));
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
   const medians = readMedians(resultsFile(dir, "medians"), FIX);
   const totalOf = (c: ConfigSummary): number => medians.get(c.config)?.get("total_bytes")?.median ?? Number.NaN;
   const changes: ChangeRow[] = [];
   for (const list of groups.values()) {
-    list.sort((a, b) => (axis(a, "revision") < axis(b, "revision") ? -1 : 1));
+    list.sort((a, b) => (axisOf(a, "revision") < axisOf(b, "revision") ? -1 : 1));
     for (let i = 1; i < list.length; i++) {
       const [base, head] = [list[i - 1]!, list[i]!];
-      const pair = { axis: "revision", from: axis(base, "revision"), to: axis(head, "revision"), baseConfig: base.config, headConfig: head.config };
-      const unlike = [base, head].find((c) => incomparable.has(c.config));
-      if (unlike) {
-        const [b, h] = [totalOf(base), totalOf(head)];
+      const pair = { axis: "revision", from: axisOf(base, "revision"), to: axisOf(head, "revision"), baseConfig: base.config, headConfig: head.config };
+      const totals = { base: totalOf(base), head: totalOf(head) };
+      const unlike = [base, head].find((c) => read.incomparable.has(c.config));
+      if (unlike)
         changes.push({
           ...pair,
-          baseTotalBytes: b,
-          headTotalBytes: h,
-          deltaTotalBytes: h - b,
+          baseTotalBytes: totals.base,
+          headTotalBytes: totals.head,
+          deltaTotalBytes: totals.head - totals.base,
           ...{ kind: "error", change: "", dir: "", method: "", count: 0, bytes: 0 },
           name: `the repeats of ${unlike.config} differ from one another (the server's state): no like repeat to compare`,
         });
-        continue;
-      }
-      changes.push(
-        ...pairChanges(dir, pair, transportOf(head), okRepeat.get(base.config)!, okRepeat.get(head.config)!, { base: totalOf(base), head: totalOf(head) }),
-      );
+      else changes.push(...pairChanges(dir, pair, transportOf(head), read.okRepeat.get(base.config)!, read.okRepeat.get(head.config)!, totals));
     }
   }
+  return changes;
+}
+
+/**
+ * Write tools.tsv, tools-changes.tsv and findings.tsv into the results folder `dir` (atomically), from its
+ * summary.tsv, runs.tsv and capture logs.
+ * @returns the rows written, and the repeat read for each configuration (`repeatOf`)
+ * @throws UserError when summary.tsv or runs.tsv is missing or malformed
+ */
+export function writeToolCatalog(dir: string): { tools: ToolRow[]; changes: ChangeRow[]; findings: FindingRow[]; repeatOf: ReadonlyMap<string, number> } {
+  const summary = readSummary(resultsFile(dir, "summary"), FIX);
+  const { okRepeats, otherRuns } = repeatsByOutcome(dir);
+  const read = repeatsRead(dir, okRepeats);
+  const findings = [...read.findings];
+  const measured = summary.configs.filter((c) => read.okRepeat.has(c.config));
+  const tools: ToolRow[] = [];
+  for (const c of measured) {
+    findings.push(...toolErrorFindings(dir, c, okRepeats.get(c.config)!));
+    tools.push(...toolRowsOf(c, toolCatalogOfRun(captureLogPath(dir, c.config, read.okRepeat.get(c.config)!), transportOf(c))));
+  }
+  for (const c of summary.configs.filter((c) => !read.okRepeat.has(c.config))) {
+    const failed = failedRunRows(dir, c, otherRuns.get(c.config) ?? []);
+    tools.push(...failed.tools);
+    findings.push(...failed.findings);
+  }
+  const changes = revisionChanges(dir, summary.axisNames, measured, read);
   writeAtomic(join(dir, TOOLS_FILE), toolsTsv(tools));
   writeAtomic(join(dir, TOOL_CHANGES_FILE), changesTsv(changes));
   writeAtomic(join(dir, FINDINGS_FILE), findingsTsv(findings));
-  return { tools, changes, findings, repeatOf: okRepeat };
+  return { tools, changes, findings, repeatOf: read.okRepeat };
 }

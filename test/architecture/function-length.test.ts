@@ -38,7 +38,6 @@ const LEFT_LONG: Readonly<Record<string, number>> = {
   "runner/targets/process.ts startTarget": 111,
   "runner/execute/measure-run.ts runTimingMatrix": 105,
   "runner/capture/relay.ts startRelay": 101,
-  "runner/results/tool-catalog.ts writeToolCatalog": 98,
   "runner/count/http-count.ts account": 94,
   "runner/execute/probe-revisions.ts probeRevision": 90,
   "runner/measure/trial.ts runTrial": 90,
