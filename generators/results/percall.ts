@@ -150,6 +150,137 @@ function required(table: TsvTable, row: TsvRow, col: (n: string) => number, name
   return v;
 }
 
+/** The per-trial figures and kept calls of every path, from `percall-samples.tsv`. */
+interface SampleSeries {
+  trialP50: Map<string, number[]>;
+  trialP95: Map<string, number[]>;
+  trialMean: Map<string, number[]>;
+  callSamples: Map<string, number[]>;
+  trialLoad1: number[];
+}
+
+function sampleSeries(dir: string): SampleSeries {
+  const s: SampleSeries = { trialP50: new Map(), trialP95: new Map(), trialMean: new Map(), callSamples: new Map(), trialLoad1: [] };
+  const add = (m: Map<string, number[]>, config: string, v: number): void => void m.set(config, [...(m.get(config) ?? []), v]);
+  for (const r of readPercallSamples(resultsFile(dir, "percallSamples"), FIX)) {
+    if (r.kind === "call" && r.metric === "latency_us") {
+      const list = s.callSamples.get(r.config) ?? [];
+      list.push(r.value);
+      s.callSamples.set(r.config, list);
+    }
+    if (r.kind !== "trial") continue;
+    if (r.metric === "load1") s.trialLoad1.push(r.value);
+    else if (r.metric === "p50_us") add(s.trialP50, r.config, r.value);
+    else if (r.metric === "p95_us") add(s.trialP95, r.config, r.value);
+    else if (r.metric === "mean_us") add(s.trialMean, r.config, r.value);
+  }
+  return s;
+}
+
+/** Each path's payload sweep, from `percall-payload.tsv`. */
+function payloadPoints(dir: string): Map<string, PayloadPoint[]> {
+  const payload = readTsv(resultsFile(dir, "percallPayload"), FIX);
+  const pc = columnIndex(payload, PAYLOAD_COLUMNS);
+  const points = new Map<string, PayloadPoint[]>();
+  for (const r of payload.rows) {
+    const c = field(r, pc("config"));
+    const point = {
+      limit: required(payload, r, pc, "limit"),
+      resultBytes: required(payload, r, pc, "result_bytes"),
+      p50Us: required(payload, r, pc, "p50_us"),
+      p95Us: required(payload, r, pc, "p95_us"),
+    };
+    points.set(c, [...(points.get(c) ?? []), point]);
+  }
+  return points;
+}
+
+/** How a `percall.tsv` row is read at the folder's schema version: its columns, and the schema-3 text columns ("" before). */
+interface PathTable {
+  table: TsvTable;
+  col: (name: string) => number;
+  text: (r: TsvRow, name: string) => string;
+  v4: boolean;
+  v5: boolean;
+}
+
+function pathTable(dir: string, schemaVersion: number): PathTable {
+  const table = readTsv(resultsFile(dir, "percall"), FIX);
+  const v3 = schemaVersion >= 3;
+  const v4 = schemaVersion >= 4;
+  const v5 = schemaVersion >= 5;
+  const col = columnIndex(table, [
+    ...PERCALL_V2_COLUMNS,
+    ...(v3 ? PERCALL_V3_COLUMNS : []),
+    ...(v4 ? PERCALL_V4_COLUMNS : []),
+    ...(v5 ? PERCALL_V5_COLUMNS : []),
+  ]);
+  return { table, col, text: (r, name) => (v3 ? field(r, col(name)) : ""), v4, v5 };
+}
+
+/** The loops of a row: all three cells, or none. @throws UserError when some are empty and some not */
+function loopsOf(t: PathTable, r: TsvRow): PercallRow["loops"] {
+  const cells = ["loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms"].map((c) => numberAt(t.table, r, t.col, c));
+  if (cells.some((x) => x === undefined) && cells.some((x) => x !== undefined))
+    throw new UserError({ file: t.table.file, line: r.line, key: "loop_sequential_ms", problem: "some loop cells are empty and some are not", fix: FIX });
+  return cells[0] === undefined ? null : { sequentialMs: cells[0], concurrentMs: cells[1]!, batchMs: cells[2]! };
+}
+
+/** The setup figures of a row, null when it recorded no setup sample. */
+function setupOf(t: PathTable, r: TsvRow): PercallRow["setup"] {
+  const n = (name: string): number => required(t.table, r, t.col, name);
+  const samples = n("setup_samples");
+  if (samples === 0) return null;
+  return { samples, readyMs: n("setup_ready_ms"), openMs: n("setup_open_ms"), listedMs: n("setup_listed_ms"), firstCallMs: n("setup_first_call_ms") };
+}
+
+/**
+ * One row of `percall.tsv`: a measured path, or a failed one with its reason.
+ * @throws UserError naming the file, line and key of a bad `measured_by` or `status`, or an empty figure
+ */
+function pathRow(t: PathTable, r: TsvRow, series: SampleSeries, points: ReadonlyMap<string, PayloadPoint[]>): { row: PercallRow } | { failed: FailedPath } {
+  const { table, col, text } = t;
+  const config = field(r, col("config"));
+  const measuredByText = text(r, "measured_by");
+  if (!["", "wirecost", "harness"].includes(measuredByText))
+    throw new UserError({ file: table.file, line: r.line, key: "measured_by", problem: `is \`${measuredByText}\`, not wirecost or harness`, fix: FIX });
+  const measuredBy = measuredByText === "harness" ? "harness" : "wirecost";
+  const status = text(r, "status") || "ok";
+  const transport = field(r, col("transport"));
+  const server = t.v5 ? field(r, col("server")) : transport === "in-process" ? "" : field(r, col("target"));
+  const common = {
+    config,
+    label: field(r, col("label")),
+    server,
+    transport,
+    revision: field(r, col("revision")),
+    client: text(r, "client"),
+    measuredBy,
+  } as const;
+  if (status === "failed") return { failed: { ...common, reason: text(r, "reason") || "no reason recorded" } };
+  if (status !== "ok") throw new UserError({ file: table.file, line: r.line, key: "status", problem: `is \`${status}\`, not ok or failed`, fix: FIX });
+  const n = (name: string): number => required(table, r, col, name);
+  return {
+    row: {
+      ...common,
+      target: field(r, col("target")),
+      kind: transport === "in-process" ? "direct" : "mcp",
+      runtime: text(r, "runtime"),
+      packageVersion: field(r, col("package_version")),
+      p50Us: n("p50_us"),
+      p95Us: n("p95_us"),
+      spreadUs: n("spread_us"),
+      clientCpuPerCallUs: t.v4 ? (numberAt(table, r, col, "client_cpu_per_call_us") ?? null) : null,
+      trialP50Us: series.trialP50.get(config) ?? [],
+      trialP95Us: series.trialP95.get(config) ?? [],
+      trialMeanUs: series.trialMean.get(config) ?? [],
+      setup: setupOf(t, r),
+      loops: loopsOf(t, r),
+      payload: points.get(config) ?? [],
+    },
+  };
+}
+
 /**
  * Read a per-call results folder.
  * @throws UserError naming the file (and line, column or key) when a file is missing or malformed,
@@ -158,120 +289,19 @@ function required(table: TsvTable, row: TsvRow, col: (n: string) => number, name
 export function loadPercall(dir: string): PercallResults {
   const runFile = resultsFile(dir, "percallRun");
   const run = readRunFile(runFile, PERCALL_READABLE_VERSIONS, FIX) as unknown as Omit<PercallResults, "rows"> & { schemaVersion: number };
-
-  const trialP50 = new Map<string, number[]>();
-  const trialP95 = new Map<string, number[]>();
-  const trialMean = new Map<string, number[]>();
-  const callSamples = new Map<string, number[]>();
-  const trialLoad1: number[] = [];
-  const add = (m: Map<string, number[]>, config: string, v: number): void => void m.set(config, [...(m.get(config) ?? []), v]);
-  for (const r of readPercallSamples(resultsFile(dir, "percallSamples"), FIX)) {
-    if (r.kind === "call" && r.metric === "latency_us") {
-      const list = callSamples.get(r.config) ?? [];
-      list.push(r.value);
-      callSamples.set(r.config, list);
-    }
-    if (r.kind !== "trial") continue;
-    if (r.metric === "load1") trialLoad1.push(r.value);
-    else if (r.metric === "p50_us") add(trialP50, r.config, r.value);
-    else if (r.metric === "p95_us") add(trialP95, r.config, r.value);
-    else if (r.metric === "mean_us") add(trialMean, r.config, r.value);
-  }
-
-  const payload = readTsv(resultsFile(dir, "percallPayload"), FIX);
-  const pc = columnIndex(payload, PAYLOAD_COLUMNS);
-  const points = new Map<string, PayloadPoint[]>();
-  for (const r of payload.rows) {
-    const c = field(r, pc("config"));
-    points.set(c, [
-      ...(points.get(c) ?? []),
-      {
-        limit: required(payload, r, pc, "limit"),
-        resultBytes: required(payload, r, pc, "result_bytes"),
-        p50Us: required(payload, r, pc, "p50_us"),
-        p95Us: required(payload, r, pc, "p95_us"),
-      },
-    ]);
-  }
-
-  const table = readTsv(resultsFile(dir, "percall"), FIX);
-  const v3 = run.schemaVersion >= 3;
-  const v4 = run.schemaVersion >= 4;
-  const v5 = run.schemaVersion >= 5;
-  const col = columnIndex(table, [
-    ...PERCALL_V2_COLUMNS,
-    ...(v3 ? PERCALL_V3_COLUMNS : []),
-    ...(v4 ? PERCALL_V4_COLUMNS : []),
-    ...(v5 ? PERCALL_V5_COLUMNS : []),
-  ]);
-  /** A schema-3 text column ("" in schema 2 and in rows merged from it). */
-  const text = (r: TsvRow, name: string): string => (v3 ? field(r, col(name)) : "");
+  const series = sampleSeries(dir);
+  const points = payloadPoints(dir);
+  const t = pathTable(dir, run.schemaVersion);
   const rows: PercallRow[] = [];
   const failed: FailedPath[] = [];
-  for (const r of table.rows) {
-    const config = field(r, col("config"));
-    const n = (name: string): number => required(table, r, col, name);
-    const measuredByText = text(r, "measured_by");
-    if (!["", "wirecost", "harness"].includes(measuredByText))
-      throw new UserError({ file: table.file, line: r.line, key: "measured_by", problem: `is \`${measuredByText}\`, not wirecost or harness`, fix: FIX });
-    const measuredBy = measuredByText === "harness" ? "harness" : "wirecost";
-    const status = text(r, "status") || "ok";
-    const transport = field(r, col("transport"));
-    const server = v5 ? field(r, col("server")) : transport === "in-process" ? "" : field(r, col("target"));
-    if (status === "failed") {
-      failed.push({
-        config,
-        label: field(r, col("label")),
-        server,
-        transport,
-        revision: field(r, col("revision")),
-        client: text(r, "client"),
-        measuredBy,
-        reason: text(r, "reason") || "no reason recorded",
-      });
-      continue;
-    }
-    if (status !== "ok") throw new UserError({ file: table.file, line: r.line, key: "status", problem: `is \`${status}\`, not ok or failed`, fix: FIX });
-    const samplesN = n("setup_samples");
-    const loopCells = ["loop_sequential_ms", "loop_concurrent_ms", "loop_batch_ms"].map((c) => numberAt(table, r, col, c));
-    if (loopCells.some((x) => x === undefined) && loopCells.some((x) => x !== undefined))
-      throw new UserError({ file: table.file, line: r.line, key: "loop_sequential_ms", problem: "some loop cells are empty and some are not", fix: FIX });
-    rows.push({
-      config,
-      target: field(r, col("target")),
-      server,
-      transport: field(r, col("transport")),
-      revision: field(r, col("revision")),
-      label: field(r, col("label")),
-      kind: field(r, col("transport")) === "in-process" ? "direct" : "mcp",
-      measuredBy,
-      runtime: text(r, "runtime"),
-      client: text(r, "client"),
-      packageVersion: field(r, col("package_version")),
-      p50Us: n("p50_us"),
-      p95Us: n("p95_us"),
-      spreadUs: n("spread_us"),
-      clientCpuPerCallUs: v4 ? (numberAt(table, r, col, "client_cpu_per_call_us") ?? null) : null,
-      trialP50Us: trialP50.get(config) ?? [],
-      trialP95Us: trialP95.get(config) ?? [],
-      trialMeanUs: trialMean.get(config) ?? [],
-      setup:
-        samplesN > 0
-          ? {
-              samples: samplesN,
-              readyMs: n("setup_ready_ms"),
-              openMs: n("setup_open_ms"),
-              listedMs: n("setup_listed_ms"),
-              firstCallMs: n("setup_first_call_ms"),
-            }
-          : null,
-      loops: loopCells[0] === undefined ? null : { sequentialMs: loopCells[0], concurrentMs: loopCells[1]!, batchMs: loopCells[2]! },
-      payload: points.get(config) ?? [],
-    });
+  for (const r of t.table.rows) {
+    const got = pathRow(t, r, series, points);
+    if ("row" in got) rows.push(got.row);
+    else failed.push(got.failed);
   }
   if (!rows.some((r) => r.kind === "direct" && r.measuredBy === "wirecost"))
     throw new UserError({
-      file: table.file,
+      file: t.table.file,
       key: "transport",
       problem: "has no measured in-process (direct) row of wirecost's own",
       fix: "keep the direct target in the matrix and re-run it (or add --only direct-in-process)",
@@ -287,7 +317,7 @@ export function loadPercall(dir: string): PercallResults {
     builds: [...builds.values()].sort((a, b) => (a.target < b.target ? -1 : 1)),
     rows,
     failed,
-    callSamplesUs: callSamples,
-    trialLoad1,
+    callSamplesUs: series.callSamples,
+    trialLoad1: series.trialLoad1,
   };
 }

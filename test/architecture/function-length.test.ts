@@ -29,7 +29,6 @@ const LEFT_LONG: Readonly<Record<string, number>> = {
   "bin/program.ts buildProgram": 162,
   "runner/execute/run-one.ts runOne": 142,
   "runner/matrix/parse.ts makeTarget": 137,
-  "generators/results/percall.ts loadPercall": 136,
   "runner/percall/engine.ts runPercall": 126,
   "runner/count/http-fast.ts readStream": 124,
   "bin/commands/measure.ts measureMatrix": 120,
