@@ -84,9 +84,109 @@ export function readProvenance(file: string, missingFix: string): Provenance {
   return readProvenanceFile(file, missingFix).view;
 }
 
+/** Reading one parsed provenance.json: a value by dotted key, a string that must be there, and the error of a wrong value. */
+interface JsonKeys {
+  at: (path: string) => unknown;
+  str: (key: string) => string;
+  wrong: (key: string, want: string) => UserError;
+}
+
+function jsonKeys(json: unknown, file: string): JsonKeys {
+  const at = (path: string): unknown => {
+    let v: unknown = json;
+    for (const part of path.split(".")) v = typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)[part] : undefined;
+    return v;
+  };
+  const wrong = (key: string, want: string): UserError => new UserError({ file, key, problem: `expected \`${key}\` to be ${want}`, fix: FIX });
+  const str = (key: string): string => {
+    const v = at(key);
+    if (typeof v !== "string") throw wrong(key, "a string");
+    return v;
+  };
+  return { at, str, wrong };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** `packages`: name → version, sorted by name. */
+function packagesOf(j: JsonKeys): Provenance["packages"] {
+  const pkgs = j.at("packages");
+  if (!isObject(pkgs)) throw j.wrong("packages", "an object of package name → version");
+  const packages = Object.entries(pkgs).map(([name, v]) => {
+    if (typeof v !== "string") throw j.wrong(`packages.${name}`, "a version string");
+    return { name, version: v };
+  });
+  return packages.sort((a, b) => compareCodeUnits(a.name, b.name));
+}
+
+/** `command`: a string, or an array of strings joined by spaces. */
+function commandOf(j: JsonKeys): string {
+  const cmd = j.at("command");
+  if (typeof cmd === "string") return cmd;
+  if (Array.isArray(cmd) && cmd.every((a): a is string => typeof a === "string")) return cmd.join(" ");
+  throw j.wrong("command", "a string or an array of strings");
+}
+
+/** `targets` (optional): each target's label and package, by name. */
+function targetsOf(j: JsonKeys): { targetLabels: Map<string, string>; targetPackages: Map<string, string> } {
+  const targets = j.at("targets");
+  const targetLabels = new Map<string, string>();
+  const targetPackages = new Map<string, string>();
+  if (targets === undefined) return { targetLabels, targetPackages };
+  if (!isObject(targets)) throw j.wrong("targets", "an object of target name → { label }");
+  for (const [name, entry] of Object.entries(targets).sort((a, b) => compareCodeUnits(a[0], b[0]))) {
+    const pkg = isObject(entry) ? entry["package"] : undefined;
+    if (typeof pkg === "string") targetPackages.set(name, pkg);
+    const label = isObject(entry) ? entry["label"] : undefined;
+    if (label === undefined) continue;
+    if (typeof label !== "string") throw j.wrong(`targets.${name}.label`, "a string");
+    targetLabels.set(name, label);
+  }
+  return { targetLabels, targetPackages };
+}
+
+/** `report` (optional): title and slug; the legacy report without it. */
+function reportOf(j: JsonKeys): Provenance["report"] {
+  if (j.at("report") === undefined) return { ...LEGACY_REPORT };
+  const report = { title: j.str("report.title"), slug: j.str("report.slug") };
+  if (!SLUG.test(report.slug)) throw j.wrong("report.slug", "a slug (lower-case letters and digits joined by single hyphens)");
+  return report;
+}
+
+/** `clients` (optional): each client's protocol, and the declared ones' labels. */
+function clientsOf(j: JsonKeys): { clientProtocols: Map<string, string> | undefined; declaredClients: Map<string, string> } {
+  const clients = j.at("clients");
+  const declaredClients = new Map<string, string>();
+  if (clients === undefined) return { clientProtocols: undefined, declaredClients };
+  if (!isObject(clients)) throw j.wrong("clients", "an object of client name → { protocol }");
+  const clientProtocols = new Map<string, string>();
+  for (const name of Object.keys(clients).sort(compareCodeUnits)) {
+    clientProtocols.set(name, j.str(`clients.${name}.protocol`));
+    if (j.at(`clients.${name}.declared`) === true)
+      declaredClients.set(name, j.at(`clients.${name}.label`) === undefined ? name : j.str(`clients.${name}.label`));
+  }
+  return { clientProtocols, declaredClients };
+}
+
+/** `flows` (optional): each flow's steps in words and its declared description. */
+function flowsOf(j: JsonKeys): Provenance["flows"] {
+  const flows = new Map<string, { description?: string; steps: string }>();
+  const flowsJson = j.at("flows");
+  if (flowsJson === undefined) return flows;
+  if (!isObject(flowsJson)) throw j.wrong("flows", "an object of flow name → { description, steps }");
+  for (const [name, entry] of Object.entries(flowsJson).sort((a, b) => compareCodeUnits(a[0], b[0]))) {
+    const e = isObject(entry) ? entry : {};
+    if (typeof e.steps !== "string") throw j.wrong(`flows.${name}.steps`, "a string");
+    if (e.description !== undefined && typeof e.description !== "string") throw j.wrong(`flows.${name}.description`, "a string");
+    flows.set(name, { ...(e.description !== undefined ? { description: e.description as string } : {}), steps: e.steps });
+  }
+  return flows;
+}
+
 /**
  * Read and check `provenance.json` as {@link readProvenance} does, for a reader that also needs
- * the record as written (merge and recount write it back).
+ * the record as written (merge and recount write it back). Keys are checked in one order, so the
+ * first wrong one is the one named.
  * @returns `record`: the JSON as written (checked); `view`: as {@link readProvenance} returns it
  * @throws UserError as {@link readProvenance}
  */
@@ -98,20 +198,8 @@ export function readProvenanceFile(file: string, missingFix: string): { record: 
   } catch (err) {
     throw new UserError({ file, problem: `not valid JSON (${(err as Error).message})`, fix: FIX });
   }
-  const at = (path: string): unknown => {
-    let v: unknown = json;
-    for (const part of path.split(".")) {
-      v = typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)[part] : undefined;
-    }
-    return v;
-  };
-  const wrong = (key: string, want: string): UserError => new UserError({ file, key, problem: `expected \`${key}\` to be ${want}`, fix: FIX });
-  const str = (key: string): string => {
-    const v = at(key);
-    if (typeof v !== "string") throw wrong(key, "a string");
-    return v;
-  };
-  const version = at("schemaVersion");
+  const j = jsonKeys(json, file);
+  const version = j.at("schemaVersion");
   if (version !== 1) {
     throw new UserError({
       file,
@@ -120,92 +208,40 @@ export function readProvenanceFile(file: string, missingFix: string): { record: 
       fix: "use the wirecost version that wrote these results, or regenerate them with `npx wirecost run`",
     });
   }
-  const commit = at("git.commit");
-  if (commit !== null && typeof commit !== "string") throw wrong("git.commit", "a string or null");
-  const dirty = at("git.dirty");
-  if (typeof dirty !== "boolean") throw wrong("git.dirty", "true or false");
-  const cores = at("cpu.cores");
-  if (typeof cores !== "number" || !Number.isSafeInteger(cores)) throw wrong("cpu.cores", "an integer");
-  const pkgs = at("packages");
-  if (typeof pkgs !== "object" || pkgs === null || Array.isArray(pkgs)) {
-    throw wrong("packages", "an object of package name → version");
-  }
-  const packages = Object.entries(pkgs as Record<string, unknown>).map(([name, v]) => {
-    if (typeof v !== "string") throw wrong(`packages.${name}`, "a version string");
-    return { name, version: v };
-  });
-  packages.sort((a, b) => compareCodeUnits(a.name, b.name));
-  const cmd = at("command");
-  let command: string;
-  if (typeof cmd === "string") command = cmd;
-  else if (Array.isArray(cmd) && cmd.every((a): a is string => typeof a === "string")) command = cmd.join(" ");
-  else throw wrong("command", "a string or an array of strings");
-  const targets = at("targets");
-  const targetLabels = new Map<string, string>();
-  const targetPackages = new Map<string, string>();
-  if (targets !== undefined) {
-    if (typeof targets !== "object" || targets === null || Array.isArray(targets)) {
-      throw wrong("targets", "an object of target name → { label }");
-    }
-    for (const [name, entry] of Object.entries(targets as Record<string, unknown>).sort((a, b) => compareCodeUnits(a[0], b[0]))) {
-      const pkg = typeof entry === "object" && entry !== null ? (entry as Record<string, unknown>)["package"] : undefined;
-      if (typeof pkg === "string") targetPackages.set(name, pkg);
-      const label = typeof entry === "object" && entry !== null ? (entry as Record<string, unknown>)["label"] : undefined;
-      if (label === undefined) continue;
-      if (typeof label !== "string") throw wrong(`targets.${name}.label`, "a string");
-      targetLabels.set(name, label);
-    }
-  }
-  let report: Provenance["report"] = { ...LEGACY_REPORT };
-  if (at("report") !== undefined) {
-    report = { title: str("report.title"), slug: str("report.slug") };
-    if (!SLUG.test(report.slug)) throw wrong("report.slug", "a slug (lower-case letters and digits joined by single hyphens)");
-  }
-  const clients = at("clients");
-  let clientProtocols: Map<string, string> | undefined;
-  const declaredClients = new Map<string, string>();
-  if (clients !== undefined) {
-    if (typeof clients !== "object" || clients === null || Array.isArray(clients)) throw wrong("clients", "an object of client name → { protocol }");
-    clientProtocols = new Map();
-    for (const name of Object.keys(clients).sort(compareCodeUnits)) {
-      clientProtocols.set(name, str(`clients.${name}.protocol`));
-      if (at(`clients.${name}.declared`) === true) declaredClients.set(name, at(`clients.${name}.label`) === undefined ? name : str(`clients.${name}.label`));
-    }
-  }
-  const flows = new Map<string, { description?: string; steps: string }>();
-  const flowsJson = at("flows");
-  if (flowsJson !== undefined) {
-    if (typeof flowsJson !== "object" || flowsJson === null || Array.isArray(flowsJson))
-      throw wrong("flows", "an object of flow name → { description, steps }");
-    for (const [name, entry] of Object.entries(flowsJson as Record<string, unknown>).sort((a, b) => compareCodeUnits(a[0], b[0]))) {
-      const e = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
-      if (typeof e.steps !== "string") throw wrong(`flows.${name}.steps`, "a string");
-      if (e.description !== undefined && typeof e.description !== "string") throw wrong(`flows.${name}.description`, "a string");
-      flows.set(name, { ...(e.description !== undefined ? { description: e.description as string } : {}), steps: e.steps });
-    }
-  }
-  const tokenizersJson = at("tokenizers") ?? [];
-  if (!Array.isArray(tokenizersJson) || !tokenizersJson.every((t): t is string => typeof t === "string")) throw wrong("tokenizers", "an array of strings");
+  const commit = j.at("git.commit");
+  if (commit !== null && typeof commit !== "string") throw j.wrong("git.commit", "a string or null");
+  const dirty = j.at("git.dirty");
+  if (typeof dirty !== "boolean") throw j.wrong("git.dirty", "true or false");
+  const cores = j.at("cpu.cores");
+  if (typeof cores !== "number" || !Number.isSafeInteger(cores)) throw j.wrong("cpu.cores", "an integer");
+  const packages = packagesOf(j);
+  const command = commandOf(j);
+  const { targetLabels, targetPackages } = targetsOf(j);
+  const report = reportOf(j);
+  const { clientProtocols, declaredClients } = clientsOf(j);
+  const flows = flowsOf(j);
+  const tokenizers = j.at("tokenizers") ?? [];
+  if (!Array.isArray(tokenizers) || !tokenizers.every((t): t is string => typeof t === "string")) throw j.wrong("tokenizers", "an array of strings");
   const view: Provenance = {
     schemaVersion: 1,
-    tool: { name: str("tool.name"), version: str("tool.version") },
+    tool: { name: j.str("tool.name"), version: j.str("tool.version") },
     git: { commit, dirty },
-    matrix: { file: str("matrix.file"), sha256: str("matrix.sha256") },
+    matrix: { file: j.str("matrix.file"), sha256: j.str("matrix.sha256") },
     report,
     clientProtocols,
     declaredClients,
     packages,
-    node: str("node"),
-    os: { platform: str("os.platform"), release: str("os.release"), arch: str("os.arch") },
-    cpu: { model: str("cpu.model"), cores },
-    startedAt: str("startedAt"),
-    endedAt: str("endedAt"),
+    node: j.str("node"),
+    os: { platform: j.str("os.platform"), release: j.str("os.release"), arch: j.str("os.arch") },
+    cpu: { model: j.str("cpu.model"), cores },
+    startedAt: j.str("startedAt"),
+    endedAt: j.str("endedAt"),
     command,
     targetLabels,
     targetPackages,
-    builds: readBuilds(at("builds"), file),
+    builds: readBuilds(j.at("builds"), file),
     flows,
-    tokenizers: tokenizersJson,
+    tokenizers,
   };
   return { record: json as ProvenanceRecord, view };
 }

@@ -32,7 +32,6 @@ const LEFT_LONG: Readonly<Record<string, number>> = {
   "runner/percall/engine.ts runPercall": 126,
   "runner/count/http-fast.ts readStream": 124,
   "bin/commands/measure.ts measureMatrix": 120,
-  "format/provenance.ts readProvenanceFile": 119,
   "runner/build/build.ts runBuild": 113,
   "runner/targets/process.ts startTarget": 111,
   "runner/execute/measure-run.ts runTimingMatrix": 105,
