@@ -13,8 +13,8 @@ import type { PercallResults, PercallRow } from "../results/percall.js";
 import type { ChartView } from "./wire-charts.js";
 import { intervalWords, MIN_TRIALS_FOR_BOOTSTRAP, trialInterval } from "../derive/bootstrap.js";
 
-/** At most this many rows in the headline table. */
-const MAX_ROWS = 12;
+/** At most this many rows in the headline table (one per server and transport). */
+const MAX_ROWS = 16;
 
 const ms = (us: number): string => formatFixed(us / 1000, 3);
 const f1 = (n: number): string => formatFixed(n, 1);
@@ -31,8 +31,32 @@ export function trialIntervalText(trialsUs: readonly number[]): string {
   return i === undefined ? "" : `${ms(i.low)}–${ms(i.high)}`;
 }
 
-/** The group of a path in the headline: its label without its revision. */
-const groupLabel = (p: PercallRow): string => (p.label.endsWith(`, ${p.revision}`) ? p.label.slice(0, -(p.revision.length + 2)) : p.label);
+/**
+ * The group of a path in the headline: its label without its revision, wherever the revision
+ * stands in it (`TypeScript SDK v1, stdio, 2025-11-25, v1 SDK client` → `…, stdio, v1 SDK client`),
+ * so the same server, transport and client at two revisions are one row.
+ */
+const groupLabel = (p: PercallRow): string => (p.revision !== "" && p.revision !== "none" ? p.label.replace(`, ${p.revision}`, "") : p.label);
+
+/** The server a path measures (percall.tsv `server`; its target in results written before that column). */
+const serverOf = (p: PercallRow): string => p.server || p.target;
+
+/**
+ * The headline's rows: one group per server and transport, the first in the matrix's order (the
+ * thin client's, where the matrix lists it first), so every server measured has its row before
+ * any server has a second; the other clients are in the full tables.
+ */
+function headlineGroups(mcp: readonly PercallRow[]): Array<[string, PercallRow[]]> {
+  const groups = new Map<string, PercallRow[]>();
+  for (const p of mcp) groups.set(groupLabel(p), [...(groups.get(groupLabel(p)) ?? []), p]);
+  const seen = new Set<string>();
+  return [...groups].filter(([, paths]) => {
+    const key = `${serverOf(paths[0]!)}\t${paths[0]!.transport}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
 
 /** Spaces made non-breaking, so a short label column is not squeezed to one word a line by the wide figure columns. */
 const keepTogether = (text: string): string => text.replace(/ /g, "\u00a0");
@@ -41,12 +65,12 @@ const keepTogether = (text: string): string => text.replace(/ /g, "\u00a0");
 const signedMs = (us: number): string => (us > 0 ? `+${ms(us)}` : ms(us));
 
 /**
- * The server of a path as the headline names it: its label without transport and revision, with
+ * The server of a path as the headline names it: its label up to its transport (no revision, no client), with
  * the installed SDK version when the label does not already carry it (`SDK v1 1.32.2`).
  */
 export function serverLabel(p: PercallRow): string {
-  let label = groupLabel(p);
-  if (label.endsWith(`, ${p.transport}`)) label = label.slice(0, -(p.transport.length + 2));
+  const at = p.label.indexOf(`, ${p.transport}`);
+  const label = at >= 0 ? p.label.slice(0, at) : groupLabel(p);
   return p.packageVersion !== "" && !label.includes(p.packageVersion) ? `${label} ${p.packageVersion}` : label;
 }
 
@@ -66,7 +90,7 @@ export function clientLabel(p: PercallRow): string {
 export interface PercallAnswer {
   /** Markdown table (pipe syntax). */
   table: string;
-  /** True when paths past {@link MAX_ROWS} rows were left to the full table. */
+  /** True when some paths (other clients, or servers past {@link MAX_ROWS}) were left to the full table. */
   cut: boolean;
   /** Findings, one markdown sentence each. */
   findings: string[];
@@ -87,9 +111,7 @@ export interface PercallAnswer {
 export function percallAnswer(r: PercallResults, baselineOf: (p: PercallRow) => PercallRow | undefined): PercallAnswer {
   const mcp = r.rows.filter((p) => p.kind === "mcp");
   const revisions = [...new Set(mcp.map((p) => p.revision))].sort((a, b) => compareTuples([a], [b]));
-  const groups = new Map<string, PercallRow[]>();
-  for (const p of mcp) groups.set(groupLabel(p), [...(groups.get(groupLabel(p)) ?? []), p]);
-  const all = [...groups];
+  const all = headlineGroups(mcp);
   const shown = all.slice(0, MAX_ROWS);
   const header = [
     "server",
@@ -124,7 +146,7 @@ export function percallAnswer(r: PercallResults, baselineOf: (p: PercallRow) => 
   const trials = Math.max(0, ...r.rows.map((p) => p.trialP50Us.length));
   return {
     table,
-    cut: shown.length < all.length,
+    cut: shown.length < new Set(mcp.map(groupLabel)).size,
     findings: findings(mcp, revisions, baselineOf),
     trials: String(trials),
     minMax: r.rows.some((p) => p.trialP50Us.length < MIN_TRIALS_FOR_BOOTSTRAP),

@@ -145,7 +145,9 @@ function checkBText(b: CheckB | string, f: ProfiledRead, p: PercallRow): string 
         : "the unprofiled trials' mean";
   const predicted = p.kind === "direct" ? "the call's profiled time" : `overhead ${ms(b.overheadUs)} ms + direct call ${ms(b.directUs)} ms =`;
   const verdict = b.flagged ? ` — **more than ${pct(CHECK_B_LIMIT)} apart: check (b) does not hold for this path**` : ", within 15 %";
-  return `${predicted} ${ms(b.predictedUs)} ms against ${reference} ${ms(b.referenceUs)} ms: difference ${ms(b.differenceUs)} ms (${pct(b.share)})${verdict}.${pause}${cost}`;
+  // A share that rounds to the limit itself is printed with two decimals, so a flagged path never reads "15.0 %, more than 15.0 %".
+  const share = Math.abs(Number((Math.abs(b.share) * 100).toFixed(1)) - CHECK_B_LIMIT * 100) < 1e-9 ? `${formatFixed(b.share * 100, 2)} %` : pct(b.share);
+  return `${predicted} ${ms(b.predictedUs)} ms against ${reference} ${ms(b.referenceUs)} ms: difference ${ms(b.differenceUs)} ms (${share})${verdict}.${pause}${cost}`;
 }
 
 /** One path's part of the section. */

@@ -1,5 +1,5 @@
 /**
- * The per-call page answers first: its first table (at most 12 rows) holds the p50s of percall.tsv
+ * The per-call page answers first: its first table (one row per server and transport, at most 16) holds the p50s of percall.tsv
  * with the interval of the trial p50s in percall-samples.tsv, said to be their min–max with fewer
  * than 5 trials; a busy machine (a trial's load1 above the cores) is flagged; the latency chart's
  * data are the nearest-rank percentiles of the kept call samples; the payload-sweep chart's data
@@ -30,15 +30,38 @@ const rows = (file: string): Array<Record<string, string>> => {
 };
 const ms = (us: number): string => (us / 1000).toFixed(3);
 
+describe("per-call page: the answer names every server", () => {
+  it("has one row per server and transport of the committed results, whatever client the matrix lists first", async () => {
+    const results = join(tempDir("percall-all"), "results");
+    cpSync(join(REPO_ROOT, "results", "mcp-per-call-overhead"), results, { recursive: true });
+    const site = tempDir("percall-all-site");
+    await render({ results, site });
+    const first = htmlTables(readFileSync(join(site, "mcp-per-call-overhead.html"), "utf8"))[0]!;
+    const mcp = rows(join(results, "percall.tsv")).filter((r) => r["transport"] !== "in-process" && r["status"] !== "failed");
+    const pairs = new Set(mcp.map((r) => `${r["server"]}\t${r["transport"]}`));
+    assert.equal(first.rows.length, Math.min(16, pairs.size), `one row per server and transport: ${[...pairs].join(", ")}`);
+    const shown = new Set(first.rows.map((r) => `${r[0]}\t${r[2]}`.replace(/\u00a0/g, " ")));
+    assert.equal(shown.size, first.rows.length, "no server and transport twice");
+    for (const server of new Set(mcp.map((r) => r["server"]))) {
+      const label = mcp.find((r) => r["server"] === server && r["client"] === "wirecost")?.["label"] ?? "";
+      if (label !== "")
+        assert.ok(
+          first.rows.some((r) => label.startsWith((r[0] ?? "").replace(/\u00a0/g, " ").split(" ")[0] ?? "?")),
+          `${server} has a row`,
+        );
+    }
+  });
+});
+
 describe("per-call page: the answer first", () => {
-  it("opens with at most 12 rows of p50s from percall.tsv, each with its trials' interval (min–max below 5 trials) from percall-samples.tsv", async () => {
+  it("opens with at most 16 rows of p50s from percall.tsv, each with its trials' interval (min–max below 5 trials) from percall-samples.tsv", async () => {
     const results = copy();
     const site = tempDir("percall-site");
     await render({ results, site });
     const html = readFileSync(join(site, "mcp-per-call-overhead.html"), "utf8");
     const md = readFileSync(join(site, "mcp-per-call-overhead.md"), "utf8");
     const first = htmlTables(html)[0];
-    assert.ok(first !== undefined && first.rows.length > 0 && first.rows.length <= 12, "headline rows");
+    assert.ok(first !== undefined && first.rows.length > 0 && first.rows.length <= 16, "headline rows");
     assert.match(
       md,
       /in brackets the interval of the [0-9]+ trials' p50s and p95s: the trials' min–max \(with fewer than 5 trials, not a bootstrap interval\)/,
