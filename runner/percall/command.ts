@@ -14,7 +14,7 @@ import { PERCENTILE_METHOD } from "../measure/histogram.js";
 import { buildsProvenance, gitState, toolInfo } from "../results/provenance.js";
 import { shellQuote } from "../../format/shell.js";
 import { callResultBytes, runPercall } from "./engine.js";
-import { previousRuns, writePercall } from "./files.js";
+import { refuseFolderToExtend, writePercall } from "./files.js";
 import { percallPath, type PercallOptions } from "./options.js";
 import { targetKey } from "../matrix/target-of.js";
 
@@ -38,22 +38,28 @@ export async function runPercallCommand(
   const configs = o.only.length ? all.filter((c) => res.some((r) => r.test(c.id))) : all;
   if (!configs.length)
     throw new UserError(`--only ${o.only.join(" ")}: matches no configuration — list ids with: npx wirecost expand ${shellQuote(matrixArg)}`);
-  previousRuns(o.results); // a folder of another schema version is refused before the builds and the calls
+  const m = o.repeats !== undefined ? { ...opts, trials: o.repeats } : opts;
+  if (m.trials < 1) throw new UserError(`--repeats ${m.trials}: a per-call run needs at least one trial — give --repeats 1 or more`);
+  const { assumptions, timeoutMs: _t, ...settings } = m;
+  refuseFolderToExtend(
+    o.results,
+    matrixArg,
+    settings,
+    new Set(configs.map((c) => c.id)),
+    all.map((c) => c.id),
+  );
   const builds = await ensureBuilt(matrix, [
     ...configs.map((c) => targetKey(matrix, c.values)),
     // A client declared under clients: (a harness driving the configuration's target) with its build.
     ...configs.flatMap((c) => (c.values.client !== undefined && matrix.clients?.[c.values.client] ? [c.values.client] : [])),
   ]);
   preflight(matrix, configs);
-  const m = o.repeats !== undefined ? { ...opts, trials: o.repeats } : opts;
-  if (m.trials < 1) throw new UserError(`--repeats ${m.trials}: a per-call run needs at least one trial — give --repeats 1 or more`);
   const startedAt = new Date().toISOString();
   const git = await gitState([o.results, "site"]); // the code that runs: the checkout as it is now
   const loadavgStart = loadavg().map(round2);
   const command = ["npx", "wirecost", ...process.argv.slice(2)].map(shellQuote).join(" ");
   const paths = configs.map((c) => percallPath(matrix, c));
   const results = await runPercall(m, paths, matrix, (line) => process.stderr.write(line + "\n"));
-  const { assumptions, timeoutMs: _t, ...settings } = m;
   writePercall(
     o.results,
     matrixArg,

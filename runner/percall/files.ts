@@ -24,13 +24,23 @@ import { existsSync } from "node:fs";
 import { writeAtomic } from "../../format/files.js";
 import { readTsvRecords, toTsv } from "../../format/tsv.js";
 import type { PathResults } from "./engine.js";
-import { PAYLOAD_COLUMNS, PERCALL_COLUMNS, SAMPLE_COLUMNS, type PercallRunFile, type PercallRunRecord } from "../../format/percall.js";
+import {
+  PAYLOAD_COLUMNS,
+  PERCALL_COLUMNS,
+  readPercallSamples,
+  SAMPLE_COLUMNS,
+  type PercallRunFile,
+  type PercallRunRecord,
+  type PercallSettings,
+} from "../../format/percall.js";
+import { UserError } from "../../format/errors.js";
+import { DEFAULT_PROFILE_HZ } from "../attribution/samplers.js";
 import { PERCALL_READABLE_VERSIONS, PERCALL_SCHEMA_VERSION } from "../../format/schema.js";
 import { readRunFile } from "../../format/run-files.js";
 import { profileRelPath, resultsFile } from "../../format/layout.js";
 import { PROFILED_COLUMNS, STAGE_COLUMNS, UNCLASSIFIED_COLUMNS } from "../../format/attribution.js";
 import { mkdirSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 type Row = Record<string, string | number>;
 
@@ -187,16 +197,61 @@ function keptRows(file: string, replaced: ReadonlySet<string>, order: readonly s
   );
 }
 
+/** The fix of a per-call folder `wirecost run` cannot extend. */
+const EXTEND_FIX = "give --results a new folder, or move the folder's per-call files (percall*.tsv, percall-run.json, profiles/) away to start afresh";
+
 /**
  * The run records of the per-call folder `dir` before this run (`percall-run.json`'s `runs`; none
- * when the folder has no such file). `wirecost run` reads them before it measures, so a folder of
- * another schema version is refused in one line before the calls, not after.
+ * when the folder has no such file).
  * @throws UserError naming the file when it is not JSON or of a schema version this wirecost does not read
  */
 export function previousRuns(dir: string): PercallRunRecord[] {
   const file = resultsFile(dir, "percallRun");
   if (!existsSync(file)) return [];
-  return (readRunFile(file, PERCALL_READABLE_VERSIONS, "remove the file to start the per-call results afresh") as Partial<PercallRunFile>).runs ?? [];
+  return (readRunFile(file, PERCALL_READABLE_VERSIONS, EXTEND_FIX) as Partial<PercallRunFile>).runs ?? [];
+}
+
+/** The settings a run is compared on: all but the two the run derives (the result's bytes, the percentile method), with the rate of folders written before it was named. */
+function comparable(s: Partial<PercallSettings>): Record<string, unknown> {
+  const { resultBytes: _b, percentileMethod: _p, ...rest } = s;
+  return { ...rest, profileHz: rest.profileHz ?? DEFAULT_PROFILE_HZ };
+}
+
+/**
+ * Refuse, before any build or call, a per-call folder this run would extend wrongly: one of another
+ * schema version or with a malformed samples file, and one whose kept paths (those this run does
+ * not measure again) were measured from another matrix file or with other settings: one page
+ * would print one matrix's settings over paths measured with another's.
+ * @param matrixArg the matrix file as given; `settings` this run's (without `resultBytes` and `percentileMethod`)
+ * @param measuring the ids this run measures; `inMatrix` every id of the matrix (rows of other ids are dropped, not kept)
+ * @throws UserError, one line naming the folder, what differs and the way on
+ */
+export function refuseFolderToExtend(
+  dir: string,
+  matrixArg: string,
+  settings: Omit<PercallSettings, "resultBytes" | "percentileMethod">,
+  measuring: ReadonlySet<string>,
+  inMatrix: readonly string[],
+): void {
+  const file = resultsFile(dir, "percallRun");
+  if (!existsSync(file)) return;
+  const record = readRunFile(file, PERCALL_READABLE_VERSIONS, EXTEND_FIX) as Partial<PercallRunFile>;
+  if (existsSync(resultsFile(dir, "percallSamples"))) readPercallSamples(resultsFile(dir, "percallSamples"), EXTEND_FIX);
+  const ids = new Set(inMatrix);
+  const kept = [...new Set((record.runs ?? []).flatMap((r) => r.configurations))].filter((c) => ids.has(c) && !measuring.has(c));
+  if (kept.length === 0) return;
+  const before = comparable(record.settings ?? {});
+  const now = comparable(settings);
+  const differ = [
+    ...(record.matrix === undefined || resolve(record.matrix) !== resolve(matrixArg) ? [`matrix ${record.matrix ?? "not recorded"}, here ${matrixArg}`] : []),
+    ...Object.keys(now)
+      .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(now[k]))
+      .map((k) => `${k} ${JSON.stringify(before[k])}, here ${JSON.stringify(now[k])}`),
+  ];
+  if (differ.length === 0) return;
+  throw new UserError(
+    `--results ${dir}: its ${kept.length} other path(s) were measured with ${differ.join("; ")}, and one page would show them as one run — run every path of the matrix into it, or ${EXTEND_FIX}`,
+  );
 }
 
 /** Sort rows by `order` of their config (unknown configs last, by id), keeping each config's rows in order. */

@@ -339,6 +339,26 @@ describe("run and page", () => {
     }
   });
 
+  it("refuses to add a path measured with other settings beside kept ones (here --repeats), in one line before any trial", () => {
+    // The folder holds direct-in-process and mcp-ts-v2-stdio-2026-07-28 at 1 trial (the first test).
+    const before = readFileSync(join(dir, "percall.tsv"), "utf8");
+    assert.throws(
+      () =>
+        execFileSync("node", [cli, "run", small, "--only", "direct-in-process", "--repeats", "2", "--results", dir], {
+          cwd: root,
+          stdio: "pipe",
+          env: { ...process.env, ...env },
+        }),
+      (e: { stderr: Buffer; status: number }) => {
+        const lines = e.stderr.toString().trim().split("\n");
+        return (
+          e.status !== 0 && lines.length === 1 && /1 other path\(s\) were measured with trials 1, here 2/.test(lines[0]!) && /run every path/.test(lines[0]!)
+        );
+      },
+    );
+    assert.equal(readFileSync(join(dir, "percall.tsv"), "utf8"), before, "nothing lost");
+  });
+
   it("--only that matches nothing names the expand command", () => {
     assert.throws(
       () => execFileSync("node", [cli, "run", small, "--only", "nope", "--results", dir], { cwd: root, stdio: "pipe" }),
