@@ -43,6 +43,20 @@ export interface StageRules {
 const FIX = 'see README "Writing stage rules for a new SDK"';
 
 /**
+ * Check that rules loaded from `file` describe the process the matrix names them for: a file of
+ * `process: client` given as a server's `profile.stages` (or the reverse, as `clientStages`) would
+ * split one process's samples by the other's rules.
+ * @throws UserError one line naming the file, its `process`, the key that names it and the fix
+ */
+export function checkRulesRole(rules: StageRules, role: "server" | "client"): void {
+  if (rules.process === role) return;
+  const key = role === "server" ? "profile.stages" : "profile.clientStages";
+  throw new UserError(
+    `${rules.file}: process: ${rules.process}, but the matrix names it as the ${role}'s rules (${key}); fix: write process: ${role} in it, or name it under ${role === "server" ? "profile.clientStages" : "profile.stages"}`,
+  );
+}
+
+/**
  * Load a stage-rules file (and its includes).
  * @param file path of the YAML file
  * @throws UserError one line `file:line:col: problem; fix: …`: a missing file, YAML that does not

@@ -8,7 +8,7 @@
 import { glob } from "./run-matrix.js";
 import { relative } from "node:path";
 import { shellQuote } from "../../format/shell.js";
-import { loadStageRules, type StageRules } from "../attribution/rules.js";
+import { checkRulesRole, loadStageRules, type StageRules } from "../attribution/rules.js";
 import { dirname } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { recordedPath } from "../../format/files.js";
@@ -134,6 +134,7 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
   /** A target's stage rules, loaded once (a bad file stops the run with its file:line). */
   const rulesOf = (file: string): StageRules => {
     if (!rules.has(file)) rules.set(file, loadStageRules(file));
+    checkRulesRole(rules.get(file)!, "server"); // a timing run profiles the server alone
     return rules.get(file)!;
   };
   for (const c of configs) {

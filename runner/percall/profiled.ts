@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { attribute, type ProcessWindow, type StageTable } from "../attribution/attribute.js";
 import { formatFolded } from "../attribution/folded.js";
-import { loadStageRules, type StageRules } from "../attribution/rules.js";
+import { checkRulesRole, loadStageRules, type StageRules } from "../attribution/rules.js";
 import {
   cpuBetween,
   DEFAULT_PROFILE_PERIOD_US,
@@ -105,7 +105,12 @@ export function rulesFilesOf(matrix: Matrix, path: PercallPath): { client?: stri
  */
 export function loadPathRules(matrix: Matrix, paths: readonly PercallPath[]): Map<string, StageRules> {
   const rules = new Map<string, StageRules>();
-  for (const p of paths) for (const f of Object.values(rulesFilesOf(matrix, p))) if (f && !rules.has(f)) rules.set(f, loadStageRules(f));
+  for (const p of paths)
+    for (const [role, f] of Object.entries(rulesFilesOf(matrix, p)) as Array<["server" | "client", string | undefined]>) {
+      if (!f) continue;
+      if (!rules.has(f)) rules.set(f, loadStageRules(f));
+      checkRulesRole(rules.get(f)!, role);
+    }
   return rules;
 }
 

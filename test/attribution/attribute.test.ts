@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FoldedError, formatFolded, parseFolded } from "../../runner/attribution/folded.js";
-import { loadStageRules, stageOfStack } from "../../runner/attribution/rules.js";
+import { checkRulesRole, loadStageRules, stageOfStack } from "../../runner/attribution/rules.js";
 import { attribute } from "../../runner/attribution/attribute.js";
 import { UserError } from "../../format/errors.js";
 
@@ -100,6 +100,20 @@ describe("stage rules", () => {
     const key = rulesFile("key.yaml", "version: 1\nprocess: server\nrules:\n  - { stage: work, frame: x, extra: 1 }\n");
     assert.throws(() => loadStageRules(key), /key\.yaml:4:\d+: unknown key "extra"/);
     assert.throws(() => loadStageRules(join(dir, "absent.yaml")), /absent\.yaml: stage-rules file not found/);
+  });
+
+  it("a client's rules named as a server's stages (or the reverse) is one line naming the file, its process and the key", () => {
+    const client = loadStageRules(rulesFile("client-role.yaml", "version: 1\nprocess: client\nrules:\n  - { stage: work, frame: x }\n"));
+    checkRulesRole(client, "client");
+    assert.throws(
+      () => checkRulesRole(client, "server"),
+      (e: Error) =>
+        e instanceof UserError &&
+        !e.message.includes("\n") &&
+        /client-role\.yaml: process: client, but the matrix names it as the server's rules \(profile\.stages\)/.test(e.message),
+    );
+    const server = loadStageRules(rulesFile("server-role.yaml", "version: 1\nprocess: server\nrules: []\n"));
+    assert.throws(() => checkRulesRole(server, "client"), /process: server, but the matrix names it as the client's rules \(profile\.clientStages\)/);
   });
 });
 
