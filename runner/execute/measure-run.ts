@@ -95,6 +95,13 @@ export interface MeasureRunOptions {
   onTrial?(r: TrialResult, done: number, total: number): void;
 }
 
+/** A target's stage rules for a timing run, which profiles the server alone. @throws UserError on a bad file or one of `process: client` */
+function serverRules(file: string): StageRules {
+  const rules = loadStageRules(file);
+  checkRulesRole(rules, "server");
+  return rules;
+}
+
 /**
  * Run the timing trials of `matrix` and write the timing files into `opts.results`.
  * @returns every trial result (failed ones included)
@@ -133,8 +140,7 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
   const rules = new Map<string, StageRules>();
   /** A target's stage rules, loaded once (a bad file stops the run with its file:line). */
   const rulesOf = (file: string): StageRules => {
-    if (!rules.has(file)) rules.set(file, loadStageRules(file));
-    checkRulesRole(rules.get(file)!, "server"); // a timing run profiles the server alone
+    if (!rules.has(file)) rules.set(file, serverRules(file));
     return rules.get(file)!;
   };
   for (const c of configs) {
