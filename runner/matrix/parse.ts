@@ -312,6 +312,81 @@ function parseFlows(raw: NonNullable<RawMatrix["flows"]>, loc: Locator): Record<
 }
 
 /**
+ * Check the placeholders of one text of a client's command: `{url}` (http) and `{stdio}` (stdio)
+ * as argv items of their own, `{flowargs}`, `{build}` where the client has a build, axis names.
+ * @throws UserError at `path` naming the placeholder and the fix
+ */
+function checkClientPlaceholders(text: string, path: YamlPath, isArgv: boolean, tr: string, name: string, axisNames: string[], loc: Locator): void {
+  for (const ph of placeholderNames(text)) {
+    if (ph === "url" && tr === "http") continue;
+    if ((CLIENT_SPLICES as readonly string[]).includes(ph)) {
+      if (ph === "stdio" && tr !== "stdio")
+        fail(loc, path, `placeholder {stdio} in an http command — {stdio} (the target started through the tap) is for stdio commands; use {url} here`);
+      if (!isArgv || text !== `{${ph}}`) fail(loc, path, `{${ph}} stands for several argv items — write it as an argv item of its own: "{${ph}}"`);
+      continue;
+    }
+    if (ph === "url") fail(loc, path, `placeholder {url} in a stdio command — a stdio client starts the target itself: use {stdio}`);
+    if (ph === "build")
+      fail(loc, path, `placeholder {build} in client ${name}, which has no build: — add a build: section (command, inputs) or remove {build}`);
+    if (!axisNames.includes(ph))
+      fail(
+        loc,
+        path,
+        `placeholder {${ph}} names no axis — use {url} (http), {stdio} (stdio), {flowargs} or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}; for a literal brace (e.g. JSON in an argument) write {{ and }}`,
+      );
+  }
+}
+
+/**
+ * One transport's command of a declared client, `{build}` substituted, its placeholders checked,
+ * and the item that takes the server (`{stdio}`, `{url}`) required.
+ * @throws UserError at the command's path
+ */
+function clientCommand(
+  name: string,
+  tr: "stdio" | "http",
+  rc: NonNullable<RawClient["stdio"]>,
+  atBuild: Record<string, string>,
+  axisNames: string[],
+  loc: Locator,
+) {
+  const argv = rc.argv.map((a) => substituteKnown(a, atBuild));
+  const env = Object.fromEntries(Object.entries(rc.env ?? {}).map(([k, v]) => [k, substituteKnown(v, atBuild)]));
+  argv.forEach((a, i) => checkClientPlaceholders(a, ["clients", name, tr, "argv", i], true, tr, name, axisNames, loc));
+  for (const [k, v] of Object.entries(env)) checkClientPlaceholders(v, ["clients", name, tr, "env", k], false, tr, name, axisNames, loc);
+  if (tr === "stdio" && !argv.includes("{stdio}"))
+    fail(
+      loc,
+      ["clients", name, tr, "argv"],
+      `client ${name}'s stdio command has no {stdio} item — add "{stdio}" where the client takes the server command (the target started through the tap)`,
+    );
+  if (tr === "http" && !argv.some((a) => a.includes("{url}")))
+    fail(
+      loc,
+      ["clients", name, tr, "argv"],
+      `client ${name}'s http command has no {url} — add "{url}" where the client takes the server's URL (the relay in front of the target)`,
+    );
+  return { argv, env };
+}
+
+/** A declared client's `profile:`, its paths resolved in the matrix's folder (py-spy requires its executable). @throws UserError at the profile */
+function clientProfile(name: string, c: RawClient, resolvePath: (x: string) => string, loc: Locator): DeclaredClient["profile"] {
+  if (c.profile?.sampler === "py-spy" && !c.profile.pySpy)
+    fail(
+      loc,
+      ["clients", name, "profile"],
+      `client ${name} samples with py-spy but names no pySpy executable — add pySpy: {build}/venv/bin/py-spy (a build that installs it)`,
+    );
+  return (
+    c.profile && {
+      ...(c.profile.sampler ? { sampler: c.profile.sampler } : {}),
+      ...(c.profile.pySpy ? { pySpy: resolvePath(c.profile.pySpy) } : {}),
+      ...(c.profile.clientStages ? { clientStages: resolvePath(c.profile.clientStages) } : {}),
+    }
+  );
+}
+
+/**
  * Read the `clients:` section (README "Measure your own client"): builds, commands with their
  * placeholders checked ({url} in http commands, {stdio} in stdio commands and {flowargs}, each a
  * whole argv item; {build} when the client has build:; axis names).
@@ -333,60 +408,10 @@ function parseClients(
     const commands: DeclaredClient["commands"] = {};
     for (const tr of TRANSPORTS) {
       const rc = c[tr];
-      if (!rc) continue;
-      const argv = rc.argv.map((a) => substituteKnown(a, atBuild));
-      const env = Object.fromEntries(Object.entries(rc.env ?? {}).map(([k, v]) => [k, substituteKnown(v, atBuild)]));
-      const texts: [string, YamlPath, boolean][] = [
-        ...argv.map((a, i): [string, YamlPath, boolean] => [a, ["clients", name, tr, "argv", i], true]),
-        ...Object.entries(env).map(([k, v]): [string, YamlPath, boolean] => [v, ["clients", name, tr, "env", k], false]),
-      ];
-      for (const [text, path, isArgv] of texts) {
-        for (const ph of placeholderNames(text)) {
-          if (ph === "url" && tr === "http") continue;
-          if ((CLIENT_SPLICES as readonly string[]).includes(ph)) {
-            if (ph === "stdio" && tr !== "stdio")
-              fail(loc, path, `placeholder {stdio} in an http command — {stdio} (the target started through the tap) is for stdio commands; use {url} here`);
-            if (!isArgv || text !== `{${ph}}`) fail(loc, path, `{${ph}} stands for several argv items — write it as an argv item of its own: "{${ph}}"`);
-            continue;
-          }
-          if (ph === "url") fail(loc, path, `placeholder {url} in a stdio command — a stdio client starts the target itself: use {stdio}`);
-          if (ph === "build")
-            fail(loc, path, `placeholder {build} in client ${name}, which has no build: — add a build: section (command, inputs) or remove {build}`);
-          if (!axisNames.includes(ph))
-            fail(
-              loc,
-              path,
-              `placeholder {${ph}} names no axis — use {url} (http), {stdio} (stdio), {flowargs} or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}; for a literal brace (e.g. JSON in an argument) write {{ and }}`,
-            );
-        }
-      }
-      if (tr === "stdio" && !argv.includes("{stdio}"))
-        fail(
-          loc,
-          ["clients", name, tr, "argv"],
-          `client ${name}'s stdio command has no {stdio} item — add "{stdio}" where the client takes the server command (the target started through the tap)`,
-        );
-      if (tr === "http" && !argv.some((a) => a.includes("{url}")))
-        fail(
-          loc,
-          ["clients", name, tr, "argv"],
-          `client ${name}'s http command has no {url} — add "{url}" where the client takes the server's URL (the relay in front of the target)`,
-        );
-      commands[tr] = { argv, env };
+      if (rc) commands[tr] = clientCommand(name, tr, rc, atBuild, axisNames, loc);
     }
     if (!commands.stdio && !commands.http) fail(loc, ["clients", name], `client ${name} has no command — add stdio: or http: (argv: [...])`);
-    if (c.profile?.sampler === "py-spy" && !c.profile.pySpy)
-      fail(
-        loc,
-        ["clients", name, "profile"],
-        `client ${name} samples with py-spy but names no pySpy executable — add pySpy: {build}/venv/bin/py-spy (a build that installs it)`,
-      );
-    const inMatrixDir = (x: string): string => resolve(matrixDir, substituteKnown(x, atBuild));
-    const profile: DeclaredClient["profile"] = c.profile && {
-      ...(c.profile.sampler ? { sampler: c.profile.sampler } : {}),
-      ...(c.profile.pySpy ? { pySpy: inMatrixDir(c.profile.pySpy) } : {}),
-      ...(c.profile.clientStages ? { clientStages: inMatrixDir(c.profile.clientStages) } : {}),
-    };
+    const profile = clientProfile(name, c, (x) => resolve(matrixDir, substituteKnown(x, atBuild)), loc);
     out[name] = {
       name,
       label: c.label ?? name,

@@ -40,7 +40,6 @@ const LEFT_LONG: Readonly<Record<string, number>> = {
   "runner/execute/probe-revisions.ts probeRevision": 90,
   "runner/measure/trial.ts runTrial": 90,
   "runner/capture/tap.ts startTap": 88,
-  "runner/matrix/parse.ts parseClients": 85,
 };
 
 /** Every .ts file under `dir` (repo-relative). */
