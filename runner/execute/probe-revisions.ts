@@ -72,6 +72,51 @@ async function limited<T>(jobs: readonly (() => Promise<T>)[], limit: number): P
 /** `10 s`, `1.5 s`: a timeout in milliseconds as the progress lines say it. */
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
 
+/**
+ * Require the target's declared `tool:` among the tools it lists (every page of tools/list: a tool
+ * on the second page is a tool the server has).
+ * @throws UserError naming the target, the tool, the revision and transport, and the tools it lists
+ */
+async function checkToolListed(session: McpSession, target: Target, revision: string, transport: string): Promise<void> {
+  const pages = await listAll(session, "tools/list");
+  const tools = pages.every((p) => Array.isArray(p.tools)) ? pages.flatMap((p) => p.tools as { name?: unknown }[]) : undefined;
+  const names = Array.isArray(tools) ? tools.map((t) => String(t?.name)) : [];
+  if (target.tool && Array.isArray(tools) && !names.includes(target.tool.name))
+    throw new UserError(
+      `target ${target.name}: it lists no tool ${JSON.stringify(target.tool.name)} (${revision}, ${transport}); its tools: ${names.join(", ") || "none"} — name one of them (tool: in the matrix, --tool for wirecost measure)`,
+    );
+}
+
+/**
+ * Why a probe failed, one line: the error's first line, a wait that ran out said as the probe's
+ * own timeout (the one the user can raise), and beside it what the target wrote on stdout that is
+ * not JSON-RPC, how it exited, and its stderr.
+ */
+function probeFailure(e: Error, timeoutMs: number, proc: ProbeProcess | undefined, stray: PipelinedStdioWire["stray"] | undefined): string {
+  const first = e.message.split("\n")[0]!.replace(/:\s*$/, "").replace(/\s+/g, " ");
+  const message = first
+    .replace(/^(.+?)(?: \(id [^)]*\))?: no answer within \d+ ms$/, (_, what: string) => `no answer to ${what} after ${seconds(timeoutMs)}`)
+    .replace(/^target did not listen on (\S+) within \d+ ms$/, (_, where: string) => `not listening on ${where} after ${seconds(timeoutMs)}`);
+  const stderr = proc?.stderrExcerpt() ?? "";
+  const exited = proc?.exit() !== undefined && !/target exited/.test(message) ? `target exited: ${proc?.exit()}` : "";
+  const junk = stray?.lines
+    ? `it wrote ${stray.lines === 1 ? "1 line" : `${stray.lines} lines`} on stdout that ${stray.lines === 1 ? "is" : "are"} not JSON-RPC, the first: ${JSON.stringify(terminalLine(stray.first))}`
+    : "";
+  const extra = [junk, exited, stderr && !message.includes(stderr) ? `stderr: ${stderr}` : ""].filter(Boolean).join(" | ");
+  return extra ? `${message} (${extra})` : message;
+}
+
+/** The probed target's process, however it was started. */
+type ProbeProcess = Awaited<ReturnType<typeof spawnTarget>>["proc"];
+
+/**
+ * Ask one target whether it speaks `revision` over `transport`: start it (an HTTP target on a free
+ * loopback port, checked to listen on loopback only), open a session the revision's way, list its
+ * tools (its declared `tool:` must be among them), stop it. ^C (`signal`) ends the probe at once.
+ * @param timeoutMs how long each wait may take (start-up, each answer)
+ * @returns undefined when it speaks the revision there; else why not, in one line
+ * @throws UserError when the target lists no tool of its declared `tool:` name
+ */
 export async function probeRevision(
   target: Target,
   transport: "stdio" | "http",
@@ -121,14 +166,7 @@ export async function probeRevision(
         session = new McpSession(http, revision);
       }
       await session.open();
-      // Every page of the listing: a tool on the second page is a tool the server has.
-      const pages = await listAll(session, "tools/list");
-      const tools = pages.every((p) => Array.isArray(p.tools)) ? pages.flatMap((p) => p.tools as { name?: unknown }[]) : undefined;
-      const names = Array.isArray(tools) ? tools.map((t) => String(t?.name)) : [];
-      if (target.tool && Array.isArray(tools) && !names.includes(target.tool.name))
-        throw new UserError(
-          `target ${target.name}: it lists no tool ${JSON.stringify(target.tool.name)} (${revision}, ${transport}); its tools: ${names.join(", ") || "none"} — name one of them (tool: in the matrix, --tool for wirecost measure)`,
-        );
+      await checkToolListed(session, target, revision, transport);
     })();
     work.catch(() => undefined); // after ^C it fails as its target is stopped: nobody waits for it then
     await Promise.race([aborted, work]);
@@ -136,20 +174,7 @@ export async function probeRevision(
   } catch (e) {
     if (e instanceof UserError) throw e;
     if (e instanceof Interrupted) return e.message;
-    const first = (e as Error).message.split("\n")[0]!.replace(/:\s*$/, "").replace(/\s+/g, " ");
-    // A wait that ran out: said as the probe's own timeout, the one the user can raise.
-    const message = first
-      .replace(/^(.+?)(?: \(id [^)]*\))?: no answer within \d+ ms$/, (_, what: string) => `no answer to ${what} after ${seconds(timeoutMs)}`)
-      .replace(/^target did not listen on (\S+) within \d+ ms$/, (_, where: string) => `not listening on ${where} after ${seconds(timeoutMs)}`);
-    const stderr = proc?.stderrExcerpt() ?? "";
-    const exited = proc?.exit() !== undefined && !/target exited/.test(message) ? `target exited: ${proc?.exit()}` : "";
-    // A server that wrote lines that are not JSON-RPC where its answers belong: say so, with the first.
-    const stray = stdioWire?.stray;
-    const junk = stray?.lines
-      ? `it wrote ${stray.lines === 1 ? "1 line" : `${stray.lines} lines`} on stdout that ${stray.lines === 1 ? "is" : "are"} not JSON-RPC, the first: ${JSON.stringify(terminalLine(stray.first))}`
-      : "";
-    const extra = [junk, exited, stderr && !message.includes(stderr) ? `stderr: ${stderr}` : ""].filter(Boolean).join(" | ");
-    return extra ? `${message} (${extra})` : message;
+    return probeFailure(e as Error, timeoutMs, proc, stdioWire?.stray);
   } finally {
     if (onAbort) signal?.removeEventListener("abort", onAbort);
     http?.close();

@@ -37,7 +37,6 @@ const LEFT_LONG: Readonly<Record<string, number>> = {
   "runner/execute/measure-run.ts runTimingMatrix": 105,
   "runner/capture/relay.ts startRelay": 101,
   "runner/count/http-count.ts account": 94,
-  "runner/execute/probe-revisions.ts probeRevision": 90,
   "runner/measure/trial.ts runTrial": 90,
   "runner/capture/tap.ts startTap": 88,
 };
