@@ -23,6 +23,7 @@
  */
 import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv, toTsv } from "./tsv.js";
+import { parseInteger } from "./values.js";
 import { ENCODINGS, tokenColumn, type EncodingName } from "./tokens.js";
 import { existsSync } from "node:fs";
 
@@ -171,11 +172,7 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
   return table.rows.map((row) => {
     const get = (name: string): string => field(row, col(name));
     const optional = (name: string): string => (has.has(name) ? field(row, table.header.indexOf(name)) : "");
-    const n = (name: string): number => {
-      const text = get(name);
-      if (!/^-?[0-9]+$/.test(text)) throw new UserError({ file, line: row.line, key: name, problem: `expected an integer, found \`${text}\``, fix: REGEN });
-      return Number(text);
-    };
+    const n = (name: string): number => parseInteger(get(name), file, row.line, name, REGEN);
     const names = optional("header_names");
     const tokenCells = ENCODINGS.map((e) => optional(tokenColumn(e)));
     if (tokenCells.some((t) => t !== "" && !/^[0-9]+$/.test(t)))

@@ -4,8 +4,8 @@
  * reads them. Schema versions: format/schema.ts.
  */
 import type { BuildProvenance } from "./schema.js";
-import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv } from "./tsv.js";
+import { parseNumber } from "./values.js";
 
 /** Columns of `percall.tsv`, in order (units in the names). */
 export const PERCALL_COLUMNS = [
@@ -90,12 +90,7 @@ export function readPercallSamples(file: string, fix: string): PercallSampleRow[
   const table = readTsv(file, fix);
   const col = columnIndex(table, SAMPLE_COLUMNS);
   return table.rows.map((r) => {
-    const number = (key: "n" | "value"): number => {
-      const text = field(r, col(key));
-      const v = Number(text);
-      if (text === "" || !Number.isFinite(v)) throw new UserError({ file, line: r.line, key, problem: `not a number: \`${text}\``, fix });
-      return v;
-    };
+    const number = (key: "n" | "value"): number => parseNumber(field(r, col(key)), file, r.line, key, fix);
     return {
       config: field(r, col("config")),
       kind: field(r, col("kind")),

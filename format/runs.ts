@@ -3,10 +3,10 @@
  * repeat, rebuilt from the run journal by runner/results/store.ts, read here for every reader.
  */
 import { existsSync } from "node:fs";
-import { UserError } from "./errors.js";
 import { resultsFile } from "./layout.js";
 import { compareCodeUnits } from "./order.js";
 import { columnIndex, field, readTsv } from "./tsv.js";
+import { parseInteger } from "./values.js";
 
 /** One row of `runs.tsv`: a configuration × repeat, every column kept as text in header order. */
 export interface RunRow {
@@ -28,11 +28,6 @@ export interface Runs {
   rows: readonly RunRow[];
 }
 
-function int(text: string, file: string, line: number, key: string, fix: string): number {
-  if (!/^-?[0-9]+$/.test(text)) throw new UserError({ file, line, key, problem: `expected an integer, found \`${text}\``, fix });
-  return Number(text);
-}
-
 /**
  * Read `runs.tsv` if present: every reader's one parse of it (render's pages, `wirecost compare`,
  * the tool catalog).
@@ -47,7 +42,7 @@ export function readRunsTable(dir: string, fix: string): Runs | undefined {
   const col = columnIndex(table, ["config", "repeat", "status"]);
   const rows = table.rows.map((row) => ({
     config: field(row, col("config")),
-    repeat: int(field(row, col("repeat")), file, row.line, "repeat", fix),
+    repeat: parseInteger(field(row, col("repeat")), file, row.line, "repeat", fix),
     status: field(row, col("status")),
     cells: new Map(table.header.map((name, i) => [name, field(row, i)] as const)),
   }));

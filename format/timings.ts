@@ -3,8 +3,8 @@
  * (configuration, trial, metric), written by runner/measure/timings.ts, read here for every reader
  * (the A2A page's trial values, `wirecost compare`). A failed trial is one row, metric `error`.
  */
-import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv } from "./tsv.js";
+import { parseNumber, parseOptionalNumber } from "./values.js";
 
 /** Columns of `timings.tsv`, in order. */
 export const TIMINGS_COLUMNS = ["config", "trial", "seq", "layout", "workload", "status", "metric", "value"] as const;
@@ -33,22 +33,15 @@ export interface TimingTrialRow {
 export function readTimingTrials(file: string, fix: string): TimingTrialRow[] {
   const table = readTsv(file, fix);
   const col = columnIndex(table, ["config", "trial", "status", "metric", "value"]);
-  const rows = table.rows.map((r): TimingTrialRow => {
-    const number = (key: "trial" | "value"): number | null => {
-      const text = field(r, col(key));
-      if (text === "" && key === "value") return null;
-      const v = Number(text);
-      if (text === "" || !Number.isFinite(v)) throw new UserError({ file, line: r.line, key, problem: `not a number: \`${text}\``, fix });
-      return v;
-    };
-    return {
+  const rows = table.rows.map(
+    (r): TimingTrialRow => ({
       config: field(r, col("config")),
-      trial: number("trial")!,
+      trial: parseNumber(field(r, col("trial")), file, r.line, "trial", fix),
       status: field(r, col("status")),
       metric: field(r, col("metric")),
-      value: number("value"),
+      value: parseOptionalNumber(field(r, col("value")), file, r.line, "value", fix) ?? null,
       line: r.line,
-    };
-  });
+    }),
+  );
   return rows.sort((a, b) => a.trial - b.trial);
 }

@@ -23,6 +23,36 @@ export function parseCount(text: string, file: string, line: number, column: str
 }
 
 /**
+ * Parse a whole number that may be negative (a repeat, a trial, a signed count).
+ * @param fix the fix the message gives (default: regenerate the results)
+ * @throws UserError naming `file:line (column)` when `text` is not an optional minus and digits
+ */
+export function parseInteger(text: string, file: string, line: number, column: string, fix = REGENERATE): number {
+  if (!/^-?[0-9]+$/.test(text)) throw new UserError({ file, line, key: column, problem: `expected an integer, found \`${text}\``, fix });
+  return Number(text);
+}
+
+/**
+ * Parse a decimal number (a time in µs or ms, a load, a share). `Infinity` is read as written: the
+ * timing writer keeps one it computed (a quantisation error over zero ticks), and a page shows it.
+ * @param fix the fix the message gives (default: regenerate the results)
+ * @throws UserError naming `file:line (column)` when `text` is empty or not a number
+ */
+export function parseNumber(text: string, file: string, line: number, column: string, fix = REGENERATE): number {
+  const v = Number(text);
+  if (text.trim() === "" || Number.isNaN(v)) throw new UserError({ file, line, key: column, problem: `not a number: \`${text}\``, fix });
+  return v;
+}
+
+/**
+ * {@link parseNumber}, with an empty cell read as undefined (a figure that was not made).
+ * @throws UserError as {@link parseNumber} for a non-empty cell that is not a finite number
+ */
+export function parseOptionalNumber(text: string, file: string, line: number, column: string, fix = REGENERATE): number | undefined {
+  return text === "" ? undefined : parseNumber(text, file, line, column, fix);
+}
+
+/**
  * Parse a median of counts over repeats: a count, or halfway between two (`812.5`; the writer,
  * runner/results/store.ts, gives one decimal).
  * @throws UserError naming `file:line (column)` when `text` is not digits with at most one decimal,

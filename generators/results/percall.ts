@@ -14,6 +14,7 @@
  * - `percall-run.json`: title, matrix, parameters, declared assumptions, the runs that wrote rows.
  */
 import { UserError } from "../../format/errors.js";
+import { parseOptionalNumber } from "../../format/values.js";
 import { columnIndex, field, readTsv, type TsvRow, type TsvTable } from "../../format/tsv.js";
 
 import {
@@ -137,11 +138,7 @@ export interface PercallResults {
 
 /** A numeric cell; "" gives undefined. @throws UserError naming file:line (column) for anything else that is not a number */
 function numberAt(table: TsvTable, row: TsvRow, col: (n: string) => number, name: string): number | undefined {
-  const text = field(row, col(name));
-  if (text === "") return undefined;
-  const v = Number(text);
-  if (!Number.isFinite(v)) throw new UserError({ file: table.file, line: row.line, key: name, problem: `not a number: \`${text}\``, fix: FIX });
-  return v;
+  return parseOptionalNumber(field(row, col(name)), table.file, row.line, name, FIX);
 }
 
 function required(table: TsvTable, row: TsvRow, col: (n: string) => number, name: string): number {

@@ -92,6 +92,7 @@ import { existsSync } from "node:fs";
 import { readRunFile } from "../../format/run-files.js";
 import { TIMINGS_READABLE_VERSIONS } from "../../format/schema.js";
 import { readTimingTrials } from "../../format/timings.js";
+import { parseNumber } from "../../format/values.js";
 
 const FIX = "rerun the timing matrix: npx wirecost run matrices/a2a-layer-cost.yaml --results DIR";
 
@@ -121,12 +122,7 @@ export function loadTimings(dir: string): Timings {
   const col = columnIndex(table, ["config", "metric", "trials", "median", "min", "max"]);
   const figures = new Map<string, TimingFigure>();
   for (const row of table.rows) {
-    const num = (name: string): number => {
-      const v = Number(field(row, col(name)));
-      if (field(row, col(name)) === "" || Number.isNaN(v))
-        throw new UserError({ file: table.file, line: row.line, key: name, problem: `not a number: ${field(row, col(name))}`, fix: FIX });
-      return v;
-    };
+    const num = (name: string): number => parseNumber(field(row, col(name)), table.file, row.line, name, FIX);
     figures.set(`${field(row, col("config"))}\t${field(row, col("metric"))}`, {
       trials: num("trials"),
       median: num("median"),
