@@ -18,14 +18,15 @@
  * message's own text (the `body_bytes` of the row) under each encoding, the tokenizers named in
  * provenance.json (`tokenizers`); empty where the text could not be read whole (split by chunk
  * framing or SSE lines) or holds a run of one character class longer than the runner counts
- * (runner/count/tokens.ts `LONGEST_RUN_COUNTED`), and on every other row. A file without these columns reads with them
- * empty (0; tokens: not counted).
+ * (runner/count/tokens.ts `LONGEST_RUN_COUNTED`), and on every other row. A file written before a
+ * column existed reads through format/migrations.ts (changes 2, 3, 4 and 6).
  */
 import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv, toTsv } from "./tsv.js";
 import { parseInteger } from "./values.js";
 import { ENCODINGS, tokenColumn, type EncodingName } from "./tokens.js";
 import { existsSync } from "node:fs";
+import { migrateTable } from "./migrations.js";
 
 /** One JSON-RPC message or HTTP-only part of a run, as the file holds it. */
 export interface MessageRow {
@@ -125,9 +126,6 @@ export const MESSAGE_COLUMNS = [
   "json_fields",
   ...ENCODINGS.map(tokenColumn),
 ] as const;
-/** The columns a file written before `header_names` and `content_type` has. */
-const REQUIRED_COLUMNS = MESSAGE_COLUMNS.slice(0, 14);
-
 const REGEN = "regenerate the breakdowns with `npx wirecost recount --results DIR`, or re-run with `npx wirecost run`";
 
 /** The messages.tsv text of a run: header and one row per message, in log order. */
@@ -160,21 +158,20 @@ export function messagesTsv(rows: readonly MessageRow[]): string {
 }
 
 /**
- * Read one messages.tsv file.
+ * Read one messages.tsv file, an older one through format/migrations.ts.
  * @returns undefined when the file does not exist
- * @throws UserError (file:line) when a column is missing or a count is not an integer
+ * @throws UserError (file:line) when a column is missing (or the columns are no shape a wirecost
+ *   wrote, format/migrations.ts) or a count is not an integer
  */
 export function readMessagesFile(file: string): MessageRow[] | undefined {
   if (!existsSync(file)) return undefined;
-  const table = readTsv(file, REGEN);
-  const col = columnIndex(table, REQUIRED_COLUMNS);
-  const has = new Set(table.header);
+  const { table } = migrateTable("messages", readTsv(file, REGEN));
+  const col = columnIndex(table, MESSAGE_COLUMNS);
   return table.rows.map((row) => {
     const get = (name: string): string => field(row, col(name));
-    const optional = (name: string): string => (has.has(name) ? field(row, table.header.indexOf(name)) : "");
     const n = (name: string): number => parseInteger(get(name), file, row.line, name, REGEN);
-    const names = optional("header_names");
-    const tokenCells = ENCODINGS.map((e) => optional(tokenColumn(e)));
+    const names = get("header_names");
+    const tokenCells = ENCODINGS.map((e) => get(tokenColumn(e)));
     if (tokenCells.some((t) => t !== "" && !/^[0-9]+$/.test(t)))
       throw new UserError({ file, line: row.line, key: "tokens", problem: `expected token counts, found \`${tokenCells.join(" ")}\``, fix: REGEN });
     const tokens = tokenCells.every((t) => t !== "")
@@ -196,10 +193,10 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
       sse: get("sse") === "yes",
       incomplete: get("incomplete") === "yes",
       headerNames: names === "" ? [] : names.split(","),
-      contentType: optional("content_type"),
-      anomalies: optional("anomalies") === "" ? [] : optional("anomalies").split(","),
-      unattributedBytes: optional("unattributed_bytes") === "" ? 0 : Number(optional("unattributed_bytes")),
-      jsonFields: optional("json_fields") === "" ? [] : (JSON.parse(optional("json_fields")) as string[]),
+      contentType: get("content_type"),
+      anomalies: get("anomalies") === "" ? [] : get("anomalies").split(","),
+      unattributedBytes: n("unattributed_bytes"),
+      jsonFields: get("json_fields") === "" ? [] : (JSON.parse(get("json_fields")) as string[]),
       ...(tokens ? { tokens } : {}),
     };
   });

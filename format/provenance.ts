@@ -6,12 +6,7 @@ import { UserError, readResultsFile } from "./errors.js";
 import type { Provenance as ProvenanceRecord } from "./schema.js";
 import { compareCodeUnits } from "./order.js";
 import { readBuilds, type TargetBuildInfo } from "./builds.js";
-
-/**
- * Who a bytes report is when its results do not say (folders written before `report` was
- * recorded): every such report was the MCP one.
- */
-export const LEGACY_REPORT: Readonly<{ title: string; slug: string }> = { title: "MCP on the wire", slug: "mcp-on-the-wire" };
+import { migrateProvenance } from "./migrations.js";
 
 /** A report slug: lower-case letters and digits joined by single hyphens (the matrix's `slug:` rule). */
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -28,7 +23,7 @@ export interface Provenance {
   matrix: { file: string; sha256: string };
   /**
    * The report's title and slug (file stem of its pages), from the optional key `report` (the
-   * matrix's `title:` and `slug:`); {@link LEGACY_REPORT} when absent.
+   * matrix's `title:` and `slug:`); format/migrations.ts `LEGACY_REPORT` in a file written before it.
    */
   report: { title: string; slug: string };
   /**
@@ -145,15 +140,14 @@ function targetsOf(j: JsonKeys): { targetLabels: Map<string, string>; targetPack
   return { targetLabels, targetPackages };
 }
 
-/** `report` (optional): title and slug; the legacy report without it. */
+/** `report`: title and slug (format/migrations.ts gives a file written before it the legacy report). */
 function reportOf(j: JsonKeys): Provenance["report"] {
-  if (j.at("report") === undefined) return { ...LEGACY_REPORT };
   const report = { title: j.str("report.title"), slug: j.str("report.slug") };
   if (!SLUG.test(report.slug)) throw j.wrong("report.slug", "a slug (lower-case letters and digits joined by single hyphens)");
   return report;
 }
 
-/** `clients` (optional): each client's protocol, and the declared ones' labels. */
+/** `clients`: each client's protocol, and the declared ones' labels; absent only in a file written before it (format/migrations.ts). */
 function clientsOf(j: JsonKeys): { clientProtocols: Map<string, string> | undefined; declaredClients: Map<string, string> } {
   const clients = j.at("clients");
   const declaredClients = new Map<string, string>();
@@ -168,7 +162,7 @@ function clientsOf(j: JsonKeys): { clientProtocols: Map<string, string> | undefi
   return { clientProtocols, declaredClients };
 }
 
-/** `flows` (optional): each flow's steps in words and its declared description. */
+/** `flows`: each flow's steps in words and its declared description; absent only in a file written before it (format/migrations.ts). */
 function flowsOf(j: JsonKeys): Provenance["flows"] {
   const flows = new Map<string, { description?: string; steps: string }>();
   const flowsJson = j.at("flows");
@@ -198,8 +192,7 @@ export function readProvenanceFile(file: string, missingFix: string): { record: 
   } catch (err) {
     throw new UserError({ file, problem: `not valid JSON (${(err as Error).message})`, fix: FIX });
   }
-  const j = jsonKeys(json, file);
-  const version = j.at("schemaVersion");
+  const version = jsonKeys(json, file).at("schemaVersion");
   if (version !== 1) {
     throw new UserError({
       file,
@@ -208,6 +201,7 @@ export function readProvenanceFile(file: string, missingFix: string): { record: 
       fix: "use the wirecost version that wrote these results, or regenerate them with `npx wirecost run`",
     });
   }
+  const j = jsonKeys(migrateProvenance(file, json as Record<string, unknown>).record, file);
   const commit = j.at("git.commit");
   if (commit !== null && typeof commit !== "string") throw j.wrong("git.commit", "a string or null");
   const dirty = j.at("git.dirty");
@@ -220,7 +214,7 @@ export function readProvenanceFile(file: string, missingFix: string): { record: 
   const report = reportOf(j);
   const { clientProtocols, declaredClients } = clientsOf(j);
   const flows = flowsOf(j);
-  const tokenizers = j.at("tokenizers") ?? [];
+  const tokenizers = j.at("tokenizers");
   if (!Array.isArray(tokenizers) || !tokenizers.every((t): t is string => typeof t === "string")) throw j.wrong("tokenizers", "an array of strings");
   const view: Provenance = {
     schemaVersion: 1,

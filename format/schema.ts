@@ -3,12 +3,13 @@
  * runner writes and the generators read (provenance.json, the build records inside it and inside
  * timings-run.json and percall-run.json). A reader refuses a version it does not know with the
  * command that gets out of it; the readers of older versions (their migrations) sit beside each
- * reader and are listed here.
+ * reader and are listed here (the bytes format's: format/migrations.ts).
  */
 
 /**
  * Version of a bytes results folder (runs/plan.json, runs/<config>/<repeat>.json, the TSV files,
- * provenance.json). Readable: 1 only.
+ * provenance.json). Readable: 1 only; the columns and keys added within it, and how a file written
+ * before each reads, are format/migrations.ts `WIRE_CHANGES`.
  */
 export const SCHEMA_VERSION = 1;
 

@@ -5,6 +5,7 @@ import { columnIndex, field, readTsv } from "./tsv.js";
 import { parseCount, parseYesNo } from "./values.js";
 import { parseAnomalySummary } from "./anomalies.js";
 import { nameProblem } from "./layout.js";
+import { changeAdding, migrateTable } from "./migrations.js";
 
 /** One configuration's row of `summary.tsv`. */
 export interface ConfigSummary {
@@ -24,7 +25,7 @@ export interface ConfigSummary {
   varyingFields: readonly string[];
   /**
    * Anomaly code → count summed over the ok repeats (column `anomalies`, format/anomalies.ts);
-   * empty when none, and for a file written before the column existed.
+   * empty when none, and for a file written before anomalies were counted (format/migrations.ts).
    */
   anomalies: ReadonlyMap<string, number>;
 }
@@ -35,14 +36,15 @@ export interface Summary {
   axisNames: readonly string[];
   /** One entry per configuration, sorted by `config` (code-unit order). */
   configs: readonly ConfigSummary[];
-  /** Whether the file has the `anomalies` column (written since anomalies are counted). */
+  /** Whether the file was written since anomalies are counted (format/migrations.ts, change 3). */
   anomaliesRecorded: boolean;
 }
 
-const TAIL = ["repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields"] as const;
+const TAIL = ["repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields", "anomalies"] as const;
 
 /**
- * Read `summary.tsv`. Every column between `config` and `repeats` is an axis.
+ * Read `summary.tsv`, an older file through format/migrations.ts. Every column between `config`
+ * and `repeats` is an axis.
  * @param file path of `summary.tsv`
  * @param missingFix fix printed when the file is missing
  * @throws UserError (file:line) when the file is missing, `config` is not the first column,
@@ -51,7 +53,7 @@ const TAIL = ["repeats", "repeats_ok", "count_identical", "bytes_identical", "va
  *   or `repeats_ok` exceeds `repeats`
  */
 export function readSummary(file: string, missingFix: string): Summary {
-  const table = readTsv(file, missingFix);
+  const { table, predates } = migrateTable("summary", readTsv(file, missingFix));
   if (table.header[0] !== "config") {
     throw new UserError({
       file,
@@ -65,8 +67,6 @@ export function readSummary(file: string, missingFix: string): Summary {
   const axisNames = table.header.slice(1, col("repeats"));
   const configs: ConfigSummary[] = [];
   const seen = new Map<string, number>();
-  const anomaliesIndex = table.header.indexOf("anomalies");
-  const anomaliesCol = anomaliesIndex < 0 ? undefined : anomaliesIndex;
   for (const row of table.rows) {
     const get = (name: string): string => field(row, col(name));
     const config = get("config");
@@ -102,7 +102,7 @@ export function readSummary(file: string, missingFix: string): Summary {
       });
     }
     const varying = get("varying_fields");
-    const anomalyCell = anomaliesCol === undefined ? "" : field(row, anomaliesCol);
+    const anomalyCell = get("anomalies");
     let anomalies: Map<string, number>;
     try {
       anomalies = parseAnomalySummary(anomalyCell);
@@ -127,5 +127,5 @@ export function readSummary(file: string, missingFix: string): Summary {
     });
   }
   configs.sort((a, b) => compareCodeUnits(a.config, b.config));
-  return { axisNames, configs, anomaliesRecorded: anomaliesCol !== undefined };
+  return { axisNames, configs, anomaliesRecorded: !predates.has(changeAdding("summary", "anomalies")) };
 }

@@ -9,7 +9,7 @@ import { compareCodeUnits } from "../../format/order.js";
 import { reproduceCommand } from "../reproduce.js";
 import { idStem } from "../stem.js";
 import type { ConfigSummary, Results } from "../results/load.js";
-import { LEGACY_REPORT } from "../../format/provenance.js";
+import { LEGACY_REPORT } from "../../format/migrations.js";
 import { identityLine } from "../sections/identity.js";
 import { speaksMcp } from "../sections/protocol.js";
 import { sequenceSteps, traceView } from "../sections/trace.js";

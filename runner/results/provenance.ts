@@ -105,7 +105,7 @@ export async function collectProvenance(args: {
     ...(args.clients ? { clients: args.clients } : {}),
     packages: Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a < b ? -1 : 1))),
     targets,
-    ...(args.flows && Object.keys(args.flows).length ? { flows: args.flows } : {}),
+    ...(args.flows ? { flows: args.flows } : {}),
     tokenizers: tokenizerNames(),
     ...(args.builds?.size ? { builds: buildsProvenance(args.builds) } : {}),
     node: process.version,

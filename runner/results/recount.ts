@@ -5,8 +5,9 @@
  * counter change, or to bring an older folder up to the current columns, without running any
  * target. Where every count the journal holds is unchanged and the recount only adds what the
  * journal lacks (a column added since, e.g. `unattributed_bytes`, or the run's anomalies), the
- * journal record is completed and runs.tsv, summary.tsv and medians.tsv are rebuilt from it
- * (provenance.json kept); a run whose recorded counts differ is reported and left as recorded.
+ * journal record is completed and runs.tsv, summary.tsv and medians.tsv are rebuilt from it; a run
+ * whose recorded counts differ is reported and left as recorded. provenance.json is kept, but for
+ * `tokenizers`: the tokenizers the rewritten messages.tsv files were counted with.
  */
 import { existsSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
@@ -15,7 +16,8 @@ import { readCaptureStreams } from "../capture/log.js";
 import { COUNT_COLUMNS, countStreams, streamsDigest } from "../count/index.js";
 import { readPlan, readRuns, writeRun } from "./journal.js";
 import { writeRunBreakdown } from "./messages.js";
-import { rebuildResults } from "./store.js";
+import { rebuildResults, writeProvenance } from "./store.js";
+import { tokenizerNames } from "../count/tokens.js";
 import { anomalySummary } from "../../format/anomalies.js";
 import { readProvenanceFile } from "../../format/provenance.js";
 import { readMedians } from "../../format/medians.js";
@@ -93,14 +95,14 @@ export function recountResults(dir: string, progress?: (done: number, total: num
     }
     progress?.(i + 1, configs.length);
   });
-  if (summary.completed > 0) {
-    rebuildResults(
-      dir,
-      plan,
+  if (summary.completed > 0 || (summary.recounted > 0 && provenance !== undefined)) {
+    const record =
       provenance ??
-        readProvenanceFile(pfile, `finish the run first: ${runCommandLine({ supports: BYTES_SUPPORT }, plan.matrix.file, { results: dir, resume: true })}`)
-          .record,
-    );
+      readProvenanceFile(pfile, `finish the run first: ${runCommandLine({ supports: BYTES_SUPPORT }, plan.matrix.file, { results: dir, resume: true })}`)
+        .record;
+    const counted = summary.recounted > 0 ? { ...record, tokenizers: tokenizerNames() } : record;
+    if (summary.completed > 0) rebuildResults(dir, plan, counted);
+    else writeProvenance(dir, counted);
   }
   return summary;
 }

@@ -160,5 +160,10 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
     const okRuns = (id: string) => runsOf(dir, plan, id).filter((r) => r.status === "ok" && r.counts);
     writeAtomic(resultsFile(dir, "changes"), changesTsv(versionChanges(dir, measured, plan.versions, okRuns)));
   }
+  writeProvenance(dir, provenance);
+}
+
+/** Write `provenance.json` of results folder `dir` (atomic; two-space JSON, the one way it is written). */
+export function writeProvenance(dir: string, provenance: Provenance): void {
   writeAtomic(resultsFile(dir, "provenance"), JSON.stringify(provenance, null, 2) + "\n");
 }

@@ -1,0 +1,134 @@
+/**
+ * The bytes format's history (format/migrations.ts), through the real CLI where a folder is read:
+ * a folder written before anomalies were counted (test/fixtures/results-before-anomalies: two
+ * configurations of `results/` as committed at the parent of c914b506, trimmed to them, capture
+ * logs kept) renders through the migrations with the figures `wirecost recount` gives it; a file of
+ * a shape no wirecost wrote is refused in one line; the writer's columns are the history's.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cli, root } from "../paths.js";
+import { MESSAGE_COLUMNS, readMessagesFile } from "../../format/messages.js";
+import { WIRE_CHANGES, migrateTable } from "../../format/migrations.js";
+import { readProvenance } from "../../format/provenance.js";
+import { readSummary } from "../../format/summary.js";
+import { UserError } from "../../format/errors.js";
+
+const FIXTURE = join(root, "test/fixtures/results-before-anomalies");
+const work = mkdtempSync(join(tmpdir(), "wirecost-migrations-"));
+
+/** Run the CLI; what it printed (stdout, then stderr, where progress and the closing line go). */
+function wirecost(args: string[]): string {
+  const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout + r.stderr;
+}
+
+/** Lines of `file` in both sites, for comparing one page. */
+function pages(file: string): { older: string[]; recounted: string[] } {
+  return {
+    older: readFileSync(join(work, "site-older", file), "utf8").split("\n"),
+    recounted: readFileSync(join(work, "site-recounted", file), "utf8").split("\n"),
+  };
+}
+
+test("a folder written before anomalies were counted renders through the migrations with the figures recount gives it", () => {
+  cpSync(FIXTURE, join(work, "older"), { recursive: true });
+  cpSync(FIXTURE, join(work, "recounted"), { recursive: true });
+  wirecost(["render", "--results", join(work, "older"), "--site", join(work, "site-older")]);
+  assert.match(wirecost(["recount", "--results", join(work, "recounted")]), /recounted 10 run/);
+  wirecost(["render", "--results", join(work, "recounted"), "--site", join(work, "site-recounted")]);
+
+  // The bytes page: the same lines but for its anomalies, which the older folder says it never counted.
+  const wire = pages("mcp-on-the-wire.md");
+  const notCounted = wire.older.findIndex((l) => l.startsWith("These results were written before wirecost counted anomalies"));
+  assert.ok(notCounted > 0, "the older folder's page says anomalies were not counted");
+  assert.deepEqual(
+    wire.older.filter((_, i) => i !== notCounted && i !== notCounted + 1),
+    wire.recounted.filter((l) => !l.startsWith("None: the counter found no anomaly")),
+  );
+
+  // The medians: every figure of the older folder, and the recount's unattributed bytes, 0.
+  const medians = pages("mcp-on-the-wire-medians.tsv");
+  const added = medians.recounted.filter((l) => !medians.older.includes(l));
+  assert.ok(medians.older.every((l) => medians.recounted.includes(l)));
+  assert.deepEqual(
+    added.map((l) => l.split("\t").slice(1)),
+    [
+      ["unattributed_bytes", "0", "0", "0"],
+      ["unattributed_bytes", "0", "0", "0"],
+    ],
+  );
+
+  // Each configuration's trace: the same bytes per message; the recount adds the tokens column.
+  for (const page of readdirSync(join(work, "site-older")).filter((f) => f.startsWith("config-") && f.endsWith(".md"))) {
+    const { older, recounted } = pages(page);
+    const total = (lines: string[]) => lines.filter((l) => l.startsWith("| total |"));
+    const olderTotals = total(older);
+    assert.ok(olderTotals.length > 0, page);
+    olderTotals.forEach((t, i) => assert.ok(total(recounted)[i]!.startsWith(t.slice(0, -1)), `${page}: ${t}`));
+  }
+});
+
+test("the older folder's files read through the migrations: what they predate is said, not guessed", () => {
+  const summary = readSummary(join(FIXTURE, "summary.tsv"), "");
+  assert.equal(summary.anomaliesRecorded, false);
+  assert.ok(summary.configs.every((c) => c.anomalies.size === 0));
+  const provenance = readProvenance(join(FIXTURE, "provenance.json"), "");
+  assert.deepEqual(provenance.report, { title: "MCP on the wire", slug: "mcp-on-the-wire" });
+  assert.equal(provenance.clientProtocols, undefined);
+  assert.deepEqual(provenance.tokenizers, []);
+  const messages = readMessagesFile(join(FIXTURE, "logs/raw-mcp-go-http-2025-06-18-input/1.messages.tsv"))!;
+  assert.ok(messages.length > 0);
+  assert.ok(messages.every((m) => m.tokens === undefined && m.unattributedBytes === 0 && m.jsonFields.length === 0));
+  assert.ok(
+    messages.some((m) => m.headerNames.length > 0),
+    "change 2's columns are read as written",
+  );
+});
+
+test("a file of a shape no wirecost wrote is refused, naming the file and the column", () => {
+  const current = MESSAGE_COLUMNS.join("\t");
+  const without = (names: string[]) => {
+    const keep = MESSAGE_COLUMNS.map((c, i) => [c, i] as const).filter(([c]) => !names.includes(c));
+    const file = join(work, `messages-${names.join("-")}.tsv`);
+    writeFileSync(file, `${keep.map(([c]) => c).join("\t")}\n${keep.map(() => "0").join("\t")}\n`);
+    return file;
+  };
+  assert.ok(current.includes("json_fields"));
+  const skipped = without(["json_fields"]);
+  assert.throws(
+    () => readMessagesFile(skipped),
+    (e: unknown) => e instanceof UserError && /messages-json_fields\.tsv.*tokens_o200k_base.*change 6.*json_fields.*change 4/.test(e.message),
+  );
+  const partial = without(["unattributed_bytes", "json_fields", "tokens_o200k_base", "tokens_cl100k_base"]);
+  assert.throws(
+    () => readMessagesFile(partial),
+    (e: unknown) => e instanceof UserError && /`anomalies` of change 3 but not `unattributed_bytes`/.test(e.message),
+  );
+  const provenance = JSON.parse(readFileSync(join(FIXTURE, "provenance.json"), "utf8")) as Record<string, unknown>;
+  const file = join(work, "provenance.json");
+  writeFileSync(file, JSON.stringify({ ...provenance, report: { title: "T", slug: "t" } }));
+  assert.throws(
+    () => readProvenance(file, ""),
+    (e: unknown) => e instanceof UserError && /key `report` of change 1 but not `clients`/.test(e.message),
+  );
+});
+
+test("the writer's messages.tsv columns are the first file's and each change's, in the order they landed", () => {
+  const added = WIRE_CHANGES.flatMap((c) => (c.columns.messages ?? []).map((col) => col.name));
+  const first = MESSAGE_COLUMNS.slice(0, MESSAGE_COLUMNS.length - added.length);
+  assert.deepEqual([...MESSAGE_COLUMNS], [...first, ...added]);
+  assert.deepEqual(
+    WIRE_CHANGES.map((c) => c.number),
+    WIRE_CHANGES.map((_, i) => i + 1),
+  );
+  // A current file predates nothing and is read as written.
+  const table = { file: "m.tsv", header: MESSAGE_COLUMNS, rows: [] };
+  assert.equal(migrateTable("messages", table).predates.size, 0);
+  assert.equal(migrateTable("messages", table).table, table);
+});
