@@ -38,6 +38,7 @@ import { clientFieldsView } from "../sections/client-fields.js";
 import { releasesView } from "../sections/releases.js";
 import { toolCatalogView } from "../sections/tool-catalog.js";
 import { conformanceView } from "../sections/conformance.js";
+import { COUNT_COLUMN_WORDS, countColumnWords, type CountColumnWords } from "../../format/count-columns.js";
 
 /** Axes this page reads; each must be a column of `summary.tsv` (`revision` only when some configuration speaks MCP). */
 const REQUIRED_AXES = ["flow", "revision", "target", "client", "transport"] as const;
@@ -66,10 +67,11 @@ const median = (row: Row, metric: string): string => {
   const stats = row.metrics.get(metric);
   return stats === undefined ? "—" : formatMedianCount(stats.median);
 };
-const num = (header: string, metric: string): Column<Row> => ({
-  header,
+/** A count column's median, under the label format/count-columns.ts gives it. */
+const count = (column: CountColumnWords): Column<Row> => ({
+  header: column.label,
   align: "right",
-  cell: (row) => median(row, metric),
+  cell: (row) => median(row, column.name),
 });
 
 /** A target's name as the report shows it: its label from provenance when there is one, else the axis value. */
@@ -77,8 +79,8 @@ const targetName = (labels: ReadonlyMap<string, string>, name: string): string =
 
 /**
  * The full table's columns, key columns first so the totals show without scrolling: row key,
- * flow, revision, target, client, total bytes (and `_meta` bytes), then the layers, then the
- * other axes.
+ * flow, revision, target, client, total bytes (and `_meta` bytes), then the count columns the
+ * vocabulary places in this transport's table (format/count-columns.ts `table`), then the other axes.
  */
 function columns(kind: "http" | "stdio", extraAxes: readonly string[], labels: ReadonlyMap<string, string>, mcp: boolean): Array<Column<Row>> {
   const key: Array<Column<Row>> = [
@@ -87,8 +89,8 @@ function columns(kind: "http" | "stdio", extraAxes: readonly string[], labels: R
     ...(mcp ? [{ header: "Revision", align: "left", cell: (r) => axis(r, "revision") } satisfies Column<Row>] : []),
     { header: "Target", align: "left", cell: (r) => targetName(labels, axis(r, "target")) },
     { header: "Client", align: "left", cell: (r) => axis(r, "client") },
-    num("Total bytes", "total_bytes"),
-    ...(mcp ? [num("`_meta` bytes", "meta_bytes")] : []),
+    count(countColumnWords("total_bytes")),
+    ...(mcp ? [count(countColumnWords("meta_bytes"))] : []),
     {
       header: "JSON-RPC C→S / S→C",
       align: "right",
@@ -96,18 +98,7 @@ function columns(kind: "http" | "stdio", extraAxes: readonly string[], labels: R
     },
   ];
   const extras = extraAxes.map((name): Column<Row> => ({ header: mdCell(name), align: "left", cell: (r) => axis(r, name) }));
-  if (kind === "stdio") return [...key, num("Newline bytes", "newline_bytes"), ...extras];
-  return [
-    ...key,
-    num("HTTP round trips", "http_round_trips"),
-    num("Request head", "request_head_bytes"),
-    num("Request body", "request_body_bytes"),
-    num("Response head", "response_head_bytes"),
-    num("Response body", "response_body_bytes"),
-    num("Chunk bytes", "chunk_framing_bytes"),
-    num("SSE events", "sse_events"),
-    ...extras,
-  ];
+  return [...key, ...COUNT_COLUMN_WORDS.filter((c) => c.table === kind).map(count), ...extras];
 }
 
 function section(

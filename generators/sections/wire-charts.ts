@@ -6,6 +6,7 @@
  * and the request-state growth (total bytes against the `state` axis's size, one panel per server,
  * transport and client, one line per revision), from the rows of the `state` flow.
  */
+import { COUNT_COLUMN_WORDS } from "../../format/count-columns.js";
 import { toTsv } from "../../format/tsv.js";
 import { crossoverSvg, layerMultiplesSvg, sweepLinesSvg, type CrossoverDatum, type LayerDatum, type SweepDatum } from "../charts/svg.js";
 import { formatFixed } from "../format.js";
@@ -61,14 +62,8 @@ export function coincidingSeries(points: ReadonlyArray<{ panel: string; series: 
     .join("; ");
 }
 
-/** HTTP layers stacked per bar, in order: metric and label. */
-const HTTP_LAYERS = [
-  ["request_head_bytes", "Request head"],
-  ["request_body_bytes", "Request body"],
-  ["response_head_bytes", "Response head"],
-  ["response_body_bytes", "Response body"],
-  ["chunk_framing_bytes", "Chunk bytes"],
-] as const;
+/** HTTP layers stacked per bar, in order: metric and label (format/count-columns.ts `httpLayer`). */
+const HTTP_LAYERS = COUNT_COLUMN_WORDS.filter((c) => c.httpLayer).map((c) => [c.name, c.label] as const);
 
 const axis = (r: KeyedRow, name: string): string => r.summary.axes.get(name) ?? "";
 

@@ -12,7 +12,7 @@
  */
 import { UserError } from "../../format/errors.js";
 import type { Comparison } from "./compare.js";
-import { COUNT_COLUMNS } from "../count/count-row.js";
+import { isCountColumn } from "../../format/count-columns.js";
 
 /** A parsed rule. */
 export interface FailRule {
@@ -112,9 +112,4 @@ function failedTrips(c: Comparison, r: FailRule): Trip[] {
   return c.compared
     .filter((id) => failedBase.has(id) !== failedHead.has(id))
     .map((id) => ({ rule: r.text, config: id, metric: r.metric, change: failedHead.has(id) ? "no ok run in head" : "no ok run in base" }));
-}
-
-const COLUMNS: ReadonlySet<string> = new Set<string>(COUNT_COLUMNS);
-function isCountColumn(name: string): boolean {
-  return COLUMNS.has(name);
 }

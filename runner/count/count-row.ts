@@ -8,97 +8,19 @@ import type { Direction } from "../capture/log.js";
 import { WireFormatError } from "../wire/errors.js";
 import { ANOMALY_CODES, streamLabel, type Anomaly } from "./anomalies.js";
 import { MessageTable } from "./message-table.js";
+import { COUNT_COLUMNS, type CountColumn } from "../../format/count-columns.js";
 
 /**
- * One counted capture log. Every field is a non-negative integer. For HTTP,
- * `request_head_bytes + request_body_bytes + response_head_bytes + response_body_bytes +
- * chunk_framing_bytes + unattributed_bytes = total_bytes`; for stdio the HTTP columns are 0 and
- * `newline_bytes + unattributed_bytes` plus the bytes of the lines (JSON-RPC messages and the
- * bytes beside them, in the message rows) is `total_bytes`.
+ * One counted capture log: a non-negative integer per count column (format/count-columns.ts says
+ * each one's unit and meaning). For HTTP, `request_head_bytes + request_body_bytes +
+ * response_head_bytes + response_body_bytes + chunk_framing_bytes + unattributed_bytes =
+ * total_bytes`; for stdio the HTTP columns are 0 and `newline_bytes + unattributed_bytes` plus the
+ * bytes of the lines (JSON-RPC messages and the bytes beside them, in the message rows) is
+ * `total_bytes`.
  */
-export interface CountRow {
-  /** JSON-RPC messages client to server (a batch counts its members), messages. */
-  jsonrpc_c2s: number;
-  /** JSON-RPC messages server to client, including server requests on SSE streams, messages. */
-  jsonrpc_s2c: number;
-  /**
-   * HTTP requests that got a final (non-1xx) response, a 202 to a notification included; the
-   * response's head is enough (an SSE stream still open at the end of the log counts). Round trips.
-   */
-  http_round_trips: number;
-  /** Request lines, header lines and blank lines of HTTP requests, bytes. */
-  request_head_bytes: number;
-  /** HTTP request bodies without chunk framing, bytes. */
-  request_body_bytes: number;
-  /** Status lines, header lines and blank lines of HTTP responses (1xx included), bytes. */
-  response_head_bytes: number;
-  /** HTTP response bodies without chunk framing, bytes. */
-  response_body_bytes: number;
-  /** Chunked-coding framing in both directions (size lines, CRLFs after data, last chunk, trailers), bytes. */
-  chunk_framing_bytes: number;
-  /** Server-sent events dispatched (an event needs a `data` field; see runner/wire/sse.ts), events. */
-  sse_events: number;
-  /** `_meta` values in client-to-server JSON-RPC params (requests, notifications) and results, bytes. */
-  meta_bytes: number;
-  /**
-   * Stdio: newline bytes ending complete lines that are blank or carry JSON-RPC, both directions
-   * (one per such line; a line that is not JSON-RPC is unattributed, newline included); 0 for HTTP. Bytes.
-   */
-  newline_bytes: number;
-  /**
-   * Bytes not attributed to any layer: stdio lines without JSON-RPC, partial stdio lines, HTTP
-   * bytes that do not parse as HTTP/1.1. Each run of them is named by an anomaly
-   * (runner/count/anomalies.ts). Bytes.
-   */
-  unattributed_bytes: number;
-  /** Every logged byte client to server, bytes. */
-  c2s_bytes: number;
-  /** Every logged byte server to client, bytes. */
-  s2c_bytes: number;
-  /** Every logged application byte, `c2s_bytes + s2c_bytes`, bytes. */
-  total_bytes: number;
-}
+export type CountRow = Record<CountColumn, number>;
 
-/** A column of {@link CountRow}. */
-export type CountColumn = keyof CountRow;
-
-/** The columns of a {@link CountRow} in the order tables and TSV files show them. */
-export const COUNT_COLUMNS = [
-  "jsonrpc_c2s",
-  "jsonrpc_s2c",
-  "http_round_trips",
-  "request_head_bytes",
-  "request_body_bytes",
-  "response_head_bytes",
-  "response_body_bytes",
-  "chunk_framing_bytes",
-  "sse_events",
-  "meta_bytes",
-  "newline_bytes",
-  "unattributed_bytes",
-  "c2s_bytes",
-  "s2c_bytes",
-  "total_bytes",
-] as const satisfies readonly CountColumn[];
-
-/** Unit and one-line meaning of each column, for table headers and page footnotes. */
-export const COUNT_COLUMN_DOCS: Record<CountColumn, { unit: "messages" | "round trips" | "events" | "bytes"; doc: string }> = {
-  jsonrpc_c2s: { unit: "messages", doc: "JSON-RPC messages client to server; a batch counts its members" },
-  jsonrpc_s2c: { unit: "messages", doc: "JSON-RPC messages server to client, server requests on SSE streams included" },
-  http_round_trips: { unit: "round trips", doc: "HTTP requests that got a final response, a 202 to a notification included" },
-  request_head_bytes: { unit: "bytes", doc: "HTTP request lines, headers and the blank line ending each head" },
-  request_body_bytes: { unit: "bytes", doc: "HTTP request bodies, chunk framing excluded" },
-  response_head_bytes: { unit: "bytes", doc: "HTTP status lines, headers and the blank line ending each head, 1xx included" },
-  response_body_bytes: { unit: "bytes", doc: "HTTP response bodies, chunk framing excluded" },
-  chunk_framing_bytes: { unit: "bytes", doc: "chunk-size lines, CRLFs after chunk data, last chunk, trailers, both directions" },
-  sse_events: { unit: "events", doc: "server-sent events dispatched (blocks with a data field)" },
-  meta_bytes: { unit: "bytes", doc: "_meta values (key excluded) in client-to-server params and results, as sent" },
-  newline_bytes: { unit: "bytes", doc: "stdio: newline bytes ending complete lines, one per blank or JSON-RPC line" },
-  unattributed_bytes: { unit: "bytes", doc: "bytes attributed to no layer (not JSON-RPC on stdio, not HTTP/1.1), each run named by an anomaly" },
-  c2s_bytes: { unit: "bytes", doc: "every logged byte client to server" },
-  s2c_bytes: { unit: "bytes", doc: "every logged byte server to client" },
-  total_bytes: { unit: "bytes", doc: "every logged application byte, both directions" },
-};
+export { COUNT_COLUMNS, type CountColumn };
 
 /** A CountRow of zeros. */
 export function emptyCountRow(): CountRow {

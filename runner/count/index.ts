@@ -13,7 +13,6 @@ import { countStdio, countStdioStream, countStdioStreams, finishStdioCount } fro
 
 export {
   COUNT_COLUMNS,
-  COUNT_COLUMN_DOCS,
   emptyCountRow,
   type CountBreakdown,
   type CountColumn,

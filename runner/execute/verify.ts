@@ -7,7 +7,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { COUNT_COLUMNS } from "../count/index.js";
+import { isCountColumn } from "../../format/count-columns.js";
 import { UserError } from "../../format/errors.js";
 import type { Matrix } from "../matrix/types.js";
 import { readPlan } from "../results/journal.js";
@@ -64,8 +64,6 @@ export interface VerifyReport {
   /** The re-run. */
   run: RunSummary;
 }
-
-const COUNTS = new Set<string>(COUNT_COLUMNS);
 
 /**
  * Verify `opts.results` against a fresh run of `matrix`.
@@ -130,7 +128,7 @@ export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promis
     if (!wanted.has(row.config)) continue;
     const metric = row.metric;
     const tol = opts.tolerances?.[metric];
-    if (!COUNTS.has(metric) && tol === undefined) {
+    if (!isCountColumn(metric) && tol === undefined) {
       uncompared++;
       continue;
     }
@@ -139,8 +137,8 @@ export async function verifyResults(matrix: Matrix, opts: VerifyOptions): Promis
     const want = row.median;
     if (got === undefined) {
       mismatches.push({ config: row.config, metric, committed: want, fresh: "", reason: `not measured (${status.get(row.config) ?? "no ok run"})` });
-    } else if (COUNTS.has(metric) ? got !== want : Math.abs(Number(got) - Number(want)) > tol! * Math.abs(Number(want))) {
-      mismatches.push({ config: row.config, metric, committed: want, fresh: got, reason: COUNTS.has(metric) ? "count differs" : `outside ±${tol! * 100}%` });
+    } else if (isCountColumn(metric) ? got !== want : Math.abs(Number(got) - Number(want)) > tol! * Math.abs(Number(want))) {
+      mismatches.push({ config: row.config, metric, committed: want, fresh: got, reason: isCountColumn(metric) ? "count differs" : `outside ±${tol! * 100}%` });
     }
   }
   return { cells, reproduced: cells - mismatches.length, mismatches, uncompared, scratch, run };
