@@ -13,6 +13,7 @@ import { makeFolder, refuseOddEntries, writeAtomic } from "../format/files.js";
 import { addPage } from "./reports/page-files.js";
 import { INDEX_ID, INDEX_TITLE, indexMarkdown, type IndexEntry } from "./pages/home.js";
 import { REPORT_KINDS } from "./reports/index.js";
+import { resultKindOf } from "../format/kinds.js";
 import { loadResults } from "./results/load.js";
 import { readSiteManifest, SITE_MANIFEST, siteDigest, updateSiteManifest } from "./site-manifest.js";
 
@@ -101,8 +102,9 @@ export async function render(opts: RenderOptions): Promise<RenderReport> {
   for (const dir of candidateFolders(opts.results)) {
     // A link or FIFO among its results files is refused before anything is read (one line).
     refuseOddEntries(dir);
+    const held = resultKindOf(dir);
     for (const kind of REPORT_KINDS) {
-      if (!kind.detect(dir)) continue;
+      if (kind.kind !== held) continue;
       const report = await kind.render(dir, { predictions: opts.predictions });
       for (const [name, content] of report.files) {
         if (name === `${INDEX_ID}.md` || name === `${INDEX_ID}.html`)

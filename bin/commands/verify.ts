@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { verifyResults } from "../../runner/execute/verify.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { handleInterrupts, modeOf, modeOfResults, runCommandLine } from "../../runner/modes/index.js";
+import { resultKind } from "../../format/kinds.js";
 import { lockResults } from "../../runner/results/lock.js";
 import { recordedMatrix } from "../../format/layout.js";
 import { shellQuote } from "../../format/shell.js";
@@ -34,7 +35,7 @@ export function checkVerifiable(file: string, o: VerifyCommandOptions): void {
   if (held !== undefined && !held.supports.verify) {
     const matrix = recorded ?? "MATRIX";
     throw new UserError(
-      `${o.results}: holds ${held.name} results (${held.measures}) of ${matrix}, which verify does not compare (it compares byte counts) — re-measure into a scratch folder and compare by eye: ${runCommandLine(held, matrix, { results: "/tmp/wirecost-remeasure" })}`,
+      `${o.results}: holds ${resultKind(held.kind).noun} results (${held.measures}) of ${matrix}, which verify does not compare (it compares byte counts) — re-measure into a scratch folder and compare by eye: ${runCommandLine(held, matrix, { results: "/tmp/wirecost-remeasure" })}`,
     );
   }
   if (recorded !== undefined && resolve(recorded) !== resolve(file)) {
@@ -55,7 +56,7 @@ export async function verifyCommand(file: string, o: VerifyCommandOptions): Prom
   const mode = modeOf(m);
   if (!mode.supports.verify)
     throw new UserError(
-      `${file}: a ${mode.name} matrix (it measures ${mode.measures}), which verify does not compare — re-measure one row into a scratch folder: ${runCommandLine(mode, file, { only: ["<id>"], results: "/tmp/wirecost-<id>" })}`,
+      `${file}: a ${resultKind(mode.kind).noun} matrix (it measures ${mode.measures}), which verify does not compare — re-measure one row into a scratch folder: ${runCommandLine(mode, file, { only: ["<id>"], results: "/tmp/wirecost-<id>" })}`,
     );
   const interrupts = handleInterrupts({ graceful: true, again: "nothing compared" });
   if (o.scratch !== undefined) refuseNestedFolders({ option: "--scratch", path: o.scratch }, [{ name: "results folder", path: o.results }]);

@@ -1,6 +1,7 @@
 /**
- * Registry of report kinds. `render` looks at the results folder and each folder directly under
- * it; every folder a kind detects becomes a report. Adding a kind is one file and one entry.
+ * Registry of report kinds, one per kind of results folder (format/kinds.ts). `render` looks at the
+ * results folder and each folder directly under it; every folder of a kind becomes a report.
+ * Adding a kind is its declaration in format/kinds.ts, one file here and one entry.
  */
 import { percallReport } from "./percall.js";
 import { timingsReport } from "./timings.js";

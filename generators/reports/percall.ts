@@ -12,8 +12,7 @@ import type { ReportKind } from "./types.js";
 
 /** The per-call report kind (marker: `percall.tsv`). */
 export const percallReport: ReportKind = {
-  name: "percall",
-  detect: (dir) => existsSync(join(dir, PERCALL_FILE)),
+  kind: "percall",
   async render(dir) {
     const r = loadPercall(dir);
     const files = new Map<string, string>();

@@ -1,4 +1,5 @@
 /** The report-kind plug-in interface: one kind per results format, listed in `reports/index.ts`. */
+import type { ResultKind } from "../../format/kinds.js";
 
 /** What one report contributes to the site. */
 export interface ReportSite {
@@ -10,10 +11,8 @@ export interface ReportSite {
 
 /** A kind of results folder and the pages it renders to. */
 export interface ReportKind {
-  /** Short name, e.g. `wire`. */
-  name: string;
-  /** True when `dir` holds results of this kind (checks for its marker file only). */
-  detect(dir: string): boolean;
+  /** The kind of results folder it renders (format/kinds.ts, whose marker file tells a folder's kind). */
+  kind: ResultKind;
   /**
    * Render the report of `dir`.
    * @param options.predictions predictions file for this report, when the caller named one

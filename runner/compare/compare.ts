@@ -10,7 +10,8 @@ import { UserError } from "../../format/errors.js";
 import { COUNT_COLUMNS } from "../count/count-row.js";
 import { glob } from "../execute/run-matrix.js";
 import { byteChangeCauses, type ByteChange } from "./causes.js";
-import { readResultSet, type ResultSet, type SetContext, type SetKind } from "./sets.js";
+import { readResultSet, type ResultSet, type SetContext } from "./sets.js";
+import type { ResultKind } from "../../format/kinds.js";
 import { rankTest, type RankTest } from "./stats.js";
 
 /** One count column's change in one configuration (medians over ok repeats). */
@@ -41,7 +42,7 @@ export interface MetricChange extends RankTest {
 
 /** Everything `wirecost compare` found. */
 export interface Comparison {
-  kind: SetKind;
+  kind: ResultKind;
   base: { dir: string; context: SetContext };
   head: { dir: string; context: SetContext };
   /** Differences of how the two were made (matrix, tool version, machine), one line each. */

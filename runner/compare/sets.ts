@@ -6,6 +6,7 @@
  * (percall-samples.tsv). The marker files tell the kinds apart (summary.tsv, timings-summary.tsv,
  * percall.tsv).
  */
+import { markerList, resultKindOf, type ResultKind } from "../../format/kinds.js";
 import { existsSync } from "node:fs";
 import { captureLogPath, resultsFile } from "../../format/layout.js";
 import { UserError } from "../../format/errors.js";
@@ -17,9 +18,6 @@ import { readTimingTrials } from "../../format/timings.js";
 import { readPercallSamples } from "../../format/percall.js";
 import { readRunsTable } from "../../format/runs.js";
 import { PERCALL_READABLE_VERSIONS, TIMINGS_READABLE_VERSIONS } from "../../format/schema.js";
-
-/** A results folder's report kind. */
-export type SetKind = "wire" | "timing" | "percall";
 
 /** What a results folder says about how it was made (compared at the top of the output). */
 export interface SetContext {
@@ -61,14 +59,11 @@ export type ResultSet =
 export const TIMING_CONTEXT_METRICS = /^(load1_before|calls|ticks|quantisation_error_pct|tput_c[0-9]+_(requests|errors|ticks|quantisation_error_pct)|load1)$/;
 
 /** The report kind of a results folder, by its marker file. @throws UserError when it has none */
-export function setKind(dir: string): SetKind {
+export function setKind(dir: string): ResultKind {
   if (!existsSync(dir)) throw new UserError(`${dir}: no such folder; fix: give a results folder (e.g. results, results/a2a-layer-cost)`);
-  if (existsSync(resultsFile(dir, "summary"))) return "wire";
-  if (existsSync(resultsFile(dir, "timingsSummary"))) return "timing";
-  if (existsSync(resultsFile(dir, "percall"))) return "percall";
-  throw new UserError(
-    `${dir}: not a results folder (no summary.tsv, timings-summary.tsv or percall.tsv); fix: give a folder written by \`npx wirecost run\`, or run one there`,
-  );
+  const kind = resultKindOf(dir);
+  if (kind !== undefined) return kind;
+  throw new UserError(`${dir}: not a results folder (no ${markerList()}); fix: give a folder written by \`npx wirecost run\`, or run one there`);
 }
 
 const REGEN = "re-run the matrix into this folder with `npx wirecost run MATRIX --results DIR`";

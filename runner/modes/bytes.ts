@@ -80,9 +80,8 @@ export function timeLines(time: TimeSplit, cpuEnd: { own: number; children: numb
 
 /** The bytes mode. */
 export const bytesMode: RunMode = {
-  name: "bytes",
+  kind: "wire",
   measures: "byte counts",
-  marker: "summary",
   claims: () => true,
   supports: BYTES_SUPPORT,
   interrupt: "graceful",

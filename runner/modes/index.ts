@@ -1,12 +1,6 @@
-/**
- * Registry of run modes, by what a matrix's `measures:` asks for. Adding a mode is one file and
- * one entry. Every `wirecost run` goes through {@link runWithMode}: one place that refuses options
- * a mode does not support, handles ^C and SIGTERM, and builds the commands printed back.
- */
-import { existsSync } from "node:fs";
 import { UserError } from "../../format/errors.js";
 import { refuseForeignFolder, refuseOddEntries } from "../../format/files.js";
-import { resultsFile } from "../../format/layout.js";
+import { resultKind, resultKindOf } from "../../format/kinds.js";
 import { shellQuote } from "../../format/shell.js";
 import type { Matrix } from "../matrix/types.js";
 import { killAllTargets } from "../targets/process.js";
@@ -33,9 +27,13 @@ export function modeOf(matrix: Matrix): RunMode {
   return RUN_MODES.find((m) => m.claims(matrix)) ?? bytesMode;
 }
 
-/** The mode whose results a folder holds (by its marker file), undefined when none. */
+/**
+ * The mode whose results a folder holds (format/kinds.ts resultKindOf), undefined when none.
+ * @throws UserError when the folder holds two kinds of results
+ */
 export function modeOfResults(dir: string): RunMode | undefined {
-  return RUN_MODES.find((m) => existsSync(resultsFile(dir, m.marker)));
+  const kind = resultKindOf(dir);
+  return RUN_MODES.find((m) => m.kind === kind);
 }
 
 /**
@@ -59,7 +57,7 @@ export function checkModeOptions(
   for (const [flag, on, supported] of given) {
     if (on && !supported) {
       throw new UserError(
-        `${flag}: ${file} is a ${mode.name} matrix (it measures ${mode.measures}), ${flag === "--strict" ? "which counts no bytes" : "which runs its configurations one at a time in one process"} — drop ${flag}; to run part of it: ${runCommandLine(mode, file, { only: ["<id>"], results: o.results })}`,
+        `${flag}: ${file} is a ${resultKind(mode.kind).noun} matrix (it measures ${mode.measures}), ${flag === "--strict" ? "which counts no bytes" : "which runs its configurations one at a time in one process"} — drop ${flag}; to run part of it: ${runCommandLine(mode, file, { only: ["<id>"], results: o.results })}`,
       );
     }
   }

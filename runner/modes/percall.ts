@@ -9,9 +9,8 @@ import type { RunMode } from "./types.js";
 
 /** The per-call mode. */
 export const percallMode: RunMode = {
-  name: "percall",
+  kind: "percall",
   measures: "time per tool call",
-  marker: "percall",
   claims: (matrix) => percallOptions(matrix) !== undefined,
   supports: { resume: false, shard: false, jobs: false, verify: false, strict: false },
   interrupt: "immediate",

@@ -9,9 +9,8 @@ import type { RunMode } from "./types.js";
 
 /** The timing mode. */
 export const timingMode: RunMode = {
-  name: "timing",
+  kind: "timing",
   measures: "time and CPU per request",
-  marker: "timingsSummary",
   claims: (matrix) => timingOptions(matrix) !== undefined,
   supports: { resume: false, shard: false, jobs: false, verify: false, strict: false },
   interrupt: "immediate",

@@ -5,7 +5,7 @@
  * mode does not support, and build every command they print, from these declarations.
  */
 import type { Matrix } from "../matrix/types.js";
-import type { RESULTS_FILES } from "../../format/layout.js";
+import type { ResultKind } from "../../format/kinds.js";
 
 /** What a mode supports beyond a plain run (each an option of `wirecost run`, or `wirecost verify`). */
 export interface ModeSupport {
@@ -59,12 +59,10 @@ export interface ModeRunOptions {
 
 /** One run mode. */
 export interface RunMode {
-  /** `bytes`, `timing` or `percall`. */
-  name: string;
+  /** The kind of results folder it writes (format/kinds.ts: its marker file and the word messages use). */
+  kind: ResultKind;
   /** What it measures, in a few words (`byte counts`, `time per call`), for messages. */
   measures: string;
-  /** The file whose presence marks a results folder of this mode (format/layout.ts). */
-  marker: keyof typeof RESULTS_FILES;
   /** True when this mode runs `matrix` (its `measures:` key); the registry asks in order. */
   claims(matrix: Matrix): boolean;
   supports: ModeSupport;
