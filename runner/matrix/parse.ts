@@ -433,7 +433,23 @@ function fail(loc: Locator, path: YamlPath, msg: string, key?: string): never {
   throw new UserError(`${key === undefined ? loc.at(path) : loc.key(path, key)}: ${msg}`);
 }
 
-function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matrix {
+/** What the checks of a matrix's parts share once its axes and measures are read. */
+interface MatrixContext {
+  loc: Locator;
+  axes: Axis[];
+  byName: ReadonlyMap<string, Axis>;
+  axisNames: string[];
+  /** The axis names joined for a message. */
+  axisList: string;
+  measures: string[];
+  /** Whether the matrix measures per call (in-process targets, harnesses and profiles allowed). */
+  inProcessOk: boolean;
+  /** Folder of the matrix file: relative paths resolve against it. */
+  matrixDir: string;
+}
+
+/** The axes as declared, each checked: no name twice, no value twice, `{}` only in its id template, a default among its values. */
+function parseAxes(raw: RawMatrix, loc: Locator): { axes: Axis[]; byName: Map<string, Axis> } {
   const axes: Axis[] = raw.axes.map((a) => ({
     name: a.name,
     values: a.values.map(String),
@@ -460,68 +476,75 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
     if (a.default !== undefined && !vs.has(a.default))
       fail(loc, ["axes", i, "default"], `default "${a.default}" is not a value of axis "${a.name}" — use one of: ${a.values.join(", ")}`);
   });
-  const axisNames = axes.map((a) => a.name);
-  const axisList = axisNames.join(", ");
+  return { axes, byName };
+}
 
-  /** Validate a match object at `path`: keys name axes, values are values of them. */
-  const match = (m: RawMatch | undefined, path: YamlPath): Match => {
-    const out: Match = {};
-    for (const [k, v] of Object.entries(m ?? {})) {
-      const axis = byName.get(k);
-      if (!axis) fail(loc, path, `unknown axis "${k}" in ${keyPath(path)} — use one of: ${axisList}`, k);
-      const list = (Array.isArray(v) ? v : [v]).map(String);
-      list.forEach((x, j) => {
-        if (!axis.values.includes(x))
-          fail(
-            loc,
-            Array.isArray(v) ? [...path, k, j] : [...path, k],
-            `"${x}" is not a value of axis "${k}" — add it to the axis' values or use one of: ${axis.values.join(", ")}`,
-          );
-      });
-      out[k] = list;
-    }
-    return out;
-  };
+/** A match object at `path` checked: keys name axes, values are values of them. */
+function parseMatch(ctx: MatrixContext, m: RawMatch | undefined, path: YamlPath): Match {
+  const out: Match = {};
+  for (const [k, v] of Object.entries(m ?? {})) {
+    const axis = ctx.byName.get(k);
+    if (!axis) fail(ctx.loc, path, `unknown axis "${k}" in ${keyPath(path)} — use one of: ${ctx.axisList}`, k);
+    const list = (Array.isArray(v) ? v : [v]).map(String);
+    list.forEach((x, j) => {
+      if (!axis.values.includes(x))
+        fail(
+          ctx.loc,
+          Array.isArray(v) ? [...path, k, j] : [...path, k],
+          `"${x}" is not a value of axis "${k}" — add it to the axis' values or use one of: ${axis.values.join(", ")}`,
+        );
+    });
+    out[k] = list;
+  }
+  return out;
+}
 
-  const targetAxis = axes.findIndex((a) => a.name === "target");
-  if (targetAxis < 0)
+/** The client axis's values are known or declared clients, and it comes with the flow and revision axes its drivers need. */
+function checkClientAxis(raw: RawMatrix, axes: Axis[], byName: ReadonlyMap<string, Axis>, loc: Locator): void {
+  const clientAxis = axes.findIndex((a) => a.name === "client");
+  if (clientAxis < 0) return;
+  const declared = Object.keys(raw.clients ?? {});
+  axes[clientAxis]!.values.forEach((v, j) => {
+    if (!(CLIENTS as readonly string[]).includes(v) && !declared.includes(v))
+      fail(loc, ["axes", clientAxis, "values", j], `unknown client "${v}" — use one of: ${[...CLIENTS, ...declared].join(", ")}, or declare it under clients:`);
+  });
+  const revisioned = axes[clientAxis]!.values.some(
+    (c) => c === "sdk" || clientDeclaration(c)?.revisions !== undefined || raw.clients?.[c]?.revisions !== undefined,
+  ); // a protocol without revisions needs no revision axis
+  // A per-call matrix runs no flow: its calls are the timing block's (runner/percall/options.ts).
+  const flowed = !(raw.measures ?? []).includes("percall");
+  for (const axis of [...(flowed ? ["flow"] : []), ...(revisioned ? ["revision"] : [])]) {
+    if (!byName.has(axis))
+      fail(
+        loc,
+        ["axes", clientAxis, "name"],
+        `a client axis needs a "${axis}" axis (a driver runs one flow in one revision per configuration) — add an axis named ${axis}`,
+      );
+  }
+}
+
+/** The target axis exists. */
+function checkTargetAxis(raw: RawMatrix, axes: Axis[], loc: Locator): void {
+  if (!axes.some((a) => a.name === "target"))
     fail(
       loc,
       ["axes"],
       `no "target" axis — add an axis named target whose values name entries of targets: (${Object.keys(raw.targets).join(", ") || "none defined"})`,
     );
-  const clientAxis = axes.findIndex((a) => a.name === "client");
-  const declared = Object.keys(raw.clients ?? {});
-  if (clientAxis >= 0) {
-    axes[clientAxis]!.values.forEach((v, j) => {
-      if (!(CLIENTS as readonly string[]).includes(v) && !declared.includes(v))
-        fail(
-          loc,
-          ["axes", clientAxis, "values", j],
-          `unknown client "${v}" — use one of: ${[...CLIENTS, ...declared].join(", ")}, or declare it under clients:`,
-        );
-    });
-    const revisioned = axes[clientAxis]!.values.some(
-      (c) => c === "sdk" || clientDeclaration(c)?.revisions !== undefined || raw.clients?.[c]?.revisions !== undefined,
-    ); // a protocol without revisions needs no revision axis
-    // A per-call matrix runs no flow: its calls are the timing block's (runner/percall/options.ts).
-    const flowed = !(raw.measures ?? []).includes("percall");
-    for (const axis of [...(flowed ? ["flow"] : []), ...(revisioned ? ["revision"] : [])]) {
-      if (!byName.has(axis))
-        fail(
-          loc,
-          ["axes", clientAxis, "name"],
-          `a client axis needs a "${axis}" axis (a driver runs one flow in one revision per configuration) — add an axis named ${axis}`,
-        );
-    }
-  }
+}
+
+/** The transport axis's values are transports (or in-process). */
+function checkTransportAxis(axes: Axis[], loc: Locator): void {
   const transportAxis = axes.findIndex((a) => a.name === "transport");
-  if (transportAxis >= 0) {
-    axes[transportAxis]!.values.forEach((v, j) => {
-      if (![...TRANSPORTS, IN_PROCESS].includes(v))
-        fail(loc, ["axes", transportAxis, "values", j], `unknown transport "${v}" — use one of: ${[...TRANSPORTS, IN_PROCESS].join(", ")}`);
-    });
-  }
+  if (transportAxis < 0) return;
+  axes[transportAxis]!.values.forEach((v, j) => {
+    if (![...TRANSPORTS, IN_PROCESS].includes(v))
+      fail(loc, ["axes", transportAxis, "values", j], `unknown transport "${v}" — use one of: ${[...TRANSPORTS, IN_PROCESS].join(", ")}`);
+  });
+}
+
+/** `measures:` (default `[bytes]`): a measure that runs alone runs alone, and per call needs the transport and revision axes. */
+function parseMeasures(raw: RawMatrix, byName: ReadonlyMap<string, Axis>, loc: Locator): string[] {
   const measures = raw.measures ?? ["bytes"];
   const alone = measures.findIndex((x) => ALONE_MEASURES.includes(x));
   if (alone >= 0 && measures.length > 1)
@@ -530,14 +553,17 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ["measures", alone],
       `measure "${measures[alone]}" runs alone — write measures: [${measures[alone]}] and put the other measures in a matrix of their own`,
     );
-  const inProcessOk = measures.includes("percall");
-  if (inProcessOk) {
+  if (measures.includes("percall")) {
     for (const axis of ["transport", "revision"]) {
       if (!byName.has(axis))
         fail(loc, ["axes"], `measures: [percall] needs a "${axis}" axis (target × transport × revision names each path) — add an axis named ${axis}`);
     }
   }
+  return measures;
+}
 
+/** The report's title and slug: a slug that is a file name and no page render writes itself. */
+function titleAndSlug(raw: RawMatrix, loc: Locator): { title: string; slug: string } {
   const title = raw.title ?? DEFAULT_TITLE;
   const slug = raw.slug ?? slugOf(title);
   if (slug === "")
@@ -546,213 +572,261 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
       ["title"],
       `title ${JSON.stringify(title)} gives no slug (it has no letter a-z or digit) — add slug: with the file name of the report's pages, e.g. slug: my-report`,
     );
-
   if (RESERVED_SLUGS.includes(slug))
     fail(
       loc,
       [raw.slug !== undefined ? "slug" : "title"],
       `slug ${JSON.stringify(slug)} names a page render writes itself (the site ${slug} page): this report's page would overwrite it — give the matrix another slug:, e.g. slug: ${slug}-report`,
     );
+  return { title, slug };
+}
 
-  const matrixDir = dirname(resolve(name));
+type RawTarget = RawMatrix["targets"][string];
+
+/** An exact release as registries write it: a digit (or `v` and a digit) first, then letters, digits, `.`, `+`, `-`, `_` (never a range, a path or a space). */
+const EXACT_VERSION = /^v?[0-9][0-9A-Za-z.+_-]*$/;
+
+/** Every target entry: each declared target, and for a target that lists `versions:` one entry per version beside the family's own. */
+function parseTargets(raw: RawMatrix, ctx: MatrixContext): Record<string, Target> {
   const targets: Record<string, Target> = {};
-  const versionAxis = byName.get(VERSION_AXIS);
-  /** An exact release as registries write it: a digit (or `v` and a digit) first, then letters, digits, `.`, `+`, `-`, `_` (never a range, a path or a space). */
-  const EXACT_VERSION = /^v?[0-9][0-9A-Za-z.+_-]*$/;
   for (const [tname, t] of Object.entries(raw.targets)) {
-    if (t.versions) {
-      if (!versionAxis)
-        fail(
-          loc,
-          ["targets", tname],
-          `target ${tname} lists versions:, but the matrix has no "${VERSION_AXIS}" axis — add an axis named ${VERSION_AXIS} whose values are those versions`,
-          "versions",
-        );
-      if (!t.build)
-        fail(
-          loc,
-          ["targets", tname],
-          `target ${tname} lists versions: but has no build: — each version is installed by the build into its own folder; add build: (command with {build} and {version}, inputs, resolved)`,
-          "versions",
-        );
-      if (t.version !== undefined)
-        fail(loc, ["targets", tname], `target ${tname} lists versions: and a version: — each listed version is checked exactly; remove version:`, "version");
-      const listed: string[] = [];
-      t.versions.forEach((e, i) => {
-        const v = typeof e === "string" ? e : e.version;
-        const path: YamlPath = typeof e === "string" ? ["targets", tname, "versions", i] : ["targets", tname, "versions", i, "version"];
-        if (!EXACT_VERSION.test(v) || /(^|\.)[xX*](\.|$)/.test(v))
-          fail(
-            loc,
-            path,
-            `version "${v}" of target ${tname} is not an exact version — list exact releases (1.13.0, v1.8.0, 2.2.0rc1), not ranges: each is installed into its own folder and checked exactly`,
-          );
-        if (!versionAxis.values.includes(v))
-          fail(loc, path, `version "${v}" of target ${tname} is not a value of axis "${VERSION_AXIS}" — add it to the axis' values`);
-        if (listed.includes(v)) fail(loc, path, `version "${v}" repeats in targets.${tname}.versions — remove the duplicate`);
-        listed.push(v);
-        const entry = makeTarget(tname, t, {
-          version: v,
-          ...(typeof e !== "string" && e.revisions ? { revisions: e.revisions } : {}),
-          ...(typeof e !== "string" && e.flows ? { flows: e.flows } : {}),
-        });
-        targets[entry.name] = entry;
-      });
-      targets[tname] = {
-        name: tname,
-        label: t.label ?? tname,
-        ...(t.package !== undefined ? { package: t.package } : {}),
-        versions: listed,
-        requires: [],
-        commands: {},
-      };
+    if (!t.versions) {
+      targets[tname] = makeTarget(ctx, tname, t);
       continue;
     }
-    targets[tname] = makeTarget(tname, t);
+    const listed = versionedTargets(ctx, tname, t, targets);
+    targets[tname] = {
+      name: tname,
+      label: t.label ?? tname,
+      ...(t.package !== undefined ? { package: t.package } : {}),
+      versions: listed,
+      requires: [],
+      commands: {},
+    };
   }
-  /**
-   * One target entry: the target as declared, or (`ver` given) one version of a versioned target,
-   * named `<tname>@<version>`, with `{version}` substituted in its build and commands, `version` the
-   * exact version, and the version's own revisions and flows where it lists them.
-   */
-  function makeTarget(tname: string, t: RawMatrix["targets"][string], ver?: { version: string; revisions?: string[]; flows?: string[] }): Target {
-    const commands: Target["commands"] = {};
-    const build = t.build ? parseBuild(t.build, tname, matrixDir, loc, ver?.version) : undefined;
-    const atBuild: Record<string, string> = { ...(build ? { build: build.dir } : {}), ...(ver ? { version: ver.version } : {}) };
-    /** A command of the target (`key`: stdio, http or harness) with {build} substituted and its placeholders checked. */
-    const command = (c: RawCommand, key: "stdio" | "http" | "harness"): TargetCommand => {
-      const cmd: TargetCommand = {
-        argv: c.argv.map((a) => substituteKnown(a, atBuild)),
-        env: Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, substituteKnown(v, atBuild)])),
-      };
-      const texts: [string, YamlPath][] = [
-        ...cmd.argv.map((s, i): [string, YamlPath] => [s, ["targets", tname, key, "argv", i]]),
-        ...Object.entries(cmd.env).map(([k, s]): [string, YamlPath] => [s, ["targets", tname, key, "env", k]]),
-      ];
-      for (const [s, path] of texts) {
-        for (const ph of placeholderNames(s)) {
-          if (ph === "port" && key === "http") continue;
-          if (ph === "build")
-            fail(loc, path, `placeholder {build} in target ${tname}, which has no build: — add a build: section (command, inputs) or remove {build}`);
-          if (ph === "port")
-            fail(
-              loc,
-              path,
-              key === "harness"
-                ? `placeholder {port} in a harness command — a harness starts what it measures itself; remove it`
-                : `placeholder {port} in a stdio command — only http commands get a port; remove it`,
-            );
-          if (!axisNames.includes(ph))
-            fail(
-              loc,
-              path,
-              `placeholder {${ph}} names no axis — use {port} (http) or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}; for a literal brace (e.g. JSON in an argument) write {{ and }}`,
-            );
-        }
-      }
-      if (key === "http" && !texts.some(([s]) => placeholderNames(s).includes("port")))
+  return targets;
+}
+
+/** A versioned target's entries, one per listed version, put into `targets`; its versions checked exact, on the version axis, each once. */
+function versionedTargets(ctx: MatrixContext, tname: string, t: RawTarget, targets: Record<string, Target>): string[] {
+  const { loc } = ctx;
+  const versionAxis = ctx.byName.get(VERSION_AXIS);
+  if (!versionAxis)
+    fail(
+      loc,
+      ["targets", tname],
+      `target ${tname} lists versions:, but the matrix has no "${VERSION_AXIS}" axis — add an axis named ${VERSION_AXIS} whose values are those versions`,
+      "versions",
+    );
+  if (!t.build)
+    fail(
+      loc,
+      ["targets", tname],
+      `target ${tname} lists versions: but has no build: — each version is installed by the build into its own folder; add build: (command with {build} and {version}, inputs, resolved)`,
+      "versions",
+    );
+  if (t.version !== undefined)
+    fail(loc, ["targets", tname], `target ${tname} lists versions: and a version: — each listed version is checked exactly; remove version:`, "version");
+  const listed: string[] = [];
+  (t.versions ?? []).forEach((e, i) => {
+    const v = typeof e === "string" ? e : e.version;
+    const path: YamlPath = typeof e === "string" ? ["targets", tname, "versions", i] : ["targets", tname, "versions", i, "version"];
+    if (!EXACT_VERSION.test(v) || /(^|\.)[xX*](\.|$)/.test(v))
+      fail(
+        loc,
+        path,
+        `version "${v}" of target ${tname} is not an exact version — list exact releases (1.13.0, v1.8.0, 2.2.0rc1), not ranges: each is installed into its own folder and checked exactly`,
+      );
+    if (!versionAxis.values.includes(v))
+      fail(loc, path, `version "${v}" of target ${tname} is not a value of axis "${VERSION_AXIS}" — add it to the axis' values`);
+    if (listed.includes(v)) fail(loc, path, `version "${v}" repeats in targets.${tname}.versions — remove the duplicate`);
+    listed.push(v);
+    const entry = makeTarget(ctx, tname, t, {
+      version: v,
+      ...(typeof e !== "string" && e.revisions ? { revisions: e.revisions } : {}),
+      ...(typeof e !== "string" && e.flows ? { flows: e.flows } : {}),
+    });
+    targets[entry.name] = entry;
+  });
+  return listed;
+}
+
+/**
+ * A target's keys that cannot go together, or need a measure, as a table of rules: when each
+ * applies, what it says and where it points (`path` below `targets.<name>`, and the key of that
+ * map the message names, when it names one). The first rule a target breaks is its error.
+ */
+const TARGET_RULES: ReadonlyArray<{
+  path: readonly string[];
+  key?: string;
+  applies: (t: RawTarget, ctx: MatrixContext) => boolean;
+  message: (tname: string, t: RawTarget) => string;
+}> = [
+  {
+    path: [],
+    key: "inProcess",
+    applies: (t, ctx) => t.inProcess !== undefined && !ctx.inProcessOk,
+    message: (n) => `target ${n} runs in-process, which only measures: [percall] measures — set measures: [percall] or remove inProcess`,
+  },
+  {
+    path: [],
+    key: "inProcess",
+    applies: (t) => t.inProcess !== undefined && (t.stdio !== undefined || t.http !== undefined),
+    message: (n, t) => `target ${n} declares inProcess and a ${t.stdio ? "stdio" : "http"} command — an in-process target starts no server; remove one of them`,
+  },
+  {
+    path: [],
+    key: "harness",
+    applies: (t, ctx) => t.harness !== undefined && !ctx.inProcessOk,
+    message: (n) => `target ${n} is a per-call harness, which only measures: [percall] runs — set measures: [percall] or remove harness`,
+  },
+  {
+    path: [],
+    key: "harness",
+    applies: (t) => t.harness !== undefined && (t.stdio !== undefined || t.http !== undefined || t.inProcess !== undefined),
+    message: (n, t) =>
+      `target ${n} declares harness and ${t.inProcess ? "inProcess" : `a ${t.stdio ? "stdio" : "http"} command`} — a harness times its path itself; remove one of them`,
+  },
+  {
+    path: ["resolved"],
+    applies: (t) => t.resolved !== undefined && t.build !== undefined,
+    message: (n) => `target ${n} declares resolved: and build: — a built target gives it as build.resolved; move it there`,
+  },
+  {
+    path: ["profile"],
+    key: "profile",
+    applies: (t, ctx) => t.profile !== undefined && !ctx.inProcessOk && !ctx.measures.includes("cpu"),
+    message: (n) => `target ${n} declares profile:, which only measures: [percall] and cpu runs use — add one of them to measures: or remove profile`,
+  },
+  {
+    path: ["profile"],
+    key: "profile",
+    applies: (t) => t.profile?.sampler === "py-spy" && !t.profile.pySpy,
+    message: (n) => `target ${n} samples with py-spy but names no pySpy executable — add pySpy: {build}/venv/bin/py-spy (a build that installs it)`,
+  },
+];
+
+/** Fail with the first {@link TARGET_RULES} rule target `tname` breaks. */
+function checkTargetRules(ctx: MatrixContext, tname: string, t: RawTarget): void {
+  const rule = TARGET_RULES.find((r) => r.applies(t, ctx));
+  if (rule) fail(ctx.loc, ["targets", tname, ...rule.path], rule.message(tname, t), rule.key);
+}
+
+/**
+ * A command of a target (`key`: stdio, http or harness) with {build} and {version} substituted
+ * and its placeholders checked: {port} in http commands only (and there required), every other
+ * placeholder an axis.
+ */
+function targetCommand(ctx: MatrixContext, tname: string, atBuild: Record<string, string>, c: RawCommand, key: "stdio" | "http" | "harness"): TargetCommand {
+  const { loc, axisNames } = ctx;
+  const cmd: TargetCommand = {
+    argv: c.argv.map((a) => substituteKnown(a, atBuild)),
+    env: Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, substituteKnown(v, atBuild)])),
+  };
+  const texts: [string, YamlPath][] = [
+    ...cmd.argv.map((s, i): [string, YamlPath] => [s, ["targets", tname, key, "argv", i]]),
+    ...Object.entries(cmd.env).map(([k, s]): [string, YamlPath] => [s, ["targets", tname, key, "env", k]]),
+  ];
+  for (const [s, path] of texts) {
+    for (const ph of placeholderNames(s)) {
+      if (ph === "port" && key === "http") continue;
+      if (ph === "build")
+        fail(loc, path, `placeholder {build} in target ${tname}, which has no build: — add a build: section (command, inputs) or remove {build}`);
+      if (ph === "port")
         fail(
           loc,
-          ["targets", tname, key, "argv"],
-          `http command of target ${tname} has no {port} — each run's server listens on a free port the runner gives it through {port}; add it where the server takes its port (e.g. --port, "{port}", or env: { PORT: "{port}" })`,
+          path,
+          key === "harness"
+            ? `placeholder {port} in a harness command — a harness starts what it measures itself; remove it`
+            : `placeholder {port} in a stdio command — only http commands get a port; remove it`,
         );
-      return cmd;
-    };
-    for (const tr of TRANSPORTS) {
-      const c = t[tr];
-      if (c) commands[tr] = command(c, tr);
+      if (!axisNames.includes(ph))
+        fail(
+          loc,
+          path,
+          `placeholder {${ph}} names no axis — use {port} (http) or one of: ${axisNames.map((n) => `{${n}}`).join(", ")}; for a literal brace (e.g. JSON in an argument) write {{ and }}`,
+        );
     }
-    const harness = t.harness
-      ? {
-          transports: typeof t.harness.transport === "string" ? [t.harness.transport] : t.harness.transport,
-          command: command({ argv: t.harness.argv, ...(t.harness.env ? { env: t.harness.env } : {}) }, "harness"),
-          ...(t.harness.server !== undefined ? { server: t.harness.server } : {}),
-        }
-      : undefined;
-    const requires: Requirement[] = (t.requires ?? []).map((r, i) => {
-      const path: YamlPath = ["targets", tname, "requires", i];
-      if (typeof r === "string") return { command: r, at: loc.at(path) };
-      return { command: r.command, at: loc.at(path), ...(r.when ? { when: match(r.when, [...path, "when"]) } : {}) };
-    });
-    if (t.inProcess && !inProcessOk)
-      fail(
-        loc,
-        ["targets", tname],
-        `target ${tname} runs in-process, which only measures: [percall] measures — set measures: [percall] or remove inProcess`,
-        "inProcess",
-      );
-    if (t.inProcess && (t.stdio || t.http))
-      fail(
-        loc,
-        ["targets", tname],
-        `target ${tname} declares inProcess and a ${t.stdio ? "stdio" : "http"} command — an in-process target starts no server; remove one of them`,
-        "inProcess",
-      );
-    if (t.harness && !inProcessOk)
-      fail(
-        loc,
-        ["targets", tname],
-        `target ${tname} is a per-call harness, which only measures: [percall] runs — set measures: [percall] or remove harness`,
-        "harness",
-      );
-    if (t.harness && (t.stdio || t.http || t.inProcess))
-      fail(
-        loc,
-        ["targets", tname],
-        `target ${tname} declares harness and ${t.inProcess ? "inProcess" : `a ${t.stdio ? "stdio" : "http"} command`} — a harness times its path itself; remove one of them`,
-        "harness",
-      );
-    if (t.resolved && t.build)
-      fail(loc, ["targets", tname, "resolved"], `target ${tname} declares resolved: and build: — a built target gives it as build.resolved; move it there`);
-    if (t.profile && !inProcessOk && !measures.includes("cpu"))
-      fail(
-        loc,
-        ["targets", tname, "profile"],
-        `target ${tname} declares profile:, which only measures: [percall] and cpu runs use — add one of them to measures: or remove profile`,
-        "profile",
-      );
-    if (t.profile?.sampler === "py-spy" && !t.profile.pySpy)
-      fail(
-        loc,
-        ["targets", tname, "profile"],
-        `target ${tname} samples with py-spy but names no pySpy executable — add pySpy: {build}/venv/bin/py-spy (a build that installs it)`,
-        "profile",
-      );
-    const inMatrixDir = (x: string | undefined): string | undefined => (x === undefined ? undefined : resolve(matrixDir, substituteKnown(x, atBuild)));
-    const profile: Target["profile"] = t.profile
-      ? {
-          ...(t.profile.sampler ? { sampler: t.profile.sampler } : {}),
-          ...(t.profile.pySpy ? { pySpy: inMatrixDir(t.profile.pySpy)! } : {}),
-          ...(t.profile.stages ? { stages: inMatrixDir(t.profile.stages)! } : {}),
-          ...(t.profile.clientStages ? { clientStages: inMatrixDir(t.profile.clientStages)! } : {}),
-          ...(t.profile.direct ? { direct: t.profile.direct } : {}),
-        }
-      : undefined;
-    const revisions = ver?.revisions ?? (t.revisions === "auto" ? undefined : t.revisions);
-    const flows = ver?.flows ?? t.flows;
-    const version = ver?.version ?? t.version;
-    return {
-      name: ver ? versionedName(tname, ver.version) : tname,
-      label: ver ? `${t.label ?? tname} ${ver.version}` : (t.label ?? tname),
-      ...(t.package !== undefined ? { package: t.package } : {}),
-      ...(version !== undefined ? { version } : {}),
-      ...(revisions ? { revisions } : {}),
-      ...(t.revisions === "auto" && !ver ? { revisionsAuto: true as const } : {}),
-      ...(flows ? { flows } : {}),
-      ...(ver ? { family: tname } : {}),
-      ...(t.sdkClient !== undefined ? { sdkClient: t.sdkClient } : {}),
-      ...(t.tool ? { tool: { name: t.tool.name, arguments: structuredClone(t.tool.arguments ?? {}) } } : {}),
-      ...(t.resolved ? { resolved: { from: t.resolved.from, path: resolve(matrixDir, t.resolved.path) } } : {}),
-      ...(t.forkserver ? { forkserver: { preload: [...t.forkserver.preload] } } : {}),
-      ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),
-      ...(harness ? { harness } : {}),
-      ...(profile ? { profile } : {}),
-      ...(build ? { build } : {}),
-      requires,
-      commands,
-    };
   }
-  axes[targetAxis]!.values.forEach((v, j) => {
+  if (key === "http" && !texts.some(([s]) => placeholderNames(s).includes("port")))
+    fail(
+      loc,
+      ["targets", tname, key, "argv"],
+      `http command of target ${tname} has no {port} — each run's server listens on a free port the runner gives it through {port}; add it where the server takes its port (e.g. --port, "{port}", or env: { PORT: "{port}" })`,
+    );
+  return cmd;
+}
+
+/** A target's `profile:` with its paths resolved against the matrix folder ({build} substituted). */
+function targetProfile(ctx: MatrixContext, t: RawTarget, atBuild: Record<string, string>): Target["profile"] {
+  if (!t.profile) return undefined;
+  const inMatrixDir = (x: string): string => resolve(ctx.matrixDir, substituteKnown(x, atBuild));
+  return {
+    ...(t.profile.sampler ? { sampler: t.profile.sampler } : {}),
+    ...(t.profile.pySpy ? { pySpy: inMatrixDir(t.profile.pySpy) } : {}),
+    ...(t.profile.stages ? { stages: inMatrixDir(t.profile.stages) } : {}),
+    ...(t.profile.clientStages ? { clientStages: inMatrixDir(t.profile.clientStages) } : {}),
+    ...(t.profile.direct ? { direct: t.profile.direct } : {}),
+  };
+}
+
+/**
+ * One target entry: the target as declared, or (`ver` given) one version of a versioned target,
+ * named `<tname>@<version>`, with `{version}` substituted in its build and commands, `version` the
+ * exact version, and the version's own revisions and flows where it lists them.
+ */
+function makeTarget(ctx: MatrixContext, tname: string, t: RawTarget, ver?: { version: string; revisions?: string[]; flows?: string[] }): Target {
+  const build = t.build ? parseBuild(t.build, tname, ctx.matrixDir, ctx.loc, ver?.version) : undefined;
+  const atBuild: Record<string, string> = { ...(build ? { build: build.dir } : {}), ...(ver ? { version: ver.version } : {}) };
+  const commands: Target["commands"] = {};
+  for (const tr of TRANSPORTS) {
+    const c = t[tr];
+    if (c) commands[tr] = targetCommand(ctx, tname, atBuild, c, tr);
+  }
+  const harness = t.harness
+    ? {
+        transports: typeof t.harness.transport === "string" ? [t.harness.transport] : t.harness.transport,
+        command: targetCommand(ctx, tname, atBuild, { argv: t.harness.argv, ...(t.harness.env ? { env: t.harness.env } : {}) }, "harness"),
+        ...(t.harness.server !== undefined ? { server: t.harness.server } : {}),
+      }
+    : undefined;
+  const requires: Requirement[] = (t.requires ?? []).map((r, i) => {
+    const path: YamlPath = ["targets", tname, "requires", i];
+    if (typeof r === "string") return { command: r, at: ctx.loc.at(path) };
+    return { command: r.command, at: ctx.loc.at(path), ...(r.when ? { when: parseMatch(ctx, r.when, [...path, "when"]) } : {}) };
+  });
+  checkTargetRules(ctx, tname, t);
+  const profile = targetProfile(ctx, t, atBuild);
+  const revisions = ver?.revisions ?? (t.revisions === "auto" ? undefined : t.revisions);
+  const flows = ver?.flows ?? t.flows;
+  const version = ver?.version ?? t.version;
+  return {
+    name: ver ? versionedName(tname, ver.version) : tname,
+    label: ver ? `${t.label ?? tname} ${ver.version}` : (t.label ?? tname),
+    ...(t.package !== undefined ? { package: t.package } : {}),
+    ...(version !== undefined ? { version } : {}),
+    ...(revisions ? { revisions } : {}),
+    ...(t.revisions === "auto" && !ver ? { revisionsAuto: true as const } : {}),
+    ...(flows ? { flows } : {}),
+    ...(ver ? { family: tname } : {}),
+    ...(t.sdkClient !== undefined ? { sdkClient: t.sdkClient } : {}),
+    ...(t.tool ? { tool: { name: t.tool.name, arguments: structuredClone(t.tool.arguments ?? {}) } } : {}),
+    ...(t.resolved ? { resolved: { from: t.resolved.from, path: resolve(ctx.matrixDir, t.resolved.path) } } : {}),
+    ...(t.forkserver ? { forkserver: { preload: [...t.forkserver.preload] } } : {}),
+    ...(t.inProcess ? { inProcess: { workload: t.inProcess.workload } } : {}),
+    ...(harness ? { harness } : {}),
+    ...(profile ? { profile } : {}),
+    ...(build ? { build } : {}),
+    requires,
+    commands,
+  };
+}
+
+/** Every value of the target axis names a target; declared clients fit the measures; a harness's server is a target. */
+function checkTargetReferences(raw: RawMatrix, ctx: MatrixContext, targets: Record<string, Target>): void {
+  const { loc, measures } = ctx;
+  const targetAxis = ctx.axes.findIndex((a) => a.name === "target");
+  ctx.axes[targetAxis]!.values.forEach((v, j) => {
     if (!targets[v])
       fail(
         loc,
@@ -760,7 +834,6 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
         `unknown target "${v}" — define it under targets: or use one of: ${Object.keys(targets).join(", ") || "(none defined)"}`,
       );
   });
-
   if (raw.clients && measures.some((x) => x !== "bytes" && x !== "percall"))
     fail(
       loc,
@@ -781,56 +854,79 @@ function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matr
         ["targets", tname, "harness", "server"],
         `unknown target "${t.harness.server}" — name the target whose server this harness starts, one of: ${Object.keys(targets).join(", ")}`,
       );
-  const clients = raw.clients ? parseClients(raw.clients, targets, axisNames, matrixDir, loc) : undefined;
-  const flows = raw.flows ? parseFlows(raw.flows, loc) : undefined;
+}
 
-  const grid = raw.grid ? match(raw.grid, ["grid"]) : undefined;
+/** The include and exclude rules, each with its place in the file for messages. */
+function parseRules(raw: RawMatrix, ctx: MatrixContext): { exclude: ExcludeRule[]; include: IncludeRule[] } {
   const exclude: ExcludeRule[] = (raw.exclude ?? []).map((r, i) => ({
-    match: match(r.match, ["exclude", i, "match"]),
+    match: parseMatch(ctx, r.match, ["exclude", i, "match"]),
     ...(r.reason !== undefined ? { reason: r.reason } : {}),
-    label: `exclude[${i}] (${loc.at(["exclude", i])})`,
+    label: `exclude[${i}] (${ctx.loc.at(["exclude", i])})`,
   }));
   const include: IncludeRule[] = (raw.include ?? []).map((r, i) => ({
-    match: match(r.match, ["include", i, "match"]),
+    match: parseMatch(ctx, r.match, ["include", i, "match"]),
     ...(r.repeats !== undefined ? { repeats: r.repeats } : {}),
     ...(r.warmup !== undefined ? { warmup: r.warmup } : {}),
-    label: `include[${i}] (${loc.at(["include", i])})`,
+    label: `include[${i}] (${ctx.loc.at(["include", i])})`,
   }));
-  const sweeps: Sweep[] = (raw.sweeps ?? []).map((s, i) => {
-    const path: YamlPath = ["sweeps", i];
-    const label = s.name ?? `sweeps[${i}]`;
-    const axis = byName.get(s.axis);
-    if (!axis) fail(loc, [...path, "axis"], `sweep ${label} varies unknown axis "${s.axis}" — use one of: ${axisList}`);
-    const values = (s.values ?? axis.values).map(String);
-    values.forEach((v, j) => {
-      if (!axis.values.includes(v))
-        fail(loc, [...path, "values", j], `"${v}" is not a value of axis "${axis.name}" — add it to the axis' values or use one of: ${axis.values.join(", ")}`);
-    });
-    const given = match(s.base, [...path, "base"]);
-    if (given[axis.name])
-      fail(loc, [...path, "base"], `sweep ${label}'s base names the swept axis "${axis.name}" — remove it from base (the sweep gives its values)`, axis.name);
-    const base: Match = {};
-    for (const a of axes) {
-      if (a === axis) continue;
-      const v = given[a.name] ?? (a.default !== undefined ? [a.default] : a.values.length === 1 ? a.values : undefined);
-      if (!v)
-        fail(
-          loc,
-          s.base ? [...path, "base"] : path,
-          `sweep ${label}'s base gives no value for axis "${a.name}", which has no default — add ${a.name}: <one of ${a.values.join(", ")}> to base, or default: to the axis`,
-        );
-      base[a.name] = v;
-    }
-    return {
-      name: label,
-      axis: axis.name,
-      values,
-      base,
-      ...(s.repeats !== undefined ? { repeats: s.repeats } : {}),
-      ...(s.warmup !== undefined ? { warmup: s.warmup } : {}),
-    };
-  });
+  return { exclude, include };
+}
 
+/** One sweep: its axis and values checked, and a base value for every other axis (given, the axis's default, or its only value). */
+function parseSweep(ctx: MatrixContext, s: NonNullable<RawMatrix["sweeps"]>[number], i: number): Sweep {
+  const { loc } = ctx;
+  const path: YamlPath = ["sweeps", i];
+  const label = s.name ?? `sweeps[${i}]`;
+  const axis = ctx.byName.get(s.axis);
+  if (!axis) fail(loc, [...path, "axis"], `sweep ${label} varies unknown axis "${s.axis}" — use one of: ${ctx.axisList}`);
+  const values = (s.values ?? axis.values).map(String);
+  values.forEach((v, j) => {
+    if (!axis.values.includes(v))
+      fail(loc, [...path, "values", j], `"${v}" is not a value of axis "${axis.name}" — add it to the axis' values or use one of: ${axis.values.join(", ")}`);
+  });
+  const given = parseMatch(ctx, s.base, [...path, "base"]);
+  if (given[axis.name])
+    fail(loc, [...path, "base"], `sweep ${label}'s base names the swept axis "${axis.name}" — remove it from base (the sweep gives its values)`, axis.name);
+  const base: Match = {};
+  for (const a of ctx.axes) {
+    if (a === axis) continue;
+    const v = given[a.name] ?? (a.default !== undefined ? [a.default] : a.values.length === 1 ? a.values : undefined);
+    if (!v)
+      fail(
+        loc,
+        s.base ? [...path, "base"] : path,
+        `sweep ${label}'s base gives no value for axis "${a.name}", which has no default — add ${a.name}: <one of ${a.values.join(", ")}> to base, or default: to the axis`,
+      );
+    base[a.name] = v;
+  }
+  return {
+    name: label,
+    axis: axis.name,
+    values,
+    base,
+    ...(s.repeats !== undefined ? { repeats: s.repeats } : {}),
+    ...(s.warmup !== undefined ? { warmup: s.warmup } : {}),
+  };
+}
+
+/** A schema-valid matrix checked for meaning, part by part, into a {@link Matrix}. @throws UserError at the first problem */
+function build(raw: RawMatrix, loc: Locator, name: string, sha256: string): Matrix {
+  const { axes, byName } = parseAxes(raw, loc);
+  const axisNames = axes.map((a) => a.name);
+  checkTargetAxis(raw, axes, loc);
+  checkClientAxis(raw, axes, byName, loc);
+  checkTransportAxis(axes, loc);
+  const measures = parseMeasures(raw, byName, loc);
+  const { title, slug } = titleAndSlug(raw, loc);
+  const matrixDir = dirname(resolve(name));
+  const ctx: MatrixContext = { loc, axes, byName, axisNames, axisList: axisNames.join(", "), measures, inProcessOk: measures.includes("percall"), matrixDir };
+  const targets = parseTargets(raw, ctx);
+  checkTargetReferences(raw, ctx, targets);
+  const clients = raw.clients ? parseClients(raw.clients, targets, axisNames, matrixDir, loc) : undefined;
+  const flows = raw.flows ? parseFlows(raw.flows, loc) : undefined;
+  const grid = raw.grid ? parseMatch(ctx, raw.grid, ["grid"]) : undefined;
+  const { exclude, include } = parseRules(raw, ctx);
+  const sweeps = (raw.sweeps ?? []).map((s, i) => parseSweep(ctx, s, i));
   return {
     file: resolve(name),
     sha256,
