@@ -1,0 +1,39 @@
+/**
+ * The kinds of results folder (format/kinds.ts), through the real CLI: each command reads a
+ * folder's kind in one place, and a folder holding two kinds' marker files is refused in one line
+ * by render and compare alike, nothing written.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cli, root } from "../paths.js";
+import { resultKindOf } from "../../format/kinds.js";
+
+const work = mkdtempSync(join(tmpdir(), "wirecost-kinds-"));
+
+test("each committed results folder is of one kind", () => {
+  assert.equal(resultKindOf(join(root, "results")), "wire");
+  assert.equal(resultKindOf(join(root, "results/a2a-layer-cost")), "timing");
+  assert.equal(resultKindOf(join(root, "results/mcp-per-call-overhead")), "percall");
+  assert.equal(resultKindOf(join(root, "results/logs")), undefined);
+});
+
+test("a folder holding two kinds' markers is refused in one line by render and compare", () => {
+  const two = join(work, "two");
+  cpSync(join(root, "test/fixtures/results-before-anomalies"), two, { recursive: true });
+  cpSync(join(root, "results/mcp-per-call-overhead/percall.tsv"), join(two, "percall.tsv"));
+  for (const args of [
+    ["render", "--results", two, "--site", join(work, "site")],
+    ["compare", two, two],
+  ]) {
+    const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: "utf8" });
+    assert.notEqual(r.status, 0, args[0]);
+    assert.deepEqual(r.stderr.trimEnd().split("\n"), [
+      `wirecost: ${two}: holds the results of two kinds (summary.tsv: bytes, percall.tsv: percall); fix: keep one kind of results per folder: move one of them into a folder of its own`,
+    ]);
+  }
+  assert.equal(existsSync(join(work, "site")), false);
+});
