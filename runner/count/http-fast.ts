@@ -86,6 +86,9 @@ export function countHttpConnectionFast(streams: readonly Stream[], acc: Count):
 const requestSeq: number[] = [];
 const responseSeq: number[] = [];
 
+/** The body {@link readBody} read last: its bytes without framing, its chunk framing bytes and its runs of bytes in segStart/segLength. */
+const body = { bytes: 0, framing: 0, segments: 0 };
+
 /** Read every message of one stream into `acc`, and the log seq of each one's first byte into `seqs`. @throws GiveUp, WireFormatError */
 function readStream(stream: Stream, request: boolean, acc: Count, seqs: number[]): void {
   const b = stream.bytes;
@@ -98,118 +101,138 @@ function readStream(stream: Stream, request: boolean, acc: Count, seqs: number[]
     const start = p;
     p = readHead(b, p, n, request);
     const headBytes = p - start;
-    // How the body is delimited (RFC 9112 §6.3), as Http1StreamParser decides it.
-    let bodyBytes = 0;
-    let framing = 0;
-    let segments = 0;
-    const noBody = !request && (head.status === 204 || head.status === 304);
-    if (!noBody && head.te > 0) {
-      if (head.te > 1 || !isChunked(b, head.teS, head.teE)) throw GIVE_UP;
-      for (;;) {
-        const sizeStart = p;
-        let size = 0;
-        let digits = 0;
-        for (;;) {
-          const v = hexValue(b[p]!);
-          if (v < 0) break;
-          if (size > 0 || v > 0) digits++;
-          size = size * 16 + v;
-          p++;
-        }
-        if (p === sizeStart || digits > 12 || b[p] !== CR || b[p + 1] !== LF) throw GIVE_UP;
-        p += 2;
-        if (size === 0) {
-          if (b[p] !== CR || b[p + 1] !== LF) throw GIVE_UP; // trailers, or the end of the stream
-          p += 2;
-          framing += p - sizeStart;
-          break;
-        }
-        if (p + size + 2 > n || b[p + size] !== CR || b[p + size + 1] !== LF) throw GIVE_UP;
-        segStart[segments] = p;
-        segLength[segments++] = size;
-        bodyBytes += size;
-        framing += p - sizeStart + 2;
-        p += size + 2;
-      }
-    } else if (!noBody && head.clCount > 0) {
-      if (head.clCount > 1 || head.cl < 0 || p + head.cl > n) throw GIVE_UP;
-      if (head.cl > 0) {
-        segStart[segments] = p;
-        segLength[segments++] = head.cl;
-        bodyBytes = head.cl;
-        p += head.cl;
-      }
-    } else if (!request && !noBody) throw GIVE_UP; // delimited by the end of the stream
+    p = readBody(b, p, n, request);
     if (request) {
       row.request_head_bytes += headBytes;
-      row.request_body_bytes += bodyBytes;
+      row.request_body_bytes += body.bytes;
     } else {
       row.response_head_bytes += headBytes;
-      row.response_body_bytes += bodyBytes;
+      row.response_body_bytes += body.bytes;
     }
-    row.chunk_framing_bytes += framing;
+    row.chunk_framing_bytes += body.framing;
     if (request) breakdown.http_requests++;
     else breakdown.http_responses++;
     const startLine = startLines.decode(b, start, head.lineE);
     const seq = seqAtOffset(stream, start);
     seqs.push(seq);
-    const http = messages.add(streamId, seq, start, KIND["http-only"], headBytes, bodyBytes, framing, 0, 0, undefined, undefined, startLine);
-    if (bodyBytes === 0) continue;
-    // The usual media types are compared as bytes; others, and a Content-Encoding, as strings.
-    let kind: BodyKind;
-    if (head.ceS < 0 && mediaIs(b, head.ctS, head.ctE, "application/json")) kind = "json";
-    else if (head.ceS < 0 && mediaIs(b, head.ctS, head.ctE, "text/event-stream")) kind = "sse";
-    else if (head.ceS < 0 && head.ctS < 0) kind = "other";
-    else {
-      const reading = bodyReading({
-        contentType: value(b, head.ctS, head.ctE),
-        contentEncoding: value(b, head.ceS, head.ceE),
-        transferEncoding: value(b, head.teS, head.teE),
-      });
-      if (reading.coding !== undefined) {
-        if (reading.kind !== "other") throw GIVE_UP; // a coded JSON or event-stream body: compressed-body
-        continue;
-      }
-      kind = reading.kind;
-    }
-    // A body of another type holds JSON-RPC only as a JSON object or batch: the general parser names it.
-    if (kind === "other") {
-      if (startsJson(b, segments)) throw GIVE_UP;
-      continue;
-    }
-    if (segments === 1) {
-      // One run of bytes in the stream: JSON-RPC offsets within it are stream offsets.
-      const bs = segStart[0]!;
-      const be = bs + bodyBytes;
-      if (kind === "json") {
-        for (const info of scanJsonRpc(b, bs, be).messages) addMessage(acc, stream, http, info, info.start, false);
-        continue;
-      }
-      const events = simpleEvents(b, bs, be);
-      if (events === UNTERMINATED) throw GIVE_UP;
-      if (events >= 0) {
-        row.sse_events += events;
-        for (let k = 0; k < dataCount; k++) {
-          for (const info of scanJsonRpc(b, dataStart[k]!, dataEnd[k]!).messages) addMessage(acc, stream, http, info, info.start, true);
-        }
-        continue;
-      }
-    }
-    // A body in several chunks, or an event stream beyond simpleEvents: the general reader.
-    const segs: BodySegment[] = [];
-    for (let k = 0, at = 0; k < segments; k++) {
-      segs.push({ bodyOffset: at, streamOffset: segStart[k]!, length: segLength[k]! });
-      at += segLength[k]!;
-    }
-    let body: Buffer;
-    if (segments === 1) body = b.subarray(segStart[0]!, segStart[0]! + segLength[0]!);
-    else {
-      body = Buffer.allocUnsafe(bodyBytes);
-      for (const s of segs) b.copy(body, s.bodyOffset, s.streamOffset, s.streamOffset + s.length);
-    }
-    const view: BodyView = { startLine, body, segments: segs, complete: true };
-    row.sse_events += bodyMessages(view, { kind, type: "" }, (info, offset, sse) => addMessage(acc, stream, http, info, offset, sse), giveUp);
+    const http = messages.add(streamId, seq, start, KIND["http-only"], headBytes, body.bytes, body.framing, 0, 0, undefined, undefined, startLine);
+    if (body.bytes > 0) readBodyMessages(stream, acc, http, startLine);
   }
+}
+
+/**
+ * Read the body after the head {@link readHead} read, delimited as RFC 9112 §6.3 says (as
+ * Http1StreamParser decides it): chunked, Content-Length, or none; into {@link body}.
+ * @returns the offset after it
+ * @throws GiveUp for what the general parser reads (several codings, a malformed chunk, trailers, a
+ *   body delimited by the end of the stream)
+ */
+function readBody(b: Buffer, p: number, n: number, request: boolean): number {
+  body.bytes = 0;
+  body.framing = 0;
+  body.segments = 0;
+  const noBody = !request && (head.status === 204 || head.status === 304);
+  if (!noBody && head.te > 0) {
+    if (head.te > 1 || !isChunked(b, head.teS, head.teE)) throw GIVE_UP;
+    for (;;) {
+      const sizeStart = p;
+      let size = 0;
+      let digits = 0;
+      for (;;) {
+        const v = hexValue(b[p]!);
+        if (v < 0) break;
+        if (size > 0 || v > 0) digits++;
+        size = size * 16 + v;
+        p++;
+      }
+      if (p === sizeStart || digits > 12 || b[p] !== CR || b[p + 1] !== LF) throw GIVE_UP;
+      p += 2;
+      if (size === 0) {
+        if (b[p] !== CR || b[p + 1] !== LF) throw GIVE_UP; // trailers, or the end of the stream
+        p += 2;
+        body.framing += p - sizeStart;
+        return p;
+      }
+      if (p + size + 2 > n || b[p + size] !== CR || b[p + size + 1] !== LF) throw GIVE_UP;
+      segStart[body.segments] = p;
+      segLength[body.segments++] = size;
+      body.bytes += size;
+      body.framing += p - sizeStart + 2;
+      p += size + 2;
+    }
+  }
+  if (!noBody && head.clCount > 0) {
+    if (head.clCount > 1 || head.cl < 0 || p + head.cl > n) throw GIVE_UP;
+    if (head.cl > 0) {
+      segStart[body.segments] = p;
+      segLength[body.segments++] = head.cl;
+      body.bytes = head.cl;
+      p += head.cl;
+    }
+    return p;
+  }
+  if (!request && !noBody) throw GIVE_UP; // delimited by the end of the stream
+  return p;
+}
+
+/** How the body {@link readBody} read is looked at for JSON-RPC: by its media type, or undefined when a Content-Encoding leaves it unread. @throws GiveUp for a coded JSON or event-stream body */
+function bodyKindOf(b: Buffer): BodyKind | undefined {
+  // The usual media types are compared as bytes; others, and a Content-Encoding, as strings.
+  if (head.ceS < 0 && mediaIs(b, head.ctS, head.ctE, "application/json")) return "json";
+  if (head.ceS < 0 && mediaIs(b, head.ctS, head.ctE, "text/event-stream")) return "sse";
+  if (head.ceS < 0 && head.ctS < 0) return "other";
+  const reading = bodyReading({
+    contentType: value(b, head.ctS, head.ctE),
+    contentEncoding: value(b, head.ceS, head.ceE),
+    transferEncoding: value(b, head.teS, head.teE),
+  });
+  if (reading.coding === undefined) return reading.kind;
+  if (reading.kind !== "other") throw GIVE_UP; // a coded JSON or event-stream body: compressed-body
+  return undefined;
+}
+
+/** The JSON-RPC messages of the body {@link readBody} read (HTTP message row `http`), into `acc`. @throws GiveUp, WireFormatError */
+function readBodyMessages(stream: Stream, acc: Count, http: number, startLine: string): void {
+  const b = stream.bytes;
+  const kind = bodyKindOf(b);
+  if (kind === undefined) return;
+  // A body of another type holds JSON-RPC only as a JSON object or batch: the general parser names it.
+  if (kind === "other") {
+    if (startsJson(b, body.segments)) throw GIVE_UP;
+    return;
+  }
+  if (body.segments === 1) {
+    // One run of bytes in the stream: JSON-RPC offsets within it are stream offsets.
+    const bs = segStart[0]!;
+    const be = bs + body.bytes;
+    if (kind === "json") {
+      for (const info of scanJsonRpc(b, bs, be).messages) addMessage(acc, stream, http, info, info.start, false);
+      return;
+    }
+    const events = simpleEvents(b, bs, be);
+    if (events === UNTERMINATED) throw GIVE_UP;
+    if (events >= 0) {
+      acc.row.sse_events += events;
+      for (let k = 0; k < dataCount; k++) {
+        for (const info of scanJsonRpc(b, dataStart[k]!, dataEnd[k]!).messages) addMessage(acc, stream, http, info, info.start, true);
+      }
+      return;
+    }
+  }
+  // A body in several chunks, or an event stream beyond simpleEvents: the general reader.
+  const segs: BodySegment[] = [];
+  for (let k = 0, at = 0; k < body.segments; k++) {
+    segs.push({ bodyOffset: at, streamOffset: segStart[k]!, length: segLength[k]! });
+    at += segLength[k]!;
+  }
+  let whole: Buffer;
+  if (body.segments === 1) whole = b.subarray(segStart[0]!, segStart[0]! + segLength[0]!);
+  else {
+    whole = Buffer.allocUnsafe(body.bytes);
+    for (const s of segs) b.copy(whole, s.bodyOffset, s.streamOffset, s.streamOffset + s.length);
+  }
+  const view: BodyView = { startLine, body: whole, segments: segs, complete: true };
+  acc.row.sse_events += bodyMessages(view, { kind, type: "" }, (info, offset, sse) => addMessage(acc, stream, http, info, offset, sse), giveUp);
 }
 
 /** True when the body (the first `segments` of segStart/segLength) starts, after whitespace, with "{" or "[". */

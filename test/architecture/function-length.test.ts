@@ -27,7 +27,6 @@ const LEFT_LONG: Readonly<Record<string, number>> = {
   "bin/program.ts buildProgram": 162,
   "runner/execute/run-one.ts runOne": 142,
   "runner/percall/engine.ts runPercall": 126,
-  "runner/count/http-fast.ts readStream": 124,
   "bin/commands/measure.ts measureMatrix": 120,
   "runner/build/build.ts runBuild": 113,
   "runner/targets/process.ts startTarget": 111,
