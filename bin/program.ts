@@ -40,17 +40,26 @@ export function buildProgram(): Command {
     .description("Measure what a protocol layer costs on the wire.")
     .version(toolInfo().version, "-V, --version", "print the wirecost version")
     .showSuggestionAfterError();
+  program.hook("preAction", (_program, action) => recordNamedPaths(action));
+  addRunCommands(program);
+  addCaptureCommands(program);
+  addReportCommands(program);
+  return program;
+}
 
-  program.hook("preAction", (_program, action) => {
-    namedPaths.length = 0;
-    const opts = action.opts() as Record<string, unknown>;
-    for (const key of PATH_OPTIONS) if (typeof opts[key] === "string") namedPaths.push([`--${key}`, opts[key] as string]);
-    action.registeredArguments.forEach((a, i) => {
-      const v = action.processedArgs[i] as unknown;
-      for (const p of Array.isArray(v) ? v : [v]) if (typeof p === "string") namedPaths.push([a.name().toUpperCase(), p]);
-    });
+/** Before a command runs: the paths it was given, by option or argument name, into {@link namedPaths}. */
+function recordNamedPaths(action: Command): void {
+  namedPaths.length = 0;
+  const opts = action.opts() as Record<string, unknown>;
+  for (const key of PATH_OPTIONS) if (typeof opts[key] === "string") namedPaths.push([`--${key}`, opts[key] as string]);
+  action.registeredArguments.forEach((a, i) => {
+    const v = action.processedArgs[i] as unknown;
+    for (const p of Array.isArray(v) ? v : [v]) if (typeof p === "string") namedPaths.push([a.name().toUpperCase(), p]);
   });
+}
 
+/** The commands that run a matrix: expand, run, verify, merge. */
+function addRunCommands(program: Command): void {
   program
     .command("expand")
     .description("print the configurations of a matrix")
@@ -92,7 +101,10 @@ export function buildProgram(): Command {
     .requiredOption("--results <dir>", "merged results folder")
     .option("--fresh", "replace --results even when it holds results the merged folders do not have")
     .action(async (dirs: string[], o: { results: string; fresh?: boolean }) => (await import("./commands/merge.js")).mergeCommand(dirs, o));
+}
 
+/** The commands that capture and count: count, capture, measure, recount. */
+function addCaptureCommands(program: Command): void {
   program
     .command("count")
     .description("count one capture log and print one TSV row (anomalies on stderr)")
@@ -151,7 +163,10 @@ export function buildProgram(): Command {
     .description("count a bytes results folder again from its kept capture logs and rewrite each run's messages.tsv (runs nothing)")
     .option("--results <dir>", "results folder", "results")
     .action(async (o: { results: string }) => (await import("./commands/recount.js")).recountCommand(o));
+}
 
+/** The commands that read results: compare, conformance, render. */
+function addReportCommands(program: Command): void {
   program
     .command("compare")
     .description("compare two results folders of one report kind: byte changes with their causes, timing changes with their significance")
@@ -194,6 +209,4 @@ export function buildProgram(): Command {
         );
       if (report.indexOf !== undefined) process.stderr.write(`note: ${indexNote(o.site, report.indexOf)}\n`);
     });
-
-  return program;
 }

@@ -24,7 +24,6 @@ const LIMIT = 80;
  */
 const LEFT_LONG: Readonly<Record<string, number>> = {
   "runner/execute/run-matrix.ts runMatrix": 253,
-  "bin/program.ts buildProgram": 162,
   "runner/execute/run-one.ts runOne": 142,
   "runner/percall/engine.ts runPercall": 126,
   "bin/commands/measure.ts measureMatrix": 120,
