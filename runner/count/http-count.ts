@@ -224,7 +224,7 @@ function account(stream: Stream, parsed: { units: Unit[]; end?: StreamEnd }, acc
   const c2s = stream.dir === "c2s";
   const where = label(stream);
   const streamId = messages.streamId(stream.conn, stream.dir);
-  const report = (code: AnomalyCode, offset: number, bytes: number, detail: string, ...rows: number[]) =>
+  const report: StreamReport = (code, offset, bytes, detail, ...rows) =>
     reportAnomaly(acc, { code, conn: stream.conn, dir: stream.dir, offset, bytes, detail }, where, ...rows);
   let covered = 0;
   for (const u of parsed.units) {
@@ -279,32 +279,9 @@ function account(stream: Stream, parsed: { units: Unit[]; end?: StreamEnd }, acc
       const end = parsed.end;
       report(end.code, end.offset, stream.bytes.length - end.offset, end.detail, http);
     }
-    if (!head || u.bodyBytes === 0) continue;
-    const body: BodyView = { startLine: head.startLine, body: u.body, segments: u.bodySegments, complete };
-    let nonJson = false;
-    row.sse_events += bodyMessages(
-      body,
-      bodyReading(framingOf(head)),
-      (info, offset, sse) => {
-        const k = addMessage(acc, stream, http, info, offset, sse);
-        if (nonJson) messages.mark(k, "jsonrpc-in-non-json-body");
-      },
-      (code, offset, bytes, detail) => {
-        if (code === "jsonrpc-in-non-json-body") nonJson = true;
-        report(code, offset, bytes, detail, http);
-      },
-    );
+    if (head && u.bodyBytes > 0) unitMessages(acc, stream, http, { startLine: head.startLine, body: u.body, segments: u.bodySegments, complete }, head, report);
   }
-  const end = parsed.end;
-  if (end && end.unattributedFrom < stream.bytes.length) {
-    const length = stream.bytes.length - end.unattributedFrom;
-    covered += length;
-    row.unattributed_bytes += length;
-    const k = messages.add(streamId, seqAtOffset(stream, end.unattributedFrom), end.unattributedFrom, KIND.unattributed, 0, length, 0, 0, 0);
-    const last = parsed.units[parsed.units.length - 1];
-    if (last?.complete === false) acc.messages.mark(k, end.code);
-    else report(end.code, end.offset, stream.bytes.length - end.offset, end.detail, k);
-  }
+  covered += accountTail(stream, parsed, acc, streamId, report);
   if (covered !== stream.bytes.length) {
     throw new WireFormatError(
       where,
@@ -312,6 +289,44 @@ function account(stream: Stream, parsed: { units: Unit[]; end?: StreamEnd }, acc
       `HTTP messages and unattributed bytes cover ${covered} of its ${stream.bytes.length} bytes (a counter bug: please report it with the log)`,
     );
   }
+}
+
+/** Reports an anomaly of one stream, naming the message rows involved. */
+type StreamReport = (code: AnomalyCode, offset: number, bytes: number, detail: string, ...rows: number[]) => void;
+
+/** The JSON-RPC messages of one HTTP message's body (row `http`) into the count; a message in a body whose type is not JSON is marked so. */
+function unitMessages(acc: Count, stream: Stream, http: number, body: BodyView, head: NonNullable<ReturnType<typeof headOf>>, report: StreamReport): void {
+  let nonJson = false;
+  acc.row.sse_events += bodyMessages(
+    body,
+    bodyReading(framingOf(head)),
+    (info, offset, sse) => {
+      const k = addMessage(acc, stream, http, info, offset, sse);
+      if (nonJson) acc.messages.mark(k, "jsonrpc-in-non-json-body");
+    },
+    (code, offset, bytes, detail) => {
+      if (code === "jsonrpc-in-non-json-body") nonJson = true;
+      report(code, offset, bytes, detail, http);
+    },
+  );
+}
+
+/**
+ * The stream's bytes after its last HTTP message that the parser could not read, as one
+ * unattributed row with the anomaly that ended the reading (marked on it when the last message is
+ * incomplete, whose row already names it).
+ * @returns the bytes it covers (0 when none)
+ */
+function accountTail(stream: Stream, parsed: { units: Unit[]; end?: StreamEnd }, acc: Count, streamId: number, report: StreamReport): number {
+  const end = parsed.end;
+  if (!end || end.unattributedFrom >= stream.bytes.length) return 0;
+  const length = stream.bytes.length - end.unattributedFrom;
+  acc.row.unattributed_bytes += length;
+  const k = acc.messages.add(streamId, seqAtOffset(stream, end.unattributedFrom), end.unattributedFrom, KIND.unattributed, 0, length, 0, 0, 0);
+  const last = parsed.units[parsed.units.length - 1];
+  if (last?.complete === false) acc.messages.mark(k, end.code);
+  else report(end.code, end.offset, stream.bytes.length - end.offset, end.detail, k);
+  return length;
 }
 
 /** True when `body` is one JSON text (whitespace around it allowed). */
