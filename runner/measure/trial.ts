@@ -181,6 +181,40 @@ async function profiledWindow(
 }
 
 /**
+ * The throughput windows of a trial, one per connection count of `spec.connections`, into `out`
+ * as each ends: requests, latency and the server's CPU per request (and its tick figures).
+ * @throws Error when a window had a failed exchange (the trial fails with it; the windows before it stay in `out`)
+ */
+async function throughputWindows(
+  spec: TrialSpec,
+  port: number,
+  req: Parameters<typeof runThroughput>[1],
+  pid: number,
+  out: NonNullable<TrialResult["throughput"]>,
+): Promise<void> {
+  for (const c of spec.connections) {
+    let before: CpuSample | undefined;
+    let after: CpuSample | undefined;
+    const t = await runThroughput(port, req, c, spec.throughputMs, { before: () => (before = sampleCpu(pid)), after: () => (after = sampleCpu(pid)) });
+    if (t.errors > 0) throw new Error(`throughput with ${c} connections: ${t.errors} failed exchange(s), first: ${t.firstError}`);
+    const cpu = cpuPerRequest(before!, after!, Math.max(1, t.requests));
+    out.push({
+      connections: c,
+      requests: t.requests,
+      errors: t.errors,
+      requestsPerSecond: t.requestsPerSecond,
+      latency: summarize(t.hist),
+      cpuPerRequestUs: cpu.cpuPerRequestUs,
+      ticksPerRequestUs: cpu.ticksPerRequestUs,
+      ticks: cpu.ticks,
+      quantisationError: cpu.quantisationError,
+      clientCpuPerRequestUs: t.clientCpuUs / Math.max(1, t.requests),
+      histogram: encodeHistogram(t.hist),
+    });
+  }
+}
+
+/**
  * Run one trial. Never throws for target or response faults: they come back as status `failed`.
  */
 export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
@@ -234,29 +268,7 @@ export async function runTrial(spec: TrialSpec): Promise<TrialResult> {
     if (spec.profile) res.stages = await profiledWindow(spec, client, req, p.pid, profileOut!);
     client.close();
     client = undefined;
-    if (spec.measures.includes("throughput")) {
-      res.throughput = [];
-      for (const c of spec.connections) {
-        let before: CpuSample | undefined;
-        let after: CpuSample | undefined;
-        const t = await runThroughput(port, req, c, spec.throughputMs, { before: () => (before = sampleCpu(p.pid)), after: () => (after = sampleCpu(p.pid)) });
-        if (t.errors > 0) throw new Error(`throughput with ${c} connections: ${t.errors} failed exchange(s), first: ${t.firstError}`);
-        const cpu = cpuPerRequest(before!, after!, Math.max(1, t.requests));
-        res.throughput.push({
-          connections: c,
-          requests: t.requests,
-          errors: t.errors,
-          requestsPerSecond: t.requestsPerSecond,
-          latency: summarize(t.hist),
-          cpuPerRequestUs: cpu.cpuPerRequestUs,
-          ticksPerRequestUs: cpu.ticksPerRequestUs,
-          ticks: cpu.ticks,
-          quantisationError: cpu.quantisationError,
-          clientCpuPerRequestUs: t.clientCpuUs / Math.max(1, t.requests),
-          histogram: encodeHistogram(t.hist),
-        });
-      }
-    }
+    if (spec.measures.includes("throughput")) await throughputWindows(spec, port, req, p.pid, (res.throughput = []));
     res.status = "ok";
   } catch (e) {
     const tail = proc?.stderrExcerpt();
