@@ -24,6 +24,38 @@ export interface Tap extends StdioChannel {
   close(): Promise<void>;
 }
 
+/** Bytes read from a stream and not yet taken, as received, split into lines on demand. */
+class LineBuffer {
+  /** Unread bytes as received; no newline in any of them except possibly the last. */
+  private parts: Buffer[] = [];
+
+  /** Add bytes as they arrive. */
+  push(bytes: Buffer): void {
+    this.parts.push(bytes);
+  }
+
+  /** Take the first complete line (its newline dropped), or undefined when none is complete. */
+  takeLine(): Buffer | undefined {
+    const parts = this.parts;
+    for (let i = 0; i < parts.length; i++) {
+      const nl = parts[i]!.indexOf(10);
+      if (nl < 0) continue;
+      const before = parts.slice(0, i);
+      const head = parts[i]!;
+      const line = before.length ? Buffer.concat([...before, head.subarray(0, nl)]) : head.subarray(0, nl);
+      const rest = head.subarray(nl + 1);
+      this.parts = rest.length ? [rest, ...parts.slice(i + 1)] : parts.slice(i + 1);
+      return line;
+    }
+    return undefined;
+  }
+
+  /** Bytes not yet taken (a partial line). */
+  bytes(): number {
+    return this.parts.reduce((n, p) => n + p.length, 0);
+  }
+}
+
 /**
  * Tap `stdin`/`stdout` of a child process, logging to `logPath` (created or truncated).
  * Every stdout chunk is logged (s2c) as it arrives, whether or not the driver reads it; `send`
@@ -40,15 +72,14 @@ export function startTap(stdin: Writable, stdout: Readable, logPath: string, lim
     stdout.destroy();
     wake();
   });
-  /** Unread stdout bytes as received; no newline in any of them except possibly the last. */
-  let parts: Buffer[] = [];
+  const unread = new LineBuffer();
   let ended = false;
   let stdinEnded = false;
   let waiter: (() => void) | undefined;
   const wake = () => waiter?.();
   stdout.on("data", (d: Buffer) => {
     log.chunk(undefined, "s2c", d);
-    parts.push(d);
+    unread.push(d);
     wake();
   });
   stdout.on("end", () => {
@@ -65,21 +96,6 @@ export function startTap(stdin: Writable, stdout: Readable, logPath: string, lim
     wake();
   });
 
-  /** Take the first complete line out of `parts`, or undefined. */
-  function takeLine(): Buffer | undefined {
-    for (let i = 0; i < parts.length; i++) {
-      const nl = parts[i]!.indexOf(10);
-      if (nl < 0) continue;
-      const before = parts.slice(0, i);
-      const head = parts[i]!;
-      const line = before.length ? Buffer.concat([...before, head.subarray(0, nl)]) : head.subarray(0, nl);
-      const rest = head.subarray(nl + 1);
-      parts = rest.length ? [rest, ...parts.slice(i + 1)] : parts.slice(i + 1);
-      return line;
-    }
-    return undefined;
-  }
-
   return {
     send(bytes) {
       if (stdinEnded) throw new Error("send after end(): the target's stdin is closed");
@@ -89,9 +105,9 @@ export function startTap(stdin: Writable, stdout: Readable, logPath: string, lim
     async readLine(timeoutMs) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const line = takeLine();
+        const line = unread.takeLine();
         if (line) return line;
-        const partial = parts.reduce((n, p) => n + p.length, 0);
+        const partial = unread.bytes();
         const note = partial ? ` (${partial} bytes of a partial line)` : "";
         if (ended) throw new Error("target closed stdout before a complete line" + note);
         if (failure instanceof CaptureLimitExceeded) throw failure;

@@ -31,7 +31,6 @@ const LEFT_LONG: Readonly<Record<string, number>> = {
   "runner/targets/process.ts startTarget": 111,
   "runner/execute/measure-run.ts runTimingMatrix": 105,
   "runner/capture/relay.ts startRelay": 101,
-  "runner/capture/tap.ts startTap": 88,
 };
 
 /** Every .ts file under `dir` (repo-relative). */
