@@ -38,6 +38,40 @@ export interface Relay {
 }
 
 /**
+ * Forward `from` → `to` (through `rewriter` when given), logging each chunk into `side.log` as
+ * read; see the module doc for half-close and resets. A closed socket leaves `side.sockets`.
+ */
+function pipe(from: Socket, to: Socket, side: { conn: number; dir: "c2s" | "s2c"; log: CaptureWriter; sockets: Set<Socket> }, rewriter?: HostRewriter): void {
+  const { conn, dir, log, sockets } = side;
+  const forward = (parts: Buffer[]) => {
+    let flowing = true;
+    for (const part of parts) if (!to.destroyed && part.length > 0 && !to.write(part)) flowing = false;
+    if (!flowing) {
+      from.pause();
+      to.once("drain", () => from.resume());
+    }
+  };
+  from.on("data", (d: Buffer) => {
+    log.chunk(conn, dir, d);
+    forward(rewriter ? rewriter.push(d) : [d]);
+  });
+  from.on("end", () => {
+    log.eof(conn, dir);
+    if (rewriter) forward(rewriter.flush());
+    if (!to.destroyed) to.end();
+  });
+  // A reset (or other error) is passed along as a reset, so the other peer sees it too.
+  from.on("error", () => {
+    if (!to.destroyed) to.resetAndDestroy();
+  });
+  from.on("close", () => {
+    sockets.delete(from);
+    // Closed without a clean end of its reading side (reset, error, destroy): tear down the other side too.
+    if (!from.readableEnded) to.destroy();
+  });
+}
+
+/**
  * Start a relay from 127.0.0.1:`listenPort` to `127.0.0.1:upstreamPort`, logging to `logPath`
  * (created or truncated).
  * @param upstreamPort the target's port on 127.0.0.1
@@ -83,39 +117,9 @@ export async function startRelay(
     }
     const rewriter = new HostRewriter(port, `${upstreamHostName}:${upstreamPort}`);
     rewriters.push(rewriter);
-    pipe(client, upstream, conn, "c2s", rewriter);
-    pipe(upstream, client, conn, "s2c");
+    pipe(client, upstream, { conn, dir: "c2s", log, sockets }, rewriter);
+    pipe(upstream, client, { conn, dir: "s2c", log, sockets });
   });
-
-  /** Forward `from` → `to` (through `rewriter` when given), logging each chunk as read; see the module doc for half-close and resets. */
-  function pipe(from: Socket, to: Socket, conn: number, dir: "c2s" | "s2c", rewriter?: HostRewriter): void {
-    const forward = (parts: Buffer[]) => {
-      let flowing = true;
-      for (const part of parts) if (!to.destroyed && part.length > 0 && !to.write(part)) flowing = false;
-      if (!flowing) {
-        from.pause();
-        to.once("drain", () => from.resume());
-      }
-    };
-    from.on("data", (d: Buffer) => {
-      log.chunk(conn, dir, d);
-      forward(rewriter ? rewriter.push(d) : [d]);
-    });
-    from.on("end", () => {
-      log.eof(conn, dir);
-      if (rewriter) forward(rewriter.flush());
-      if (!to.destroyed) to.end();
-    });
-    // A reset (or other error) is passed along as a reset, so the other peer sees it too.
-    from.on("error", () => {
-      if (!to.destroyed) to.resetAndDestroy();
-    });
-    from.on("close", () => {
-      sockets.delete(from);
-      // Closed without a clean end of its reading side (reset, error, destroy): tear down the other side too.
-      if (!from.readableEnded) to.destroy();
-    });
-  }
 
   server.on("error", () => {
     /* after listening, errors are per connection and handled there */

@@ -30,7 +30,6 @@ const LEFT_LONG: Readonly<Record<string, number>> = {
   "runner/build/build.ts runBuild": 113,
   "runner/targets/process.ts startTarget": 111,
   "runner/execute/measure-run.ts runTimingMatrix": 105,
-  "runner/capture/relay.ts startRelay": 101,
 };
 
 /** Every .ts file under `dir` (repo-relative). */
