@@ -103,6 +103,59 @@ function serverRules(file: string): StageRules {
 }
 
 /**
+ * The configurations a timing run measures: every one the matrix expands to, or those whose id
+ * matches an `--only` glob.
+ * @throws UserError when the globs match none (with the command that lists the ids)
+ */
+function selectedConfigurations(matrix: Matrix, only: readonly string[] | undefined): Configuration[] {
+  const configs = expand(matrix).configurations;
+  if (!only?.length) return configs;
+  const res = only.map(glob);
+  const chosen = configs.filter((c) => res.some((r) => r.test(c.id)));
+  if (!chosen.length)
+    throw new UserError(
+      `--only ${only.join(" ")}: matches no configuration — list ids with: npx wirecost expand ${shellQuote(relative(process.cwd(), matrix.file))}`,
+    );
+  return chosen;
+}
+
+/** The failed trial of a configuration whose target has no HTTP command (timing drives HTTP targets). */
+function noHttpCommand(c: Configuration, slot: { trial: number; seq: number }, target: string): TrialResult {
+  return {
+    config: c.id,
+    trial: slot.trial,
+    seq: slot.seq,
+    layout: c.values.pinning ?? "default",
+    layoutDescription: "",
+    workload: "",
+    status: "failed",
+    error: `target ${target} has no http command (timing drives HTTP targets)`,
+    load1: 0,
+    busy: false,
+    targetAffinity: [],
+    startedAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * The targets' stage rules, each file loaded once; a cpu run loads every file its configurations
+ * name before the first trial, so a bad one stops the run with its file:line before anything runs.
+ * @throws UserError (a stage-rules file that is missing or malformed)
+ */
+function stageRulesLoader(matrix: Matrix, configs: readonly Configuration[], measures: readonly string[]): (file: string) => StageRules {
+  const rules = new Map<string, StageRules>();
+  const rulesOf = (file: string): StageRules => {
+    if (!rules.has(file)) rules.set(file, serverRules(file));
+    return rules.get(file)!;
+  };
+  for (const c of configs) {
+    const st = targetOf(matrix, c.values)?.profile?.stages;
+    if (st && measures.includes("cpu")) rulesOf(st);
+  }
+  return rulesOf;
+}
+
+/**
  * Run the timing trials of `matrix` and write the timing files into `opts.results`.
  * @returns every trial result (failed ones included)
  * @throws UserError when no timing measure is selected, --only matches nothing, or a layout cannot be given
@@ -110,15 +163,7 @@ function serverRules(file: string): StageRules {
 export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): Promise<TrialResult[]> {
   const timing = timingOptions(matrix);
   if (!timing) throw new UserError(`${matrix.file}: measures: names no timing measure — add latency, cpu or throughput`);
-  let configs: Configuration[] = expand(matrix).configurations;
-  if (opts.only?.length) {
-    const res = opts.only.map(glob);
-    configs = configs.filter((c) => res.some((r) => r.test(c.id)));
-    if (!configs.length)
-      throw new UserError(
-        `--only ${opts.only.join(" ")}: matches no configuration — list ids with: npx wirecost expand ${shellQuote(relative(process.cwd(), matrix.file))}`,
-      );
-  }
+  const configs = selectedConfigurations(matrix, opts.only);
   const builds = await ensureBuilt(
     matrix,
     configs.map((c) => targetKey(matrix, c.values)),
@@ -137,16 +182,7 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
   const started = new Date().toISOString();
   const git = await gitState([opts.results, "site"]); // the code that runs: the checkout as it is now
   const results: TrialResult[] = [];
-  const rules = new Map<string, StageRules>();
-  /** A target's stage rules, loaded once (a bad file stops the run with its file:line). */
-  const rulesOf = (file: string): StageRules => {
-    if (!rules.has(file)) rules.set(file, serverRules(file));
-    return rules.get(file)!;
-  };
-  for (const c of configs) {
-    const st = targetOf(matrix, c.values)?.profile?.stages;
-    if (st && timing.measures.includes("cpu")) rulesOf(st);
-  }
+  const rulesOf = stageRulesLoader(matrix, configs, timing.measures);
   for (const s of slots) {
     const c = byId.get(s.config)!;
     const target = targetOf(matrix, c.values)!;
@@ -173,20 +209,7 @@ export async function runTimingMatrix(matrix: Matrix, opts: MeasureRunOptions): 
             ? { profile: { ...target.profile, rules: target.profile.stages ? rulesOf(target.profile.stages) : null } }
             : {}),
         })
-      : ({
-          config: c.id,
-          trial: s.trial,
-          seq: s.seq,
-          layout: c.values.pinning ?? "default",
-          layoutDescription: "",
-          workload: "",
-          status: "failed",
-          error: `target ${target.name} has no http command (timing drives HTTP targets)`,
-          load1: 0,
-          busy: false,
-          targetAffinity: [],
-          startedAt: new Date().toISOString(),
-        } satisfies TrialResult);
+      : noHttpCommand(c, s, target.name);
     results.push(r);
     opts.onTrial?.(r, results.length, slots.length);
   }

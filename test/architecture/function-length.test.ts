@@ -29,7 +29,6 @@ const LEFT_LONG: Readonly<Record<string, number>> = {
   "bin/commands/measure.ts measureMatrix": 120,
   "runner/build/build.ts runBuild": 113,
   "runner/targets/process.ts startTarget": 111,
-  "runner/execute/measure-run.ts runTimingMatrix": 105,
 };
 
 /** Every .ts file under `dir` (repo-relative). */
