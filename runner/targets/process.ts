@@ -7,6 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import type { Readable } from "node:stream";
 import { createServer, connect } from "node:net";
 import { execa, type ResultPromise } from "execa";
 import { substitute } from "../matrix/placeholders.js";
@@ -194,6 +195,54 @@ export function stderrExcerpt(stderr: string, lines = 3, maxLineChars = 200): st
 }
 
 /**
+ * A target's environment: `WIRECOST_<AXIS>` for each axis value, the command's own `env` (placeholders
+ * substituted), the token that names its processes, and `SHLVL` where wirecost has none.
+ */
+function targetEnv(cmd: TargetCommand, values: Record<string, string>, token: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values)) env[`WIRECOST_${k.toUpperCase()}`] = v;
+  for (const [k, v] of Object.entries(cmd.env)) env[k] = substitute(v, values);
+  env[TARGET_TOKEN_VAR] = token;
+  // bash runs ~/.bashrc when its stdin is a socket (a child's stdio here is a socket pair) and SHLVL,
+  // after its own increment, is below 2: it takes itself for a command of the remote shell daemon
+  // (bash(1), INVOCATION). A wirecost started with SHLVL unset or 0 (a detached `( cmd & )`, cron, a
+  // service) then ran the user's bashrc in every `bash -c` of a target command: seen, pyenv's
+  // rehash waiting on its lock through every probe. A target starts as a shell's child would.
+  if (!(Number(process.env.SHLVL) >= 1) && cmd.env.SHLVL === undefined) env.SHLVL = "1";
+  return env;
+}
+
+/** What a target's stderr said: its last 8 KiB, and its `listening on …` line once a whole one came (within its first 64 KiB). */
+function watchStderr(stderr: Readable | null | undefined): { tail: string; listening: string | undefined } {
+  const seen = { tail: "", listening: undefined as string | undefined };
+  let head = "";
+  stderr?.on("data", (d: Buffer) => {
+    seen.tail = (seen.tail + d.toString("utf8")).slice(-8192);
+    if (seen.listening === undefined && head.length < 65536) {
+      head += d.toString("utf8");
+      // Only a whole line: a chunk may end inside it (seen: `listening on 127.0.0.1:` before the port).
+      seen.listening = /^(listening on [^\n]*)\r?\n/m.exec(head)?.[1]?.trim();
+    }
+  });
+  return seen;
+}
+
+/** Start a target's process as the leader of a group of its own (detached), its stdio piped, its output not buffered. */
+function spawnTarget(file: string, args: string[], cwd: string, env: Record<string, string>) {
+  return execa(file, args, { cwd, env, buffer: false, encoding: "buffer", detached: true, reject: false, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+}
+
+/** Signal a target's process group; without a pid there is no group to stop: never a non-positive pid (−1 and 0 mean "every process"). */
+function killProcessGroup(pid: number, sig: NodeJS.Signals): void {
+  if (pid <= 0) return;
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    /* already gone */
+  }
+}
+
+/**
  * Start a target.
  * @param cmd argv/env from the matrix; argv[0] `node` means this Node binary
  * @param values axis values plus `port`, substituted into argv and env; every value is also in the
@@ -204,40 +253,11 @@ export function stderrExcerpt(stderr: string, lines = 3, maxLineChars = 200): st
  */
 export function startTarget(cmd: TargetCommand, values: Record<string, string>, cwd: string): TargetProcess {
   const argv = cmd.argv.map((a) => substitute(a, values));
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(values)) env[`WIRECOST_${k.toUpperCase()}`] = v;
-  for (const [k, v] of Object.entries(cmd.env)) env[k] = substitute(v, values);
   const token = randomBytes(16).toString("hex");
-  env[TARGET_TOKEN_VAR] = token;
-  // bash runs ~/.bashrc when its stdin is a socket (a child's stdio here is a socket pair) and SHLVL,
-  // after its own increment, is below 2: it takes itself for a command of the remote shell daemon
-  // (bash(1), INVOCATION). A wirecost started with SHLVL unset or 0 (a detached `( cmd & )`, cron, a
-  // service) then ran the user's bashrc in every `bash -c` of a target command: seen, pyenv's
-  // rehash waiting on its lock through every probe. A target starts as a shell's child would.
-  if (!(Number(process.env.SHLVL) >= 1) && cmd.env.SHLVL === undefined) env.SHLVL = "1";
+  const env = targetEnv(cmd, values, token);
   const file = argv[0] === "node" ? process.execPath : argv[0]!;
-  const child = execa(file, argv.slice(1), {
-    cwd,
-    env,
-    buffer: false,
-    encoding: "buffer",
-    detached: true,
-    reject: false,
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let stderr = "";
-  let listening: string | undefined;
-  let head = "";
-  child.stderr?.on("data", (d: Buffer) => {
-    stderr = (stderr + d.toString("utf8")).slice(-8192);
-    if (listening === undefined && head.length < 65536) {
-      head += d.toString("utf8");
-      // Only a whole line: a chunk may end inside it (seen: `listening on 127.0.0.1:` before the port).
-      listening = /^(listening on [^\n]*)\r?\n/m.exec(head)?.[1]?.trim();
-    }
-  });
+  const child = spawnTarget(file, argv.slice(1), cwd, env);
+  const err = watchStderr(child.stderr);
   let exited: string | undefined;
   let exitedBeforeStop: boolean | undefined;
   let spawnError: string | undefined;
@@ -262,20 +282,12 @@ export function startTarget(cmd: TargetCommand, values: Record<string, string>, 
       exited ||= "not started";
     }
   });
-  // Without a pid there is no process group to stop: never signal a non-positive pid (−1 and 0 mean "every process").
-  const killGroup = (sig: NodeJS.Signals) => {
-    if (pid <= 0) return;
-    try {
-      process.kill(-pid, sig);
-    } catch {
-      /* already gone */
-    }
-  };
+  const killGroup = (sig: NodeJS.Signals) => killProcessGroup(pid, sig);
   return {
     pid,
     child,
-    stderrExcerpt: () => stderrExcerpt(stderr),
-    listeningLine: () => listening,
+    stderrExcerpt: () => stderrExcerpt(err.tail),
+    listeningLine: () => err.listening,
     exit: () => exited,
     exitedBeforeStop: () => exitedBeforeStop ?? false,
     spawnError: () => spawnError,

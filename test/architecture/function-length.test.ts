@@ -28,7 +28,6 @@ const LEFT_LONG: Readonly<Record<string, number>> = {
   "runner/percall/engine.ts runPercall": 126,
   "bin/commands/measure.ts measureMatrix": 120,
   "runner/build/build.ts runBuild": 113,
-  "runner/targets/process.ts startTarget": 111,
 };
 
 /** Every .ts file under `dir` (repo-relative). */
