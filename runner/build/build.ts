@@ -259,15 +259,8 @@ async function runBuild(
   const started = Date.now();
   const out = createWriteStream(logFile);
   let tail = "";
-  const child = execa(wrapped[0]!, wrapped.slice(1), {
-    cwd,
-    env: { WIRECOST_CACHE: cache, WIRECOST_BUILD_TIMES: timesFile },
-    reject: false,
-    stdin: "ignore",
-    all: true,
-    buffer: false,
-    detached: true,
-  });
+  const env = { WIRECOST_CACHE: cache, WIRECOST_BUILD_TIMES: timesFile };
+  const child = execa(wrapped[0]!, wrapped.slice(1), { cwd, env, reject: false, stdin: "ignore", all: true, buffer: false, detached: true });
   const killGroup = (sig: NodeJS.Signals) => {
     try {
       if (child.pid) process.kill(-child.pid, sig);
@@ -289,17 +282,7 @@ async function runBuild(
     out.write(d);
     tail = (tail + d.toString("utf8")).slice(-2000);
   });
-  // A line every 15 s while the build's output moves on; while it repeats its last line (a long
-  // compile step), only every minute.
-  let said = "";
-  let saidAt = started;
-  const tick = setInterval(() => {
-    const now = lastLine(tail).slice(0, 120);
-    if (now === said && Date.now() - saidAt < 60_000) return;
-    said = now;
-    saidAt = Date.now();
-    log(`  still building ${kind} ${target.name} (${Math.round((Date.now() - started) / 1000)} s): ${now}`);
-  }, 15_000);
+  const tick = stillBuildingLines(`${kind} ${target.name}`, started, () => tail, log);
   const r = await child.finally(() => {
     clearInterval(tick);
     clearTimeout(hard);
@@ -321,9 +304,19 @@ async function runBuild(
       `${b.at}: the build of ${kind} ${target.name} failed (${why}): ${failureLine(tail).slice(0, 200) || "no output"} — full output in ${relative(process.cwd(), logFile)}`,
     );
   }
+  return placeBuild(target, tmp, digest, toolchain, started);
+}
+
+/**
+ * Move a finished build from `tmp` into its folder and write its record. The resolved set is read
+ * where the build will live ({build} in resolved.path), so the folder is renamed into place first;
+ * the record is written last, so a folder without it is never reused.
+ * @param started when the build started (ms since the epoch)
+ * @throws UserError naming the build when its resolved set cannot be read
+ */
+function placeBuild(target: Buildable, tmp: string, digest: string, toolchain: Record<string, string>, started: number): BuildRecord {
+  const b = target.build!;
   relocateShebangs(tmp, b.dir);
-  // The resolved set is read where the build will live ({build} in resolved.path), so the folder
-  // is renamed into place first; the record is written last, so a folder without it is never reused.
   rmSync(b.dir, { recursive: true, force: true });
   mkdirSync(dirname(b.dir), { recursive: true });
   renameSync(tmp, b.dir);
@@ -344,6 +337,23 @@ async function runBuild(
   };
   writeAtomic(join(b.dir, RECORD), JSON.stringify(rec, null, 2) + "\n");
   return rec;
+}
+
+/**
+ * A line every 15 s while a build's output moves on (`still building <what> (N s): <its last
+ * line>`); while it repeats its last line (a long compile step), only every minute.
+ * @returns the interval, to clear when the build ends
+ */
+function stillBuildingLines(what: string, started: number, tail: () => string, log: (line: string) => void): NodeJS.Timeout {
+  let said = "";
+  let saidAt = started;
+  return setInterval(() => {
+    const now = lastLine(tail()).slice(0, 120);
+    if (now === said && Date.now() - saidAt < 60_000) return;
+    said = now;
+    saidAt = Date.now();
+    log(`  still building ${what} (${Math.round((Date.now() - started) / 1000)} s): ${now}`);
+  }, 15_000);
 }
 
 /**

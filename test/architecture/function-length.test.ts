@@ -27,7 +27,6 @@ const LEFT_LONG: Readonly<Record<string, number>> = {
   "runner/execute/run-one.ts runOne": 142,
   "runner/percall/engine.ts runPercall": 126,
   "bin/commands/measure.ts measureMatrix": 120,
-  "runner/build/build.ts runBuild": 113,
 };
 
 /** Every .ts file under `dir` (repo-relative). */
