@@ -202,6 +202,62 @@ export function loopbackUrl(url: string): { host: "127.0.0.1" | "localhost"; por
 export const serverWorkDir = (name: string): string => join(repoRoot, ".wirecost", "measure", name, "work");
 
 /**
+ * The tool's arguments of `--args`: a JSON object whose numbers JSON carries exactly; {} without it.
+ * @throws UserError when it is not JSON, not an object, holds a number a double cannot hold, or comes without --tool
+ */
+function toolArguments(o: MeasureCommandOptions): Record<string, unknown> {
+  if (o.args === undefined) return {};
+  let args: Record<string, unknown>;
+  try {
+    args = JSON.parse(o.args) as Record<string, unknown>;
+  } catch (e) {
+    throw new UserError(
+      `--args ${o.args}: not JSON (${(e as Error).message}) — give the tool's arguments as one JSON object, e.g. --args '{"timezone":"UTC"}'`,
+    );
+  }
+  if (args === null || typeof args !== "object" || Array.isArray(args))
+    throw new UserError(`--args ${o.args}: not a JSON object — e.g. --args '{"timezone":"UTC"}'`);
+  const lossy = lossyNumber(o.args);
+  if (lossy !== undefined)
+    throw new UserError(
+      `--args ${o.args}: the number ${lossy.text} would be sent as ${lossy.sent} — the arguments are sent as JSON numbers that are IEEE 754 doubles (JSON.stringify), which hold integers exactly only up to ±9007199254740991; give it as a string if the tool takes one, or a number it can hold`,
+    );
+  if (o.tool === undefined) throw new UserError("--args without --tool — name the tool the arguments are for: --tool NAME");
+  return args;
+}
+
+/** The target keys of a server installed from npm (`--npm`) or PyPI (`--pypi`): its label, package, version, build and stdio command. */
+function registryTarget(o: MeasureCommandOptions, name: string, argv: string[]): Record<string, unknown> {
+  const script = (f: string) => join(repoRoot, "targets", "registry", f);
+  const npm = o.npm !== undefined;
+  const spec = (o.npm ?? o.pypi)!;
+  const { pkg, version } = packageSpec(npm ? "--npm" : "--pypi", spec);
+  return {
+    label: `${pkg} ${version} (${npm ? "npm" : "PyPI"})`,
+    package: pkg,
+    version,
+    build: {
+      name: `measure-${name}`,
+      command: [bash(), script(npm ? "install-npm.sh" : "install-pypi.sh"), "{build}", spec],
+      inputs: [script(npm ? "install-npm.sh" : "install-pypi.sh")],
+      toolchain: npm
+        ? [{ command: "npm", version: ["npm", "--version"], install: "Node.js 20 with npm" }]
+        : [{ command: "python3", probe: ["python3", "-m", "venv", "--help"], version: ["python3", "--version"], install: "Python 3 with its venv module" }],
+      resolved: npm ? { from: "npm", path: "{build}/package-lock.json" } : { from: "pip", path: "{build}/venv/bin/python" },
+    },
+    stdio: { argv: [bash(), "-c", 'cd "$0" && exec "$@"', literal(serverWorkDir(name)), "{build}/bin/server", ...argv.map(literal)] },
+  };
+}
+
+/** Why a measured server is measured on one transport only, for the page. */
+function oneTransportWhy(o: MeasureCommandOptions): string {
+  if (o.url !== undefined)
+    return "Streamable HTTP only: the server is already running, its stdio cannot be reached (give the command after -- instead of --url to measure stdio too)";
+  if (o.http !== undefined) return "Streamable HTTP only: give the stdio command after -- too to measure stdio";
+  return "stdio only: wirecost cannot know how this server listens over HTTP — give --http 'CMD … {port}' too (with --npm/--pypi, {server} in it is the installed server) to measure Streamable HTTP";
+}
+
+/**
  * The matrix (JSON, which YAML reads) that measures one server, and the transports it measures
  * with the reason for any left out. The server over stdio (`-- CMD ARGS…`, or `--npm`/`--pypi`),
  * over Streamable HTTP (`--http 'CMD … {port}'`: with `--npm`/`--pypi`, `{server}` in it is the
@@ -226,51 +282,15 @@ export function measureMatrix(
     throw new UserError(
       "measure: name one server — -- CMD ARGS… (stdio), --http 'CMD … {port}' (both for both transports), --npm PKG@VERSION or --pypi PKG==VERSION (with --npm/--pypi, arguments after -- go to the server), or --url http://127.0.0.1:PORT/PATH for one already running",
     );
-  let args: Record<string, unknown> = {};
-  if (o.args !== undefined) {
-    try {
-      args = JSON.parse(o.args) as Record<string, unknown>;
-    } catch (e) {
-      throw new UserError(
-        `--args ${o.args}: not JSON (${(e as Error).message}) — give the tool's arguments as one JSON object, e.g. --args '{"timezone":"UTC"}'`,
-      );
-    }
-    if (args === null || typeof args !== "object" || Array.isArray(args))
-      throw new UserError(`--args ${o.args}: not a JSON object — e.g. --args '{"timezone":"UTC"}'`);
-    const lossy = lossyNumber(o.args);
-    if (lossy !== undefined)
-      throw new UserError(
-        `--args ${o.args}: the number ${lossy.text} would be sent as ${lossy.sent} — the arguments are sent as JSON numbers that are IEEE 754 doubles (JSON.stringify), which hold integers exactly only up to ±9007199254740991; give it as a string if the tool takes one, or a number it can hold`,
-      );
-    if (o.tool === undefined) throw new UserError("--args without --tool — name the tool the arguments are for: --tool NAME");
-  }
+  const args = toolArguments(o);
   if (o.npm !== undefined) packageSpec("--npm", o.npm);
   if (o.pypi !== undefined) packageSpec("--pypi", o.pypi);
   const url = o.url !== undefined ? loopbackUrl(o.url) : undefined;
   const name = nameOf(o, argv, url?.port);
   const target: Record<string, unknown> = { label: name, revisions: "auto" };
   if (o.tool !== undefined) target.tool = { name: o.tool, arguments: args };
-  const script = (f: string) => join(repoRoot, "targets", "registry", f);
-  if (o.npm || o.pypi) {
-    const npm = o.npm !== undefined;
-    const spec = (o.npm ?? o.pypi)!;
-    const { pkg, version } = packageSpec(npm ? "--npm" : "--pypi", spec);
-    target.label = `${pkg} ${version} (${npm ? "npm" : "PyPI"})`;
-    target.package = pkg;
-    target.version = version;
-    target.build = {
-      name: `measure-${name}`,
-      command: [bash(), script(npm ? "install-npm.sh" : "install-pypi.sh"), "{build}", spec],
-      inputs: [script(npm ? "install-npm.sh" : "install-pypi.sh")],
-      toolchain: npm
-        ? [{ command: "npm", version: ["npm", "--version"], install: "Node.js 20 with npm" }]
-        : [{ command: "python3", probe: ["python3", "-m", "venv", "--help"], version: ["python3", "--version"], install: "Python 3 with its venv module" }],
-      resolved: npm ? { from: "npm", path: "{build}/package-lock.json" } : { from: "pip", path: "{build}/venv/bin/python" },
-    };
-    target.stdio = { argv: [bash(), "-c", 'cd "$0" && exec "$@"', literal(serverWorkDir(name)), "{build}/bin/server", ...argv.map(literal)] };
-  } else if (stdioCommand) {
-    target.stdio = { argv: [bash(), "-c", 'cd "$0" && exec "$@"', literal(cwd), ...argv.map(literal)] };
-  }
+  if (o.npm || o.pypi) Object.assign(target, registryTarget(o, name, argv));
+  else if (stdioCommand) target.stdio = { argv: [bash(), "-c", 'cd "$0" && exec "$@"', literal(cwd), ...argv.map(literal)] };
   if (o.http !== undefined) {
     if (!o.http.includes("{port}"))
       throw new UserError(`--http ${o.http}: no {port} — the command must listen on 127.0.0.1:{port}, e.g. --http 'node server.js --port {port}'`);
@@ -299,14 +319,7 @@ export function measureMatrix(
     };
   }
   const transports = ["stdio", "http"].filter((t) => target[t] !== undefined);
-  const why =
-    transports.length === 2
-      ? undefined
-      : url !== undefined
-        ? "Streamable HTTP only: the server is already running, its stdio cannot be reached (give the command after -- instead of --url to measure stdio too)"
-        : o.http !== undefined
-          ? "Streamable HTTP only: give the stdio command after -- too to measure stdio"
-          : "stdio only: wirecost cannot know how this server listens over HTTP — give --http 'CMD … {port}' too (with --npm/--pypi, {server} in it is the installed server) to measure Streamable HTTP";
+  const why = transports.length === 2 ? undefined : oneTransportWhy(o);
   const flow = o.tool !== undefined ? "call" : "list";
   const path = url !== undefined && url.path !== "/mcp" ? [{ name: "path", values: [url.path], id: "" }] : [];
   const matrix = {

@@ -26,7 +26,6 @@ const LEFT_LONG: Readonly<Record<string, number>> = {
   "runner/execute/run-matrix.ts runMatrix": 253,
   "runner/execute/run-one.ts runOne": 142,
   "runner/percall/engine.ts runPercall": 126,
-  "bin/commands/measure.ts measureMatrix": 120,
 };
 
 /** Every .ts file under `dir` (repo-relative). */
