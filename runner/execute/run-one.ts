@@ -12,13 +12,13 @@ import type { Readable } from "node:stream";
 import { existsSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { startRelay } from "../capture/relay.js";
-import { startTap } from "../capture/tap.js";
+import { startTap, type Tap } from "../capture/tap.js";
 import { readCaptureStreams } from "../capture/log.js";
 import { DEFAULT_CAPTURE_LIMIT_BYTES, type CaptureLimit, type CaptureLimitExceeded } from "../capture/writer.js";
 import { countStreams, streamsDigest } from "../count/index.js";
 import { DRIVERS } from "../drivers/index.js";
 import { clientCommand, startClient, stdioWrapper, type ClientRun } from "../drivers/declared.js";
-import type { Configuration, Matrix } from "../matrix/types.js";
+import type { Configuration, DeclaredClient, Matrix, TargetCommand } from "../matrix/types.js";
 import type { DriverContext } from "../drivers/types.js";
 import type { RunRecord } from "../results/schema.js";
 import { writeRunBreakdown } from "../results/messages.js";
@@ -199,21 +199,10 @@ export async function runOne(
         client = startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper, tool: target.tool, steps: ctx.steps }), v, cwd, logPath);
         await client.done;
       } else {
-        const spawned = performance.now();
-        proc = startTarget(cmd, v, cwd);
-        const p = proc;
-        // Ready: the target's first JSON-RPC line (a log line printed at start is not an answer).
-        if (p.child.stdout) onFirstJsonLine(p.child.stdout, () => opts.onReady?.(performance.now() - spawned));
-        const tap = startTap(p.child.stdin!, p.child.stdout!, logPath, limit);
-        p.child.stdin?.on("error", () => {
-          /* EPIPE when the target is gone: the driver's read fails with the reason */
-        });
-        close = async () => {
-          tap.end();
-          await p.stop(signal?.aborted ? INTERRUPT_GRACE_MS : undefined);
-          await tap.close();
-        };
-        await driver!.stdio(tap, ctx);
+        const tapped = startTapped(cmd, v, cwd, logPath, limit, opts.onReady, signal);
+        proc = tapped.proc;
+        close = tapped.close;
+        await driver!.stdio(tapped.tap, ctx);
       }
       // Again at the end, on either transport: a listener bound later, a second one, a UDP socket.
       (proc as TargetProcess | undefined)?.checkBinds();
@@ -240,16 +229,34 @@ export async function runOne(
     const exitNote = exit && status === "failed" && proc?.exitedBeforeStop() ? ` (target exited: ${exit})` : "";
     return { ...base, status, exit, error: `${error}${exitNote}${tail ? ` | stderr: ${printable(tail)}` : ""}` };
   }
-  const sentNothing = () => ({
+  return countRun({ ...base, exit }, logPath, transport, opts.strict === true, declared, clientTail);
+}
+
+/**
+ * The record of a run that ended well: its capture log counted (and its per-message breakdown
+ * written), or a failure when it cannot be counted or a declared client sent nothing, or no
+ * JSON-RPC message, to the target.
+ * @param base the run's record so far (config, repeat, exit)
+ * @param clientTail a declared client's stderr excerpt, for its failures
+ */
+function countRun(
+  base: RunRecord,
+  logPath: string,
+  transport: "stdio" | "http",
+  strict: boolean,
+  declared: DeclaredClient | undefined,
+  clientTail: string | undefined,
+): RunRecord {
+  const clientNote = clientTail ? ` | client stderr: ${printable(clientTail)}` : "";
+  const sentNothing = (): RunRecord => ({
     ...base,
-    status: "failed" as const,
-    exit,
-    error: `client ${declared!.name} exited 0 having sent nothing to the target${clientTail ? ` | client stderr: ${printable(clientTail)}` : ""}`,
+    status: "failed",
+    error: `client ${declared!.name} exited 0 having sent nothing to the target${clientNote}`,
   });
   if (declared && !existsSync(logPath)) return sentNothing(); // over stdio it never started the target
   try {
     const streams = readCaptureStreams(logPath);
-    const result = countStreams(streams, { transport, strict: opts.strict === true });
+    const result = countStreams(streams, { transport, strict });
     if (declared && result.row.c2s_bytes === 0) return sentNothing();
     // Bytes that hold no JSON-RPC message (garbage, a wrong protocol) are not a client's session:
     // a failure naming the first anomaly, never a row of zeros with unattributed bytes.
@@ -258,13 +265,41 @@ export async function runOne(
       return {
         ...base,
         status: "failed",
-        exit,
-        error: `client ${declared.name} exited 0 having sent no JSON-RPC message to the target (${result.row.c2s_bytes} bytes${first ? `; ${first.code}` : ""})${clientTail ? ` | client stderr: ${printable(clientTail)}` : ""}`,
+        error: `client ${declared.name} exited 0 having sent no JSON-RPC message to the target (${result.row.c2s_bytes} bytes${first ? `; ${first.code}` : ""})${clientNote}`,
       };
     }
     const anomalies = writeRunBreakdown(logPath, result, streams);
-    return { ...base, status: "ok", exit, counts: result.row, ...(anomalies ? { anomalies } : {}), digest: streamsDigest(streams) };
+    return { ...base, status: "ok", counts: result.row, ...(anomalies ? { anomalies } : {}), digest: streamsDigest(streams) };
   } catch (e) {
-    return { ...base, status: "failed", exit, error: `counting ${logPath}: ${(e as Error).message}` };
+    return { ...base, status: "failed", error: `counting ${logPath}: ${(e as Error).message}` };
   }
+}
+
+/**
+ * Start a stdio target behind the tap that writes its capture log; ready at its first JSON-RPC
+ * line (a log line printed at start is not an answer).
+ * @returns the process, the tap, and what closes both (the target stopped with a short grace after ^C)
+ */
+function startTapped(
+  cmd: TargetCommand,
+  values: Record<string, string>,
+  cwd: string,
+  logPath: string,
+  limit: CaptureLimit,
+  onReady: ((ms: number) => void) | undefined,
+  signal: AbortSignal | undefined,
+): { proc: TargetProcess; tap: Tap; close: () => Promise<void> } {
+  const spawned = performance.now();
+  const p = startTarget(cmd, values, cwd);
+  if (p.child.stdout) onFirstJsonLine(p.child.stdout, () => onReady?.(performance.now() - spawned));
+  const tap = startTap(p.child.stdin!, p.child.stdout!, logPath, limit);
+  p.child.stdin?.on("error", () => {
+    /* EPIPE when the target is gone: the driver's read fails with the reason */
+  });
+  const close = async () => {
+    tap.end();
+    await p.stop(signal?.aborted ? INTERRUPT_GRACE_MS : undefined);
+    await tap.close();
+  };
+  return { proc: p, tap, close };
 }
