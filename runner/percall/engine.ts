@@ -578,57 +578,59 @@ export async function runPercall(m: PercallOptions, paths: readonly PercallPath[
   } finally {
     store.close();
   }
-  return paths.map((path) => {
-    const a = accs.get(path.id)!;
-    const ok = !a.failure;
-    const p50Us = ok ? round(median(a.trials.map((t) => t.p50Us))) : null;
-    const p95Us = ok ? round(median(a.trials.map((t) => t.p95Us))) : null;
-    const cpus = a.trials.flatMap((t) => (t.clientCpuPerCallUs === null ? [] : [t.clientCpuPerCallUs]));
-    const clientCpuPerCallUs = ok && cpus.length > 0 ? round(median(cpus)) : null;
-    const served = path.kind === "direct" ? undefined : path;
-    const setup = a.setup.map((s) => ({ readyMs: round(s.readyMs), openMs: round(s.openMs), listedMs: round(s.listedMs), firstCallMs: round(s.firstCallMs) }));
-    const med = (k: keyof SetupTiming): number => round(median(setup.map((s) => s[k])));
-    const loopsMeasured = ok && !a.unreported.has("loops") && a.loops.length > 0;
-    const payloadMeasured = ok && !a.unreported.has("payload") && a.payload.length > 0;
-    return {
-      id: path.id,
-      label: path.label,
-      kind: path.kind,
-      target: path.target,
-      transport: served?.transport ?? "in-process",
-      revision: served && served.revision !== "none" ? served.revision : "",
-      status: ok ? "ok" : "failed",
-      reason: a.failure ?? "",
-      server: serverOf(matrix, path),
-      measuredBy: path.kind === "harness" ? "harness" : "wirecost",
-      runtime: a.runtime,
-      client: a.client,
-      packageVersion: served?.package ? packageVersion(matrix, path.target, served.package) : "",
-      trials: a.trials,
-      p50Us,
-      p95Us,
-      spreadUs: p50Us !== null && p95Us !== null ? round(p95Us - p50Us) : null,
-      clientCpuPerCallUs,
-      setup,
-      setupMedians: ok && setup.length ? { readyMs: med("readyMs"), openMs: med("openMs"), listedMs: med("listedMs"), firstCallMs: med("firstCallMs") } : null,
-      loops: a.loops,
-      loopMedians: loopsMeasured
-        ? {
-            sequentialMs: round(median(a.loops.map((l) => l.sequentialMs))),
-            concurrentMs: round(median(a.loops.map((l) => l.concurrentMs))),
-            batchMs: round(median(a.loops.map((l) => l.batchMs))),
-          }
-        : null,
-      payload: payloadMeasured
-        ? m.payloadLimits.map((limit) => {
-            const xs = a.payload.filter((p) => p.limit === limit);
-            return { limit, resultBytes: xs[0]!.resultBytes, p50Us: round(median(xs.map((x) => x.p50Us))), p95Us: round(median(xs.map((x) => x.p95Us))) };
-          })
-        : [],
-      calls: a.calls,
-      profiled: a.profiled ?? failedProfiled(m.calls, "not run", directTargetOf(matrix, path)),
-    };
-  });
+  return paths.map((path) => pathResults(m, matrix, path, accs.get(path.id)!));
+}
+
+/** One path's results from what its trials gathered: medians of its stopwatch trials, set-up, loops, payload and its profiled trial. */
+function pathResults(m: PercallOptions, matrix: Matrix, path: PercallPath, a: Acc): PathResults {
+  const ok = !a.failure;
+  const p50Us = ok ? round(median(a.trials.map((t) => t.p50Us))) : null;
+  const p95Us = ok ? round(median(a.trials.map((t) => t.p95Us))) : null;
+  const cpus = a.trials.flatMap((t) => (t.clientCpuPerCallUs === null ? [] : [t.clientCpuPerCallUs]));
+  const clientCpuPerCallUs = ok && cpus.length > 0 ? round(median(cpus)) : null;
+  const served = path.kind === "direct" ? undefined : path;
+  const setup = a.setup.map((s) => ({ readyMs: round(s.readyMs), openMs: round(s.openMs), listedMs: round(s.listedMs), firstCallMs: round(s.firstCallMs) }));
+  const med = (k: keyof SetupTiming): number => round(median(setup.map((s) => s[k])));
+  const loopsMeasured = ok && !a.unreported.has("loops") && a.loops.length > 0;
+  const payloadMeasured = ok && !a.unreported.has("payload") && a.payload.length > 0;
+  return {
+    id: path.id,
+    label: path.label,
+    kind: path.kind,
+    target: path.target,
+    transport: served?.transport ?? "in-process",
+    revision: served && served.revision !== "none" ? served.revision : "",
+    status: ok ? "ok" : "failed",
+    reason: a.failure ?? "",
+    server: serverOf(matrix, path),
+    measuredBy: path.kind === "harness" ? "harness" : "wirecost",
+    runtime: a.runtime,
+    client: a.client,
+    packageVersion: served?.package ? packageVersion(matrix, path.target, served.package) : "",
+    trials: a.trials,
+    p50Us,
+    p95Us,
+    spreadUs: p50Us !== null && p95Us !== null ? round(p95Us - p50Us) : null,
+    clientCpuPerCallUs,
+    setup,
+    setupMedians: ok && setup.length ? { readyMs: med("readyMs"), openMs: med("openMs"), listedMs: med("listedMs"), firstCallMs: med("firstCallMs") } : null,
+    loops: a.loops,
+    loopMedians: loopsMeasured
+      ? {
+          sequentialMs: round(median(a.loops.map((l) => l.sequentialMs))),
+          concurrentMs: round(median(a.loops.map((l) => l.concurrentMs))),
+          batchMs: round(median(a.loops.map((l) => l.batchMs))),
+        }
+      : null,
+    payload: payloadMeasured
+      ? m.payloadLimits.map((limit) => {
+          const xs = a.payload.filter((p) => p.limit === limit);
+          return { limit, resultBytes: xs[0]!.resultBytes, p50Us: round(median(xs.map((x) => x.p50Us))), p95Us: round(median(xs.map((x) => x.p95Us))) };
+        })
+      : [],
+    calls: a.calls,
+    profiled: a.profiled ?? failedProfiled(m.calls, "not run", directTargetOf(matrix, path)),
+  };
 }
 
 /** The target whose server answers `path`'s calls (see {@link PathResults.server}). */

@@ -25,7 +25,6 @@ const LIMIT = 80;
 const LEFT_LONG: Readonly<Record<string, number>> = {
   "runner/execute/run-matrix.ts runMatrix": 253,
   "runner/execute/run-one.ts runOne": 105,
-  "runner/percall/engine.ts runPercall": 126,
 };
 
 /** Every .ts file under `dir` (repo-relative). */
