@@ -294,6 +294,83 @@ function refuseToDropOthers(opts: RunOptions, plan: ResultsPlan): void {
   );
 }
 
+/** A run's time split at its start: nothing measured yet but the CPU spent so far. */
+function newTimeSplit(): TimeSplit {
+  return { buildSeconds: 0, builds: 0, buildCpuSeconds: 0, runSeconds: 0, jobs: 0, readyRuns: 0, startupSeconds: 0, cpuAtStart: ownAndChildrenCpuSeconds() };
+}
+
+/**
+ * The folder a run writes and its plan. A folder that holds results gets the new ones beside it
+ * (.wirecost-next/), swapped in when complete; `--resume` continues in the staging folder when one
+ * was left, else in the folder itself, with the plan it recorded.
+ * @throws UserError when a fresh run would drop results of configurations it does not select (without --fresh)
+ */
+function openResults(opts: RunOptions, fresh: ResultsPlan): { target: string; plan: ResultsPlan } {
+  if (opts.resume) {
+    const target = readPlan(stagingDir(opts.results)) ? stagingDir(opts.results) : opts.results;
+    return { target, plan: resumePlan(target, fresh) };
+  }
+  refuseToDropOthers(opts, fresh);
+  discardStaging(opts.results);
+  return { target: writeTarget(opts.results), plan: fresh };
+}
+
+/**
+ * The runs left to do, each configuration's repeats in order; with `resumeFrom` (the folder a
+ * `--resume` continues) the repeats already ok there are counted in `resumed` instead.
+ */
+function runsToDo(selection: readonly Configuration[], resumeFrom: string | undefined): { queue: { c: Configuration; repeat: number }[]; resumed: number } {
+  const queue: { c: Configuration; repeat: number }[] = [];
+  let resumed = 0;
+  for (const c of selection) {
+    const ok = resumeFrom === undefined ? [] : readRuns(resumeFrom, c.id, c.repeats).filter((r) => r.status === "ok");
+    const done = new Set(ok.map((r) => r.repeat));
+    for (let repeat = 1; repeat <= c.repeats; repeat++) {
+      if (done.has(repeat)) resumed++;
+      else queue.push({ c, repeat });
+    }
+  }
+  return { queue, resumed };
+}
+
+/**
+ * The runs grouped by configuration: a configuration's repeats run one after another on one
+ * worker, through a relay on one port, so the Host header (which carries the relay's port) is the
+ * same in every repeat.
+ */
+function groupByConfiguration(queue: readonly { c: Configuration; repeat: number }[]): { c: Configuration; repeats: number[]; taken?: boolean }[] {
+  const groups: { c: Configuration; repeats: number[]; taken?: boolean }[] = [];
+  for (const { c, repeat } of queue) {
+    const last = groups[groups.length - 1];
+    if (last?.c.id === c.id) last.repeats.push(repeat);
+    else groups.push({ c, repeats: [repeat] });
+  }
+  return groups;
+}
+
+/** The provenance of a bytes run that ends now (runner/results/provenance.ts). */
+function runProvenance(
+  matrix: Matrix,
+  plan: ResultsPlan,
+  builds: Parameters<typeof collectProvenance>[0]["builds"],
+  run: { startedAt: Date; command: string | undefined; git: Parameters<typeof collectProvenance>[0]["git"] },
+): ReturnType<typeof collectProvenance> {
+  return collectProvenance({
+    matrixFile: plan.matrix.file,
+    matrixSha256: matrix.sha256,
+    report: { title: matrix.title, slug: matrix.slug ?? slugOf(matrix.title) },
+    clients: clientProtocols(matrix),
+    flows: flowsProvenance(matrix, plan),
+    targets: Object.values(matrix.targets),
+    clientPackages: clientPackages(matrix),
+    builds,
+    startedAt: run.startedAt,
+    endedAt: new Date(),
+    command: run.command ?? "wirecost run",
+    git: run.git,
+  });
+}
+
 /**
  * Run the matrix. Into a folder that holds no results yet, the runs are written in place; into one
  * that does, they are written beside (`<results>/.wirecost-next/`) and swapped in once every run
@@ -312,16 +389,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   if (opts.jobs !== undefined) checkJobs(opts.jobs);
   const t0 = performance.now();
   const seconds = () => (performance.now() - t0) / 1000;
-  const time: TimeSplit = {
-    buildSeconds: 0,
-    builds: 0,
-    buildCpuSeconds: 0,
-    runSeconds: 0,
-    jobs: 0,
-    readyRuns: 0,
-    startupSeconds: 0,
-    cpuAtStart: ownAndChildrenCpuSeconds(),
-  };
+  const time = newTimeSplit();
   let bar: Progress | undefined;
   const log = (line: string) => (bar ? bar.note(line) : process.stderr.write(`${line}\n`));
   const signal = opts.signal;
@@ -389,36 +457,14 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     time.runSeconds = seconds();
     return { runs: [], failed: [], skippedTargets: new Map(), interrupted: true, left: total, resumed: 0, plan: fresh, written: false, time };
   }
-  // A folder that holds results gets the new ones beside it (.wirecost-next/), swapped in when complete.
-  let target: string;
-  if (opts.resume) target = readPlan(stagingDir(opts.results)) ? stagingDir(opts.results) : opts.results;
-  else {
-    refuseToDropOthers(opts, fresh);
-    discardStaging(opts.results);
-    target = writeTarget(opts.results);
-  }
-  const plan = opts.resume ? resumePlan(target, fresh) : fresh;
+  const { target, plan } = openResults(opts, fresh);
   const store = new ResultsStore(target);
   store.plan(plan);
   for (const c of selected) {
     const why = skippedWhy(c);
     for (let repeat = 1; why && repeat <= c.repeats; repeat++) store.record({ config: c.id, repeat, status: "skipped", exit: "", error: why });
   }
-  const queue: { c: Configuration; repeat: number }[] = [];
-  let resumed = 0;
-  for (const c of selection) {
-    const done = new Set(
-      opts.resume
-        ? readRuns(target, c.id, c.repeats)
-            .filter((r) => r.status === "ok")
-            .map((r) => r.repeat)
-        : [],
-    );
-    for (let repeat = 1; repeat <= c.repeats; repeat++) {
-      if (done.has(repeat)) resumed++;
-      else queue.push({ c, repeat });
-    }
-  }
+  const { queue, resumed } = runsToDo(selection, opts.resume ? target : undefined);
   const run = opts.runOne ?? runOne;
   // Each run's count takes tokens: the tokenizers are built here, before any target starts, not by
   // the first count while other runs' connections wait on this process (runner/count/tokens.ts).
@@ -439,14 +485,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   if (signal) setMaxListeners(jobs + 8, signal);
   const onAbort = () => bar?.note("stopping: no new runs; stopping running targets and builds, writing finished runs…");
   signal?.addEventListener("abort", onAbort, { once: true });
-  // A configuration's repeats run one after another on one worker, through a relay on one port,
-  // so the Host header (which carries the relay's port) is the same in every repeat.
-  const groups: { c: Configuration; repeats: number[]; taken?: boolean }[] = [];
-  for (const { c, repeat } of queue) {
-    const last = groups[groups.length - 1];
-    if (last?.c.id === c.id) last.repeats.push(repeat);
-    else groups.push({ c, repeats: [repeat] });
-  }
+  const groups = groupByConfiguration(queue);
   // Targets with `forkserver:` (Python) fork each run's server from one process that imported the SDK once.
   const forkServers = selection.some((c) => targetOf(matrix, c.values)?.forkserver) ? new ForkServers() : undefined;
   let finished = 0;
@@ -518,20 +557,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     signal?.removeEventListener("abort", onAbort);
     bar.stop();
   }
-  const prov = await collectProvenance({
-    matrixFile: plan.matrix.file,
-    matrixSha256: matrix.sha256,
-    report: { title: matrix.title, slug: matrix.slug ?? slugOf(matrix.title) },
-    clients: clientProtocols(matrix),
-    flows: flowsProvenance(matrix, plan),
-    targets: Object.values(matrix.targets),
-    clientPackages: clientPackages(matrix),
-    builds: builds.records,
-    startedAt,
-    endedAt: new Date(),
-    command: opts.command ?? "wirecost run",
-    git,
-  });
+  const prov = await runProvenance(matrix, plan, builds.records, { startedAt, command: opts.command, git });
   const left = queue.length - finished;
   const interrupted = left > 0 && !!signal?.aborted;
   // After ^C the user is waiting: the identity of repeats (which reads every capture log) is left
