@@ -371,6 +371,82 @@ function runProvenance(
   });
 }
 
+/** What running a configuration's group of repeats needs of the run (runMatrix). */
+interface GroupEnv {
+  matrix: Matrix;
+  store: ResultsStore;
+  bar: Progress;
+  signal: AbortSignal | undefined;
+  run: RunOneFn;
+  strict: boolean | undefined;
+  forkServers: ForkServers | undefined;
+  /** The folder warm-up runs' logs go to (made when first asked). */
+  warmupDir: () => string;
+  /** A run's target got ready after `ms` (spawn to ready). */
+  onReady: (ms: number) => void;
+  /** A run finished and was recorded. */
+  finished: () => void;
+}
+
+/** Record the runs of a configuration whose build (or the check of what it built) failed after other runs had started: each fails with that line. */
+function failGroup(c: Configuration, repeats: readonly number[], failure: unknown, env: GroupEnv): void {
+  const error = failure instanceof Error ? failure.message : String(failure);
+  for (const repeat of repeats) {
+    env.store.record({ config: c.id, repeat, status: "failed", exit: "", error });
+    env.finished();
+    env.bar.done(c.id, repeat, "failed", error);
+  }
+}
+
+/**
+ * Run a configuration's warm-up runs (the same run, its record and log discarded), then its
+ * repeats, all through one relay port, recording each; a run ^C interrupted is left out, and none
+ * starts after ^C.
+ */
+async function runGroup(c: Configuration, repeats: readonly number[], env: GroupEnv): Promise<void> {
+  const { matrix, signal, run, strict, forkServers } = env;
+  const relayPort = await freePort();
+  for (let w = 1; w <= (c.warmup ?? 0) && !signal?.aborted; w++) {
+    try {
+      await run(matrix, c, w, join(env.warmupDir(), `${c.id}-${w}.jsonl`), signal, { relayPort, strict, forkServers });
+    } catch (e) {
+      if (!(e instanceof RunInterrupted)) throw e;
+    }
+  }
+  for (const repeat of repeats) {
+    if (signal?.aborted) break;
+    try {
+      const rec = await run(matrix, c, repeat, env.store.logPath(c.id, repeat), signal, { relayPort, strict, onReady: env.onReady, forkServers });
+      env.store.record(rec);
+      env.finished();
+      env.bar.done(c.id, repeat, rec.status, rec.error);
+    } catch (e) {
+      if (!(e instanceof RunInterrupted)) throw e;
+    }
+  }
+}
+
+/**
+ * Wait until a configuration can run (its builds ended well), or none is left waiting on a build.
+ * @throws Interrupted on ^C; the first configuration's build failure when none can run
+ */
+async function untilOneRunnable(
+  matrix: Matrix,
+  selection: readonly Configuration[],
+  needs: (c: Configuration) => string[],
+  gate: BuildGate,
+  signal: AbortSignal | undefined,
+  aborted: Promise<void>,
+): Promise<void> {
+  const state = (c: Configuration) => gate.state(needs(c), targetKey(matrix, c.values));
+  while (!selection.some((c) => state(c) === "ready") && selection.some((c) => state(c) === "waiting") && !signal?.aborted)
+    await Promise.race([gate.changed(), aborted]);
+  if (signal?.aborted) throw new Interrupted("interrupted while building targets");
+  if (selection.some((c) => state(c) === "ready")) return;
+  const why = selection.map((c) => gate.failure(needs(c), targetKey(matrix, c.values))).find((e) => e !== undefined);
+  if (why) throw why;
+}
+
 /**
  * Run the matrix. Into a folder that holds no results yet, the runs are written in place; into one
  * that does, they are written beside (`<results>/.wirecost-next/`) and swapped in once every run
@@ -437,17 +513,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
       matrix,
       selection.filter((c) => needs(c).every((n) => !builds.pending.has(n))),
     );
-    while (
-      !selection.some((c) => gate.state(needs(c), targetKey(matrix, c.values)) === "ready") &&
-      selection.some((c) => gate.state(needs(c), targetKey(matrix, c.values)) === "waiting") &&
-      !signal?.aborted
-    )
-      await Promise.race([gate.changed(), aborted]);
-    if (signal?.aborted) throw new Interrupted("interrupted while building targets");
-    if (!selection.some((c) => gate.state(needs(c), targetKey(matrix, c.values)) === "ready")) {
-      const why = selection.map((c) => gate.failure(needs(c), targetKey(matrix, c.values))).find((e) => e !== undefined);
-      if (why) throw why;
-    }
+    await untilOneRunnable(matrix, selection, needs, gate, signal, aborted);
   } catch (e) {
     stopBuilds.abort();
     await allBuilt;
@@ -491,6 +557,18 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   let finished = 0;
   /** The first group not taken whose builds have ended (built, or failed), or undefined. */
   const nextGroup = () => groups.find((g) => !g.taken && gate.state(needs(g.c), targetKey(matrix, g.c.values)) !== "waiting");
+  const env: GroupEnv = {
+    matrix,
+    store,
+    bar,
+    signal,
+    run,
+    strict: opts.strict,
+    forkServers,
+    warmupDir: () => warmupDir(),
+    onReady,
+    finished: () => finished++,
+  };
   const worker = async () => {
     while (groups.some((g) => !g.taken) && !signal?.aborted) {
       const group = nextGroup();
@@ -503,38 +581,13 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
       const key = targetKey(matrix, c.values);
       const failure = gate.failure(needs(c), key);
       if (failure) {
-        // Its build (or the check of what it built) failed after other runs had started: its runs fail with that line.
-        const error = failure instanceof Error ? failure.message : String(failure);
-        for (const repeat of repeats) {
-          store.record({ config: c.id, repeat, status: "failed", exit: "", error });
-          finished++;
-          bar?.done(c.id, repeat, "failed", error);
-        }
+        failGroup(c, repeats, failure, env);
         continue;
       }
       time.firstRunSeconds ??= seconds();
       running.set(key, (running.get(key) ?? 0) + 1);
       try {
-        const relayPort = await freePort();
-        // Warm-up runs (the configuration's `warmup`): the same run, its record and log discarded.
-        for (let w = 1; w <= (c.warmup ?? 0) && !signal?.aborted; w++) {
-          try {
-            await run(matrix, c, w, join(warmupDir(), `${c.id}-${w}.jsonl`), signal, { relayPort, strict: opts.strict, forkServers });
-          } catch (e) {
-            if (!(e instanceof RunInterrupted)) throw e;
-          }
-        }
-        for (const repeat of repeats) {
-          if (signal?.aborted) break;
-          try {
-            const rec = await run(matrix, c, repeat, store.logPath(c.id, repeat), signal, { relayPort, strict: opts.strict, onReady, forkServers });
-            store.record(rec);
-            finished++;
-            bar?.done(c.id, repeat, rec.status, rec.error);
-          } catch (e) {
-            if (!(e instanceof RunInterrupted)) throw e;
-          }
-        }
+        await runGroup(c, repeats, env);
       } finally {
         const n = (running.get(key) ?? 1) - 1;
         if (n > 0) running.set(key, n);
