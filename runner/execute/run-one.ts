@@ -11,14 +11,14 @@
 import type { Readable } from "node:stream";
 import { existsSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { startRelay } from "../capture/relay.js";
+import { startRelay, type Relay } from "../capture/relay.js";
 import { startTap, type Tap } from "../capture/tap.js";
 import { readCaptureStreams } from "../capture/log.js";
 import { DEFAULT_CAPTURE_LIMIT_BYTES, type CaptureLimit, type CaptureLimitExceeded } from "../capture/writer.js";
 import { countStreams, streamsDigest } from "../count/index.js";
 import { DRIVERS } from "../drivers/index.js";
 import { clientCommand, startClient, stdioWrapper, type ClientRun } from "../drivers/declared.js";
-import type { Configuration, DeclaredClient, Matrix, TargetCommand } from "../matrix/types.js";
+import type { Configuration, DeclaredClient, Matrix, Target, TargetCommand } from "../matrix/types.js";
 import type { DriverContext } from "../drivers/types.js";
 import type { RunRecord } from "../results/schema.js";
 import { writeRunBreakdown } from "../results/messages.js";
@@ -157,12 +157,7 @@ export async function runOne(
   const live = () => {
     if (signal?.aborted) throw new RunInterrupted("interrupted");
   };
-  // A capture past its limit of application bytes (a target flooding its output) fails the run at once.
-  let limitHit: (e: CaptureLimitExceeded) => void = () => undefined;
-  const overLimit = new Promise<never>((_, rej) => {
-    limitHit = rej;
-  });
-  const limit: CaptureLimit = { limitBytes: matrix.captureLimitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES, onLimit: (e) => limitHit(e) };
+  const { limit, overLimit } = captureLimit(matrix);
   try {
     const work = (async () => {
       if (opts.forkServers && target.forkserver && !(declared && transport === "stdio")) {
@@ -170,17 +165,7 @@ export async function runOne(
         live();
       }
       if (transport === "http") {
-        const started = await startOnFreePort(
-          (port) => startTarget(cmd, { ...v, port: String(port) }, cwd),
-          matrix.timeoutMs,
-          (p) => {
-            proc = p;
-          },
-        );
-        const port = started.port;
-        opts.onReady?.(started.readyMs);
-        live();
-        const relay = await startRelay(port, logPath, opts.relayPort ?? 0, undefined, limit).catch(() => startRelay(port, logPath, 0, undefined, limit));
+        const relay = await startRelayed(cmd, v, cwd, logPath, limit, matrix.timeoutMs, opts, live, (p) => void (proc = p));
         close = () => relay.close();
         if (signal?.aborted) {
           await relay.close(); // started after the run was given up: nobody else closes it
@@ -192,11 +177,7 @@ export async function runOne(
           await client.done;
         } else await driver!.http(relay.port, ctx);
       } else if (declared) {
-        // The client starts the target itself, through the tap wrapper, which writes the log (no
-        // log of an earlier attempt may stand in for one it never wrote).
-        rmSync(logPath, { force: true });
-        const wrapper = stdioWrapper(cmd, v, logPath, limit.limitBytes);
-        client = startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper, tool: target.tool, steps: ctx.steps }), v, cwd, logPath);
+        client = startDeclaredStdio(declared, cmd, v, cwd, logPath, limit, ctx, target.tool);
         await client.done;
       } else {
         const tapped = startTapped(cmd, v, cwd, logPath, limit, opts.onReady, signal);
@@ -222,14 +203,76 @@ export async function runOne(
   const spawnError = proc?.spawnError();
   if (spawnError) return { ...base, status: "failed", exit, error: `cannot start target ${target.name} (${cmd.argv.join(" ")}): ${spawnError}` };
   const clientTail = client?.stderrExcerpt();
-  if (status !== "ok" && client && !error.includes("client stderr:") && clientTail) error += ` | client stderr: ${printable(clientTail)}`;
-  if (status !== "ok") {
-    const tail = proc?.stderrExcerpt();
-    // Only an exit of its own: most targets exit 0 on the SIGTERM of the stop above.
-    const exitNote = exit && status === "failed" && proc?.exitedBeforeStop() ? ` (target exited: ${exit})` : "";
-    return { ...base, status, exit, error: `${error}${exitNote}${tail ? ` | stderr: ${printable(tail)}` : ""}` };
-  }
+  if (status !== "ok") return failedRecord({ ...base, status, exit, error }, proc, client ? clientTail : undefined);
   return countRun({ ...base, exit }, logPath, transport, opts.strict === true, declared, clientTail);
+}
+
+/**
+ * Start an HTTP target on a free port, then the relay that captures its bytes into `logPath`
+ * (on `opts.relayPort` when it is free, else any port).
+ * @param onProc given the target's process as soon as it is spawned (the caller stops it on any failure)
+ * @throws RunInterrupted (from `live`) when ^C came while the target started
+ */
+async function startRelayed(
+  cmd: TargetCommand,
+  values: Record<string, string>,
+  cwd: string,
+  logPath: string,
+  limit: CaptureLimit,
+  timeoutMs: number,
+  opts: RunOneOptions,
+  live: () => void,
+  onProc: (p: TargetProcess) => void,
+): Promise<Relay> {
+  const started = await startOnFreePort((port) => startTarget(cmd, { ...values, port: String(port) }, cwd), timeoutMs, onProc);
+  const port = started.port;
+  opts.onReady?.(started.readyMs);
+  live();
+  return startRelay(port, logPath, opts.relayPort ?? 0, undefined, limit).catch(() => startRelay(port, logPath, 0, undefined, limit));
+}
+
+/**
+ * Start a declared client over stdio: it starts the target itself, through the tap wrapper, which
+ * writes the log (no log of an earlier attempt may stand in for one it never wrote).
+ */
+function startDeclaredStdio(
+  declared: DeclaredClient,
+  cmd: TargetCommand,
+  values: Record<string, string>,
+  cwd: string,
+  logPath: string,
+  limit: CaptureLimit,
+  ctx: DriverContext,
+  tool: Target["tool"],
+): ClientRun {
+  rmSync(logPath, { force: true });
+  const wrapper = stdioWrapper(cmd, values, logPath, limit.limitBytes);
+  return startClient(declared, clientCommand(declared, "stdio", ctx.flow, { stdio: wrapper, tool, steps: ctx.steps }), values, cwd, logPath);
+}
+
+/**
+ * A run that failed or timed out, its error completed with what the processes said: a declared
+ * client's stderr excerpt (unless the error quotes it already), the target's exit when it exited of
+ * its own accord (most exit 0 on the SIGTERM that stops them), and the target's stderr excerpt.
+ */
+function failedRecord(rec: RunRecord, proc: TargetProcess | undefined, clientTail: string | undefined): RunRecord {
+  let error = rec.error;
+  if (clientTail && !error.includes("client stderr:")) error += ` | client stderr: ${printable(clientTail)}`;
+  const tail = proc?.stderrExcerpt();
+  const exitNote = rec.exit && rec.status === "failed" && proc?.exitedBeforeStop() ? ` (target exited: ${rec.exit})` : "";
+  return { ...rec, error: `${error}${exitNote}${tail ? ` | stderr: ${printable(tail)}` : ""}` };
+}
+
+/**
+ * The capture limit of a run (the matrix's `captureLimitMiB`, else the default): a capture past it
+ * (a target flooding its output) rejects `overLimit`, which fails the run at once.
+ */
+function captureLimit(matrix: Matrix): { limit: CaptureLimit; overLimit: Promise<never> } {
+  let limitHit: (e: CaptureLimitExceeded) => void = () => undefined;
+  const overLimit = new Promise<never>((_, rej) => {
+    limitHit = rej;
+  });
+  return { limit: { limitBytes: matrix.captureLimitBytes ?? DEFAULT_CAPTURE_LIMIT_BYTES, onLimit: (e) => limitHit(e) }, overLimit };
 }
 
 /**

@@ -24,7 +24,6 @@ const LIMIT = 80;
  */
 const LEFT_LONG: Readonly<Record<string, number>> = {
   "runner/execute/run-matrix.ts runMatrix": 179,
-  "runner/execute/run-one.ts runOne": 105,
 };
 
 /** Every .ts file under `dir` (repo-relative). */
