@@ -21,7 +21,7 @@ import { collectProvenance, gitState, toolInfo } from "../results/provenance.js"
 import type { Provenance } from "../../format/schema.js";
 import { slugOf } from "../matrix/parse.js";
 import { preflight } from "../matrix/preflight.js";
-import { startBuilds } from "../build/build.js";
+import { startBuilds, type StartedBuilds } from "../build/build.js";
 import { BuildGate } from "./build-gate.js";
 import { DRIVERS } from "../drivers/index.js";
 import { SCHEMA_VERSION } from "../../format/schema.js";
@@ -464,16 +464,97 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
   const selected = fresh.configurations.filter((c) => wanted.has(c.id));
   if (opts.jobs !== undefined) checkJobs(opts.jobs);
   const t0 = performance.now();
-  const seconds = () => (performance.now() - t0) / 1000;
-  const time = newTimeSplit();
-  let bar: Progress | undefined;
-  const log = (line: string) => (bar ? bar.note(line) : process.stderr.write(`${line}\n`));
+  const clock: RunClock = { time: newTimeSplit(), seconds: () => (performance.now() - t0) / 1000 };
+  const ui: { bar?: Progress } = {};
+  const b = startRunBuilds(matrix, opts, selected, clock, (line) => (ui.bar ? ui.bar.note(line) : process.stderr.write(`${line}\n`)));
+  // Nothing is written until a first configuration can run: while every one waits on a build, a
+  // ^C or a failed build leaves the folder as it was (and a failure is one line, as before).
+  try {
+    preflight(
+      matrix,
+      b.selection.filter((c) => b.needs(c).every((n) => !b.builds.pending.has(n))),
+    );
+    await untilOneRunnable(matrix, b.selection, b.needs, b.gate, opts.signal, b.aborted);
+  } catch (e) {
+    b.stopBuilds.abort();
+    await b.allBuilt;
+    opts.signal?.removeEventListener("abort", b.onAbortBuilds);
+    if (!(e instanceof Interrupted)) throw e;
+    const total = selected.reduce((n, c) => n + c.repeats, 0);
+    clock.time.runSeconds = clock.seconds();
+    return { runs: [], failed: [], skippedTargets: new Map(), interrupted: true, left: total, resumed: 0, plan: fresh, written: false, time: clock.time };
+  }
+  const { target, plan } = openResults(opts, fresh);
+  const store = new ResultsStore(target);
+  store.plan(plan);
+  for (const c of selected) {
+    const why = b.skippedWhy(c);
+    for (let repeat = 1; why && repeat <= c.repeats; repeat++) store.record({ config: c.id, repeat, status: "skipped", exit: "", error: why });
+  }
+  const { queue, resumed } = runsToDo(b.selection, opts.resume ? target : undefined);
+  const finished = await runQueue(matrix, opts, b, { queue, resumed, store, clock, ui });
+  const prov = await runProvenance(matrix, plan, b.builds.records, { startedAt, command: opts.command, git });
+  const left = queue.length - finished;
+  const interrupted = left > 0 && !!opts.signal?.aborted;
+  // After ^C the user is waiting: the identity of repeats (which reads every capture log) is left
+  // to the run that resumes the folder.
+  store.finish(plan, prov, interrupted ? { skipIdentity: "run interrupted; --resume works it out" } : {});
+  const runs = store.all(plan);
+  const staged = target !== opts.results;
+  const failed = runs.filter((r) => r.status !== "ok" && r.status !== "skipped");
+  const kept = staged && (interrupted || (opts.replaceOnlyIfOk === true && failed.length > 0));
+  if (staged && !kept) swapIn(opts.results, plan);
+  clock.time.runSeconds = clock.seconds();
+  return {
+    runs,
+    failed,
+    skippedTargets: b.builds.skipped,
+    interrupted,
+    left,
+    resumed,
+    plan,
+    written: true,
+    ...(kept ? { staging: target } : {}),
+    time: clock.time,
+  };
+}
+
+/** A run's time split and its clock (wall seconds since it started). */
+interface RunClock {
+  time: TimeSplit;
+  seconds: () => number;
+}
+
+/** The builds of a run as they go on, and what the run asks of them. */
+interface RunBuilds {
+  builds: StartedBuilds;
+  gate: BuildGate;
+  /** Stops the builds (on ^C, and when the run is refused before its first run). */
+  stopBuilds: AbortController;
+  /** The listener that stops the builds on the run's abort signal (removed when the builds have ended). */
+  onAbortBuilds: () => void;
+  /** Resolves when every build has ended (its CPU noted). */
+  allBuilt: Promise<void>;
+  /** Resolves on ^C. */
+  aborted: Promise<void>;
+  /** What a configuration needs built: its target's entry and its declared client. */
+  needs: (c: Configuration) => string[];
+  /** Why a configuration's target or declared client was skipped (its build's toolchain is missing), or undefined. */
+  skippedWhy: (c: Configuration) => string | undefined;
+  /** The selected configurations whose builds are not skipped. */
+  selection: Configuration[];
+}
+
+/**
+ * Start the builds the selected configurations need, each configuration's preflight checked as
+ * its target's build ends (BuildGate); build times go into `clock.time`.
+ */
+function startRunBuilds(matrix: Matrix, opts: RunOptions, selected: readonly Configuration[], clock: RunClock, log: (line: string) => void): RunBuilds {
+  const { time, seconds } = clock;
   const signal = opts.signal;
-  // The builds stop on ^C, and when the run is refused before its first run (preflight).
   const stopBuilds = new AbortController();
   const onAbortBuilds = () => stopBuilds.abort();
   signal?.addEventListener("abort", onAbortBuilds, { once: true });
-  /** What a configuration needs built: its target's entry and its declared client. */
   const needs = (c: Configuration) => [
     targetKey(matrix, c.values),
     ...(c.values.client !== undefined && matrix.clients?.[c.values.client] ? [c.values.client] : []),
@@ -486,6 +567,11 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
       () => (time.buildSeconds = seconds()),
       () => (time.buildSeconds = seconds()),
     );
+  const skippedWhy = (c: Configuration) =>
+    needs(c)
+      .map((n) => builds.skipped.get(n))
+      .find((w) => w !== undefined);
+  const selection = selected.filter((c) => !skippedWhy(c));
   const gate = new BuildGate(builds, (key) =>
     preflight(
       matrix,
@@ -496,81 +582,92 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
     time.buildCpuSeconds = builds.cpu.seconds;
   });
   const aborted = new Promise<void>((r) => (signal?.aborted ? r() : signal?.addEventListener("abort", () => r(), { once: true })));
-  const onReady = (ms: number) => {
-    time.readyRuns++;
-    time.startupSeconds += ms / 1000;
-  };
-  /** Why a configuration's target or declared client was skipped (its build's toolchain is missing), or undefined. */
-  const skippedWhy = (c: Configuration) =>
-    needs(c)
-      .map((n) => builds.skipped.get(n))
-      .find((w) => w !== undefined);
-  const selection = selected.filter((c) => !skippedWhy(c));
-  // Nothing is written until a first configuration can run: while every one waits on a build, a
-  // ^C or a failed build leaves the folder as it was (and a failure is one line, as before).
-  try {
-    preflight(
-      matrix,
-      selection.filter((c) => needs(c).every((n) => !builds.pending.has(n))),
-    );
-    await untilOneRunnable(matrix, selection, needs, gate, signal, aborted);
-  } catch (e) {
-    stopBuilds.abort();
-    await allBuilt;
-    signal?.removeEventListener("abort", onAbortBuilds);
-    if (!(e instanceof Interrupted)) throw e;
-    const total = selected.reduce((n, c) => n + c.repeats, 0);
-    time.runSeconds = seconds();
-    return { runs: [], failed: [], skippedTargets: new Map(), interrupted: true, left: total, resumed: 0, plan: fresh, written: false, time };
-  }
-  const { target, plan } = openResults(opts, fresh);
-  const store = new ResultsStore(target);
-  store.plan(plan);
-  for (const c of selected) {
-    const why = skippedWhy(c);
-    for (let repeat = 1; why && repeat <= c.repeats; repeat++) store.record({ config: c.id, repeat, status: "skipped", exit: "", error: why });
-  }
-  const { queue, resumed } = runsToDo(selection, opts.resume ? target : undefined);
-  const run = opts.runOne ?? runOne;
+  return { builds, gate, stopBuilds, onAbortBuilds, allBuilt, aborted, needs, skippedWhy, selection };
+}
+
+/**
+ * Run the queued runs on `--jobs` workers, each configuration's group as soon as its builds have
+ * ended, with the progress line; then stop what is left (builds no run waits for, fork servers,
+ * warm-up logs).
+ * @returns how many runs finished and were recorded
+ */
+async function runQueue(
+  matrix: Matrix,
+  opts: RunOptions,
+  b: RunBuilds,
+  q: { queue: { c: Configuration; repeat: number }[]; resumed: number; store: ResultsStore; clock: RunClock; ui: { bar?: Progress } },
+): Promise<number> {
+  const { gate } = b;
+  const { time } = q.clock;
+  const signal = opts.signal;
   // Each run's count takes tokens: the tokenizers are built here, before any target starts, not by
   // the first count while other runs' connections wait on this process (runner/count/tokens.ts).
-  if (queue.length > 0) loadTokenizers();
+  if (q.queue.length > 0) loadTokenizers();
   const jobs = Math.max(1, opts.jobs ?? defaultJobs());
   time.jobs = jobs;
   /** Targets with runs going on now → how many. */
   const running = new Map<string, number>();
-  const status = () => {
-    const parts: string[] = [];
-    if (running.size) parts.push(`running ${[...running.keys()].sort().join(", ")}`);
-    const b = gate.building();
-    if (b.length) parts.push(`building ${b.join(", ")}`);
-    return parts.join(" | ");
-  };
-  bar = progress(queue.length + resumed, opts.progressStream, resumed, status);
+  const bar = progress(q.queue.length + q.resumed, opts.progressStream, q.resumed, () => statusLine(running, gate));
+  q.ui.bar = bar;
   // Each running run listens for the abort (plus this function and the caller): no MaxListeners warning.
   if (signal) setMaxListeners(jobs + 8, signal);
-  const onAbort = () => bar?.note("stopping: no new runs; stopping running targets and builds, writing finished runs…");
+  const onAbort = () => bar.note("stopping: no new runs; stopping running targets and builds, writing finished runs…");
   signal?.addEventListener("abort", onAbort, { once: true });
-  const groups = groupByConfiguration(queue);
+  const groups = groupByConfiguration(q.queue);
   // Targets with `forkserver:` (Python) fork each run's server from one process that imported the SDK once.
-  const forkServers = selection.some((c) => targetOf(matrix, c.values)?.forkserver) ? new ForkServers() : undefined;
+  const forkServers = b.selection.some((c) => targetOf(matrix, c.values)?.forkserver) ? new ForkServers() : undefined;
   let finished = 0;
-  /** The first group not taken whose builds have ended (built, or failed), or undefined. */
-  const nextGroup = () => groups.find((g) => !g.taken && gate.state(needs(g.c), targetKey(matrix, g.c.values)) !== "waiting");
+  let warmups: string | undefined;
+  const onReady = (ms: number) => {
+    time.readyRuns++;
+    time.startupSeconds += ms / 1000;
+  };
   const env: GroupEnv = {
     matrix,
-    store,
+    store: q.store,
     bar,
     signal,
-    run,
+    run: opts.runOne ?? runOne,
     strict: opts.strict,
     forkServers,
-    warmupDir: () => warmupDir(),
+    warmupDir: () => (warmups ??= mkdtempSync(join(tmpdir(), "wirecost-warmup-"))),
     onReady,
     finished: () => finished++,
   };
-  const worker = async () => {
-    while (groups.some((g) => !g.taken) && !signal?.aborted) {
+  const worker = groupWorker(matrix, groups, b, env, running, q.clock);
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, groups.length) }, worker));
+  } finally {
+    // A build no run waits for any more (^C, or a worker's error) is stopped; every build has ended before the provenance is read.
+    if (signal?.aborted || groups.some((g) => !g.taken)) b.stopBuilds.abort();
+    await b.allBuilt;
+    signal?.removeEventListener("abort", b.onAbortBuilds);
+    // Stopped before the CPU is read: a fork server's children count once it is reaped.
+    await forkServers?.close();
+    if (warmups) rmSync(warmups, { recursive: true, force: true });
+    signal?.removeEventListener("abort", onAbort);
+    bar.stop();
+  }
+  return finished;
+}
+
+/**
+ * A worker of a run: until every group is taken or ^C, it takes the first group whose builds have
+ * ended (waiting for the gate when none has) and runs it, or fails its runs when its build failed;
+ * `running` counts its target's runs while it runs.
+ */
+function groupWorker(
+  matrix: Matrix,
+  groups: { c: Configuration; repeats: number[]; taken?: boolean }[],
+  b: RunBuilds,
+  env: GroupEnv,
+  running: Map<string, number>,
+  clock: RunClock,
+): () => Promise<void> {
+  const { gate, needs, aborted } = b;
+  const nextGroup = () => groups.find((g) => !g.taken && gate.state(needs(g.c), targetKey(matrix, g.c.values)) !== "waiting");
+  return async () => {
+    while (groups.some((g) => !g.taken) && !env.signal?.aborted) {
       const group = nextGroup();
       if (!group) {
         await Promise.race([gate.changed(), aborted]);
@@ -584,7 +681,7 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
         failGroup(c, repeats, failure, env);
         continue;
       }
-      time.firstRunSeconds ??= seconds();
+      clock.time.firstRunSeconds ??= clock.seconds();
       running.set(key, (running.get(key) ?? 0) + 1);
       try {
         await runGroup(c, repeats, env);
@@ -595,43 +692,13 @@ export async function runMatrix(matrix: Matrix, opts: RunOptions): Promise<RunSu
       }
     }
   };
-  let warmups: string | undefined;
-  const warmupDir = () => (warmups ??= mkdtempSync(join(tmpdir(), "wirecost-warmup-")));
-  try {
-    await Promise.all(Array.from({ length: Math.min(jobs, groups.length) }, worker));
-  } finally {
-    // A build no run waits for any more (^C, or a worker's error) is stopped; every build has ended before the provenance is read.
-    if (signal?.aborted || groups.some((g) => !g.taken)) stopBuilds.abort();
-    await allBuilt;
-    signal?.removeEventListener("abort", onAbortBuilds);
-    // Stopped before the CPU is read: a fork server's children count once it is reaped.
-    await forkServers?.close();
-    if (warmups) rmSync(warmups, { recursive: true, force: true });
-    signal?.removeEventListener("abort", onAbort);
-    bar.stop();
-  }
-  const prov = await runProvenance(matrix, plan, builds.records, { startedAt, command: opts.command, git });
-  const left = queue.length - finished;
-  const interrupted = left > 0 && !!signal?.aborted;
-  // After ^C the user is waiting: the identity of repeats (which reads every capture log) is left
-  // to the run that resumes the folder.
-  store.finish(plan, prov, interrupted ? { skipIdentity: "run interrupted; --resume works it out" } : {});
-  const runs = store.all(plan);
-  const staged = target !== opts.results;
-  const failed = runs.filter((r) => r.status !== "ok" && r.status !== "skipped");
-  const kept = staged && (interrupted || (opts.replaceOnlyIfOk === true && failed.length > 0));
-  if (staged && !kept) swapIn(opts.results, plan);
-  time.runSeconds = seconds();
-  return {
-    runs,
-    failed,
-    skippedTargets: builds.skipped,
-    interrupted,
-    left,
-    resumed,
-    plan,
-    written: true,
-    ...(kept ? { staging: target } : {}),
-    time,
-  };
+}
+
+/** The progress line's status: the targets with runs going on and the builds going on. */
+function statusLine(running: ReadonlyMap<string, number>, gate: BuildGate): string {
+  const parts: string[] = [];
+  if (running.size) parts.push(`running ${[...running.keys()].sort().join(", ")}`);
+  const building = gate.building();
+  if (building.length) parts.push(`building ${building.join(", ")}`);
+  return parts.join(" | ");
 }
