@@ -235,6 +235,13 @@ export function recordedPath(path: string): string {
   return r.startsWith("..") || isAbsolute(r) ? resolve(path) : r;
 }
 
+/**
+ * Refuse an output folder that is, lies inside or holds one of the folders a command reads (a merge
+ * writing into a shard it reads would read its own output).
+ * @param out the output option and its path
+ * @param inputs what the command reads, each named for the message
+ * @throws UserError naming the option, both paths and the fix
+ */
 export function refuseNestedFolders(out: { option: string; path: string }, inputs: readonly { name: string; path: string }[]): void {
   const o = realPathOf(out.path);
   for (const input of inputs) {

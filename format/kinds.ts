@@ -36,8 +36,8 @@ export function resultKind(kind: ResultKind): ResultKindDeclaration {
 /**
  * The kind of results folder `dir` holds, by its marker file.
  * @returns undefined when it holds none
- * @throws UserError naming the folder and both files when it holds the markers of two kinds (every
- *   writer refuses a folder of another kind, format/files.ts refuseForeignFolder)
+ * @throws UserError naming the folder and both files when it holds the markers of two kinds (no
+ *   wirecost writes that: `run` writes one kind into a folder, `--fresh` replacing what it holds)
  */
 export function resultKindOf(dir: string): ResultKind | undefined {
   const held = RESULT_KINDS.filter((k) => existsSync(resultsFile(dir, k.marker)));

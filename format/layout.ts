@@ -194,9 +194,10 @@ export function resultsFile(dir: string, name: keyof typeof RESULTS_FILES): stri
 /**
  * `profiles/<config>/<process>.folded`: the folded stacks of one configuration's profiled trial,
  * one file per process (client, server), as the results folder's relative path (the row links it).
+ * @throws UserError when `config` cannot be a file name ({@link checkedName})
  */
 export function profileRelPath(config: string, process: "client" | "server"): string {
-  return `${RESULTS_FOLDERS.profiles}/${config}/${process}.folded`;
+  return `${RESULTS_FOLDERS.profiles}/${checkedName(config)}/${process}.folded`;
 }
 
 /** `runs/plan.json`: what the folder was asked to hold, written before the first run. */

@@ -28,6 +28,11 @@ function probeFailure(skipped: readonly { revision: string; why: string; transpo
   const asked = skipped.find((s) => s.transports.every((t) => t !== "http" || hasStreamableHttp(s.revision)));
   return (asked ?? skipped[0])?.why;
 }
+
+/**
+ * The lines that list a run's failed runs under its summary line: status, configuration, repeat,
+ * exit and error (cut at 160 characters), at most `max`, then how many more runs.tsv holds.
+ */
 export function failureSummary(failed: readonly RunRecord[], max = 12): string[] {
   const lines = failed
     .slice(0, max)

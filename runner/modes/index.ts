@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { refuseForeignFolder, refuseOddEntries } from "../../format/files.js";
 import { resultKind, resultKindOf } from "../../format/kinds.js";
@@ -131,6 +132,21 @@ export function takeOverTargets(dir: string): void {
 }
 
 /**
+ * Refuse to run `mode` into a folder that holds results of another kind (format/kinds.ts): its
+ * files would stand beside the others' and neither would read.
+ * @throws UserError naming the folder, what it holds and the fix
+ */
+function refuseOtherKind(results: string, mode: RunMode, file: string): void {
+  const held = resultKindOf(results);
+  if (held === undefined || held === mode.kind) return;
+  throw new UserError({
+    file: results,
+    problem: `holds ${resultKind(held).noun} results, and ${file} is a ${resultKind(mode.kind).noun} matrix`,
+    fix: `give --results a folder of its own, e.g. ${runCommandLine(mode, file, { results: join(results, "<name>") })}`,
+  });
+}
+
+/**
  * Run `matrix` with its mode: check the options, lock the results folder (a second run into it is
  * refused naming this one's pid; runner/results/lock.ts), then run with the one signal handling of
  * {@link handleInterrupts}: the first ^C or SIGTERM aborts a graceful mode (it writes what finished
@@ -155,6 +171,7 @@ export async function runWithMode(matrix: Matrix, file: string, o: Omit<ModeRunO
     try {
       refuseOddEntries(o.results);
       refuseForeignFolder(o.results, "--results");
+      refuseOtherKind(o.results, mode, file);
       takeOverTargets(o.results);
       return await mode.run(matrix, file, { ...o, signal: interrupts.signal, command });
     } finally {

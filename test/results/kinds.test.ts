@@ -1,7 +1,8 @@
 /**
  * The kinds of results folder (format/kinds.ts), through the real CLI: each command reads a
  * folder's kind in one place, and a folder holding two kinds' marker files is refused in one line
- * by render and compare alike, nothing written.
+ * by render and compare alike, nothing written; a run does not write one kind into a folder of
+ * another.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -36,4 +37,19 @@ test("a folder holding two kinds' markers is refused in one line by render and c
     ]);
   }
   assert.equal(existsSync(join(work, "site")), false);
+});
+
+test("a run of one kind into a folder of another is refused in one line, before anything is built or written", () => {
+  const bytes = join(work, "bytes");
+  cpSync(join(root, "test/fixtures/results-before-anomalies"), bytes, { recursive: true });
+  const r = spawnSync(process.execPath, [cli, "run", "matrices/a2a-layer-cost.yaml", "--results", bytes], { cwd: root, encoding: "utf8" });
+  assert.notEqual(r.status, 0);
+  const lines = r.stderr.trimEnd().split("\n");
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(
+    lines[0]!,
+    /^wirecost: .*bytes: holds bytes results, and matrices\/a2a-layer-cost\.yaml is a timing matrix; fix: give --results a folder of its own/,
+  );
+  assert.equal(existsSync(join(bytes, "timings-summary.tsv")), false);
+  assert.equal(existsSync(join(bytes, "timings-run.json")), false);
 });
