@@ -128,6 +128,29 @@ export const MESSAGE_COLUMNS = [
 ] as const;
 const REGEN = "regenerate the breakdowns with `npx wirecost recount --results DIR`, or re-run with `npx wirecost run`";
 
+/**
+ * A `json_fields` cell: empty, or a JSON array of strings (the member paths).
+ * @throws UserError naming `file:line (json_fields)` for anything else
+ */
+function jsonFieldsCell(cell: string, file: string, line: number): string[] {
+  if (cell === "") return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(cell);
+  } catch {
+    value = undefined;
+  }
+  if (!Array.isArray(value) || !value.every((p) => typeof p === "string"))
+    throw new UserError({
+      file,
+      line,
+      key: "json_fields",
+      problem: `expected a JSON array of member paths (strings), found \`${cell.slice(0, 60)}\``,
+      fix: REGEN,
+    });
+  return value as string[];
+}
+
 /** The messages.tsv text of a run: header and one row per message, in log order. */
 export function messagesTsv(rows: readonly MessageRow[]): string {
   return toTsv(
@@ -196,7 +219,7 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
       contentType: get("content_type"),
       anomalies: get("anomalies") === "" ? [] : get("anomalies").split(","),
       unattributedBytes: n("unattributed_bytes"),
-      jsonFields: get("json_fields") === "" ? [] : (JSON.parse(get("json_fields")) as string[]),
+      jsonFields: jsonFieldsCell(get("json_fields"), file, row.line),
       ...(tokens ? { tokens } : {}),
     };
   });

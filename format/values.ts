@@ -29,7 +29,10 @@ export function parseCount(text: string, file: string, line: number, column: str
  */
 export function parseInteger(text: string, file: string, line: number, column: string, fix = REGENERATE): number {
   if (!/^-?[0-9]+$/.test(text)) throw new UserError({ file, line, key: column, problem: `expected an integer, found \`${text}\``, fix });
-  return Number(text);
+  const n = Number(text);
+  if (!Number.isSafeInteger(n))
+    throw new UserError({ file, line, key: column, problem: `\`${text}\` is past the integers a count holds exactly (±${Number.MAX_SAFE_INTEGER})`, fix });
+  return n;
 }
 
 /**

@@ -15,6 +15,7 @@ import { RESULTS_FOLDERS, isJournalFileName, journalDir, logDir, resultsFile } f
 import { readProvenanceFile } from "../../format/provenance.js";
 import { readMedians } from "../../format/medians.js";
 import { readSummary } from "../../format/summary.js";
+import { resultKind, resultKindOf } from "../../format/kinds.js";
 import { toolInfo } from "./provenance.js";
 import { discardStaging, swapIn, writeTarget } from "./swap.js";
 import { BYTES_SUPPORT, runCommandLine } from "../modes/commands.js";
@@ -37,6 +38,7 @@ export interface MergeReport {
  *   key) that is malformed or of another schema version
  */
 function readShard(dir: string): { plan: ResultsPlan; provenance: Provenance } {
+  resultKindOf(dir); // two kinds of results in one folder: refused
   const plan = readPlan(dir);
   if (!plan)
     throw new UserError(`${dir}: not a wirecost results folder (no runs/plan.json) — pass folders written by: npx wirecost run --shard K/N --results DIR`);
@@ -86,6 +88,9 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
   if (dirs.length === 0) throw new UserError("merge: no results folder given — pass the shard folders: npx wirecost merge DIR… --results OUT");
   if (dirs.some((d) => resolve(d) === resolve(out))) throw new UserError(`--results ${out}: is also an input folder — merge into a new folder`);
   const shards = dirs.map((dir) => ({ dir, ...readShard(dir) }));
+  const held = existsSync(out) ? resultKindOf(out) : undefined;
+  if (held !== undefined && held !== "wire")
+    throw new UserError(`--results ${out}: holds ${resultKind(held).noun} results — merge bytes shards into a folder of their own`);
   const first = shards[0]!;
   for (const s of shards.slice(1)) {
     if (s.plan.matrix.sha256 !== first.plan.matrix.sha256)

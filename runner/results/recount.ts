@@ -22,6 +22,7 @@ import { anomalySummary } from "../../format/anomalies.js";
 import { readProvenanceFile } from "../../format/provenance.js";
 import { readMedians } from "../../format/medians.js";
 import { readSummary } from "../../format/summary.js";
+import { resultKindOf } from "../../format/kinds.js";
 import { BYTES_SUPPORT, runCommandLine } from "../modes/commands.js";
 
 /** What a recount found. */
@@ -39,12 +40,13 @@ export interface RecountSummary {
 /**
  * Recount every ok run of the folder `dir` (see the module comment).
  * @param progress called after each configuration with (configurations done, of how many)
- * @throws UserError when `dir` holds no bytes results (no runs/plan.json), or its plan, a journal
- *   record, provenance.json, summary.tsv or medians.tsv is malformed or of another schema version
+ * @throws UserError when `dir` holds no bytes results (no runs/plan.json) or two kinds of results,
+ *   or its plan, a journal record, provenance.json, summary.tsv or medians.tsv is malformed or of another schema version
  *   (checked as `render` checks them: format/provenance.ts, summary.ts, medians.ts), before
  *   anything is rewritten
  */
 export function recountResults(dir: string, progress?: (done: number, total: number) => void): RecountSummary {
+  resultKindOf(dir); // a folder holding two kinds of results is refused before anything is read
   const plan = readPlan(dir);
   if (plan === undefined) {
     throw new UserError({
@@ -63,6 +65,8 @@ export function recountResults(dir: string, progress?: (done: number, total: num
     if (existsSync(file)) read(file, "");
   const summary: RecountSummary = { recounted: 0, withoutLog: 0, completed: 0, differences: [] };
   const configs = plan.configurations.filter((c) => plan.selected.includes(c.id));
+  // Every journal record is read (and checked) before the first messages.tsv is rewritten.
+  for (const config of configs) readRuns(dir, config.id, config.repeats);
   configs.forEach((config, i) => {
     const transport = config.values.transport === "stdio" ? "stdio" : "http";
     for (const run of readRuns(dir, config.id, config.repeats)) {

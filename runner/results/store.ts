@@ -99,6 +99,7 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
   const summary: (string | number | boolean)[][] = [];
   const medians: string[][] = [];
   const coverage: string[][] = [];
+  let anomaliesCounted = true;
   for (const id of selected) {
     const c = byId.get(id);
     if (!c) continue;
@@ -136,10 +137,15 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
             c.values.transport === "stdio" ? "stdio" : "http",
           );
     summary.push([c.id, ...axisNames.map((a) => c.values[a]!), c.repeats, ok.length, countIdentical, bytesIdentical, varying, anomalySummary(anomalies)]);
+    // A run counted before anomalies were (format/migrations.ts, change 3) has no unattributed_bytes.
+    if (ok.some((r) => (r.counts as Partial<CountRow>).unattributed_bytes === undefined)) anomaliesCounted = false;
     if (ok.length > 0) {
       for (const col of COUNT_COLUMNS) {
-        const vs = ok.map((r) => (r.counts as CountRow)[col]);
-        medians.push([c.id, col, fmt(Math.min(...vs)), fmt(median(vs)), fmt(Math.max(...vs))]);
+        const vs = ok.map((r) => (r.counts as Partial<CountRow>)[col]);
+        // A column a run's counter did not have is not counted for the configuration: no row, never a NaN.
+        if (vs.some((v) => v === undefined)) continue;
+        const counted = vs as number[];
+        medians.push([c.id, col, fmt(Math.min(...counted)), fmt(median(counted)), fmt(Math.max(...counted))]);
       }
     }
     const bad = runs.find((r) => r.status !== "ok");
@@ -150,9 +156,17 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
   coverage.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
   writeAtomic(resultsFile(dir, "runs"), runsText);
   writeAtomic(resultsFile(dir, "coverage"), toTsv(["config", ...axisNames, "outcome", "reason"], coverage));
+  // Runs of a counter that did not count anomalies (an older folder not recounted, merged or kept): the
+  // summary keeps that older shape, so pages say anomalies were not counted instead of "none".
+  const summaryHeader = ["config", ...axisNames, "repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields", "anomalies"];
   writeAtomic(
     resultsFile(dir, "summary"),
-    toTsv(["config", ...axisNames, "repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields", "anomalies"], summary),
+    anomaliesCounted
+      ? toTsv(summaryHeader, summary)
+      : toTsv(
+          summaryHeader.slice(0, -1),
+          summary.map((row) => row.slice(0, -1)),
+        ),
   );
   writeAtomic(resultsFile(dir, "medians"), toTsv(["config", "metric", "min", "median", "max"], medians));
   if (plan.versions) {

@@ -22,8 +22,7 @@ const LIMIT = 80;
  * `file name` → the lines it had when the rule came: functions left to split (issue "the results
  * format owned whole"). Remove an entry when its function is split below the limit.
  */
-const LEFT_LONG: Readonly<Record<string, number>> = {
-};
+const LEFT_LONG: Readonly<Record<string, number>> = {};
 
 /** Every .ts file under `dir` (repo-relative). */
 function sources(dir: string): string[] {

@@ -53,3 +53,26 @@ test("a run of one kind into a folder of another is refused in one line, before 
   assert.equal(existsSync(join(bytes, "timings-summary.tsv")), false);
   assert.equal(existsSync(join(bytes, "timings-run.json")), false);
 });
+
+test("merge into a folder of another kind, and recount of a folder holding two kinds, are refused in one line", () => {
+  const timing = join(work, "timing");
+  cpSync(join(root, "results/a2a-layer-cost"), timing, { recursive: true });
+  const two = join(work, "two-recount");
+  cpSync(join(root, "test/fixtures/results-before-anomalies"), two, { recursive: true });
+  cpSync(join(root, "results/a2a-layer-cost/timings-summary.tsv"), join(two, "timings-summary.tsv"));
+  for (const [args, line] of [
+    [
+      ["merge", join(root, "test/fixtures/results-before-anomalies"), "--results", timing],
+      `wirecost: --results ${timing}: holds timing results — merge bytes shards into a folder of their own`,
+    ],
+    [
+      ["recount", "--results", two],
+      `wirecost: ${two}: holds the results of two kinds (summary.tsv: bytes, timings-summary.tsv: timing); fix: keep one kind of results per folder: move one of them into a folder of its own`,
+    ],
+  ] as const) {
+    const r = spawnSync(process.execPath, [cli, ...args], { cwd: root, encoding: "utf8" });
+    assert.notEqual(r.status, 0, args[0]);
+    assert.deepEqual(r.stderr.trimEnd().split("\n"), [line]);
+  }
+  assert.equal(existsSync(join(timing, "summary.tsv")), false);
+});

@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cli, root } from "../paths.js";
@@ -134,4 +134,37 @@ test("the writer's messages.tsv columns are the first file's and each change's, 
   const table = { file: "m.tsv", header: MESSAGE_COLUMNS, rows: [] };
   assert.equal(migrateTable("messages", table).predates.size, 0);
   assert.equal(migrateTable("messages", table).table, table);
+});
+
+test("a merge of the older folder, and a recount that finds a log gone, keep its older shape: no NaN, anomalies not counted", () => {
+  const merged = join(work, "merged");
+  wirecost(["merge", FIXTURE, "--results", merged]);
+  const partial = join(work, "partial");
+  cpSync(FIXTURE, partial, { recursive: true });
+  rmSync(join(partial, "logs/raw-mcp-go-stdio-2025-06-18-ten/5.jsonl"));
+  assert.match(wirecost(["recount", "--results", partial]), /1 ok run\(s\) have no kept capture log/);
+  for (const dir of [merged, partial]) {
+    assert.doesNotMatch(readFileSync(join(dir, "medians.tsv"), "utf8"), /NaN/);
+    assert.equal(readSummary(join(dir, "summary.tsv"), "").anomaliesRecorded, false, dir);
+    const site = `${dir}-site`;
+    wirecost(["render", "--results", dir, "--site", site]);
+    assert.match(readFileSync(join(site, "mcp-on-the-wire.md"), "utf8"), /written before wirecost counted anomalies/);
+  }
+});
+
+test("a json_fields cell that is not a JSON array of strings, and a count past 2^53, are refused in one line", () => {
+  const current = MESSAGE_COLUMNS.map((c) =>
+    c === "json_fields" ? '{"a":1}' : c.startsWith("tokens_") ? "" : c === "body_bytes" ? "99999999999999999999" : "0",
+  );
+  const file = join(work, "odd-cells.messages.tsv");
+  writeFileSync(file, `${MESSAGE_COLUMNS.join("\t")}\n${current.join("\t")}\n`);
+  assert.throws(
+    () => readMessagesFile(file),
+    (e: unknown) => e instanceof UserError && /:2 \(body_bytes\): `99999999999999999999` is past the integers/.test(e.message),
+  );
+  writeFileSync(file, `${MESSAGE_COLUMNS.join("\t")}\n${current.map((c) => (c.startsWith("9") ? "5" : c)).join("\t")}\n`);
+  assert.throws(
+    () => readMessagesFile(file),
+    (e: unknown) => e instanceof UserError && /:2 \(json_fields\): expected a JSON array of member paths/.test(e.message),
+  );
 });
