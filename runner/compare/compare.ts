@@ -61,6 +61,12 @@ export interface Comparison {
   failedHead: string[];
   /** Wire: the configurations with a change, in id order. */
   bytes: ConfigBytes[];
+  /**
+   * Wire: count columns with a median on one side only, for configurations ok on both (`side`: the
+   * side that counted it), in id order. A column counted in the base and not in the head cannot be
+   * compared: a `--fail-on` rule on it trips.
+   */
+  uncounted: { config: string; column: string; side: "base" | "head" }[];
   /** Timing and per-call: every metric compared, in config then metric order. */
   metrics: MetricChange[];
 }
@@ -103,12 +109,16 @@ export function compareResults(baseDir: string, headDir: string, opts: CompareOp
     failedBase: [],
     failedHead: [],
     bytes: [],
+    uncounted: [],
     metrics: [],
   };
   out.failedBase = compared.filter((id) => !ranOk(base, id));
   out.failedHead = compared.filter((id) => !ranOk(head, id));
-  if (base.kind === "wire" && head.kind === "wire") out.bytes = compareWire(base, head, compared);
-  else if (base.kind !== "wire" && head.kind !== "wire")
+  if (base.kind === "wire" && head.kind === "wire") {
+    out.bytes = compareWire(base, head, compared);
+    out.uncounted = uncountedColumns(base, head, compared);
+    out.notes.push(...uncountedNotes(out.uncounted));
+  } else if (base.kind !== "wire" && head.kind !== "wire")
     for (const id of compared) {
       const ma = base.configs.get(id)!;
       const mb = head.configs.get(id)!;
@@ -132,6 +142,36 @@ function contextNotes(a: SetContext, b: SetContext): string[] {
   if (a.tool !== b.tool) notes.push(`different wirecost version: base ${a.tool || "?"}, head ${b.tool || "?"}`);
   if (a.machine !== b.machine) notes.push(`different machine: base ${a.machine || "?"}, head ${b.machine || "?"}`);
   return notes;
+}
+
+/** The count columns with a median in one folder only, for the configurations ok in both. */
+function uncountedColumns(
+  base: Extract<ResultSet, { kind: "wire" }>,
+  head: Extract<ResultSet, { kind: "wire" }>,
+  ids: readonly string[],
+): Comparison["uncounted"] {
+  const out: Comparison["uncounted"] = [];
+  for (const id of ids) {
+    const a = base.configs.get(id)!;
+    const b = head.configs.get(id)!;
+    if (!a.ok || !b.ok) continue;
+    for (const column of COUNT_COLUMNS) {
+      const inA = a.medians[column] !== undefined;
+      const inB = b.medians[column] !== undefined;
+      if (inA !== inB) out.push({ config: id, column, side: inA ? "base" : "head" });
+    }
+  }
+  return out;
+}
+
+/** One note per column and side: `total_bytes counted in the base only, for 3 configurations (e.g. …)`. */
+function uncountedNotes(uncounted: Comparison["uncounted"]): string[] {
+  const groups = new Map<string, string[]>();
+  for (const u of uncounted) groups.set(`${u.column}\t${u.side}`, [...(groups.get(`${u.column}\t${u.side}`) ?? []), u.config]);
+  return [...groups].map(([key, ids]) => {
+    const [column, side] = key.split("\t") as [string, string];
+    return `${column} counted in the ${side} only, for ${ids.length} configuration${ids.length === 1 ? "" : "s"} (e.g. ${ids[0]}): not compared`;
+  });
 }
 
 function compareWire(base: Extract<ResultSet, { kind: "wire" }>, head: Extract<ResultSet, { kind: "wire" }>, ids: readonly string[]): ConfigBytes[] {

@@ -77,6 +77,9 @@ export function checkRules(c: Comparison, rules: readonly FailRule[]): Trip[] {
       if (r.metric === "unexplained_bytes" && r.percent)
         throw new UserError(`--fail-on ${r.text}: unexplained_bytes has no base to take a percentage of; fix: give bytes, e.g. unexplained_bytes>0`);
       if (r.metric !== "unexplained_bytes") trips.push(...failedTrips(c, r));
+      // A column the base counted and the head does not: the rule cannot be checked there, so it trips.
+      for (const u of c.uncounted)
+        if (u.column === r.metric && u.side === "base") trips.push({ rule: r.text, config: u.config, metric: r.metric, change: "not counted in head" });
       for (const b of c.bytes) {
         if (r.metric === "unexplained_bytes") {
           // No causes found (no capture log kept on a side, another transport): the whole change is unexplained.

@@ -168,3 +168,14 @@ test("a json_fields cell that is not a JSON array of strings, and a count past 2
     (e: unknown) => e instanceof UserError && /:2 \(json_fields\): expected a JSON array of member paths/.test(e.message),
   );
 });
+
+test("compare notes a count column one folder lacks, and a --fail-on rule on a column the head lost trips", () => {
+  const head = join(work, "lost-total");
+  cpSync(FIXTURE, head, { recursive: true });
+  const medians = readFileSync(join(head, "medians.tsv"), "utf8").split("\n");
+  writeFileSync(join(head, "medians.tsv"), medians.filter((l) => !l.includes("\ttotal_bytes\t")).join("\n"));
+  const r = spawnSync(process.execPath, [cli, "compare", FIXTURE, head, "--fail-on", "total_bytes>0"], { cwd: root, encoding: "utf8" });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stdout, /note: total_bytes counted in the base only, for 2 configurations/);
+  assert.match(r.stdout, /fail-on total_bytes>0: raw-mcp-go-http-2025-06-18-input total_bytes not counted in head/);
+});
