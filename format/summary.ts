@@ -48,7 +48,7 @@ const TAIL = ["repeats", "repeats_ok", "count_identical", "bytes_identical", "va
  * @param file path of `summary.tsv`
  * @param missingFix fix printed when the file is missing
  * @throws UserError (file:line) when the file is missing, `config` is not the first column,
- *   `repeats` or a later column is missing, a value is malformed, a configuration id cannot be a
+ *   `repeats` or a later column is missing or out of its order, a value is malformed, a configuration id cannot be a
  *   file name (format/layout.ts nameProblem), a configuration repeats,
  *   or `repeats_ok` exceeds `repeats`
  */
@@ -65,6 +65,15 @@ export function readSummary(file: string, missingFix: string): Summary {
   }
   const col = columnIndex(table, ["config", ...TAIL]);
   const axisNames = table.header.slice(1, col("repeats"));
+  const tail = table.header.slice(col("repeats"), col("repeats") + TAIL.length);
+  if (tail.join("\t") !== TAIL.join("\t"))
+    throw new UserError({
+      file,
+      line: 1,
+      key: tail.find((c, i) => c !== TAIL[i]) ?? "repeats",
+      problem: `the columns after the axes must be ${TAIL.join(", ")} in that order, found ${tail.join(", ")}`,
+      fix: "regenerate the file with `npx wirecost run` (or `npx wirecost recount --results DIR`)",
+    });
   const configs: ConfigSummary[] = [];
   const seen = new Map<string, number>();
   for (const row of table.rows) {

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { fileSystemError, UserError } from "../format/errors.js";
-import { makeFolder, refuseOddEntries, writeAtomic } from "../format/files.js";
+import { makeFolder, refuseOddEntries, writeAtomic, refuseNestedFolders } from "../format/files.js";
 import { addPage } from "./reports/page-files.js";
 import { INDEX_ID, INDEX_TITLE, indexMarkdown, type IndexEntry } from "./pages/home.js";
 import { REPORT_KINDS } from "./reports/index.js";
@@ -97,6 +97,8 @@ function candidateFolders(root: string): string[] {
  *   is unreadable (one line naming it)
  */
 export async function render(opts: RenderOptions): Promise<RenderReport> {
+  // Pages written among the results files (or results read from the site) would mix the two.
+  refuseNestedFolders({ option: "--site", path: opts.site }, [{ name: "results folder", path: opts.results }]);
   const outputs = new Map<string, string>();
   const entries: IndexEntry[] = [];
   for (const dir of candidateFolders(opts.results)) {
