@@ -42,6 +42,18 @@ export interface Summary {
 
 const TAIL = ["repeats", "repeats_ok", "count_identical", "bytes_identical", "varying_fields", "anomalies"] as const;
 
+/** The columns after the axes stand in {@link TAIL}'s order. @throws UserError naming the first out of place */
+function checkTailOrder(file: string, tail: readonly string[]): void {
+  if (tail.join("\t") === TAIL.join("\t")) return;
+  throw new UserError({
+    file,
+    line: 1,
+    key: tail.find((c, i) => c !== TAIL[i]) ?? "repeats",
+    problem: `the columns after the axes must be ${TAIL.join(", ")} in that order, found ${tail.join(", ")}`,
+    fix: "regenerate the file with `npx wirecost run` (or `npx wirecost recount --results DIR`)",
+  });
+}
+
 /**
  * Read `summary.tsv`, an older file through format/migrations.ts. Every column between `config`
  * and `repeats` is an axis.
@@ -65,15 +77,7 @@ export function readSummary(file: string, missingFix: string): Summary {
   }
   const col = columnIndex(table, ["config", ...TAIL]);
   const axisNames = table.header.slice(1, col("repeats"));
-  const tail = table.header.slice(col("repeats"), col("repeats") + TAIL.length);
-  if (tail.join("\t") !== TAIL.join("\t"))
-    throw new UserError({
-      file,
-      line: 1,
-      key: tail.find((c, i) => c !== TAIL[i]) ?? "repeats",
-      problem: `the columns after the axes must be ${TAIL.join(", ")} in that order, found ${tail.join(", ")}`,
-      fix: "regenerate the file with `npx wirecost run` (or `npx wirecost recount --results DIR`)",
-    });
+  checkTailOrder(file, table.header.slice(col("repeats"), col("repeats") + TAIL.length));
   const configs: ConfigSummary[] = [];
   const seen = new Map<string, number>();
   for (const row of table.rows) {

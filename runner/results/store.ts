@@ -139,15 +139,7 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
     summary.push([c.id, ...axisNames.map((a) => c.values[a]!), c.repeats, ok.length, countIdentical, bytesIdentical, varying, anomalySummary(anomalies)]);
     // A run counted before anomalies were (format/migrations.ts, change 3) has no unattributed_bytes.
     if (ok.some((r) => (r.counts as Partial<CountRow>).unattributed_bytes === undefined)) anomaliesCounted = false;
-    if (ok.length > 0) {
-      for (const col of COUNT_COLUMNS) {
-        const vs = ok.map((r) => (r.counts as Partial<CountRow>)[col]);
-        // A column a run's counter did not have is not counted for the configuration: no row, never a NaN.
-        if (vs.some((v) => v === undefined)) continue;
-        const counted = vs as number[];
-        medians.push([c.id, col, fmt(Math.min(...counted)), fmt(median(counted)), fmt(Math.max(...counted))]);
-      }
-    }
+    medians.push(...medianRows(c.id, ok));
     const bad = runs.find((r) => r.status !== "ok");
     const state = runs.length === 0 ? "not-run" : runs.every((r) => r.status === "skipped") ? "skipped" : bad ? "failed" : "measured";
     coverage.push([c.id, ...axisNames.map((a) => c.values[a]!), state, bad ? `${bad.status}: ${bad.error}` : ""]);
@@ -175,6 +167,22 @@ export function rebuildResults(dir: string, plan: ResultsPlan, provenance: Prove
     writeAtomic(resultsFile(dir, "changes"), changesTsv(versionChanges(dir, measured, plan.versions, okRuns)));
   }
   writeProvenance(dir, provenance);
+}
+
+/**
+ * A configuration's `medians.tsv` rows: min, median and max of each count column over its ok runs;
+ * a column a run's counter did not have is not counted for it (no row, never a NaN).
+ */
+function medianRows(config: string, ok: readonly RunRecord[]): string[][] {
+  const rows: string[][] = [];
+  if (ok.length === 0) return rows;
+  for (const col of COUNT_COLUMNS) {
+    const vs = ok.map((r) => (r.counts as Partial<CountRow>)[col]);
+    if (vs.some((v) => v === undefined)) continue;
+    const counted = vs as number[];
+    rows.push([config, col, fmt(Math.min(...counted)), fmt(median(counted)), fmt(Math.max(...counted))]);
+  }
+  return rows;
 }
 
 /** Write `provenance.json` of results folder `dir` (atomic; two-space JSON, the one way it is written). */
