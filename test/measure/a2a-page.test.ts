@@ -111,7 +111,7 @@ function writeResults(dir: string, assumptions: unknown, schemaVersion = 1, cloc
 test("the A2A page prints ratio, floor-subtracted latency and cores at a declared rate from timing results", async () => {
   const results = mkdtempSync(join(tmpdir(), "wirecost-a2a-page-"));
   writeResults(join(results, "a2a-layer-cost"), { capacityRequestsPerSecond: [10, 10000], agentTurnSeconds: [1, 30] });
-  const site = join(results, "site");
+  const site = `${results}-site`;
   const report = await render({ results, site });
   assert.ok(report.files.includes("a2a-layer-cost.md") && report.files.includes("a2a-layer-cost.html"), report.files.join(" "));
   const md = readFileSync(join(site, "a2a-layer-cost.md"), "utf8");
@@ -144,7 +144,7 @@ test("timing results without the declared capacity rates are refused, naming the
   const results = mkdtempSync(join(tmpdir(), "wirecost-a2a-page-"));
   writeResults(results, { agentTurnSeconds: [1, 30] });
   await assert.rejects(
-    render({ results, site: join(results, "site") }),
+    render({ results, site: `${results}-site` }),
     (e: unknown) => e instanceof UserError && e.key === "timing.assumptions.capacityRequestsPerSecond" && /timings-run\.json/.test(e.message),
   );
 });
@@ -163,7 +163,7 @@ test("from 5 trials the A2A page prints the bootstrap interval of timings.tsv's 
   trials.forEach((v, i) => rows.push(`a2a-js-pinned\t${i + 1}\t${i + 1}\tpinned\ta2a-send-message\tok\tcpu_per_request_us\t${v}`));
   rows.push("a2a-js-pinned\t6\t6\tpinned\ta2a-send-message\tfailed\terror\t0");
   writeFileSync(join(dir, "timings.tsv"), rows.join("\n") + "\n");
-  const site = join(results, "site");
+  const site = `${results}-site`;
   await render({ results, site });
   const md = readFileSync(join(site, "a2a-layer-cost.md"), "utf8");
   assert.match(md, /\| A2A JS SDK \| pinned \| 2,357\.3 \| 2,300\.0–2,500\.0 \|/);
@@ -196,11 +196,11 @@ test("the A2A page says when the results did not record the tick's length, and r
   const results = mkdtempSync(join(tmpdir(), "wirecost-a2a-page-"));
   const dir = join(results, "a2a-layer-cost");
   writeResults(dir, { capacityRequestsPerSecond: [10], agentTurnSeconds: [1, 30] }, 2);
-  await render({ results, site: join(results, "site") });
-  assert.match(readFileSync(join(results, "site", "a2a-layer-cost.md"), "utf8"), /The tick's length was not recorded with these results/);
+  await render({ results, site: `${results}-site` });
+  assert.match(readFileSync(join(`${results}-site`, "a2a-layer-cost.md"), "utf8"), /The tick's length was not recorded with these results/);
   writeResults(dir, { capacityRequestsPerSecond: [10], agentTurnSeconds: [1, 30] }, 2, "100");
   await assert.rejects(
-    render({ results, site: join(results, "site") }),
+    render({ results, site: `${results}-site` }),
     (e: unknown) => e instanceof UserError && e.key === "machine.clockTicksPerSecond" && /timings-run\.json/.test(e.message) && !e.message.includes("\n"),
   );
 });
@@ -209,7 +209,7 @@ test("a timing folder of an unknown schema version is refused in one line naming
   const results = mkdtempSync(join(tmpdir(), "wirecost-a2a-page-"));
   writeResults(results, { capacityRequestsPerSecond: [10], agentTurnSeconds: [1, 30] }, 9);
   await assert.rejects(
-    render({ results, site: join(results, "site") }),
+    render({ results, site: `${results}-site` }),
     (e: unknown) => e instanceof UserError && e.key === "schemaVersion" && /is 9, this wirecost reads 1 and 2/.test(e.message) && !e.message.includes("\n"),
   );
 });
