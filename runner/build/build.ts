@@ -6,6 +6,7 @@
  * The folder's `wirecost-build.json` records the key, the toolchain and the resolved dependency
  * set; a second run with the same key rebuilds nothing.
  */
+import { killProcessGroup } from "../targets/process.js";
 import { createHash } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
@@ -261,13 +262,7 @@ async function runBuild(
   let tail = "";
   const env = { WIRECOST_CACHE: cache, WIRECOST_BUILD_TIMES: timesFile };
   const child = execa(wrapped[0]!, wrapped.slice(1), { cwd, env, reject: false, stdin: "ignore", all: true, buffer: false, detached: true });
-  const killGroup = (sig: NodeJS.Signals) => {
-    try {
-      if (child.pid) process.kill(-child.pid, sig);
-    } catch {
-      /* already gone */
-    }
-  };
+  const killGroup = (sig: NodeJS.Signals) => killProcessGroup(child.pid ?? -1, sig);
   // A process that exits (a second ^C, an immediate mode's ^C, an error) takes its build along.
   const onExit = () => killGroup("SIGKILL");
   process.on("exit", onExit);

@@ -233,7 +233,7 @@ function spawnTarget(file: string, args: string[], cwd: string, env: Record<stri
 }
 
 /** Signal a target's process group; without a pid there is no group to stop: never a non-positive pid (−1 and 0 mean "every process"). */
-function killProcessGroup(pid: number, sig: NodeJS.Signals): void {
+export function killProcessGroup(pid: number, sig: NodeJS.Signals): void {
   if (pid <= 0) return;
   try {
     process.kill(-pid, sig);
