@@ -1,5 +1,6 @@
 /** Locations inside the installed package. */
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -25,7 +26,19 @@ export function buildRoot(): string {
   return env ? resolve(env) : resolve(repoRoot, ".wirecost", "build");
 }
 
-/** Folder of build caches kept across rebuilds (`.wirecost/cache/<target>`: cargo's target dir, pip's cache), beside {@link buildRoot}. */
-export function buildCacheRoot(): string {
-  return resolve(buildRoot(), "..", "cache");
+/**
+ * Folder of build caches kept across rebuilds and across clones (`<target>/` in it: cargo's target
+ * folder, the checked wheels and jars; `_go-build/`: Go's build cache): `WIRECOST_CACHE_ROOT` when
+ * set, else `wirecost/` in the user's cache folder (`$XDG_CACHE_HOME`, else `~/.cache`, as the XDG
+ * Base Directory specification places non-essential cached data). Outside the clone, so a second
+ * clone on the same machine builds its targets from what the first one compiled: each tool keys
+ * what it keeps by its inputs (cargo by crate, version, features and compiler; Go by content;
+ * wheels and jars checked by sha256), and locks or writes its entries atomically, so clones
+ * building at once share it. A build's output stays in {@link buildRoot}.
+ */
+export function buildCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.WIRECOST_CACHE_ROOT) return resolve(env.WIRECOST_CACHE_ROOT);
+  // The specification ignores a relative XDG_CACHE_HOME.
+  const userCache = env.XDG_CACHE_HOME?.startsWith("/") ? env.XDG_CACHE_HOME : resolve(homedir(), ".cache");
+  return resolve(userCache, "wirecost");
 }

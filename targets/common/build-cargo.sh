@@ -2,7 +2,7 @@
 # Build the Rust target NAME (the crate in targets/NAME, its binary BIN: NAME with "/" as "-",
 # targets/known-cost/rust builds known-cost-rust) into OUT/bin/BIN from its
 # committed Cargo.lock only (`cargo build --release --locked`). Cargo's target folder is
-# $WIRECOST_CACHE when set (the runner's persistent per-target cache), else OUT/target.
+# $WIRECOST_CACHE when set (the runner's per-target cache, kept across rebuilds and clones: runner/paths.ts), else OUT/target.
 #   bash targets/common/build-cargo.sh NAME OUT      # what targets/NAME/build.sh OUT runs
 set -euo pipefail
 

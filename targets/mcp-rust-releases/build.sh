@@ -3,7 +3,7 @@
 # into OUT/bin/mcp-rust: the target's crate put together for that release in OUT/src (crate.sh:
 # targets/mcp-rust/src, its Cargo.toml with rmcp pinned to =VERSION) with the release's committed
 # Cargo.lock (locks/<version>/), built by `cargo build --release --locked`. Cargo's target folder
-# is $WIRECOST_CACHE when set (the runner's persistent per-build cache), else OUT/target.
+# is $WIRECOST_CACHE when set (the runner's per-build cache, kept across rebuilds and clones: runner/paths.ts), else OUT/target.
 #
 #   bash targets/mcp-rust-releases/build.sh OUT VERSION      # e.g. VERSION 3.0.0
 set -euo pipefail

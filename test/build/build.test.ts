@@ -10,11 +10,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { cli, root } from "../paths.js";
 import { tsv } from "../execute/helpers.js";
+import { buildCacheRoot } from "../../runner/paths.js";
 
 /** A scratch folder with a matrix of two built targets (`ok`, and `needs-tool` whose toolchain is missing) and their build files. */
 function scratch(): { dir: string; matrix: string; env: Record<string, string> } {
@@ -55,7 +56,7 @@ targets:
   needs-tool:${target("wirecost-no-such-tool")}
 `,
   );
-  return { dir, matrix, env: { WIRECOST_BUILD_ROOT: join(dir, ".wirecost", "build") } };
+  return { dir, matrix, env: { WIRECOST_BUILD_ROOT: join(dir, ".wirecost", "build"), WIRECOST_CACHE_ROOT: join(dir, ".wirecost", "cache") } };
 }
 
 const builds = (dir: string): number => readFileSync(join(dir, "builds.log"), "utf8").split("\n").filter(Boolean).length;
@@ -128,6 +129,34 @@ test("two wirecost processes sharing one build folder build a target once, and b
   assert.equal(b.exitCode, 0, b.stderr);
   assert.equal(builds(dir), 1, "one build for both processes");
   assert.equal(existsSync(join(dir, ".wirecost", "build", "ok.lock")), false, "the build lock is released");
+});
+
+test("a second clone's build finds what the first clone's build kept in the shared cache folder; the build output stays in each clone", {
+  timeout: 120_000,
+}, async () => {
+  const { dir, matrix, env } = scratch();
+  // The build counts its runs in $WIRECOST_CACHE (what cargo's target folder or the wheels are to a real build).
+  writeFileSync(join(dir, "build.sh"), readFileSync(join(dir, "build.sh"), "utf8").replace('out="$1"', 'out="$1"\necho kept >> "$WIRECOST_CACHE/kept.txt"'));
+  const clone = (name: string) =>
+    execa(process.execPath, [cli, "run", matrix, "--only", "ok-*", "--results", join(dir, `r-${name}`)], {
+      cwd: dir,
+      env: { ...env, WIRECOST_BUILD_ROOT: join(dir, name, ".wirecost", "build") },
+      reject: false,
+    });
+  for (const name of ["first", "second"]) {
+    const r = await clone(name);
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /building target ok \(not built yet\)/, `${name}: each clone builds its own output`);
+    assert.ok(existsSync(join(dir, name, ".wirecost", "build", "ok", "run.sh")));
+  }
+  assert.equal(readFileSync(join(env.WIRECOST_CACHE_ROOT!, "ok", "kept.txt"), "utf8"), "kept\nkept\n", "both builds wrote into one cache folder");
+});
+
+test("the build cache folder: WIRECOST_CACHE_ROOT, else wirecost/ in XDG_CACHE_HOME when absolute, else in ~/.cache", () => {
+  assert.equal(buildCacheRoot({ WIRECOST_CACHE_ROOT: "/x/c", XDG_CACHE_HOME: "/y" }), "/x/c");
+  assert.equal(buildCacheRoot({ XDG_CACHE_HOME: "/y" }), "/y/wirecost");
+  assert.equal(buildCacheRoot({ XDG_CACHE_HOME: "relative" }), join(homedir(), ".cache", "wirecost"));
+  assert.equal(buildCacheRoot({}), join(homedir(), ".cache", "wirecost"));
 });
 
 test("a missing toolchain refuses the run in one line, or is skipped with --skip-missing-toolchains", { timeout: 120_000 }, async () => {
@@ -233,7 +262,7 @@ targets:
     stdio: { argv: ["{build}/run.sh", --transport, stdio] }
 `,
   );
-  return { dir, matrix, env: { WIRECOST_BUILD_ROOT: join(dir, ".wirecost", "build") } };
+  return { dir, matrix, env: { WIRECOST_BUILD_ROOT: join(dir, ".wirecost", "build"), WIRECOST_CACHE_ROOT: join(dir, ".wirecost", "cache") } };
 }
 
 test("a configuration's runs start as soon as its own target is built: the others run beside a build", { timeout: 120_000 }, async () => {

@@ -116,7 +116,7 @@ targets:
 `,
   );
   const dir = join(work, "results");
-  const run = onPty(["run", matrix, "--results", dir], { WIRECOST_BUILD_ROOT: join(work, "build") }, work);
+  const run = onPty(["run", matrix, "--results", dir], { WIRECOST_BUILD_ROOT: join(work, "build"), WIRECOST_CACHE_ROOT: join(work, "cache") }, work);
   await run.waitFor(/building target slow-build/);
   for (let i = 0; i < 100 && !existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
   const buildPid = Number(readFileSync(pidFile, "utf8"));
