@@ -8,7 +8,7 @@
  * WIRECOST_NO_BROWSER=1 skips them on purpose.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, it } from "node:test";
@@ -266,17 +266,24 @@ describe("pages a reader reads (committed results)", { skip }, () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       const charts = readdirSync(dir).filter((f) => f.endsWith(".svg"));
       assert.ok(charts.length >= 4, `charts: ${charts.join(", ")}`);
-      for (const svg of charts) {
-        await page.goto(pathToFileURL(join(dir, svg)).href);
-        // Vega hides a tick label that would collide by drawing it with opacity 0: such labels are not seen.
-        const boxes = await page.$$eval("text", (ts) =>
-          ts
+      // Every chart inline in one document, each in its own box (one load, not one per chart: the
+      // committed site has hundreds); the SVG files carry their fonts and sizes on their elements.
+      const inline = (svg: string) => readFileSync(join(dir, svg), "utf8").replace(/^<\?xml[^>]*>/, "");
+      await page.setContent(`<!doctype html><body>${charts.map((svg, i) => `<div data-chart="${i}">${inline(svg)}</div>`).join("")}</body>`);
+      // Vega hides a tick label that would collide by drawing it with opacity 0: such labels are not seen.
+      const perChart = await page.$$eval("div[data-chart]", (divs) =>
+        divs.map((d) =>
+          [...d.querySelectorAll("text")]
             .filter((t) => t.getAttribute("opacity") !== "0" && getComputedStyle(t).opacity !== "0")
             .map((t) => {
               const r = t.getBoundingClientRect();
               return { text: t.textContent ?? "", x: r.x, y: r.y, w: r.width, h: r.height };
             }),
-        );
+        ),
+      );
+      assert.equal(perChart.length, charts.length);
+      charts.forEach((svg, i) => {
+        const boxes = perChart[i]!;
         assert.ok(boxes.length > 0, `${svg} has text`);
         assert.deepEqual(overlapping(boxes), [], `${svg}: overlapping labels`);
         // Every axis carries a title with a unit in brackets or parentheses, or names a count.
@@ -284,7 +291,7 @@ describe("pages a reader reads (committed results)", { skip }, () => {
           boxes.some((b) => /\[[^\]]+\]|\(median\)|bytes|Calls/i.test(b.text)),
           `${svg}: an axis title with its unit`,
         );
-      }
+      });
     } finally {
       await browser.close();
     }
