@@ -11,6 +11,45 @@ import { existsSync } from "node:fs";
 import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv, toTsv } from "./tsv.js";
 
+/** Each anomaly code with its meaning (runner/count/anomalies.ts says what the counter does with the bytes of each; pages may show the meanings). */
+export const ANOMALY_CODES = {
+  "empty-log": "the log holds no bytes",
+  "log-truncated": "the log ends while a message is still arriving (no eof record), or holds no eof record at all: counted as it stands",
+  "stdio-non-jsonrpc-line": "a stdio line that holds no JSON-RPC message: the line and its newline are unattributed",
+  "stdio-crlf-line": "a stdio line ended by CRLF: the CR is a line byte outside the message",
+  "stdio-partial-line": "bytes after the last newline of a stdio stream that ended: unattributed",
+  "truncated-head": "an HTTP head cut by the end of the connection",
+  "truncated-body": "an HTTP body or event stream cut by the end of the connection: counted as it stands",
+  "http-malformed": "bytes that do not parse as HTTP/1.1: unattributed to the end of the stream",
+  "length-mismatch": "a declared length that disagrees with the bytes",
+  "protocol-switch": "101 Switching Protocols or a 2xx answer to CONNECT: the bytes after the head are unattributed",
+  "compressed-body": "a content-coded JSON or event-stream body: its JSON-RPC messages are not looked for",
+  "invalid-json": "a JSON body or SSE event data that is not JSON: body bytes, no JSON-RPC message",
+  "jsonrpc-in-non-json-body": "JSON-RPC in a body whose content type is not JSON: counted",
+  "sse-event-unterminated": "an SSE event never ended by a blank line: not dispatched, its message not counted",
+  "unsolicited-response": "a response with no request logged before it: counted, not a round trip",
+  "extra-response": "a second response to a request: counted, not a round trip",
+  "null-id-request": 'a JSON-RPC request with "id": null',
+  "id-type-mismatch": 'a JSON-RPC response id of another JSON type than its request\'s ("1" and 1): not paired',
+} as const;
+
+/** An anomaly code (kebab-case; see {@link ANOMALY_CODES}). */
+export type AnomalyCode = keyof typeof ANOMALY_CODES;
+
+/**
+ * Whether `code` is one of {@link ANOMALY_CODES}.
+ */
+export function isAnomalyCode(code: string): code is AnomalyCode {
+  return Object.hasOwn(ANOMALY_CODES, code);
+}
+
+/**
+ * The one-line problem for an anomaly code no wirecost writes, or undefined when `code` is known.
+ */
+export function unknownAnomalyCode(code: string): string | undefined {
+  return isAnomalyCode(code) ? undefined : `\`${code}\` is no anomaly code wirecost writes (README, "Anomalies")`;
+}
+
 /** One anomaly of one run, as the file holds it. */
 export interface AnomalyRow {
   /** Kebab-case code, e.g. `stdio-non-jsonrpc-line`. */
@@ -43,7 +82,8 @@ export function anomaliesTsv(rows: readonly AnomalyRow[]): string {
 /**
  * Read one anomalies.tsv file.
  * @returns [] when the file does not exist (a run without anomalies)
- * @throws UserError (file:line) when a column is missing or a number is not an integer
+ * @throws UserError (file:line) when a column is missing, a number is not an integer or a code is
+ *   none of {@link ANOMALY_CODES}
  */
 export function readAnomaliesFile(file: string): AnomalyRow[] {
   if (!existsSync(file)) return [];
@@ -55,8 +95,11 @@ export function readAnomaliesFile(file: string): AnomalyRow[] {
       if (!/^[0-9]+$/.test(text)) throw new UserError({ file, line: row.line, key: name, problem: `expected a whole number, found \`${text}\``, fix: REGEN });
       return Number(text);
     };
+    const code = field(row, col("code"));
+    const problem = unknownAnomalyCode(code);
+    if (problem) throw new UserError({ file, line: row.line, key: "code", problem, fix: REGEN });
     return {
-      code: field(row, col("code")),
+      code,
       conn: n("conn"),
       dir: field(row, col("dir")),
       offset: n("offset"),
@@ -78,7 +121,7 @@ export function anomalySummary(counts: ReadonlyMap<string, number> | Readonly<Re
 
 /**
  * Parse an `anomalies` cell back into code → count.
- * @throws Error naming the cell when a pair is not `code:count`
+ * @throws Error naming the cell when a pair is not `code:count` or its code is none of {@link ANOMALY_CODES}
  */
 export function parseAnomalySummary(cell: string): Map<string, number> {
   const out = new Map<string, number>();
@@ -86,6 +129,8 @@ export function parseAnomalySummary(cell: string): Map<string, number> {
   for (const pair of cell.split(",")) {
     const m = /^([a-z0-9-]+):([0-9]+)$/.exec(pair);
     if (!m) throw new Error(`anomalies cell \`${cell}\`: \`${pair}\` is not code:count`);
+    const unknown = unknownAnomalyCode(m[1]!);
+    if (unknown) throw new Error(`anomalies cell \`${cell}\`: ${unknown}`);
     out.set(m[1]!, (out.get(m[1]!) ?? 0) + Number(m[2]));
   }
   return out;

@@ -23,10 +23,30 @@
  */
 import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv, toTsv } from "./tsv.js";
-import { parseInteger } from "./values.js";
+import { parseCount } from "./values.js";
+import { unknownAnomalyCode } from "./anomalies.js";
 import { ENCODINGS, tokenColumn, type EncodingName } from "./tokens.js";
 import { existsSync } from "node:fs";
 import { migrateTable } from "./migrations.js";
+
+/**
+ * What a {@link MessageRow} is. A JSON-RPC message (`request`, `notification`, `result`, `error`);
+ * `http-only`: one HTTP message's own bytes (head, chunk framing, and body bytes outside the
+ * JSON-RPC messages it carries: SSE field names and blank lines, batch brackets, whitespace, or a
+ * whole body without JSON-RPC); `line-only`: stdio bytes outside JSON-RPC messages (a batch's
+ * brackets, blank or whitespace lines, a CR before the newline, and then the line's newline);
+ * `unattributed`: bytes attributed to no layer (`unattributedBytes`: a stdio line without
+ * JSON-RPC, a partial stdio line, bytes that do not parse as HTTP/1.1), named by an anomaly.
+ */
+export const MESSAGE_KINDS = ["request", "notification", "result", "error", "http-only", "line-only", "unattributed"] as const;
+
+/** A row's kind: one of {@link MESSAGE_KINDS}. */
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+/** The `dir` of a row: client to server, server to client. */
+const DIRECTIONS = ["c2s", "s2c"] as const;
+/** How a yes/no cell is written (format/tsv.ts). */
+const YES_NO = ["yes", "no"] as const;
 
 /** One JSON-RPC message or HTTP-only part of a run, as the file holds it. */
 export interface MessageRow {
@@ -36,8 +56,8 @@ export interface MessageRow {
   conn: number;
   /** `c2s` or `s2c`. */
   dir: string;
-  /** `request`, `notification`, `result`, `error`, `http-only` or `line-only`. */
-  kind: string;
+  /** One of {@link MESSAGE_KINDS}. */
+  kind: MessageKind;
   /** JSON-RPC method (results carry their request's method), empty when none. */
   method: string;
   /** JSON-RPC id as written, empty when none. */
@@ -184,7 +204,8 @@ export function messagesTsv(rows: readonly MessageRow[]): string {
  * Read one messages.tsv file, an older one through format/migrations.ts.
  * @returns undefined when the file does not exist
  * @throws UserError (file:line) when a column is missing (or the columns are no shape a wirecost
- *   wrote, format/migrations.ts) or a count is not an integer
+ *   wrote, format/migrations.ts), a count is not a non-negative integer, a `dir`, `kind`, `sse` or
+ *   `incomplete` cell holds no value a wirecost writes, or an anomaly code is unknown
  */
 export function readMessagesFile(file: string): MessageRow[] | undefined {
   if (!existsSync(file)) return undefined;
@@ -192,7 +213,24 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
   const col = columnIndex(table, MESSAGE_COLUMNS);
   return table.rows.map((row) => {
     const get = (name: string): string => field(row, col(name));
-    const n = (name: string): number => parseInteger(get(name), file, row.line, name, REGEN);
+    const n = (name: string): number => parseCount(get(name), file, row.line, name, REGEN);
+    const word = <T extends string>(name: string, words: readonly T[]): T => {
+      const value = get(name);
+      if (!words.includes(value as T))
+        throw new UserError({
+          file,
+          line: row.line,
+          key: name,
+          problem: `expected ${words.map((w) => `\`${w}\``).join(" or ")}, found \`${value}\``,
+          fix: REGEN,
+        });
+      return value as T;
+    };
+    const anomalies = get("anomalies") === "" ? [] : get("anomalies").split(",");
+    for (const code of anomalies) {
+      const problem = unknownAnomalyCode(code);
+      if (problem) throw new UserError({ file, line: row.line, key: "anomalies", problem, fix: REGEN });
+    }
     const names = get("header_names");
     const tokenCells = ENCODINGS.map((e) => get(tokenColumn(e)));
     if (tokenCells.some((t) => t !== "" && !/^[0-9]+$/.test(t)))
@@ -203,8 +241,8 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
     return {
       seq: n("seq"),
       conn: n("conn"),
-      dir: get("dir"),
-      kind: get("kind"),
+      dir: word("dir", DIRECTIONS),
+      kind: word("kind", MESSAGE_KINDS),
       method: get("method"),
       id: get("id"),
       startLine: get("start_line"),
@@ -213,11 +251,11 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
       framingBytes: n("framing_bytes"),
       newlineBytes: n("newline_bytes"),
       metaBytes: n("meta_bytes"),
-      sse: get("sse") === "yes",
-      incomplete: get("incomplete") === "yes",
+      sse: word("sse", YES_NO) === "yes",
+      incomplete: word("incomplete", YES_NO) === "yes",
       headerNames: names === "" ? [] : names.split(","),
       contentType: get("content_type"),
-      anomalies: get("anomalies") === "" ? [] : get("anomalies").split(","),
+      anomalies,
       unattributedBytes: n("unattributed_bytes"),
       jsonFields: jsonFieldsCell(get("json_fields"), file, row.line),
       ...(tokens ? { tokens } : {}),

@@ -6,20 +6,12 @@ const REGENERATE = "regenerate the results with `npx wirecost run`, or correct t
 
 /**
  * Parse a non-negative decimal integer (a byte or message count).
- * @throws UserError naming `file:line (column)` when `text` is not digits or exceeds 2^53−1
+ * @param fix the fix the message gives (default: regenerate the results)
+ * @throws UserError naming `file:line (column)` when `text` is not digits or exceeds 2^53−1 ({@link parseInteger})
  */
-export function parseCount(text: string, file: string, line: number, column: string): number {
-  const n = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isSafeInteger(n)) {
-    throw new UserError({
-      file,
-      line,
-      key: column,
-      problem: `expected a non-negative integer, found \`${text}\``,
-      fix: REGENERATE,
-    });
-  }
-  return n;
+export function parseCount(text: string, file: string, line: number, column: string, fix = REGENERATE): number {
+  if (!/^[0-9]+$/.test(text)) throw new UserError({ file, line, key: column, problem: `expected a non-negative integer, found \`${text}\``, fix });
+  return parseInteger(text, file, line, column, fix);
 }
 
 /**

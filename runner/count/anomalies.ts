@@ -5,8 +5,9 @@
  * place is an {@link Anomaly} with its code, stream, offset and size. With `strict` the first
  * anomaly is thrown instead, as a WireFormatError (`reportAnomaly` in count-row.ts).
  *
- * The codes, each with what the counter did with the bytes (the one list; README.md, "What a
- * byte count means", repeats it for users):
+ * The codes, each with what the counter did with the bytes (README.md, "What a byte count means",
+ * repeats it for users; the codes as data, with a short meaning each, are format/anomalies.ts
+ * `ANOMALY_CODES`, which the results readers check cells against):
  *
  * | code | meaning |
  * | --- | --- |
@@ -29,32 +30,8 @@
  * | `null-id-request` | a JSON-RPC request with `"id": null`: counted |
  * | `id-type-mismatch` | a JSON-RPC response whose id equals a request's only when JSON types are ignored (`"1"` and `1`): never paired |
  */
+import type { AnomalyCode } from "../../format/anomalies.js";
 import type { Direction } from "../capture/log.js";
-
-/** Each anomaly code with its meaning (the table above, as data: pages and `--help` may show it). */
-export const ANOMALY_CODES = {
-  "empty-log": "the log holds no bytes",
-  "log-truncated": "the log ends while a message is still arriving (no eof record), or holds no eof record at all: counted as it stands",
-  "stdio-non-jsonrpc-line": "a stdio line that holds no JSON-RPC message: the line and its newline are unattributed",
-  "stdio-crlf-line": "a stdio line ended by CRLF: the CR is a line byte outside the message",
-  "stdio-partial-line": "bytes after the last newline of a stdio stream that ended: unattributed",
-  "truncated-head": "an HTTP head cut by the end of the connection",
-  "truncated-body": "an HTTP body or event stream cut by the end of the connection: counted as it stands",
-  "http-malformed": "bytes that do not parse as HTTP/1.1: unattributed to the end of the stream",
-  "length-mismatch": "a declared length that disagrees with the bytes",
-  "protocol-switch": "101 Switching Protocols or a 2xx answer to CONNECT: the bytes after the head are unattributed",
-  "compressed-body": "a content-coded JSON or event-stream body: its JSON-RPC messages are not looked for",
-  "invalid-json": "a JSON body or SSE event data that is not JSON: body bytes, no JSON-RPC message",
-  "jsonrpc-in-non-json-body": "JSON-RPC in a body whose content type is not JSON: counted",
-  "sse-event-unterminated": "an SSE event never ended by a blank line: not dispatched, its message not counted",
-  "unsolicited-response": "a response with no request logged before it: counted, not a round trip",
-  "extra-response": "a second response to a request: counted, not a round trip",
-  "null-id-request": 'a JSON-RPC request with "id": null',
-  "id-type-mismatch": 'a JSON-RPC response id of another JSON type than its request\'s ("1" and 1): not paired',
-} as const;
-
-/** An anomaly code (kebab-case; see {@link ANOMALY_CODES}). */
-export type AnomalyCode = keyof typeof ANOMALY_CODES;
 
 /** One anomaly found in a capture log. */
 export interface Anomaly {

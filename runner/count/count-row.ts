@@ -6,7 +6,8 @@
  */
 import type { Direction } from "../capture/log.js";
 import { WireFormatError } from "../wire/errors.js";
-import { ANOMALY_CODES, streamLabel, type Anomaly } from "./anomalies.js";
+import { streamLabel, type Anomaly } from "./anomalies.js";
+import { ANOMALY_CODES } from "../../format/anomalies.js";
 import { MessageTable } from "./message-table.js";
 import { COUNT_COLUMNS, type CountColumn } from "../../format/count-columns.js";
 

@@ -5,7 +5,8 @@
  * data of each text/event-stream event, and a body of any other type that is JSON).
  */
 import { reassemble, seqAtOffset, type CaptureRecord, type Stream } from "../capture/log.js";
-import { sortAnomalies, streamLabel, type AnomalyCode } from "./anomalies.js";
+import { sortAnomalies, streamLabel } from "./anomalies.js";
+import type { AnomalyCode } from "../../format/anomalies.js";
 import { endOfLogAnomalies, finishMessages, newCount, noteStream, reportAnomaly, type Count, type CountResult } from "./count-row.js";
 import { WireFormatError } from "../wire/errors.js";
 import { Http1StreamParser, headerValue, type HttpFailure, type HttpHead, type HttpMessage, type HttpPartialMessage } from "../wire/http1.js";

@@ -10,7 +10,7 @@ import { bodyToStreamOffset, type BodySegment } from "../wire/http1.js";
 import { SseParser, dataToBodyOffset } from "../wire/sse.js";
 import { JsonScanError, skipWs } from "./json-scan.js";
 import { scanJsonRpc, type JsonRpcMessageInfo } from "./jsonrpc.js";
-import type { AnomalyCode } from "./anomalies.js";
+import type { AnomalyCode } from "../../format/anomalies.js";
 import type { Count } from "./count-row.js";
 import { FLAG_SSE, kindCode } from "./message-table.js";
 

@@ -19,8 +19,10 @@ export {
   type CountResult,
   type CountRow,
 } from "./count-row.js";
-export { MessageTable, type MessageKind, type MessageRow } from "./message-table.js";
-export { ANOMALY_CODES, anomalyCounts, type Anomaly, type AnomalyCode } from "./anomalies.js";
+export { MessageTable, type MessageRow } from "./message-table.js";
+export type { MessageKind } from "../../format/messages.js";
+export { anomalyCounts, type Anomaly } from "./anomalies.js";
+export { ANOMALY_CODES, type AnomalyCode } from "../../format/anomalies.js";
 export { WireFormatError } from "../wire/errors.js";
 import { WireFormatError } from "../wire/errors.js";
 export { scanJsonRpc, type JsonRpcKind, type JsonRpcMessageInfo, type JsonRpcScan } from "./jsonrpc.js";

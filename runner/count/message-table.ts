@@ -4,20 +4,10 @@
  * build and collect than counting the bytes does. {@link MessageTable.toRows} and
  * {@link MessageTable.row} give {@link MessageRow} objects where a caller wants them.
  */
+import { MESSAGE_KINDS, type MessageKind } from "../../format/messages.js";
 import type { Direction } from "../capture/log.js";
-import type { AnomalyCode } from "./anomalies.js";
+import type { AnomalyCode } from "../../format/anomalies.js";
 import type { JsonRpcKind } from "./jsonrpc.js";
-
-/**
- * What a {@link MessageRow} is. A JSON-RPC message (`request`, `notification`, `result`, `error`);
- * `http-only`: one HTTP message's own bytes (head, chunk framing, and body bytes outside the
- * JSON-RPC messages it carries: SSE field names and blank lines, batch brackets, whitespace, or a
- * whole body without JSON-RPC); `line-only`: stdio bytes outside JSON-RPC messages (a batch's
- * brackets, blank or whitespace lines, a CR before the newline, and then the line's newline);
- * `unattributed`: bytes attributed to no layer (`unattributedBytes`: a stdio line without
- * JSON-RPC, a partial stdio line, bytes that do not parse as HTTP/1.1), named by an anomaly.
- */
-export type MessageKind = "request" | "notification" | "result" | "error" | "http-only" | "line-only" | "unattributed";
 
 /**
  * One place the bytes went. Summed over all rows, `headBytes`, `bodyBytes`, `framingBytes`,
@@ -67,7 +57,7 @@ export interface MessageRow {
 }
 
 /** The kinds, by their code in {@link MessageTable.kind}. */
-const KINDS: readonly MessageKind[] = ["request", "notification", "result", "error", "http-only", "line-only", "unattributed"];
+const KINDS: readonly MessageKind[] = MESSAGE_KINDS;
 /** Code of each kind in {@link MessageTable.kind}. An `unattributed` row keeps its bytes in the body column. */
 export const KIND = { request: 0, notification: 1, result: 2, error: 3, "http-only": 4, "line-only": 5, unattributed: 6 } as const satisfies Record<
   MessageKind,

@@ -7,7 +7,8 @@
  * stderr is not in the log (the tap keeps it apart).
  */
 import { reassemble, seqAtOffset, type CaptureRecord, type Stream } from "../capture/log.js";
-import { sortAnomalies, streamLabel, type AnomalyCode } from "./anomalies.js";
+import { sortAnomalies, streamLabel } from "./anomalies.js";
+import type { AnomalyCode } from "../../format/anomalies.js";
 import { endOfLogAnomalies, finishMessages, newCount, noteStream, reportAnomaly, type Count, type CountResult } from "./count-row.js";
 import { describeBytes } from "../wire/errors.js";
 import { JsonScanError, skipWs } from "./json-scan.js";

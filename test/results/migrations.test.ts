@@ -154,7 +154,13 @@ test("a merge of the older folder, and a recount that finds a log gone, keep its
 
 test("a json_fields cell that is not a JSON array of strings, and a count past 2^53, are refused in one line", () => {
   const current = MESSAGE_COLUMNS.map((c) =>
-    c === "json_fields" ? '{"a":1}' : c.startsWith("tokens_") ? "" : c === "body_bytes" ? "99999999999999999999" : "0",
+    c === "json_fields"
+      ? '{"a":1}'
+      : c.startsWith("tokens_") || c === "anomalies"
+        ? ""
+        : c === "body_bytes"
+          ? "99999999999999999999"
+          : (({ dir: "c2s", kind: "request", sse: "no", incomplete: "no" } as Record<string, string>)[c] ?? "0"),
   );
   const file = join(work, "odd-cells.messages.tsv");
   writeFileSync(file, `${MESSAGE_COLUMNS.join("\t")}\n${current.join("\t")}\n`);
@@ -166,6 +172,44 @@ test("a json_fields cell that is not a JSON array of strings, and a count past 2
   assert.throws(
     () => readMessagesFile(file),
     (e: unknown) => e instanceof UserError && /:2 \(json_fields\): expected a JSON array of member paths/.test(e.message),
+  );
+});
+
+test("messages.tsv cells no wirecost writes are refused in one line: a negative count, sse other than yes/no, an unknown kind, direction or anomaly code", () => {
+  const good: Record<string, string> = { dir: "c2s", kind: "request", sse: "no", incomplete: "no" };
+  const row = (over: Record<string, string>) =>
+    MESSAGE_COLUMNS.map((c) => over[c] ?? good[c] ?? (c.startsWith("tokens_") || c === "json_fields" || c === "anomalies" ? "" : "0"));
+  const file = join(work, "odd-words.messages.tsv");
+  writeFileSync(file, `${MESSAGE_COLUMNS.join("\t")}\n${row({}).join("\t")}\n`);
+  assert.equal(readMessagesFile(file)?.length, 1, "the well-formed row reads");
+  const refused: [Record<string, string>, RegExp][] = [
+    [{ body_bytes: "-5" }, /:2 \(body_bytes\): expected a non-negative integer, found `-5`/],
+    [{ sse: "maybe" }, /:2 \(sse\): expected `yes` or `no`, found `maybe`/],
+    [{ kind: "gossip" }, /:2 \(kind\): expected `request` or .*, found `gossip`/],
+    [{ dir: "sideways" }, /:2 \(dir\): expected `c2s` or `s2c`, found `sideways`/],
+    [{ anomalies: "invalid-json,made-up-code" }, /:2 \(anomalies\): `made-up-code` is no anomaly code wirecost writes/],
+  ];
+  for (const [over, message] of refused) {
+    writeFileSync(file, `${MESSAGE_COLUMNS.join("\t")}\n${row(over).join("\t")}\n`);
+    assert.throws(
+      () => readMessagesFile(file),
+      (e: unknown) => e instanceof UserError && message.test(e.message) && !e.message.includes("\n"),
+      JSON.stringify(over),
+    );
+  }
+});
+
+test("summary.tsv with an unknown anomaly code is refused in one line", () => {
+  const file = join(work, "odd-summary.tsv");
+  const lines = readFileSync(join(root, "results", "summary.tsv"), "utf8").split("\n");
+  const header = lines[0]!.split("\t");
+  assert.ok(header.includes("anomalies"), "the committed results' summary has the column");
+  const cells = lines[1]!.split("\t");
+  cells[header.indexOf("anomalies")] = "made-up-code:2";
+  writeFileSync(file, [lines[0], cells.join("\t"), ...lines.slice(2)].join("\n"));
+  assert.throws(
+    () => readSummary(file, "run first"),
+    (e: unknown) => e instanceof UserError && /:2 \(anomalies\): .*`made-up-code` is no anomaly code/.test(e.message),
   );
 });
 
