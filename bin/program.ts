@@ -4,7 +4,7 @@
  * it; tests parse the commands wirecost prints with it, actions replaced (test/execute/suggested-commands.test.ts).
  */
 import { Command, InvalidArgumentError } from "commander";
-import { toolInfo } from "../runner/results/provenance.js";
+import { toolInfo } from "../runner/paths.js";
 import { maxJobs } from "../runner/execute/jobs.js";
 import { MAX_REPEATS } from "../runner/matrix/types.js";
 

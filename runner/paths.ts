@@ -1,5 +1,5 @@
 /** Locations inside the installed package. */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,12 @@ function findRoot(): string {
 
 /** Absolute path of the wirecost package root (the folder holding package.json). */
 export const repoRoot: string = findRoot();
+
+/** Name and version of this wirecost (from its package.json). */
+export function toolInfo(): { name: string; version: string } {
+  const tool = JSON.parse(readFileSync(resolve(repoRoot, "package.json"), "utf8")) as { name: string; version: string };
+  return { name: tool.name, version: tool.version };
+}
 
 /**
  * Folder of target builds (`.wirecost/build/` under the wirecost root, git-ignored): one folder per

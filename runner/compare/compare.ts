@@ -8,7 +8,7 @@
  */
 import { UserError } from "../../format/errors.js";
 import { COUNT_COLUMNS } from "../count/count-row.js";
-import { glob } from "../execute/run-matrix.js";
+import { glob } from "../matrix/expand.js";
 import { byteChangeCauses, type ByteChange } from "./causes.js";
 import { readResultSet, type ResultSet, type SetContext } from "./sets.js";
 import type { ResultKind } from "../../format/kinds.js";

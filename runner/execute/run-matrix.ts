@@ -11,19 +11,20 @@ import { join, relative } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { shellQuote } from "../../format/shell.js";
 import { recordedPath } from "../../format/files.js";
-import { expand } from "../matrix/expand.js";
+import { expand, glob } from "../matrix/expand.js";
 import { flowsOf, stepsText } from "../matrix/flows.js";
 import type { Configuration, Matrix } from "../matrix/types.js";
 import { checkProvenanceVersion, readPlan, readRuns } from "../results/journal.js";
 import { discardStaging, swapIn, writeTarget } from "../results/swap.js";
 import { stagingDir } from "../../format/layout.js";
-import { collectProvenance, gitState, toolInfo } from "../results/provenance.js";
+import { collectProvenance, gitState } from "../results/provenance.js";
+import { toolInfo } from "../paths.js";
 import type { Provenance } from "../../format/schema.js";
 import { slugOf } from "../matrix/parse.js";
 import { preflight } from "../matrix/preflight.js";
 import { startBuilds, type StartedBuilds } from "../build/build.js";
 import { BuildGate } from "./build-gate.js";
-import { DRIVERS } from "../drivers/index.js";
+import { DRIVERS, loadDrivers } from "../drivers/index.js";
 import { SCHEMA_VERSION } from "../../format/schema.js";
 import type { ResultsPlan, RunRecord } from "../results/schema.js";
 import { ResultsStore } from "../results/store.js";
@@ -156,18 +157,6 @@ export interface TimeSplit {
   startupSeconds: number;
   /** This process's and its reaped children's CPU seconds at the start (subtract it from the end's to get the run's CPU, builds included). */
   cpuAtStart?: { own: number; children: number };
-}
-
-/** Compile a glob on configuration ids (`*` any run of characters, `?` one) into an anchored RegExp. */
-export function glob(p: string): RegExp {
-  return new RegExp(
-    "^" +
-      p
-        .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-        .replace(/\*/g, ".*")
-        .replace(/\?/g, ".") +
-      "$",
-  );
 }
 
 /** Values of the matrix's `client` axis (`raw`, the default driver, when it has none). */
@@ -602,7 +591,11 @@ async function runQueue(
   const signal = opts.signal;
   // Each run's count takes tokens: the tokenizers are built here, before any target starts, not by
   // the first count while other runs' connections wait on this process (runner/count/tokens.ts).
-  if (q.queue.length > 0) loadTokenizers();
+  // Likewise the client drivers' modules (runner/drivers/index.ts).
+  if (q.queue.length > 0) {
+    loadTokenizers();
+    await loadDrivers(clientNames(matrix));
+  }
   const jobs = Math.max(1, opts.jobs ?? defaultJobs());
   time.jobs = jobs;
   /** Targets with runs going on now → how many. */

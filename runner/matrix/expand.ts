@@ -459,3 +459,15 @@ function classifyCells(
 function keyOf(p: Path): string {
   return p.map((s, i) => (typeof s === "number" ? `[${s}]` : i ? `.${s}` : s)).join("");
 }
+
+/** Compile a glob on configuration ids (`*` any run of characters, `?` one) into an anchored RegExp. */
+export function glob(p: string): RegExp {
+  return new RegExp(
+    "^" +
+      p
+        .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+        .replace(/\*/g, ".*")
+        .replace(/\?/g, ".") +
+      "$",
+  );
+}

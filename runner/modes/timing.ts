@@ -2,9 +2,10 @@
  * Mode `timing` (`measures:` naming latency, cpu or throughput): trials run strictly one at a
  * time in interleaved order, each on a fresh target process (runner/execute/measure-run.ts
  * orchestrates, runner/measure/timings.ts writes). No resume, shard, jobs or verify: timings are
- * compared by eye against their spread; ^C kills the running target at once.
+ * compared by eye against their spread; ^C kills the running target at once. The timing machinery
+ * loads when a timing run starts, not when a command only asks which mode claims a matrix.
  */
-import { runTimingMatrix, timingOptions } from "../execute/measure-run.js";
+import { timingOptions } from "../measure/options.js";
 import type { RunMode } from "./types.js";
 
 /** The timing mode. */
@@ -16,6 +17,7 @@ export const timingMode: RunMode = {
   interrupt: "immediate",
   interruptNote: "nothing written: the timing files are written when every trial has run",
   async run(matrix, _file, o) {
+    const { runTimingMatrix } = await import("../execute/measure-run.js");
     const results = await runTimingMatrix(matrix, {
       results: o.results,
       only: o.only,

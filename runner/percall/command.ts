@@ -3,15 +3,15 @@
  * keep the configurations `--only` selects (globs on ids), check the target packages, measure
  * them with {@link runPercall} and write the results files ({@link writePercall}).
  */
-import { glob } from "../execute/run-matrix.js";
 import { cpus, loadavg, release, type } from "node:os";
 import { UserError } from "../../format/errors.js";
-import { expand } from "../matrix/expand.js";
+import { expand, glob } from "../matrix/expand.js";
 import { preflight } from "../matrix/preflight.js";
 import { ensureBuilt } from "../build/build.js";
 import type { Matrix } from "../matrix/types.js";
 import { PERCENTILE_METHOD } from "../measure/histogram.js";
-import { buildsProvenance, gitState, toolInfo } from "../results/provenance.js";
+import { buildsProvenance, gitState } from "../results/provenance.js";
+import { toolInfo } from "../paths.js";
 import { shellQuote } from "../../format/shell.js";
 import { callResultBytes, runPercall } from "./engine.js";
 import { refuseFolderToExtend, writePercall } from "./files.js";

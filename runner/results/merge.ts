@@ -16,7 +16,7 @@ import { readProvenanceFile } from "../../format/provenance.js";
 import { readMedians } from "../../format/medians.js";
 import { readSummary } from "../../format/summary.js";
 import { resultKind, resultKindOf } from "../../format/kinds.js";
-import { toolInfo } from "./provenance.js";
+import { toolInfo } from "../paths.js";
 import { discardStaging, swapIn, writeTarget } from "./swap.js";
 import { BYTES_SUPPORT, runCommandLine } from "../modes/commands.js";
 

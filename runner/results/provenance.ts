@@ -9,7 +9,7 @@ import { arch, cpus, platform, release } from "node:os";
 import { relative, resolve } from "node:path";
 import { execaSync } from "execa";
 import { simpleGit } from "simple-git";
-import { repoRoot } from "../paths.js";
+import { repoRoot, toolInfo } from "../paths.js";
 import { installedPackageVersion } from "../matrix/preflight.js";
 import type { Target } from "../matrix/types.js";
 import type { BuildRecord } from "../build/build.js";
@@ -53,12 +53,6 @@ export async function gitState(ignore: string[] = []): Promise<Provenance["git"]
   } catch {
     return { commit: "unknown", dirty: true };
   }
-}
-
-/** Name and version of this wirecost (from its package.json). */
-export function toolInfo(): { name: string; version: string } {
-  const tool = JSON.parse(readFileSync(resolve(repoRoot, "package.json"), "utf8")) as { name: string; version: string };
-  return { name: tool.name, version: tool.version };
 }
 
 /**

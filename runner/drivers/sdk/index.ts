@@ -5,8 +5,9 @@
  */
 import { sdkGenerationOf, type SdkClientName } from "../declarations.js";
 import type { Driver, DriverContext } from "../types.js";
-import { sdkV1Driver, SDK_V1_REVISIONS } from "./v1.js";
-import { sdkV2Driver, SDK_V2_REVISIONS } from "./v2.js";
+import { SDK_META } from "./meta.js";
+import { sdkV1Driver } from "./v1.js";
+import { sdkV2Driver } from "./v2.js";
 
 /** SDK client generation (a target's `sdkClient:`) → its client driver. */
 export const SDK_CLIENT_DRIVERS: Record<SdkClientName, Driver> = {
@@ -30,9 +31,7 @@ function pick(ctx: DriverContext): Driver {
 
 /** Client `sdk`: dispatches to the target's own SDK client ({@link SDK_CLIENT_DRIVERS}, by `ctx.sdkClient`). Revisions: the union. */
 export const sdkDriver: Driver = {
-  protocol: "mcp",
-  packages: ["@modelcontextprotocol/client", "@modelcontextprotocol/sdk"],
-  revisions: [...new Set<string>([...SDK_V1_REVISIONS, ...SDK_V2_REVISIONS])].sort(),
+  ...SDK_META,
   stdio: async (channel, ctx) => pick(ctx).stdio(channel, ctx),
   http: async (port, ctx) => pick(ctx).http(port, ctx),
 };

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { SDK_CLIENTS } from "../declarations.js";
+import { SDK_V1_META } from "./meta.js";
 import { ProtocolError, type Driver, type DriverContext } from "../types.js";
 import { CONFIRM_ANSWER } from "../mcp/flows.js";
 import { ChannelTransport } from "./channel-transport.js";
@@ -60,8 +61,7 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
 
 /** The SDK v1 client driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
 export const sdkV1Driver: Driver = {
-  protocol: "mcp",
-  revisions: SDK_V1_REVISIONS,
+  ...SDK_V1_META,
   stdio: (channel, ctx) => drive(new ChannelTransport(channel, ctx.timeoutMs) as unknown as Transport, ctx),
   http: (port, ctx) => drive(sdkV1HttpTransport(port, ctx.values.path), ctx),
 };

@@ -10,6 +10,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Transport } from "@modelcontextprotocol/client";
 import { SDK_CLIENTS } from "../declarations.js";
+import { SDK_V2_META } from "./meta.js";
 import type { Driver, DriverContext } from "../types.js";
 import { CONFIRM_ANSWER } from "../mcp/flows.js";
 import { ChannelTransport } from "./channel-transport.js";
@@ -61,8 +62,7 @@ async function drive(transport: Transport, ctx: DriverContext): Promise<void> {
 
 /** The SDK v2 client driver. HTTP endpoint path: axis `path` if present, else `/mcp`. */
 export const sdkV2Driver: Driver = {
-  protocol: "mcp",
-  revisions: SDK_V2_REVISIONS,
+  ...SDK_V2_META,
   stdio: (channel, ctx) => drive(new ChannelTransport(channel, ctx.timeoutMs) as unknown as Transport, ctx),
   http: (port, ctx) => drive(sdkV2HttpTransport(port, ctx.values.path), ctx),
 };
