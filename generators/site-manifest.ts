@@ -10,6 +10,8 @@
  * committed site's manifest reads the same in every clone). A file is removed only when render
  * wrote it (it is in the manifest), from the results folder rendered now, this render does not
  * write it, and it still holds the bytes render wrote (a file edited since is kept, and said so).
+ * A file of a page's name that no render wrote (not in the manifest) is not replaced: render
+ * refuses, unless it holds the very bytes the page would (generators/render.ts).
  * Pages rendered from another results folder into the same site (two `wirecost measure` runs
  * sharing one site folder) are left as they are, and stay in the manifest. Schema 1 (a digest per
  * name, no results folder) is read as rendered from the results folder rendered now, as it was
@@ -56,7 +58,12 @@ export function readSiteManifest(site: string): SiteFiles {
   const file = join(site, SITE_MANIFEST);
   if (!existsSync(file)) return new Map();
   const bad = (problem: string, key?: string) =>
-    new UserError({ file, key, problem, fix: `delete ${file}: the next render removes nothing and writes the manifest anew` });
+    new UserError({
+      file,
+      key,
+      problem,
+      fix: `delete ${file}: the next render removes nothing, writes the manifest anew, and replaces no page that differs from what it writes`,
+    });
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, "utf8"));

@@ -93,7 +93,7 @@ test("a manifest naming a path outside the site folder is refused in one line; n
   assert.equal(r.status, 1, r.stderr);
   assert.equal(
     r.stderr,
-    `wirecost: ${file} (files): "../outside.txt" is not the name of a file in the site folder; fix: delete ${file}: the next render removes nothing and writes the manifest anew\n`,
+    `wirecost: ${file} (files): "../outside.txt" is not the name of a file in the site folder; fix: delete ${file}: the next render removes nothing, writes the manifest anew, and replaces no page that differs from what it writes\n`,
   );
   assert.equal(readFileSync(join(parent, "outside.txt"), "utf8"), "not the site's");
   assert.deepEqual(readdirSync(site).sort(), before);
@@ -137,4 +137,36 @@ test("a schema 1 manifest (a digest per page) is read as the results folder rend
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /removed 2 files an earlier render wrote and this one does not/);
   assert.ok(!existsSync(join(site, `config-${GONE}.md`)));
+});
+
+test("a file no render wrote, of a page's name, is not replaced: refused in one line, nothing written; one holding the page's bytes is taken as the page", () => {
+  const site = tempDir("site-manifest-hand");
+  const results = fixtureCopy();
+  assert.equal(render(results, site).status, 0);
+  const page = "mcp-on-the-wire.md";
+  const written = readFileSync(join(site, page), "utf8");
+  // The manifest loses the page (as after an older wirecost, or the manifest deleted): the same bytes are still the page.
+  const file = join(site, MANIFEST);
+  const manifest = JSON.parse(readFileSync(file, "utf8")) as { files: Record<string, unknown> };
+  delete manifest.files[page];
+  writeFileSync(file, JSON.stringify(manifest));
+  assert.equal(render(results, site).status, 0);
+  // Now a hand-written file of that name, unrecorded again.
+  const again = JSON.parse(readFileSync(file, "utf8")) as { files: Record<string, unknown> };
+  delete again.files[page];
+  writeFileSync(file, JSON.stringify(again));
+  writeFileSync(join(site, page), "my own notes\n");
+  const before = readdirSync(site).map((n) => [n, readFileSync(join(site, n), "utf8")]);
+  const r = render(results, site);
+  assert.equal(r.status, 1, r.stderr);
+  assert.equal(
+    r.stderr,
+    `wirecost: ${join(site, page)}: this render would replace it, and no render wrote it (it is not in ${MANIFEST}); fix: move it out of the site folder, or give --site a folder of its own\n`,
+  );
+  assert.deepEqual(
+    readdirSync(site).map((n) => [n, readFileSync(join(site, n), "utf8")]),
+    before,
+    "nothing written",
+  );
+  assert.notEqual(written, "my own notes\n");
 });
