@@ -92,7 +92,7 @@ export interface Provenance {
    * words (`open, list-tools, call-tool`); absent in results written before it.
    */
   flows?: Record<string, { description?: string; steps: string }>;
-  /** The tokenizers of the `tokens_<encoding>` columns, each with its package and version (`o200k_base (js-tiktoken 1.0.21)`); absent before tokens were counted. */
+  /** The tokenizers of the `tokens_<encoding>` columns, each with its package and version (`o200k_base (gpt-tokenizer 4.0.0)`; results counted before 2026-12-05 name js-tiktoken 1.0.21); absent before tokens were counted. */
   tokenizers?: string[];
   /**
    * Built targets (`build:` in the matrix) → their toolchain versions, ecosystem, full resolved

@@ -1,55 +1,56 @@
 /**
  * Token counts beside byte counts: how much of a model's context a piece of the wire takes, under
- * real tokenizers whose vocabularies ship inside a registry package (`js-tiktoken`: OpenAI's
- * o200k_base and cl100k_base, pure JavaScript, nothing downloaded at run time). Each count names
- * its tokenizer and the package version ({@link TOKENIZERS}).
+ * real tokenizers whose vocabularies ship inside a registry package (`gpt-tokenizer`: OpenAI's
+ * o200k_base and cl100k_base, pure JavaScript, nothing downloaded at run time; its counts are
+ * checked against js-tiktoken's in test/count/tokens.test.ts). Each count names its tokenizer and
+ * the package version ({@link tokenizerNames}).
  */
-import { getEncoding, type Tiktoken } from "js-tiktoken";
+import * as cl100kBase from "gpt-tokenizer/encoding/cl100k_base";
+import * as o200kBase from "gpt-tokenizer/encoding/o200k_base";
 import { ENCODINGS, type EncodingName } from "../../format/tokens.js";
 import { installedPackageVersion } from "../matrix/preflight.js";
 
 export { ENCODINGS, type EncodingName };
 
-const cache = new Map<EncodingName, Tiktoken>();
+/** The tokenizer package's encoders, by encoding. */
+const ENCODERS: Record<EncodingName, { encode(text: string, options: { disallowedSpecial: Set<string> }): number[] }> = {
+  o200k_base: o200kBase,
+  cl100k_base: cl100kBase,
+};
 
-/** The tokenizer of `encoding`, built on first use (see {@link loadTokenizers}). */
-function encoder(encoding: EncodingName): Tiktoken {
-  let enc = cache.get(encoding);
-  if (!enc) {
-    enc = getEncoding(encoding);
-    cache.set(encoding, enc);
-  }
-  return enc;
-}
+/** No special token is special in a wire text: `<|endoftext|>` in a tool's answer is counted as the text it is, as a model's API counts a user's text. */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+let loaded = false;
 
 /**
- * Build every tokenizer of {@link ENCODINGS} now, once per process (later calls return at once).
- * Building one decodes its whole vocabulary synchronously: about 1 s of CPU for o200k_base and
- * cl100k_base together on the project's machine, during which nothing else in the process runs.
- * A bytes run calls this before it starts any target: built by the first count instead, it stopped
- * the drivers and relays of the runs still in flight for longer than a target's keep-alive idle
- * timeout (5 s in Node's http server and uvicorn) on a loaded machine, and the target closed a
- * connection the driver was about to reuse ("server closed the connection before a complete
- * response" on the first repeat).
+ * Build every tokenizer of {@link ENCODINGS} now, once per process (later calls return at once):
+ * the package decodes its vocabulary on import (about 0.3 s of CPU for both encodings here, where
+ * js-tiktoken took 1.1 s to build them) and finishes its tables on the first count. A bytes run
+ * calls this before it starts any target, so that no count stops the drivers and relays of the runs
+ * still in flight (built by the first count on a loaded machine, a target's keep-alive idle timeout,
+ * 5 s in Node's http server and uvicorn, once closed a connection the driver was about to reuse).
  */
 export function loadTokenizers(): void {
-  for (const e of ENCODINGS) encoder(e);
+  if (loaded) return;
+  for (const e of ENCODINGS) countTokens("{}", e);
+  loaded = true;
 }
 
-/** Whether every tokenizer of {@link ENCODINGS} is built in this process ({@link loadTokenizers}). */
+/** Whether {@link loadTokenizers} has run in this process. */
 export function tokenizersLoaded(): boolean {
-  return ENCODINGS.every((e) => cache.has(e));
+  return loaded;
 }
 
-/** Tokens of `text` under `encoding` (BPE as the tokenizer defines it; no special tokens allowed). */
+/** Tokens of `text` under `encoding` (BPE as the tokenizer defines it; special-token strings counted as ordinary text). */
 export function countTokens(text: string, encoding: EncodingName): number {
-  return encoder(encoding).encode(text).length;
+  return ENCODERS[encoding].encode(text, AS_TEXT).length;
 }
 
 /**
  * The longest run of one character class (letters and marks, white space, punctuation) that
- * {@link countAllTokens} counts, characters. js-tiktoken merges the byte pairs of one piece in
- * time quadratic in its length, and a piece is such a run (the pre-tokenizer's pattern splits at
+ * {@link countAllTokens} counts, characters. BPE tokenizers in JavaScript merge the byte pairs of
+ * one piece in time quadratic in its length (js-tiktoken, which wirecost used first, did), and a piece is such a run (the pre-tokenizer's pattern splits at
  * class changes): a 64 KiB argument of one letter would take hours.
  */
 export const LONGEST_RUN_COUNTED = 256;
@@ -91,8 +92,8 @@ function remember(text: string, tokens: Record<EncodingName, number> | undefined
   countedChars += text.length;
 }
 
-/** The tokenizers, each as `ENCODING (js-tiktoken VERSION)`, for results files and pages to name. */
+/** The tokenizers, each as `ENCODING (gpt-tokenizer VERSION)`, for results files and pages to name. */
 export function tokenizerNames(): string[] {
-  const version = installedPackageVersion("js-tiktoken") ?? "not installed";
-  return ENCODINGS.map((e) => `${e} (js-tiktoken ${version})`);
+  const version = installedPackageVersion("gpt-tokenizer") ?? "not installed";
+  return ENCODINGS.map((e) => `${e} (gpt-tokenizer ${version})`);
 }

@@ -2,7 +2,9 @@
  * Tokens beside bytes: the tokenizers count a known string as the reference tokenization says
  * (OpenAI's "How to count tokens with tiktoken": "tiktoken is great!" is
  * [83, 1609, 5963, 374, 2294, 0] in cl100k_base and [83, 8251, 2488, 382, 2212, 0] in o200k_base),
- * are named with their package version, each tool definition of a real tools/list answer (the
+ * are named with their package version, agree with a second implementation (js-tiktoken) on the
+ * text of every JSON-RPC message of committed capture logs, count special-token strings
+ * (`<|endoftext|>`) as ordinary text instead of throwing, each tool definition of a real tools/list answer (the
  * committed capture log of mcp-ts-v2 over stdio) is measured over its exact bytes, and so is every
  * JSON-RPC message of the run in its messages.tsv.
  */
@@ -14,7 +16,7 @@ import { countAllTokens, countTokens, LONGEST_RUN_COUNTED, tokenizerNames } from
 import { countStreams } from "../../runner/count/index.js";
 import { messageRows } from "../../runner/results/messages.js";
 import { messagesTsv, readMessagesFile } from "../../format/messages.js";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { toolCatalogOfLog } from "../../runner/count/tool-catalog.js";
 import { readCaptureStreams } from "../../runner/capture/log.js";
@@ -28,7 +30,38 @@ test("a known string counts as its reference tokenization, under both encodings"
     assert.deepEqual(getEncoding(encoding).encode(KNOWN), ids, encoding);
     assert.equal(countTokens(KNOWN, encoding), ids.length, encoding);
   }
-  assert.deepEqual(tokenizerNames(), ["o200k_base (js-tiktoken 1.0.21)", "cl100k_base (js-tiktoken 1.0.21)"]);
+  assert.deepEqual(tokenizerNames(), ["o200k_base (gpt-tokenizer 4.0.0)", "cl100k_base (gpt-tokenizer 4.0.0)"]);
+});
+
+test("the counts agree with js-tiktoken's on every message line of committed capture logs, over stdio and HTTP bodies", () => {
+  const logs = readdirSync(join(root, "results/logs"))
+    .filter((c) => c.startsWith("raw-"))
+    .map((c) => join(root, "results/logs", c, "1.jsonl"))
+    .filter((f) => existsSync(f));
+  assert.ok(logs.length >= 20, `logs: ${logs.length}`);
+  const encoders = { o200k_base: getEncoding("o200k_base"), cl100k_base: getEncoding("cl100k_base") };
+  let texts = 0;
+  for (const log of logs)
+    for (const s of readCaptureStreams(log))
+      for (const line of s.bytes.toString("utf8").split(/\r?\n/)) {
+        // stdio lines are messages; HTTP bodies and SSE data lines carry them (the rest is head lines: text all the same).
+        const text = line.startsWith("data: ") ? line.slice(6) : line;
+        if (text === "" || text.length > 4096) continue;
+        texts++;
+        for (const e of ["o200k_base", "cl100k_base"] as const)
+          assert.equal(countTokens(text, e), encoders[e].encode(text, [], []).length, `${e}: ${text.slice(0, 80)}`);
+      }
+  assert.ok(texts > 1000, `texts compared: ${texts}`);
+});
+
+test("a special token's text (<|endoftext|>) in a message is counted as ordinary text, as js-tiktoken counts it with no special token allowed", () => {
+  const text = '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"say <|endoftext|> and <|fim_prefix|>"}]}}';
+  for (const e of ["o200k_base", "cl100k_base"] as const) {
+    const n = countTokens(text, e);
+    assert.equal(n, getEncoding(e).encode(text, [], []).length, e);
+    assert.ok(n > 20, `${e}: ${n}`);
+  }
+  assert.ok(countAllTokens(text), "counted, not thrown");
 });
 
 test("each tool definition of a real tools/list answer: its exact bytes and their tokens", () => {

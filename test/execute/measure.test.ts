@@ -131,7 +131,7 @@ test("measure --http … -- CMD: both transports, revisions found, one call each
         ),
       );
     }
-    assert.match(r.stdout, /tokenizers: o200k_base \(js-tiktoken 1\.0\.21\), cl100k_base \(js-tiktoken 1\.0\.21\)/);
+    assert.match(r.stdout, /tokenizers: o200k_base \(gpt-tokenizer 4\.0\.0\), cl100k_base \(gpt-tokenizer 4\.0\.0\)/);
     // What each revision adds: one pair per transport, with the session's change.
     const changes = tsv(join(results, "tools-changes.tsv"));
     for (const transport of ["http", "stdio"]) {
@@ -139,14 +139,14 @@ test("measure --http … -- CMD: both transports, revisions found, one call each
       assert.ok(pair.length > 0 && pair.every((c) => c.axis === "revision" && c.from === "2025-06-18" && c.to === "2025-11-25"), transport);
     }
     const provenance = JSON.parse(readFileSync(join(results, "provenance.json"), "utf8")) as { tokenizers: string[]; flows: Record<string, { steps: string }> };
-    assert.deepEqual(provenance.tokenizers, ["o200k_base (js-tiktoken 1.0.21)", "cl100k_base (js-tiktoken 1.0.21)"]);
+    assert.deepEqual(provenance.tokenizers, ["o200k_base (gpt-tokenizer 4.0.0)", "cl100k_base (gpt-tokenizer 4.0.0)"]);
     assert.equal(provenance.flows.call?.steps, "open, list-tools, call-tool");
     // The page: the answer for flow call over both transports, the catalog section, the flow defined from the results.
     const page = readFileSync(join(dir, "site", "v1.md"), "utf8");
     assert.match(page, /## The answer/);
     assert.match(page, /### Over HTTP\n+\| Flow \| Revision \| v1 \|\n\| --- \| --- \| ---: \|\n\| call \| 2025-03-26 \|/);
     assert.match(page, /## What this server's catalog costs a model's context/);
-    assert.match(page, /tokens under o200k\\_base \(js-tiktoken 1\.0\.21\), cl100k\\_base \(js-tiktoken 1\.0\.21\)/);
+    assert.match(page, /tokens under o200k\\_base \(gpt-tokenizer 4\.0\.0\), cl100k\\_base \(gpt-tokenizer 4\.0\.0\)/);
     assert.match(page, /\| echo \| \d[\d,]* \| \d[\d,]* \/ \d[\d,]* \| \d[\d,]* \(\+?-?\d+\) \|/);
     assert.match(page, /- 2025-06-18 → 2025-11-25 over stdio: /);
     assert.match(page, /`call`: tools\/list, then one tools\/call of echo \(steps: open, list-tools, call-tool\)/);
