@@ -10,6 +10,7 @@
 import { existsSync } from "node:fs";
 import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv, toTsv } from "./tsv.js";
+import { parseCount } from "./values.js";
 
 /** Each anomaly code with its meaning (runner/count/anomalies.ts says what the counter does with the bytes of each; pages may show the meanings). */
 export const ANOMALY_CODES = {
@@ -90,18 +91,16 @@ export function readAnomaliesFile(file: string): AnomalyRow[] {
   const table = readTsv(file, REGEN);
   const col = columnIndex(table, ANOMALY_COLUMNS);
   return table.rows.map((row) => {
-    const n = (name: string): number => {
-      const text = field(row, col(name));
-      if (!/^[0-9]+$/.test(text)) throw new UserError({ file, line: row.line, key: name, problem: `expected a whole number, found \`${text}\``, fix: REGEN });
-      return Number(text);
-    };
+    const n = (name: string): number => parseCount(field(row, col(name)), file, row.line, name, REGEN);
     const code = field(row, col("code"));
     const problem = unknownAnomalyCode(code);
     if (problem) throw new UserError({ file, line: row.line, key: "code", problem, fix: REGEN });
+    const dir = field(row, col("dir"));
+    if (dir !== "c2s" && dir !== "s2c") throw new UserError({ file, line: row.line, key: "dir", problem: `expected \`c2s\` or \`s2c\`, found \`${dir}\``, fix: REGEN });
     return {
       code,
       conn: n("conn"),
-      dir: field(row, col("dir")),
+      dir,
       offset: n("offset"),
       bytes: n("bytes"),
       detail: field(row, col("detail")),
@@ -121,7 +120,8 @@ export function anomalySummary(counts: ReadonlyMap<string, number> | Readonly<Re
 
 /**
  * Parse an `anomalies` cell back into code → count.
- * @throws Error naming the cell when a pair is not `code:count` or its code is none of {@link ANOMALY_CODES}
+ * @throws Error naming the cell when a pair is not `code:count`, its code is none of
+ *   {@link ANOMALY_CODES}, or its count is 0 or past 2^53−1
  */
 export function parseAnomalySummary(cell: string): Map<string, number> {
   const out = new Map<string, number>();
@@ -129,9 +129,12 @@ export function parseAnomalySummary(cell: string): Map<string, number> {
   for (const pair of cell.split(",")) {
     const m = /^([a-z0-9-]+):([0-9]+)$/.exec(pair);
     if (!m) throw new Error(`anomalies cell \`${cell}\`: \`${pair}\` is not code:count`);
+    const count = Number(m[2]);
+    if (!Number.isSafeInteger(count) || count === 0)
+      throw new Error(`anomalies cell \`${cell}\`: \`${pair}\` is no count wirecost writes (a whole number from 1 to ${Number.MAX_SAFE_INTEGER})`);
     const unknown = unknownAnomalyCode(m[1]!);
     if (unknown) throw new Error(`anomalies cell \`${cell}\`: ${unknown}`);
-    out.set(m[1]!, (out.get(m[1]!) ?? 0) + Number(m[2]));
+    out.set(m[1]!, (out.get(m[1]!) ?? 0) + count);
   }
   return out;
 }

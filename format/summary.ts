@@ -125,7 +125,7 @@ export function readSummary(file: string, missingFix: string): Summary {
         line: row.line,
         key: "anomalies",
         problem: (e as Error).message,
-        fix: "regenerate the results with `npx wirecost recount --results DIR`",
+        fix: "regenerate the results with `npx wirecost run` (recount reads this file too)",
       });
     }
     configs.push({

@@ -35,13 +35,22 @@ export function buildRoot(): string {
 /**
  * Folder of build caches kept across rebuilds and across clones (`<target>/` in it: cargo's target
  * folder, the checked wheels and jars; `_go-build/`: Go's build cache): `WIRECOST_CACHE_ROOT` when
- * set, else `wirecost/` in the user's cache folder (`$XDG_CACHE_HOME`, else `~/.cache`, as the XDG
- * Base Directory specification places non-essential cached data). Outside the clone, so a second
+ * set (a relative one from the working folder), else `wirecost/` in the user's cache folder
+ * (`$XDG_CACHE_HOME` when absolute, else `~/.cache`, as the XDG Base Directory specification
+ * places non-essential cached data and ignores a relative `XDG_CACHE_HOME`). Outside the clone, so a second
  * clone on the same machine builds its targets from what the first one compiled: each tool keys
  * what it keeps by its inputs (cargo by crate, version, features and compiler; Go by content;
  * wheels and jars checked by sha256), and locks or writes its entries atomically, so clones
  * building at once share it. A build's output stays in {@link buildRoot}.
  */
+/**
+ * Where {@link buildCacheRoot} took its folder from, for messages: `WIRECOST_CACHE_ROOT`,
+ * `XDG_CACHE_HOME` or `~/.cache`.
+ */
+export function buildCacheRootSource(env: NodeJS.ProcessEnv = process.env): string {
+  return env.WIRECOST_CACHE_ROOT ? "WIRECOST_CACHE_ROOT" : env.XDG_CACHE_HOME?.startsWith("/") ? "XDG_CACHE_HOME" : "~/.cache";
+}
+
 export function buildCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   if (env.WIRECOST_CACHE_ROOT) return resolve(env.WIRECOST_CACHE_ROOT);
   // The specification ignores a relative XDG_CACHE_HOME.

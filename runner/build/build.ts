@@ -13,8 +13,8 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { execa } from "execa";
 import { UserError } from "../../format/errors.js";
 import type { Buildable, Matrix, Target } from "../matrix/types.js";
-import { buildCacheRoot, repoRoot } from "../paths.js";
-import { writeAtomic } from "../../format/files.js";
+import { buildCacheRoot, buildCacheRootSource, repoRoot } from "../paths.js";
+import { makeFolder, writeAtomic } from "../../format/files.js";
 import { missingToolchain, toolchainVersions } from "./toolchain.js";
 import { readResolved, type ResolvedSet } from "./resolved.js";
 import { Interrupted } from "../errors.js";
@@ -227,6 +227,22 @@ function removeDeadBuildsLeftovers(dir: string): void {
 }
 
 /**
+ * Create a build's cache folder (runner/paths.ts buildCacheRoot) one level at a time (format/files.ts
+ * makeFolder: Node's recursive mkdir never returns under /proc).
+ * @throws UserError naming the folder, the cause and the variable that chose it
+ */
+function makeCacheFolder(cache: string): void {
+  try {
+    makeFolder(cache);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new UserError(
+      `cannot create the build cache folder ${cache} (${err.code ?? err.message}; the folder comes from ${buildCacheRootSource()}) — set WIRECOST_CACHE_ROOT to a folder you can write`,
+    );
+  }
+}
+
+/**
  * Run `target`'s build into a temporary folder and rename it into place; `kind` (a target or a
  * declared client) names it in progress lines and errors.
  * The build runs in its own process group: a ^C typed on the terminal reaches wirecost only, and
@@ -247,10 +263,10 @@ async function runBuild(
   const tmp = `${b.dir}.tmp-${process.pid}`;
   const logFile = `${b.dir}.log`;
   const cache = join(buildCacheRoot(), basename(b.dir));
+  makeCacheFolder(cache);
   removeDeadBuildsLeftovers(b.dir);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  mkdirSync(cache, { recursive: true });
   const argv = b.command.map((a) => a.replaceAll("{build}", tmp));
   // The build runs under bash, which writes its children's CPU time (`times`) to a file beside the
   // build folder when the command ends, at a lower priority (nice 10): runs started beside a build

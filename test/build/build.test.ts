@@ -152,6 +152,37 @@ test("a second clone's build finds what the first clone's build kept in the shar
   assert.equal(readFileSync(join(env.WIRECOST_CACHE_ROOT!, "ok", "kept.txt"), "utf8"), "kept\nkept\n", "both builds wrote into one cache folder");
 });
 
+test("a build cache folder that cannot be made (a file in its path, or under /proc) is one line naming the variable that chose it; no build starts", {
+  timeout: 120_000,
+}, async () => {
+  const { dir, matrix, env } = scratch();
+  const file = join(dir, "a-file");
+  writeFileSync(file, "x\n");
+  for (const root of [file, "/proc/wirecost-no-such-folder"]) {
+    const r = await execa(process.execPath, [cli, "run", matrix, "--only", "ok-*", "--results", join(dir, "r")], {
+      cwd: dir,
+      env: { ...env, WIRECOST_CACHE_ROOT: root },
+      reject: false,
+      timeout: 60_000,
+    });
+    assert.equal(r.exitCode, 1, r.stderr);
+    const lines = r.stderr.split("\n").filter((l) => l.startsWith("wirecost:"));
+    assert.deepEqual(lines.length, 1, r.stderr);
+    assert.match(
+      lines[0]!,
+      new RegExp(
+        `cannot create the build cache folder ${root}/ok \\((ENOTDIR|ENOENT); the folder comes from WIRECOST_CACHE_ROOT\\) — set WIRECOST_CACHE_ROOT to a folder you can write`,
+      ),
+    );
+    assert.equal(builds(dir), 0, "no build ran");
+    assert.deepEqual(
+      readdirSync(join(dir, ".wirecost", "build")).filter((n) => n.includes(".tmp-")),
+      [],
+      "no build folder left",
+    );
+  }
+});
+
 test("the build cache folder: WIRECOST_CACHE_ROOT, else wirecost/ in XDG_CACHE_HOME when absolute, else in ~/.cache", () => {
   assert.equal(buildCacheRoot({ WIRECOST_CACHE_ROOT: "/x/c", XDG_CACHE_HOME: "/y" }), "/x/c");
   assert.equal(buildCacheRoot({ XDG_CACHE_HOME: "/y" }), "/y/wirecost");
