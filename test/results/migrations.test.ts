@@ -17,6 +17,7 @@ import { WIRE_CHANGES, migrateTable } from "../../format/migrations.js";
 import { readProvenance } from "../../format/provenance.js";
 import { readSummary } from "../../format/summary.js";
 import { UserError } from "../../format/errors.js";
+import { readAnomaliesFile } from "../../format/anomalies.js";
 
 const FIXTURE = join(root, "test/fixtures/results-before-anomalies");
 const work = mkdtempSync(join(tmpdir(), "wirecost-migrations-"));
@@ -211,6 +212,36 @@ test("summary.tsv with an unknown anomaly code is refused in one line", () => {
     () => readSummary(file, "run first"),
     (e: unknown) => e instanceof UserError && /:2 \(anomalies\): .*`made-up-code` is no anomaly code/.test(e.message),
   );
+});
+
+test("anomalies.tsv counts past 2^53 or a direction no wirecost writes, and summary anomalies counts of 0 or past 2^53, are refused in one line", () => {
+  const file = join(work, "odd.anomalies.tsv");
+  const cases: [string, RegExp][] = [
+    ["invalid-json\t1\ts2c\t99999999999999999999\t5\tx", /:2 \(offset\): `99999999999999999999` is past the integers/],
+    ["invalid-json\t1\tup\t0\t5\tx", /:2 \(dir\): expected `c2s` or `s2c`, found `up`/],
+  ];
+  for (const [row, message] of cases) {
+    writeFileSync(file, `code\tconn\tdir\toffset\tbytes\tdetail\n${row}\n`);
+    assert.throws(
+      () => readAnomaliesFile(file),
+      (e: unknown) => e instanceof UserError && message.test(e.message),
+      row,
+    );
+  }
+  const summary = join(work, "odd-counts-summary.tsv");
+  const lines = readFileSync(join(root, "results", "summary.tsv"), "utf8").split("\n");
+  const header = lines[0]!.split("\t");
+  for (const cell of ["invalid-json:0", "invalid-json:99999999999999999999"]) {
+    const cells = lines[1]!.split("\t");
+    cells[header.indexOf("anomalies")] = cell;
+    writeFileSync(summary, [lines[0], cells.join("\t"), ...lines.slice(2)].join("\n"));
+    assert.throws(
+      () => readSummary(summary, "run first"),
+      (e: unknown) =>
+        e instanceof UserError && /:2 \(anomalies\): .*is no count wirecost writes.*; fix: regenerate the results with `npx wirecost run`/.test(e.message),
+      cell,
+    );
+  }
 });
 
 test("compare notes a count column one folder lacks, and a --fail-on rule on a column the head lost trips", () => {
