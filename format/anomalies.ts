@@ -96,7 +96,8 @@ export function readAnomaliesFile(file: string): AnomalyRow[] {
     const problem = unknownAnomalyCode(code);
     if (problem) throw new UserError({ file, line: row.line, key: "code", problem, fix: REGEN });
     const dir = field(row, col("dir"));
-    if (dir !== "c2s" && dir !== "s2c") throw new UserError({ file, line: row.line, key: "dir", problem: `expected \`c2s\` or \`s2c\`, found \`${dir}\``, fix: REGEN });
+    if (dir !== "c2s" && dir !== "s2c")
+      throw new UserError({ file, line: row.line, key: "dir", problem: `expected \`c2s\` or \`s2c\`, found \`${dir}\``, fix: REGEN });
     return {
       code,
       conn: n("conn"),

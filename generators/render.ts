@@ -6,7 +6,7 @@
  * The results folder and each folder directly under it are looked at; each one a report kind
  * recognises (reports/index.ts) becomes a report, and the index page lists them all.
  */
-import { existsSync, lstatSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, readdirSync, statSync, type Stats } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { fileSystemError, UserError } from "../format/errors.js";
 import { makeFolder, refuseOddEntries, writeAtomic, refuseNestedFolders } from "../format/files.js";
@@ -15,7 +15,7 @@ import { INDEX_ID, INDEX_TITLE, indexMarkdown, type IndexEntry } from "./pages/h
 import { REPORT_KINDS } from "./reports/index.js";
 import { resultKindOf } from "../format/kinds.js";
 import { loadResults } from "./results/load.js";
-import { readSiteManifest, SITE_MANIFEST, siteDigest, updateSiteManifest, type SiteFiles } from "./site-manifest.js";
+import { readSiteManifest, SITE_MANIFEST, siteDigest, updateSiteManifest, type SiteFiles, type SitePage } from "./site-manifest.js";
 
 /** Where to read results and where to write the site. */
 export interface RenderOptions {
@@ -83,22 +83,45 @@ function candidateFolders(root: string): string[] {
 }
 
 /**
- * Refuse a render that would replace a file of the site folder that no render wrote: a plain file
- * named as one of `files`, not in the site manifest, holding other bytes than the page (a page of
- * the same bytes is left as it would be written). Links, FIFOs and the like are replaced, never
- * written through (format/files.ts writeAtomic).
- * @throws UserError naming the first such file, with how many more, and the fix
+ * Why an entry of the site folder named as a page may not be replaced by this render, or undefined
+ * when it may: absent, the page's very bytes, or the bytes a render wrote there (the manifest's
+ * sha256) unchanged since. A file no render wrote, a page changed since render wrote it, and a
+ * link, folder or any entry that is not a plain file are the user's, and stay.
  */
-function refuseUnrecordedFiles(site: string, files: readonly string[], before: SiteFiles, outputs: ReadonlyMap<string, string>): void {
-  const unrecorded = files.filter((name) => {
-    if (before.has(name)) return false;
-    const path = join(site, name);
-    return existsSync(path) && lstatSync(path).isFile() && siteDigest(readFileSync(path)) !== siteDigest(outputs.get(name) ?? "");
+function replaceProblem(path: string, recorded: SitePage | undefined, content: string): string | undefined {
+  let entry: Stats;
+  try {
+    entry = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (!entry.isFile())
+    return `it is ${entry.isSymbolicLink() ? "a symbolic link" : entry.isDirectory() ? "a folder" : "not a plain file"}, which no render writes`;
+  let digest: string;
+  try {
+    digest = siteDigest(readFileSync(path));
+  } catch (e) {
+    return `it cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+  }
+  if (digest === siteDigest(content)) return undefined;
+  if (recorded === undefined) return `no render wrote it (it is not in ${SITE_MANIFEST})`;
+  return digest === recorded.sha256 ? undefined : "it changed since a render wrote it";
+}
+
+/**
+ * Refuse a render that would replace what is not its own in the site folder: for each page of
+ * `files`, {@link replaceProblem}. Nothing is written when it refuses.
+ * @throws UserError naming the first such entry and why, with how many more, and the fix
+ */
+function refuseReplacingOthers(site: string, files: readonly string[], before: SiteFiles, outputs: ReadonlyMap<string, string>): void {
+  const problems = files.flatMap((name) => {
+    const problem = replaceProblem(join(site, name), before.get(name), outputs.get(name) ?? "");
+    return problem === undefined ? [] : [{ name, problem }];
   });
-  if (unrecorded.length > 0)
+  if (problems.length > 0)
     throw new UserError({
-      file: join(site, unrecorded[0]!),
-      problem: `this render would replace it, and no render wrote it (it is not in ${SITE_MANIFEST})${unrecorded.length > 1 ? `; so are ${unrecorded.length - 1} more of the pages it writes` : ""}`,
+      file: join(site, problems[0]!.name),
+      problem: `this render would replace it, and ${problems[0]!.problem}${problems.length > 1 ? `; so would ${problems.length - 1} more of the pages it writes` : ""}`,
       fix: "move it out of the site folder, or give --site a folder of its own",
     });
 }
@@ -113,8 +136,8 @@ function refuseUnrecordedFiles(site: string, files: readonly string[], before: S
  *   files), when a report's file is missing or malformed, or when two reports write the same page
  *   (e.g. two bytes reports with one slug), or when a page of the same name in the site folder was
  *   rendered from another results folder (site-manifest.ts; the index excepted: it is kept, see
- *   `RenderReport.indexOf`), or when it would replace a file of the site folder that no render
- *   wrote ({@link refuseUnrecordedFiles}), or when the site folder cannot be written (read-only,
+ *   `RenderReport.indexOf`), or when it would replace an entry of the site folder that is not
+ *   its own: a file no render wrote, a page changed since, a link or folder ({@link refuseReplacingOthers}), or when the site folder cannot be written (read-only,
  *   no permission, a file in the way: one line naming `--site` and the fix), or when its manifest
  *   is unreadable (one line naming it)
  */
@@ -169,7 +192,7 @@ export async function render(opts: RenderOptions): Promise<RenderReport> {
   // The index of another results folder's render is kept as it is (said in `indexOf`): this render's pages are not listed in it.
   const indexOf = foreign(`${INDEX_ID}.md`) ?? foreign(`${INDEX_ID}.html`);
   const files = [...outputs.keys()].filter((name) => indexOf === undefined || !isIndex(name)).sort();
-  refuseUnrecordedFiles(opts.site, files, before, outputs);
+  refuseReplacingOthers(opts.site, files, before, outputs);
   try {
     makeFolder(opts.site);
     // Each page written beside and renamed into place: a link or FIFO of that name in --site is

@@ -21,7 +21,7 @@ import { machineInfo } from "../measure/machine.js";
 import { trialOrder } from "../measure/order.js";
 import { allowedCores, resolveLayout, type Layout } from "../measure/pinning.js";
 import { runTrial, type TrialResult } from "../measure/trial.js";
-import { timingOptions, type TimingOptions } from "../measure/options.js";
+import { timingOptions } from "../measure/options.js";
 import { writeTimings } from "../measure/timings.js";
 import { targetKey, targetOf } from "../matrix/target-of.js";
 

@@ -4,7 +4,6 @@
  * command line, start and end times.
  */
 import { tokenizerNames } from "../count/tokens.js";
-import { readFileSync } from "node:fs";
 import { arch, cpus, platform, release } from "node:os";
 import { relative, resolve } from "node:path";
 import { execaSync } from "execa";

@@ -10,7 +10,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { cli, root } from "../paths.js";
 import { fixtureCopy, tempDir } from "./support.js";
@@ -169,4 +169,40 @@ test("a file no render wrote, of a page's name, is not replaced: refused in one 
     "nothing written",
   );
   assert.notEqual(written, "my own notes\n");
+});
+
+test("a page changed since render wrote it, a link and a folder of a page's name are not replaced: one line each, nothing written", () => {
+  const site = tempDir("site-manifest-theirs");
+  const results = fixtureCopy();
+  assert.equal(render(results, site).status, 0);
+  const page = "mcp-on-the-wire.md";
+  const listing = () => readdirSync(site).map((n) => [n, lstatSync(join(site, n)).isFile() ? readFileSync(join(site, n), "utf8") : "(not a file)"]);
+  const cases: [string, () => void, RegExp][] = [
+    ["edited", () => writeFileSync(join(site, page), `${readFileSync(join(site, page), "utf8")}my note\n`), /it changed since a render wrote it/],
+    [
+      "link",
+      () => {
+        rmSync(join(site, page));
+        symlinkSync(join(site, "index.md"), join(site, page));
+      },
+      /it is a symbolic link, which no render writes/,
+    ],
+    [
+      "folder",
+      () => {
+        rmSync(join(site, page));
+        mkdirSync(join(site, page));
+      },
+      /it is a folder, which no render writes/,
+    ],
+  ];
+  for (const [name, make, why] of cases) {
+    make();
+    const before = listing();
+    const r = render(results, site);
+    assert.equal(r.status, 1, `${name}: ${r.stderr}`);
+    assert.equal(r.stderr.split("\n").filter(Boolean).length, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`${join(site, page)}: this render would replace it, and ${why.source}; fix: move it out of the site folder`));
+    assert.deepEqual(listing(), before, `${name}: nothing written`);
+  }
 });

@@ -12,7 +12,20 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { cli, root } from "../paths.js";
@@ -532,7 +545,7 @@ test("merge and verify refuse an output folder that is, holds or lies inside a f
   assert.ok(!existsSync(join(input, "sub")));
 });
 
-test("measure refuses a results folder holding another run's results; render replaces a link in --site, never writing through it", () => {
+test("measure refuses a results folder holding another run's results; render refuses to replace a link in --site, never writing through it", () => {
   const other = at("not-measure");
   cpSync(at("s1"), other, { recursive: true });
   const before = snapshot(other);
@@ -548,9 +561,11 @@ test("measure refuses a results folder holding another run's results; render rep
   writeFileSync(victim, "VICTIM\n");
   symlinkSync(victim, join(site, "index.html"));
   const r = wirecost(["render", "--results", at("s1"), "--site", site]);
-  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.status, 1, r.stderr);
+  assert.match(r.stderr, /index\.html: this render would replace it, and it is a symbolic link, which no render writes/);
   assert.equal(readFileSync(victim, "utf8"), "VICTIM\n", "nothing written through the link");
-  assert.ok(statSync(join(site, "index.html")).isFile() && readFileSync(join(site, "index.html"), "utf8").startsWith("<!doctype html>"));
+  assert.ok(lstatSync(join(site, "index.html")).isSymbolicLink(), "the user's link stays");
+  assert.deepEqual(readdirSync(site), ["index.html"], "nothing written beside it");
 });
 
 test("run --resume signals no process for a pid file it did not write (no start time or boot), and leaves other files there", async () => {
