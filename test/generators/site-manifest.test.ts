@@ -10,7 +10,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { cli, root } from "../paths.js";
 import { fixtureCopy, tempDir } from "./support.js";
@@ -205,4 +205,17 @@ test("a page changed since render wrote it, a link and a folder of a page's name
     assert.match(r.stderr, new RegExp(`${join(site, page)}: this render would replace it, and ${why.source}; fix: move it out of the site folder`));
     assert.deepEqual(listing(), before, `${name}: nothing written`);
   }
+});
+
+test("the same results folder named through a symbolic link renders into the site its real path rendered", () => {
+  const parent = tempDir("site-manifest-link");
+  const results = fixtureCopy();
+  const link = join(parent, "results-link");
+  symlinkSync(results, link);
+  const site = join(parent, "site");
+  assert.equal(render(results, site).status, 0);
+  const r = render(link, site);
+  assert.equal(r.status, 0, r.stderr);
+  const manifest = JSON.parse(readFileSync(join(site, MANIFEST), "utf8")) as { files: Record<string, { results: string }> };
+  assert.deepEqual([...new Set(Object.values(manifest.files).map((f) => f.results))], [relative(realpathSync(site), realpathSync(results))]);
 });
