@@ -10,7 +10,7 @@
 import { existsSync } from "node:fs";
 import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv, toTsv } from "./tsv.js";
-import { parseCount } from "./values.js";
+import { parseCount, parseDirection } from "./values.js";
 
 /** Each anomaly code with its meaning (runner/count/anomalies.ts says what the counter does with the bytes of each; pages may show the meanings). */
 export const ANOMALY_CODES = {
@@ -95,9 +95,7 @@ export function readAnomaliesFile(file: string): AnomalyRow[] {
     const code = field(row, col("code"));
     const problem = unknownAnomalyCode(code);
     if (problem) throw new UserError({ file, line: row.line, key: "code", problem, fix: REGEN });
-    const dir = field(row, col("dir"));
-    if (dir !== "c2s" && dir !== "s2c")
-      throw new UserError({ file, line: row.line, key: "dir", problem: `expected \`c2s\` or \`s2c\`, found \`${dir}\``, fix: REGEN });
+    const dir = parseDirection(field(row, col("dir")), file, row.line, "dir", REGEN);
     return {
       code,
       conn: n("conn"),

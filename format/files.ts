@@ -204,7 +204,7 @@ export function refuseNotPlainFile(path: string): void {
 }
 
 /** `path` made absolute with symbolic links in its existing part resolved (the part that does not exist yet is appended as given). */
-function realPathOf(path: string): string {
+export function realPathOf(path: string): string {
   const abs = resolve(path);
   let head = abs;
   const tail: string[] = [];

@@ -23,7 +23,7 @@
  */
 import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv, toTsv } from "./tsv.js";
-import { parseCount } from "./values.js";
+import { parseCount, parseDirection, parseOneOf, parseYesNo } from "./values.js";
 import { unknownAnomalyCode } from "./anomalies.js";
 import { ENCODINGS, tokenColumn, type EncodingName } from "./tokens.js";
 import { existsSync } from "node:fs";
@@ -42,11 +42,6 @@ export const MESSAGE_KINDS = ["request", "notification", "result", "error", "htt
 
 /** A row's kind: one of {@link MESSAGE_KINDS}. */
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
-
-/** The `dir` of a row: client to server, server to client. */
-const DIRECTIONS = ["c2s", "s2c"] as const;
-/** How a yes/no cell is written (format/tsv.ts). */
-const YES_NO = ["yes", "no"] as const;
 
 /** One JSON-RPC message or HTTP-only part of a run, as the file holds it. */
 export interface MessageRow {
@@ -214,18 +209,6 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
   return table.rows.map((row) => {
     const get = (name: string): string => field(row, col(name));
     const n = (name: string): number => parseCount(get(name), file, row.line, name, REGEN);
-    const word = <T extends string>(name: string, words: readonly T[]): T => {
-      const value = get(name);
-      if (!words.includes(value as T))
-        throw new UserError({
-          file,
-          line: row.line,
-          key: name,
-          problem: `expected ${words.map((w) => `\`${w}\``).join(" or ")}, found \`${value}\``,
-          fix: REGEN,
-        });
-      return value as T;
-    };
     const anomalies = get("anomalies") === "" ? [] : get("anomalies").split(",");
     for (const code of anomalies) {
       const problem = unknownAnomalyCode(code);
@@ -241,8 +224,8 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
     return {
       seq: n("seq"),
       conn: n("conn"),
-      dir: word("dir", DIRECTIONS),
-      kind: word("kind", MESSAGE_KINDS),
+      dir: parseDirection(get("dir"), file, row.line, "dir", REGEN),
+      kind: parseOneOf(get("kind"), MESSAGE_KINDS, file, row.line, "kind", REGEN),
       method: get("method"),
       id: get("id"),
       startLine: get("start_line"),
@@ -251,8 +234,8 @@ export function readMessagesFile(file: string): MessageRow[] | undefined {
       framingBytes: n("framing_bytes"),
       newlineBytes: n("newline_bytes"),
       metaBytes: n("meta_bytes"),
-      sse: word("sse", YES_NO) === "yes",
-      incomplete: word("incomplete", YES_NO) === "yes",
+      sse: parseYesNo(get("sse"), file, row.line, "sse", REGEN),
+      incomplete: parseYesNo(get("incomplete"), file, row.line, "incomplete", REGEN),
       headerNames: names === "" ? [] : names.split(","),
       contentType: get("content_type"),
       anomalies,

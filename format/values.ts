@@ -68,17 +68,31 @@ export function parseMedianCount(text: string, file: string, line: number, colum
 }
 
 /**
+ * Parse a cell that holds one of a fixed set of words.
+ * @param fix the fix the message gives (default: regenerate the results)
+ * @throws UserError naming `file:line (column)` for any other text, listing the words
+ */
+export function parseOneOf<T extends string>(text: string, words: readonly T[], file: string, line: number, column: string, fix = REGENERATE): T {
+  if ((words as readonly string[]).includes(text)) return text as T;
+  throw new UserError({ file, line, key: column, problem: `expected ${words.map((w) => `\`${w}\``).join(" or ")}, found \`${text}\``, fix });
+}
+
+/**
  * Parse a `yes`/`no` flag.
+ * @param fix the fix the message gives (default: regenerate the results)
  * @throws UserError naming `file:line (column)` for any other text
  */
-export function parseYesNo(text: string, file: string, line: number, column: string): boolean {
-  if (text === "yes") return true;
-  if (text === "no") return false;
-  throw new UserError({
-    file,
-    line,
-    key: column,
-    problem: `expected \`yes\` or \`no\`, found \`${text}\``,
-    fix: REGENERATE,
-  });
+export function parseYesNo(text: string, file: string, line: number, column: string, fix = REGENERATE): boolean {
+  return parseOneOf(text, ["yes", "no"], file, line, column, fix) === "yes";
+}
+
+/** The directions of a stream: client to server, server to client. */
+export const DIRECTIONS = ["c2s", "s2c"] as const;
+
+/**
+ * Parse a stream direction ({@link DIRECTIONS}).
+ * @throws UserError naming `file:line (column)` for any other text
+ */
+export function parseDirection(text: string, file: string, line: number, column: string, fix = REGENERATE): (typeof DIRECTIONS)[number] {
+  return parseOneOf(text, DIRECTIONS, file, line, column, fix);
 }

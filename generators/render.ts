@@ -6,10 +6,10 @@
  * The results folder and each folder directly under it are looked at; each one a report kind
  * recognises (reports/index.ts) becomes a report, and the index page lists them all.
  */
-import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
-import { join, relative, resolve, sep } from "node:path";
+import { existsSync, lstatSync, readFileSync, readdirSync, statSync, type Stats } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { fileSystemError, UserError } from "../format/errors.js";
-import { makeFolder, refuseOddEntries, writeAtomic, refuseNestedFolders } from "../format/files.js";
+import { makeFolder, realPathOf, refuseOddEntries, writeAtomic, refuseNestedFolders } from "../format/files.js";
 import { addPage } from "./reports/page-files.js";
 import { INDEX_ID, INDEX_TITLE, indexMarkdown, type IndexEntry } from "./pages/home.js";
 import { REPORT_KINDS } from "./reports/index.js";
@@ -80,15 +80,6 @@ function candidateFolders(root: string): string[] {
       .map((n) => join(root, n))
       .filter((d) => statSync(d).isDirectory()),
   ];
-}
-
-/** `path` with its links resolved when it exists, else made absolute. */
-function realOrResolved(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
 }
 
 /**
@@ -185,7 +176,7 @@ export async function render(opts: RenderOptions): Promise<RenderReport> {
   if (outputs.has(SITE_MANIFEST)) throw new Error(`a report writes ${SITE_MANIFEST}, the site manifest's name`);
   const before = readSiteManifest(opts.site);
   // Real paths: the same results folder named through a link is the same folder.
-  const from = relative(realOrResolved(opts.site), realOrResolved(opts.results)).split(sep).join("/") || ".";
+  const from = relative(realPathOf(opts.site), realPathOf(opts.results)).split(sep).join("/") || ".";
   // A page another results folder's render wrote, still there, is not this render's to replace.
   const foreign = (name: string): string | undefined => {
     const page = before.get(name);
