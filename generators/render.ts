@@ -84,11 +84,11 @@ function candidateFolders(root: string): string[] {
 
 /**
  * Why an entry of the site folder named as a page may not be replaced by this render, or undefined
- * when it may: absent, the page's very bytes, or the bytes a render wrote there (the manifest's
+ * when it may: absent, the page's very bytes (`pageDigest`, its sha256), or the bytes a render wrote there (the manifest's
  * sha256) unchanged since. A file no render wrote, a page changed since render wrote it, and a
  * link, folder or any entry that is not a plain file are the user's, and stay.
  */
-function replaceProblem(path: string, recorded: SitePage | undefined, content: string): string | undefined {
+function replaceProblem(path: string, recorded: SitePage | undefined, pageDigest: string): string | undefined {
   let entry: Stats;
   try {
     entry = lstatSync(path);
@@ -103,7 +103,7 @@ function replaceProblem(path: string, recorded: SitePage | undefined, content: s
   } catch (e) {
     return `it cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
   }
-  if (digest === siteDigest(content)) return undefined;
+  if (digest === pageDigest) return undefined;
   if (recorded === undefined) return `no render wrote it (it is not in ${SITE_MANIFEST})`;
   return digest === recorded.sha256 ? undefined : "it changed since a render wrote it";
 }
@@ -113,9 +113,9 @@ function replaceProblem(path: string, recorded: SitePage | undefined, content: s
  * `files`, {@link replaceProblem}. Nothing is written when it refuses.
  * @throws UserError naming the first such entry and why, with how many more, and the fix
  */
-function refuseReplacingOthers(site: string, files: readonly string[], before: SiteFiles, outputs: ReadonlyMap<string, string>): void {
+function refuseReplacingOthers(site: string, files: readonly string[], before: SiteFiles, digests: ReadonlyMap<string, string>): void {
   const problems = files.flatMap((name) => {
-    const problem = replaceProblem(join(site, name), before.get(name), outputs.get(name) ?? "");
+    const problem = replaceProblem(join(site, name), before.get(name), digests.get(name)!);
     return problem === undefined ? [] : [{ name, problem }];
   });
   if (problems.length > 0)
@@ -193,13 +193,14 @@ export async function render(opts: RenderOptions): Promise<RenderReport> {
   // The index of another results folder's render is kept as it is (said in `indexOf`): this render's pages are not listed in it.
   const indexOf = foreign(`${INDEX_ID}.md`) ?? foreign(`${INDEX_ID}.html`);
   const files = [...outputs.keys()].filter((name) => indexOf === undefined || !isIndex(name)).sort();
-  refuseReplacingOthers(opts.site, files, before, outputs);
+  // Each page's sha256, once: the check below and the manifest both take it.
+  const now = new Map(files.map((name) => [name, siteDigest(outputs.get(name) ?? "")]));
+  refuseReplacingOthers(opts.site, files, before, now);
   try {
     makeFolder(opts.site);
     // Each page written beside and renamed into place: a link or FIFO of that name in --site is
     // replaced, never written through (or waited on).
     for (const name of files) writeAtomic(join(opts.site, name), outputs.get(name) ?? "");
-    const now = new Map(files.map((name) => [name, siteDigest(outputs.get(name) ?? "")]));
     return { site: opts.site, files, ...updateSiteManifest(opts.site, before, now, from), ...(indexOf !== undefined ? { indexOf } : {}) };
   } catch (e) {
     throw fileSystemError(e, { option: "--site", path: opts.site }) ?? e;
