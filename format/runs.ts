@@ -3,10 +3,18 @@
  * repeat, rebuilt from the run journal by runner/results/store.ts, read here for every reader.
  */
 import { existsSync } from "node:fs";
+import { parseAnomalySummary } from "./anomalies.js";
+import { UserError } from "./errors.js";
 import { resultsFile } from "./layout.js";
 import { compareCodeUnits } from "./order.js";
 import { columnIndex, field, readTsv } from "./tsv.js";
-import { parseInteger } from "./values.js";
+import { parseCount, parseOneOf } from "./values.js";
+
+/** How a run ended, as `runs.tsv` and the run journal write it: measured, failed (crash, bad bytes), timed out, or skipped. */
+export const RUN_STATUSES = ["ok", "failed", "timeout", "skipped"] as const;
+
+/** One of {@link RUN_STATUSES}. */
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** One row of `runs.tsv`: a configuration × repeat, every column kept as text in header order. */
 export interface RunRow {
@@ -14,8 +22,10 @@ export interface RunRow {
   config: string;
   /** 1-based repeat number. */
   repeat: number;
-  /** `ok`, `failed`, `timeout` or `skipped`. */
-  status: string;
+  /** One of {@link RUN_STATUSES}. */
+  status: RunStatus;
+  /** Anomaly code → how many times the counter found it in this run (column `anomalies`, format/anomalies.ts); empty when none or when the file has no such column. */
+  anomalies: ReadonlyMap<string, number>;
   /** Every column of the row by header name (including the ones above), as written. */
   cells: ReadonlyMap<string, string>;
 }
@@ -33,19 +43,39 @@ export interface Runs {
  * the tool catalog).
  * @param fix the fix a message gives
  * @returns undefined when the file does not exist
- * @throws UserError (file:line) when it lacks `config`, `repeat` or `status`, or a repeat is not an integer
+ * @throws UserError (file:line) when it lacks `config`, `repeat` or `status`, a repeat is not a
+ *   whole number from 1, a status is none of {@link RUN_STATUSES}, or an anomalies cell is not
+ *   `code:count` pairs of known codes
  */
 export function readRunsTable(dir: string, fix: string): Runs | undefined {
   const file = resultsFile(dir, "runs");
   if (!existsSync(file)) return undefined;
   const table = readTsv(file, fix);
   const col = columnIndex(table, ["config", "repeat", "status"]);
+  const anomaliesAt = table.header.indexOf("anomalies");
   const rows = table.rows.map((row) => ({
     config: field(row, col("config")),
-    repeat: parseInteger(field(row, col("repeat")), file, row.line, "repeat", fix),
-    status: field(row, col("status")),
+    repeat: parseRepeat(field(row, col("repeat")), file, row.line, fix),
+    status: parseOneOf(field(row, col("status")), RUN_STATUSES, file, row.line, "status", fix),
+    anomalies: anomaliesAt < 0 ? new Map<string, number>() : parseAnomalies(field(row, anomaliesAt), file, row.line, fix),
     cells: new Map(table.header.map((name, i) => [name, field(row, i)] as const)),
   }));
   rows.sort((a, b) => compareCodeUnits(a.config, b.config) || a.repeat - b.repeat);
   return { header: table.header, rows };
+}
+
+/** A repeat number: a whole number from 1. */
+function parseRepeat(text: string, file: string, line: number, fix: string): number {
+  const repeat = parseCount(text, file, line, "repeat", fix);
+  if (repeat === 0) throw new UserError({ file, line, key: "repeat", problem: "repeats are numbered from 1, found `0`", fix });
+  return repeat;
+}
+
+/** An `anomalies` cell (format/anomalies.ts), its problem named at its line. */
+function parseAnomalies(cell: string, file: string, line: number, fix: string): Map<string, number> {
+  try {
+    return parseAnomalySummary(cell);
+  } catch (e) {
+    throw new UserError({ file, line, key: "anomalies", problem: (e as Error).message, fix });
+  }
 }

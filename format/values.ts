@@ -7,7 +7,7 @@ const REGENERATE = "regenerate the results with `npx wirecost run`, or correct t
 /**
  * Parse a non-negative decimal integer (a byte or message count).
  * @param fix the fix the message gives (default: regenerate the results)
- * @throws UserError naming `file:line (column)` when `text` is not digits or exceeds 2^53−1 ({@link parseInteger})
+ * @throws UserError naming `file:line (column)` when `text` is not digits, has a leading zero or exceeds 2^53−1 ({@link parseInteger})
  */
 export function parseCount(text: string, file: string, line: number, column: string, fix = REGENERATE): number {
   if (!/^[0-9]+$/.test(text)) throw new UserError({ file, line, key: column, problem: `expected a non-negative integer, found \`${text}\``, fix });
@@ -17,10 +17,11 @@ export function parseCount(text: string, file: string, line: number, column: str
 /**
  * Parse a whole number that may be negative (a repeat, a trial, a signed count).
  * @param fix the fix the message gives (default: regenerate the results)
- * @throws UserError naming `file:line (column)` when `text` is not an optional minus and digits
+ * @throws UserError naming `file:line (column)` when `text` is not an optional minus and digits, or has a leading zero
  */
 export function parseInteger(text: string, file: string, line: number, column: string, fix = REGENERATE): number {
   if (!/^-?[0-9]+$/.test(text)) throw new UserError({ file, line, key: column, problem: `expected an integer, found \`${text}\``, fix });
+  if (/^-?0[0-9]/.test(text)) throw new UserError({ file, line, key: column, problem: `\`${text}\` has a leading zero, which no wirecost writes`, fix });
   const n = Number(text);
   if (!Number.isSafeInteger(n))
     throw new UserError({ file, line, key: column, problem: `\`${text}\` is past the integers a count holds exactly (±${Number.MAX_SAFE_INTEGER})`, fix });

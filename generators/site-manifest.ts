@@ -50,7 +50,7 @@ function isPageName(name: string): boolean {
 /**
  * The files a previous render wrote into `site` (empty when it has no manifest: a site rendered
  * before manifests existed, or a new folder).
- * @throws UserError naming the manifest (and key) when it is not JSON, of another schema version,
+ * @throws UserError naming the manifest (and key) when it cannot be read, is not JSON, is of another schema version,
  *   or names something that is not a plain file name with a sha256 (fix: delete it; the next
  *   render then removes nothing and writes it anew)
  */
@@ -64,9 +64,15 @@ export function readSiteManifest(site: string): SiteFiles {
       problem,
       fix: `delete ${file}: the next render removes nothing, writes the manifest anew, and replaces no page that differs from what it writes`,
     });
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw bad(`cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, "utf8"));
+    json = JSON.parse(text);
   } catch (e) {
     throw bad(`not JSON (${(e as Error).message})`);
   }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { writeAtomic } from "../../format/files.js";
 import { RESULTS_FOLDERS, journalDir, journalRepeat, nameProblem, planPath, recordedMatrix, resultsFile, runRecordPath } from "../../format/layout.js";
+import { RUN_STATUSES } from "../../format/runs.js";
 import { SCHEMA_VERSION } from "../../format/schema.js";
 import { BYTES_SUPPORT, runCommandLine } from "../modes/commands.js";
 import type { ResultsPlan, RunRecord } from "./schema.js";
@@ -155,8 +156,6 @@ export function readRuns(results: string, config: string, repeats: number): RunR
   return out.sort((a, b) => a.repeat - b.repeat);
 }
 
-const RUN_STATUSES: readonly string[] = ["ok", "failed", "timeout", "skipped"];
-
 /**
  * What is wrong with a run record read from `runs/<config>/<repeat>.json`, as [key, problem], or
  * undefined: its `config` and `repeat` must be those of its path, `status` one of the four,
@@ -167,7 +166,8 @@ function runProblem(run: unknown, config: string, repeat: number): [string, stri
   if (!isObject(run)) return ["", "expected a JSON object"];
   if (run.config !== config) return ["config", `expected ${JSON.stringify(config)} (its folder), found ${JSON.stringify(run.config)}`];
   if (run.repeat !== repeat) return ["repeat", `expected ${repeat} (its file name), found ${JSON.stringify(run.repeat)}`];
-  if (typeof run.status !== "string" || !RUN_STATUSES.includes(run.status)) return ["status", `expected one of ${RUN_STATUSES.join(", ")}`];
+  if (typeof run.status !== "string" || !(RUN_STATUSES as readonly string[]).includes(run.status))
+    return ["status", `expected one of ${RUN_STATUSES.join(", ")}`];
   if (typeof run.exit !== "string" || typeof run.error !== "string") return ["exit", "expected `exit` and `error` strings"];
   const whole = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
   for (const key of ["counts", "anomalies"] as const) {

@@ -5,8 +5,7 @@
 import type { CountRow } from "../count/index.js";
 import type { Configuration, ExcludedCell } from "../matrix/types.js";
 
-/** How a run ended: measured, failed (crash, bad bytes), timed out, or skipped. */
-export type RunStatus = "ok" | "failed" | "timeout" | "skipped";
+import type { RunStatus } from "../../format/runs.js";
 
 /** One run of one configuration: a row of runs.tsv, and one file `runs/<config>/<repeat>.json`. */
 export interface RunRecord {

@@ -14,6 +14,8 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSy
 import { join, relative } from "node:path";
 import { cli, root } from "../paths.js";
 import { fixtureCopy, tempDir } from "./support.js";
+import { UserError } from "../../format/errors.js";
+import { readSiteManifest } from "../../generators/site-manifest.js";
 
 const MANIFEST = ".wirecost-site.json";
 /** Configurations of the fixture dropped from the results between the two renders. */
@@ -218,4 +220,16 @@ test("the same results folder named through a symbolic link renders into the sit
   assert.equal(r.status, 0, r.stderr);
   const manifest = JSON.parse(readFileSync(join(site, MANIFEST), "utf8")) as { files: Record<string, { results: string }> };
   assert.deepEqual([...new Set(Object.values(manifest.files).map((f) => f.results))], [relative(realpathSync(site), realpathSync(results))]);
+});
+
+test("a manifest that cannot be read is refused in one line that says so, not that it is not JSON", () => {
+  const site = tempDir("site-manifest-unreadable");
+  mkdirSync(join(site, MANIFEST));
+  assert.throws(
+    () => readSiteManifest(site),
+    (e: unknown) =>
+      e instanceof UserError &&
+      e.message ===
+        `${join(site, MANIFEST)}: cannot be read (EISDIR); fix: delete ${join(site, MANIFEST)}: the next render removes nothing, writes the manifest anew, and replaces no page that differs from what it writes`,
+  );
 });

@@ -8,13 +8,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cli, root } from "../paths.js";
 import { MESSAGE_COLUMNS, readMessagesFile } from "../../format/messages.js";
 import { WIRE_CHANGES, migrateTable } from "../../format/migrations.js";
 import { readProvenance } from "../../format/provenance.js";
+import { readRunsTable } from "../../format/runs.js";
 import { readSummary } from "../../format/summary.js";
 import { UserError } from "../../format/errors.js";
 import { readAnomaliesFile } from "../../format/anomalies.js";
@@ -185,6 +186,7 @@ test("messages.tsv cells no wirecost writes are refused in one line: a negative 
   assert.equal(readMessagesFile(file)?.length, 1, "the well-formed row reads");
   const refused: [Record<string, string>, RegExp][] = [
     [{ body_bytes: "-5" }, /:2 \(body_bytes\): expected a non-negative integer, found `-5`/],
+    [{ body_bytes: "007" }, /:2 \(body_bytes\): `007` has a leading zero, which no wirecost writes/],
     [{ sse: "maybe" }, /:2 \(sse\): expected `yes` or `no`, found `maybe`/],
     [{ kind: "gossip" }, /:2 \(kind\): expected `request` or .*, found `gossip`/],
     [{ dir: "sideways" }, /:2 \(dir\): expected `c2s` or `s2c`, found `sideways`/],
@@ -196,6 +198,36 @@ test("messages.tsv cells no wirecost writes are refused in one line: a negative 
       () => readMessagesFile(file),
       (e: unknown) => e instanceof UserError && message.test(e.message) && !e.message.includes("\n"),
       JSON.stringify(over),
+    );
+  }
+});
+
+test("runs.tsv cells no wirecost writes are refused in one line: a status, a repeat 0, an unknown anomaly code", () => {
+  const dir = join(work, "odd-runs");
+  mkdirSync(dir, { recursive: true });
+  const header = "config\trepeat\tstatus\texit\terror\tanomalies";
+  writeFileSync(join(dir, "runs.tsv"), `${header}\na\t2\tok\t0\t\tinvalid-json:2\na\t1\tskipped\t\tno command\t\n`);
+  const runs = readRunsTable(dir, "run first")!;
+  assert.deepEqual(
+    runs.rows.map((r) => [r.repeat, r.status, [...r.anomalies]]),
+    [
+      [1, "skipped", []],
+      [2, "ok", [["invalid-json", 2]]],
+    ],
+    "well-formed rows read, sorted by repeat",
+  );
+  const refused: [string, RegExp][] = [
+    ["a\t1\tmaybe\t0\t\t", /runs\.tsv:2 \(status\): expected `ok` or `failed` or `timeout` or `skipped`, found `maybe`/],
+    ["a\t0\tok\t0\t\t", /runs\.tsv:2 \(repeat\): repeats are numbered from 1, found `0`/],
+    ["a\t01\tok\t0\t\t", /runs\.tsv:2 \(repeat\): `01` has a leading zero/],
+    ["a\t1\tok\t0\t\tmade-up-code:1", /runs\.tsv:2 \(anomalies\): .*`made-up-code` is no anomaly code/],
+  ];
+  for (const [row, message] of refused) {
+    writeFileSync(join(dir, "runs.tsv"), `${header}\n${row}\n`);
+    assert.throws(
+      () => readRunsTable(dir, "run first"),
+      (e: unknown) => e instanceof UserError && message.test(e.message) && !e.message.includes("\n"),
+      row,
     );
   }
 });
