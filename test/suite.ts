@@ -12,6 +12,13 @@
  *    sampler's windows, which other files' processes would disturb (and one whose cancellation
  *    under load is not understood yet: see the list).
  *
+ * Each file's process gets its own temporary folder (`TMPDIR`, which Node's `os.tmpdir()`, Python's
+ * `tempfile` and Go's `os.TempDir` read) under one folder of the suite's run,
+ * `$TMPDIR/wirecost-suite-XXXXXX/<n>`: removed when the file passes, kept and named when it fails,
+ * so that a run leaves nothing in the machine's temporary folder but what a failure needs read
+ * (the folder of the run goes once it is empty; on ^C or SIGTERM the files are stopped and every
+ * folder the run made goes).
+ *
  * Only files whose source exists are run (a test moved or deleted leaves no stale copy that runs).
  * At the end it prints each group's counts and wall time and the slowest files, and exits 1 when a
  * test failed or a file named on the command line or in a list here has no source.
@@ -20,9 +27,10 @@
  *   node dist/test/suite.js test/count/stdio.test.ts         # just these files (source or dist path)
  *   WIRECOST_TEST_CONCURRENCY=1 node dist/test/suite.js      # every file one at a time (default: 2 side by side)
  */
-import { existsSync, readdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { counted } from "../format/plural.js";
 import { root } from "./paths.js";
 
@@ -112,28 +120,79 @@ interface FileResult {
   exit: number | string;
   /** The spec reporter's "failing tests" section (names and first error lines), at most 40 lines; empty when none. */
   failing: string[];
+  /** Its temporary folder, kept when it failed; undefined when it passed (the folder is gone). */
+  kept: string | undefined;
 }
 
 /**
- * Run one test file in its own `node --test` process (Node's runner and its `spec` reporter) and
- * print its report whole once it ends, headed by its name and wall time, so that files run side
- * by side never interleave their lines.
+ * The suite run's temporary folders: one under the machine's temporary folder, and one per file
+ * inside it (short names: a Unix socket's path under it must stay within 107 bytes).
  */
-function runFile(source: string): Promise<FileResult> {
+class Scratch {
+  /** `$TMPDIR/wirecost-suite-XXXXXX`, traversable by every user (tests run the CLI as `nobody`). */
+  readonly root = mkdtempSync(join(tmpdir(), "wirecost-suite-"));
+  private next = 0;
+  /** Test processes running now (stopped on ^C or SIGTERM). */
+  readonly running = new Set<ChildProcess>();
+
+  constructor() {
+    chmodSync(this.root, 0o755);
+  }
+
+  /** A new folder for one file's process, writable by every user like /tmp itself (mode 1777). */
+  folder(): string {
+    const dir = join(this.root, String(++this.next));
+    mkdirSync(dir);
+    chmodSync(dir, 0o1777);
+    return dir;
+  }
+
+  /** Remove `dir`; a folder that cannot be removed is named on stderr (the suite's result stands). */
+  remove(dir: string): void {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch (e) {
+      process.stderr.write(`test suite: could not remove ${dir}: ${(e as Error).message}\n`);
+    }
+  }
+
+  /** Remove the run's folder when no failed file's folder is kept in it. */
+  finish(): void {
+    if (readdirSync(this.root).length === 0) this.remove(this.root);
+  }
+}
+
+/**
+ * Run one test file in its own `node --test` process (Node's runner and its `spec` reporter), with
+ * its own temporary folder ({@link Scratch}), and print its report whole once it ends, headed by its
+ * name and wall time, so that files run side by side never interleave their lines.
+ */
+function runFile(source: string, scratch: Scratch): Promise<FileResult> {
   const started = Date.now();
-  const child = spawn(process.execPath, ["--test", "--test-reporter=spec", compiled(source)], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const tmp = scratch.folder();
+  const child = spawn(process.execPath, ["--test", "--test-reporter=spec", compiled(source)], {
+    cwd: root,
+    env: { ...process.env, TMPDIR: tmp },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  scratch.running.add(child);
   const chunks: Buffer[] = [];
   child.stdout.on("data", (d: Buffer) => chunks.push(d));
   child.stderr.on("data", (d: Buffer) => chunks.push(d));
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
+      scratch.running.delete(child);
       const seconds = (Date.now() - started) / 1000;
       const text = Buffer.concat(chunks).toString("utf8");
       const counts: Record<string, number> = {};
       for (const m of text.matchAll(/^ℹ (tests|suites|pass|fail|cancelled|skipped|todo) (\d+)$/gm)) counts[m[1]!] = Number(m[2]);
       const exit = code ?? signal ?? "unknown";
-      process.stdout.write(`\n── ${source} (${seconds.toFixed(1)} s${exit === 0 ? "" : `, exit ${exit}`})\n${text}`);
-      resolve({ source, counts, seconds, exit, failing: failingSection(text) });
+      const kept = exit === 0 ? undefined : tmp;
+      if (kept === undefined) scratch.remove(tmp);
+      process.stdout.write(
+        `\n── ${source} (${seconds.toFixed(1)} s${kept === undefined ? "" : `, exit ${exit}, its temporary files kept in ${kept}`})\n${text}`,
+      );
+      resolve({ source, counts, seconds, exit, failing: failingSection(text), kept });
     });
   });
 }
@@ -151,12 +210,12 @@ function failingSection(text: string): string[] {
 }
 
 /** Run `sources`, `jobs` files at a time, in the order given. */
-async function runGroup(sources: readonly string[], jobs: number): Promise<GroupResult> {
+async function runGroup(sources: readonly string[], jobs: number, scratch: Scratch): Promise<GroupResult> {
   const started = Date.now();
   const queue = [...sources];
   const results: FileResult[] = [];
   const worker = async (): Promise<void> => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) results.push(await runFile(next));
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) results.push(await runFile(next, scratch));
   };
   await Promise.all(Array.from({ length: Math.min(jobs, sources.length) }, worker));
   const counts: Record<string, number> = {};
@@ -193,9 +252,19 @@ export async function main(args: readonly string[]): Promise<number> {
   const busy = chosen.filter((f) => !QUIET.includes(f)).sort((a, b) => rank(a) - rank(b));
   const quiet = QUIET.filter((f) => chosen.includes(f));
   const jobs = concurrency();
+  const scratch = new Scratch();
+  const stop = (signal: NodeJS.Signals) => {
+    for (const child of scratch.running) child.kill("SIGTERM");
+    scratch.remove(scratch.root);
+    process.stderr.write(`test suite: stopped by ${signal}; its temporary files removed\n`);
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
   const groups: [string, GroupResult][] = [];
-  if (busy.length) groups.push([`${counted(busy.length, "file")}, ${jobs} at a time`, await runGroup(busy, jobs)]);
-  if (quiet.length) groups.push([`${counted(quiet.length, "quiet file")}, one at a time`, await runGroup(quiet, 1)]);
+  if (busy.length) groups.push([`${counted(busy.length, "file")}, ${jobs} at a time`, await runGroup(busy, jobs, scratch)]);
+  if (quiet.length) groups.push([`${counted(quiet.length, "quiet file")}, one at a time`, await runGroup(quiet, 1, scratch)]);
+  scratch.finish();
   const lines = ["", "test suite:"];
   for (const [name, g] of groups) lines.push(`  ${name}: ${countsLine(g.counts)}; ${g.wallSeconds.toFixed(0)} s`);
   const slowest = groups.flatMap(([, g]) => [...g.seconds]).sort((a, b) => b[1] - a[1]);
@@ -205,7 +274,7 @@ export async function main(args: readonly string[]): Promise<number> {
   const tests = groups.reduce((n, [, g]) => n + (g.counts.tests ?? 0), 0);
   const failed = groups.some(([, g]) => g.failed);
   for (const r of groups.flatMap(([, g]) => g.failures)) {
-    lines.push(`  failed: ${r.source} (exit ${r.exit})`);
+    lines.push(`  failed: ${r.source} (exit ${r.exit}; its temporary files in ${r.kept})`);
     for (const l of r.failing) lines.push(`    ${l}`);
   }
   lines.push(`  ${counted(tests, "test")} in ${counted(chosen.length, "file")}, ${total.toFixed(0)} s${failed ? ", FAILED" : ""}`);
