@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { Ajv, type ErrorObject } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import { CLIENTS } from "../drivers/clients.js";
 import { parseStep, type FlowDefinition, type FlowStep, type RawStep } from "./flows.js";
 import { clientDeclaration, type SdkClientName } from "../drivers/declarations.js";
@@ -18,6 +18,7 @@ import { RESERVED_SLUGS } from "../../format/layout.js";
 import { parseYaml, yamlValue } from "../../format/yaml.js";
 import { buildRoot, repoRoot } from "../paths.js";
 import { Locator, type YamlPath } from "./locate.js";
+import { matrixSchemaValidator } from "./schema-validator.js";
 import { placeholderNames, substituteKnown } from "./placeholders.js";
 import { VERSION_AXIS, versionedName } from "./target-of.js";
 import type {
@@ -68,12 +69,9 @@ export function slugOf(title: string): string {
     .replace(/^-+|-+$/g, "");
 }
 
-let validator: ReturnType<Ajv["compile"]> | undefined;
+let validator: ValidateFunction | undefined;
 function validate(data: unknown): ErrorObject[] {
-  if (!validator) {
-    const schema = JSON.parse(readFileSync(resolve(repoRoot, "matrix.schema.json"), "utf8"));
-    validator = new Ajv({ allErrors: true, strict: false, verbose: true }).compile(schema);
-  }
+  validator ??= matrixSchemaValidator(resolve(repoRoot, "matrix.schema.json"));
   if (validator(data)) return [];
   const errs = (validator.errors ?? []).filter((e) => e.keyword !== "if"); // an if/then failure is reported by the then-schema's own errors
   // An unknown key explains a "required" or type error nearby better than they do: report it first.
