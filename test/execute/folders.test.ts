@@ -87,8 +87,11 @@ test("a second run into a folder being written is refused naming the first one's
     reject: false,
   });
   const lock = join(dir, ".wirecost-lock");
-  for (let i = 0; i < 200 && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 25));
-  assert.ok(existsSync(lock), "the first run holds the lock");
+  // Wait for its lock as long as it runs (a loaded machine can take seconds to start it), 60 s at most.
+  let exited = false;
+  void first.then(() => (exited = true));
+  for (let i = 0; i < 2400 && !exited && !existsSync(lock); i++) await new Promise((r) => setTimeout(r, 25));
+  assert.ok(existsSync(lock), `the first run holds the lock${exited ? ` (it exited first: ${(await first).stderr})` : ""}`);
   const held = JSON.parse(readFileSync(lock, "utf8")) as { pid: number; command: string };
   assert.equal(held.pid, first.pid);
   for (const args of [
