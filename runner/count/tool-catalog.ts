@@ -114,8 +114,8 @@ export function toolCatalogOfRun(path: string, transport: "http" | "stdio"): Too
   return tools;
 }
 
-/** Characters of a tool error's text kept in a finding. */
-const TOOL_ERROR_TEXT_CHARS = 120;
+/** Characters of a tool error's text kept in a finding (the rest is cut, `…` in its place). */
+export const TOOL_ERROR_TEXT_CHARS = 120;
 
 /** A text from the wire cut at {@link TOOL_ERROR_TEXT_CHARS} characters. */
 const cut = (said: string): string => (said.length > TOOL_ERROR_TEXT_CHARS ? `${said.slice(0, TOOL_ERROR_TEXT_CHARS)}…` : said);
