@@ -11,7 +11,9 @@ import { readPlan, readRuns, writePlan } from "./journal.js";
 import type { Provenance } from "../../format/schema.js";
 import type { ResultsPlan } from "./schema.js";
 import { rebuildResults } from "./store.js";
-import { RESULTS_FOLDERS, isJournalFileName, journalDir, logDir, resultsFile } from "../../format/layout.js";
+import { RESULTS_FOLDERS, anomaliesPath, isJournalFileName, journalDir, logDir, messagesPath, resultsFile } from "../../format/layout.js";
+import { readMessagesFile } from "../../format/messages.js";
+import { readAnomaliesFile } from "../../format/anomalies.js";
 import { readProvenanceFile } from "../../format/provenance.js";
 import { readMedians } from "../../format/medians.js";
 import { readSummary } from "../../format/summary.js";
@@ -55,6 +57,19 @@ function readShard(dir: string): { plan: ResultsPlan; provenance: Provenance } {
 }
 
 /**
+ * Read the per-message and anomalies tables of configuration `id`'s repeats 1..`repeats` in `dir`
+ * (format/messages.ts, format/anomalies.ts: the checks render makes), so that a shard whose pages
+ * would be refused is refused before anything is merged.
+ * @throws UserError naming the file, line and column of a cell no wirecost writes
+ */
+function checkRunTables(dir: string, id: string, repeats: number): void {
+  for (let repeat = 1; repeat <= repeats; repeat++) {
+    readMessagesFile(messagesPath(dir, id, repeat));
+    readAnomaliesFile(anomaliesPath(dir, id, repeat));
+  }
+}
+
+/**
  * Copy the journal files of configuration `id` with `repeats` planned repeats (format/layout.ts
  * isJournalFileName) from results folder `from` to `to`; nothing else.
  */
@@ -78,7 +93,7 @@ function copyJournal(from: string, to: string, id: string, repeats: number): voi
  * journal names are replaced or removed.
  * @param fresh replace `out` even when it holds results of configurations no input folder ran
  * @throws UserError when no folder is given, `out` is one of `dirs`, a folder is not a finished
- *   results folder or one of its files is malformed (named), folders differ in matrix sha256,
+ *   results folder or one of its files is malformed (named: a run record, a per-message or anomalies table included), folders differ in matrix sha256,
  *   a folder was written by another wirecost version than this one (named), a configuration
  *   appears in two folders (named with both folders), or `out` holds results of configurations
  *   no input folder ran (without `fresh`: merging fewer shards than before is refused, as
@@ -123,7 +138,11 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
   const configurations = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const missing = configurations.map((c) => c.id).filter((id) => !owner.has(id));
   const repeatsIn = (plan: ResultsPlan, id: string) => plan.configurations.find((c) => c.id === id)?.repeats ?? 0;
-  for (const s of shards) for (const id of s.plan.selected) readRuns(s.dir, id, repeatsIn(s.plan, id)); // throws naming the shard's file
+  for (const s of shards)
+    for (const id of s.plan.selected) {
+      readRuns(s.dir, id, repeatsIn(s.plan, id)); // throws naming the shard's file
+      checkRunTables(s.dir, id, repeatsIn(s.plan, id));
+    }
   const old = fresh ? undefined : readPlan(out);
   // Configurations `out` holds runs of (a merged folder also plans those no shard ran) that no input folder ran.
   const lost = (old?.selected ?? []).filter((id) => !owner.has(id) && readRuns(out, id, repeatsIn(old!, id)).length > 0);

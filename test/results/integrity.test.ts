@@ -188,7 +188,7 @@ test("kill -9 of a re-run leaves the old results whole and readable; --resume co
   assert.ok(!existsSync(join(dir, ".wirecost-next")));
 });
 
-test("merge refuses a shard of another wirecost version, and a garbage provenance.json, in one line", () => {
+test("merge refuses a shard of another wirecost version, a garbage provenance.json, and a per-message table render would refuse, in one line", () => {
   const other = at("other-version");
   cpSync(at("s2"), other, { recursive: true });
   const planFile = join(other, "runs", "plan.json");
@@ -204,6 +204,22 @@ test("merge refuses a shard of another wirecost version, and a garbage provenanc
   const line = refused(wirecost(["merge", at("s1"), garbage, "--results", at("merged-garbage")]));
   assert.ok(line.startsWith(`wirecost: ${join(garbage, "provenance.json")}: not valid JSON`), line);
   assert.ok(!existsSync(at("merged-garbage", "summary.tsv")));
+
+  // A per-message table render would refuse: merge refuses it too, before writing anything.
+  const odd = at("odd-messages");
+  cpSync(at("s2"), odd, { recursive: true });
+  const logs = join(odd, "logs");
+  const config = readdirSync(logs).find((c) => existsSync(join(logs, c, "1.messages.tsv")))!;
+  const table = join(logs, config, "1.messages.tsv");
+  const rows = readFileSync(table, "utf8").split("\n");
+  const header = rows[0]!.split("\t");
+  const cells = rows[1]!.split("\t");
+  cells[header.indexOf("dir")] = "sideways";
+  rows[1] = cells.join("\t");
+  writeFileSync(table, rows.join("\n"));
+  const messages = refused(wirecost(["merge", at("s1"), odd, "--results", at("merged-odd")]));
+  assert.ok(messages.startsWith(`wirecost: ${table}:2 (dir): expected \`c2s\` or \`s2c\`, found \`sideways\``), messages);
+  assert.ok(!existsSync(at("merged-odd")), "nothing written");
 });
 
 test("compare, recount and merge refuse what render refuses: negative or 1e308 medians, schemaVersion 99", () => {
