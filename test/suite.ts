@@ -16,8 +16,8 @@
  * `tempfile` and Go's `os.TempDir` read) under one folder of the suite's run,
  * `$TMPDIR/wirecost-suite-XXXXXX/<n>`: removed when the file passes, kept and named when it fails,
  * so that a run leaves nothing in the machine's temporary folder but what a failure needs read
- * (the folder of the run goes once it is empty; on ^C or SIGTERM the files are stopped and every
- * folder the run made goes).
+ * (the folder of the run goes once it is empty; on ^C or SIGTERM each file's process group is
+ * stopped, the suite waits until its processes are gone, and every folder the run made goes).
  *
  * Only files whose source exists are run (a test moved or deleted leaves no stale copy that runs).
  * At the end it prints each group's counts and wall time and the slowest files, and exits 1 when a
@@ -72,14 +72,19 @@ export const DEFAULT_CONCURRENCY = 2;
 
 /**
  * Files run side by side in the first group: `WIRECOST_TEST_CONCURRENCY` (a whole number from 1),
- * else {@link DEFAULT_CONCURRENCY}. (Side by side, HTTP runs once failed their first repeat with
+ * else (unset or empty) {@link DEFAULT_CONCURRENCY}; any other value is the one-line error returned
+ * instead, which the suite prints before exiting 1. (Side by side, HTTP runs once failed their first repeat with
  * "server closed the connection before a complete response": the first count of a wirecost process
  * built its tokenizers while other runs were in flight, stalling them past the targets' keep-alive
  * timeout under the load of two files; a bytes run now builds them first, runner/count/tokens.ts.)
  */
-export function concurrency(env: NodeJS.ProcessEnv = process.env): number {
-  const asked = Number(env.WIRECOST_TEST_CONCURRENCY);
-  return Number.isSafeInteger(asked) && asked >= 1 ? asked : DEFAULT_CONCURRENCY;
+export function concurrency(env: NodeJS.ProcessEnv = process.env): number | string {
+  const text = env.WIRECOST_TEST_CONCURRENCY;
+  if (text === undefined || text === "") return DEFAULT_CONCURRENCY;
+  const asked = Number(text);
+  return /^[0-9]+$/.test(text) && Number.isSafeInteger(asked) && asked >= 1
+    ? asked
+    : `test suite: WIRECOST_TEST_CONCURRENCY=${JSON.stringify(text)} is not a whole number from 1 — set it to the files to run side by side (1 for one at a time), or unset it for ${DEFAULT_CONCURRENCY}`;
 }
 
 /** Every test source under `test/` (repo-relative, sorted). */
@@ -156,6 +161,25 @@ class Scratch {
     }
   }
 
+  /**
+   * Stop every running file: SIGTERM to its process group (the test process and the commands its
+   * tests started, which stop their own targets and write what they hold), then wait until no
+   * process of those groups is left, 15 s at most, before the folders are removed.
+   */
+  async stopAll(): Promise<void> {
+    const groups = [...this.running].map((child) => child.pid!);
+    const alive = (group: number): boolean => {
+      try {
+        process.kill(-group, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const group of groups.filter(alive)) process.kill(-group, "SIGTERM");
+    for (let waited = 0; waited < 15_000 && groups.some(alive); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
   /** Remove the run's folder when no failed file's folder is kept in it. */
   finish(): void {
     if (readdirSync(this.root).length === 0) this.remove(this.root);
@@ -170,10 +194,12 @@ class Scratch {
 function runFile(source: string, scratch: Scratch): Promise<FileResult> {
   const started = Date.now();
   const tmp = scratch.folder();
+  // Its own process group, so that a stop reaches the processes its tests started too (below).
   const child = spawn(process.execPath, ["--test", "--test-reporter=spec", compiled(source)], {
     cwd: root,
     env: { ...process.env, TMPDIR: tmp },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
   scratch.running.add(child);
   const chunks: Buffer[] = [];
@@ -252,17 +278,21 @@ export async function main(args: readonly string[]): Promise<number> {
   const busy = chosen.filter((f) => !QUIET.includes(f)).sort((a, b) => rank(a) - rank(b));
   const quiet = QUIET.filter((f) => chosen.includes(f));
   const jobs = concurrency();
+  if (typeof jobs === "string") {
+    process.stderr.write(`${jobs}\n`);
+    return 1;
+  }
   const scratch = new Scratch();
-  const stop = (signal: NodeJS.Signals) => {
-    for (const child of scratch.running) child.kill("SIGTERM");
+  const stop = async (signal: NodeJS.Signals) => {
+    await scratch.stopAll();
     scratch.remove(scratch.root);
     process.stderr.write(`test suite: stopped by ${signal}; its temporary files removed\n`);
     process.exit(signal === "SIGINT" ? 130 : 143);
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.once("SIGINT", (signal) => void stop(signal));
+  process.once("SIGTERM", (signal) => void stop(signal));
   const groups: [string, GroupResult][] = [];
-  if (busy.length) groups.push([`${counted(busy.length, "file")}, ${jobs} at a time`, await runGroup(busy, jobs, scratch)]);
+  if (busy.length) groups.push([`${counted(busy.length, "file")}, ${Math.min(jobs, busy.length)} at a time`, await runGroup(busy, jobs, scratch)]);
   if (quiet.length) groups.push([`${counted(quiet.length, "quiet file")}, one at a time`, await runGroup(quiet, 1, scratch)]);
   scratch.finish();
   const lines = ["", "test suite:"];
