@@ -36,6 +36,10 @@ const kept = () => new Set(readdirSync(moduleDir).filter((f) => f.startsWith("ma
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "15" } } });
 const rounds = Number(values.rounds);
+if (!/^[1-9][0-9]*$/.test(values.rounds)) {
+  process.stderr.write(`matrix-schema: --rounds ${values.rounds}: expected a whole number from 1\n`);
+  process.exit(2);
+}
 const dir = mkdtempSync(join(tmpdir(), "wirecost-bench-schema-"));
 const real = join(root, "matrix.schema.json");
 const copy = join(dir, "matrix.schema.json");

@@ -120,7 +120,7 @@ export function anomalySummary(counts: ReadonlyMap<string, number> | Readonly<Re
 /**
  * Parse an `anomalies` cell back into code → count.
  * @throws Error naming the cell when a pair is not `code:count`, its code is none of
- *   {@link ANOMALY_CODES}, or its count is 0 or past 2^53−1
+ *   {@link ANOMALY_CODES}, or its count is 0, has a leading zero or is past 2^53−1
  */
 export function parseAnomalySummary(cell: string): Map<string, number> {
   const out = new Map<string, number>();
@@ -128,6 +128,7 @@ export function parseAnomalySummary(cell: string): Map<string, number> {
   for (const pair of cell.split(",")) {
     const m = /^([a-z0-9-]+):([0-9]+)$/.exec(pair);
     if (!m) throw new Error(`anomalies cell \`${cell}\`: \`${pair}\` is not code:count`);
+    if (/^0[0-9]/.test(m[2]!)) throw new Error(`anomalies cell \`${cell}\`: \`${pair}\` has a count with a leading zero, which no wirecost writes`);
     const count = Number(m[2]);
     if (!Number.isSafeInteger(count) || count === 0)
       throw new Error(`anomalies cell \`${cell}\`: \`${pair}\` is no count wirecost writes (a whole number from 1 to ${Number.MAX_SAFE_INTEGER})`);

@@ -51,9 +51,10 @@ export function writeAtomic(path: string, data: string | Buffer): void {
  * Node's `mkdirSync(dir, { recursive: true })` never returns where `mkdir` answers ENOENT under a
  * parent that exists (a path inside /proc, e.g. `--results /proc/self/x`: it retries forever);
  * here that is the fs error of the first folder that cannot be made.
+ * @returns the folders this call made (absolute paths, outermost first; empty when `dir` existed)
  * @throws the fs error (ENOENT, EACCES, EROFS, ENOTDIR, …) with `path` set to `dir`
  */
-export function makeFolder(dir: string): void {
+export function makeFolder(dir: string): string[] {
   const missing: string[] = [];
   for (let p = resolve(dir); !existsSync(p); p = dirname(p)) {
     missing.push(p);
@@ -63,9 +64,11 @@ export function makeFolder(dir: string): void {
     // What mkdir -p says of a file where the folder should be.
     throw Object.assign(new Error(`EEXIST: file already exists, mkdir '${dir}'`), { code: "EEXIST", errno: -17, syscall: "mkdir", path: dir });
   }
+  const made: string[] = [];
   for (const p of missing.reverse()) {
     try {
       mkdirSync(p);
+      made.push(p);
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       if (err.code === "EEXIST") continue;
@@ -73,6 +76,7 @@ export function makeFolder(dir: string): void {
       throw err;
     }
   }
+  return made;
 }
 
 /** Names directly in a results folder that wirecost reads or writes (besides the lock, which lock.ts checks itself). */

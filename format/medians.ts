@@ -2,6 +2,7 @@
 import { UserError } from "./errors.js";
 import { columnIndex, field, readTsv } from "./tsv.js";
 import { parseCount, parseMedianCount } from "./values.js";
+import { isCountColumn } from "./count-columns.js";
 
 /** Spread of one metric over a configuration's ok repeats (bytes or messages, by metric). */
 export interface MetricStats {
@@ -21,7 +22,7 @@ export type Medians = ReadonlyMap<string, ReadonlyMap<string, MetricStats>>;
  * @param file path of `medians.tsv`
  * @param missingFix fix printed when the file is missing
  * @throws UserError (file:line) when the file is missing, a column is missing, min or max is not
- *   a non-negative integer or the median not a count (one decimal at most), `min ≤ median ≤ max` does not hold, or a (config, metric) pair repeats
+ *   a non-negative integer or the median not a count (one decimal at most), `min ≤ median ≤ max` does not hold, a metric is no count column (format/count-columns.ts), or a (config, metric) pair repeats
  */
 export function readMedians(file: string, missingFix: string): Medians {
   const table = readTsv(file, missingFix);
@@ -31,6 +32,14 @@ export function readMedians(file: string, missingFix: string): Medians {
     const get = (name: string): string => field(row, col(name));
     const config = get("config");
     const metric = get("metric");
+    if (!isCountColumn(metric))
+      throw new UserError({
+        file,
+        line: row.line,
+        key: "metric",
+        problem: `\`${metric}\` is no count column wirecost writes`,
+        fix: "regenerate the results with `npx wirecost run`",
+      });
     const stats: MetricStats = {
       min: parseCount(get("min"), file, row.line, "min"),
       median: parseMedianCount(get("median"), file, row.line, "median"),

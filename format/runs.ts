@@ -4,6 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { parseAnomalySummary } from "./anomalies.js";
+import { isCountColumn } from "./count-columns.js";
 import { UserError } from "./errors.js";
 import { resultsFile } from "./layout.js";
 import { compareCodeUnits } from "./order.js";
@@ -44,8 +45,9 @@ export interface Runs {
  * @param fix the fix a message gives
  * @returns undefined when the file does not exist
  * @throws UserError (file:line) when it lacks `config`, `repeat` or `status`, a repeat is not a
- *   whole number from 1, a status is none of {@link RUN_STATUSES}, or an anomalies cell is not
- *   `code:count` pairs of known codes
+ *   whole number from 1, a status is none of {@link RUN_STATUSES}, an anomalies cell is not
+ *   `code:count` pairs of known codes, a count cell is neither empty nor a count, `exit` is neither
+ *   empty, an exit code nor a signal name, or a configuration's repeat has two rows
  */
 export function readRunsTable(dir: string, fix: string): Runs | undefined {
   const file = resultsFile(dir, "runs");
@@ -53,15 +55,35 @@ export function readRunsTable(dir: string, fix: string): Runs | undefined {
   const table = readTsv(file, fix);
   const col = columnIndex(table, ["config", "repeat", "status"]);
   const anomaliesAt = table.header.indexOf("anomalies");
-  const rows = table.rows.map((row) => ({
-    config: field(row, col("config")),
-    repeat: parseRepeat(field(row, col("repeat")), file, row.line, fix),
-    status: parseOneOf(field(row, col("status")), RUN_STATUSES, file, row.line, "status", fix),
-    anomalies: anomaliesAt < 0 ? new Map<string, number>() : parseAnomalies(field(row, anomaliesAt), file, row.line, fix),
-    cells: new Map(table.header.map((name, i) => [name, field(row, i)] as const)),
-  }));
+  const seen = new Set<string>();
+  const rows = table.rows.map((row) => {
+    const cells = new Map(table.header.map((name, i) => [name, field(row, i)] as const));
+    checkCells(cells, file, row.line, fix);
+    const run = {
+      config: field(row, col("config")),
+      repeat: parseRepeat(field(row, col("repeat")), file, row.line, fix),
+      status: parseOneOf(field(row, col("status")), RUN_STATUSES, file, row.line, "status", fix),
+      anomalies: anomaliesAt < 0 ? new Map<string, number>() : parseAnomalies(field(row, anomaliesAt), file, row.line, fix),
+      cells,
+    };
+    const key = `${run.config}\t${run.repeat}`;
+    if (seen.has(key)) throw new UserError({ file, line: row.line, key: "repeat", problem: `a second row of ${run.config} repeat ${run.repeat}`, fix });
+    seen.add(key);
+    return run;
+  });
   rows.sort((a, b) => compareCodeUnits(a.config, b.config) || a.repeat - b.repeat);
   return { header: table.header, rows };
+}
+
+/**
+ * Check the cells a reader shows as written: each count column (format/count-columns.ts) empty (a
+ * run that is not ok) or a count, and `exit` empty, an exit code or a signal name (`SIGKILL`).
+ */
+function checkCells(cells: ReadonlyMap<string, string>, file: string, line: number, fix: string): void {
+  for (const [name, text] of cells) if (isCountColumn(name) && text !== "") parseCount(text, file, line, name, fix);
+  const exit = cells.get("exit") ?? "";
+  if (exit !== "" && !/^(0|-?[1-9][0-9]*|SIG[A-Z0-9]+)$/.test(exit))
+    throw new UserError({ file, line, key: "exit", problem: `expected an exit code or a signal name (e.g. \`SIGKILL\`), found \`${exit}\``, fix });
 }
 
 /** A repeat number: a whole number from 1. */

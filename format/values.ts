@@ -55,13 +55,13 @@ export function parseOptionalNumber(text: string, file: string, line: number, co
  *   or exceeds 2^53−1
  */
 export function parseMedianCount(text: string, file: string, line: number, column: string): number {
-  const n = /^[0-9]+(\.[0-9])?$/.test(text) ? Number(text) : Number.NaN;
+  const n = /^(0|[1-9][0-9]*)(\.[0-9])?$/.test(text) ? Number(text) : Number.NaN;
   if (!(n <= Number.MAX_SAFE_INTEGER)) {
     throw new UserError({
       file,
       line,
       key: column,
-      problem: `expected a non-negative count (one decimal at most), found \`${text}\``,
+      problem: `expected a non-negative count (one decimal at most, no leading zero), found \`${text}\``,
       fix: REGENERATE,
     });
   }

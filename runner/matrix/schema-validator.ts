@@ -13,6 +13,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Ajv as AjvClass, ValidateFunction } from "ajv";
+import { UserError } from "../../format/errors.js";
 import { writeAtomic } from "../../format/files.js";
 
 const require = createRequire(import.meta.url);
@@ -25,7 +26,8 @@ const OPTIONS = { allErrors: true, strict: false, verbose: true } as const;
  * one for this schema, Ajv and options, else compiled (and its source kept for the next command).
  * @param schemaFile matrix.schema.json (JSON Schema draft-07)
  * @returns Ajv's function: `validate(data)` is true or false, its `errors` then set (with `parentSchema`)
- * @throws Error when the schema file cannot be read or is not JSON (a broken checkout, not user input)
+ * @throws Error when the schema file cannot be read; UserError naming it when it is not JSON or not
+ *   a schema Ajv compiles (an edit gone wrong)
  */
 export function matrixSchemaValidator(schemaFile: string): ValidateFunction {
   const text = readFileSync(schemaFile, "utf8");
@@ -43,11 +45,26 @@ export function matrixSchemaValidator(schemaFile: string): ValidateFunction {
   const { Ajv } = require("ajv") as { Ajv: typeof AjvClass };
   const standaloneCode = require("ajv/dist/standalone").default as (ajv: AjvClass, v: ValidateFunction) => string;
   const ajv = new Ajv({ ...OPTIONS, code: { source: true } });
-  const validate = ajv.compile(JSON.parse(text));
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(JSON.parse(text));
+  } catch (e) {
+    throw new UserError({
+      file: schemaFile,
+      problem: `not a JSON Schema Ajv compiles: ${firstProblem((e as Error).message)}`,
+      fix: "correct it, or restore the project's: git checkout -- matrix.schema.json",
+    });
+  }
   try {
     writeAtomic(kept, standaloneCode(ajv, validate));
   } catch {
     /* read-only beside this module: compile again next time */
   }
   return validate;
+}
+
+/** The first of the problems Ajv lists in one message (`a, b, c`), with how many more it lists. */
+function firstProblem(message: string): string {
+  const [first, ...rest] = (message.split("\n")[0] ?? "").split(", ");
+  return rest.length ? `${first} (and ${rest.length} more)` : (first ?? "");
 }

@@ -9,6 +9,8 @@ import { join } from "node:path";
 import { UserError } from "../../format/errors.js";
 import { writeAtomic } from "../../format/files.js";
 import { RESULTS_FOLDERS, journalDir, journalRepeat, nameProblem, planPath, recordedMatrix, resultsFile, runRecordPath } from "../../format/layout.js";
+import { COUNT_COLUMNS, isCountColumn } from "../../format/count-columns.js";
+import { WIRE_CHANGES } from "../../format/migrations.js";
 import { RUN_STATUSES } from "../../format/runs.js";
 import { SCHEMA_VERSION } from "../../format/schema.js";
 import { BYTES_SUPPORT, runCommandLine } from "../modes/commands.js";
@@ -160,7 +162,7 @@ export function readRuns(results: string, config: string, repeats: number): RunR
  * What is wrong with a run record read from `runs/<config>/<repeat>.json`, as [key, problem], or
  * undefined: its `config` and `repeat` must be those of its path, `status` one of the four,
  * `exit` and `error` strings, every count a whole number ≥ 0 (2^53 at most), anomalies whole
- * numbers, `digest` a string.
+ * numbers, `digest` a string, and an ok run's counts whole ({@link okCountsProblem}).
  */
 function runProblem(run: unknown, config: string, repeat: number): [string, string] | undefined {
   if (!isObject(run)) return ["", "expected a JSON object"];
@@ -178,6 +180,27 @@ function runProblem(run: unknown, config: string, repeat: number): [string, stri
     if (bad) return [`${key}.${bad[0]}`, `expected a whole number ≥ 0, found ${JSON.stringify(bad[1])}`];
   }
   if (run.digest !== undefined && typeof run.digest !== "string") return ["digest", "expected a string"];
+  return run.status === "ok" ? okCountsProblem(run.counts) : undefined;
+}
+
+/** Count columns an ok run recorded by an older wirecost may lack: those a numbered change added (format/migrations.ts). */
+const COUNTS_ADDED_LATER: ReadonlySet<string> = new Set(
+  WIRE_CHANGES.flatMap((c) => c.columns.messages ?? [])
+    .map((c) => c.name)
+    .filter(isCountColumn),
+);
+
+/**
+ * What is wrong with an ok run's counts, as [key, problem], or undefined: every count column
+ * (format/count-columns.ts) is there, save one a later change added, and `total_bytes` is
+ * `c2s_bytes` + `s2c_bytes` (its definition: every logged byte, both directions).
+ */
+function okCountsProblem(counts: unknown): [string, string] | undefined {
+  if (!isObject(counts)) return ["counts", "an ok run without its counts"];
+  const lacking = COUNT_COLUMNS.find((c) => counts[c] === undefined && !COUNTS_ADDED_LATER.has(c));
+  if (lacking !== undefined) return [`counts.${lacking}`, "missing from an ok run's counts"];
+  const [total, c2s, s2c] = [counts.total_bytes, counts.c2s_bytes, counts.s2c_bytes] as number[];
+  if (total !== c2s! + s2c!) return ["counts.total_bytes", `is ${total}, not c2s_bytes + s2c_bytes = ${c2s! + s2c!}`];
   return undefined;
 }
 

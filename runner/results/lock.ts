@@ -7,7 +7,7 @@
  * rebooted) is stale: the next writer takes it over and says so. A pid that was reused by another
  * process is told apart by the process start time the lock records (Linux, /proc).
  */
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { fileSystemError, UserError } from "../../format/errors.js";
 import { makeFolder } from "../../format/files.js";
@@ -119,13 +119,13 @@ function oddLockEntry(path: string): string | undefined {
  *   time and command), when `.wirecost-lock` is a symbolic link, FIFO, socket or device (never
  *   read, never removed), or the folder or the lock cannot be created or written (read-only, no
  *   permission, a file in the way, a full disk: one line naming the option, the path and the fix;
- *   a lock this call created is removed, and the folder when this call created it)
+ *   a lock this call created is removed, and the folders this call created, while empty)
  */
 export function lockResults(dir: string, o: { option: string; command: string; note?: (line: string) => void }): ResultsLock {
   const named = { option: o.option, path: dir };
-  const created = !existsSync(dir);
+  let made: string[];
   try {
-    makeFolder(dir);
+    made = makeFolder(dir);
   } catch (e) {
     throw fileSystemError(e, named) ?? e;
   }
@@ -176,7 +176,7 @@ export function lockResults(dir: string, o: { option: string; command: string; n
     } catch (e) {
       // A full disk: the empty lock goes (this process made it), and the folder when this call made it.
       closeSync(fd);
-      removeLock(path, created ? dir : undefined);
+      removeLock(path, made);
       const err = e as NodeJS.ErrnoException;
       err.path ??= path; // a write on a descriptor carries no path
       throw fileSystemError(err, named) ?? err;
@@ -190,17 +190,23 @@ export function lockResults(dir: string, o: { option: string; command: string; n
     released = true;
     process.off("exit", release);
     if (readLock(path)?.pid !== process.pid) return; // not ours any more (removed by hand and taken)
-    removeLock(path, created ? dir : undefined);
+    removeLock(path, made);
   };
   process.on("exit", release);
   return { path, release };
 }
 
-/** Remove lock file `path`, then `dir` when given and empty; quiet (on the way out, or after a failed write). */
-function removeLock(path: string, dir: string | undefined): void {
+/**
+ * Remove lock file `path`, then the folders `made` (outermost first) from the innermost out while
+ * each is empty; quiet (on the way out, or after a failed write).
+ */
+function removeLock(path: string, made: readonly string[]): void {
   try {
     unlinkSync(path);
-    if (dir !== undefined && readdirSync(dir).length === 0) rmdirSync(dir);
+    for (const dir of [...made].reverse()) {
+      if (readdirSync(dir).length !== 0) break;
+      rmdirSync(dir);
+    }
   } catch {
     /* gone already, or the folder was made read-only meanwhile: nothing to do on the way out */
   }

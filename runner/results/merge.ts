@@ -70,6 +70,31 @@ function checkRunTables(dir: string, id: string, repeats: number): void {
 }
 
 /**
+ * Refuse shards whose plans differ on a configuration (e.g. run with another `--repeats`): merged,
+ * one shard's repeats would be dropped or counted as failed, depending on the order of the folders.
+ * @throws UserError naming both folders, the configuration and the keys that differ
+ */
+function refuseDifferentRuns(shards: readonly { dir: string; plan: ResultsPlan }[]): void {
+  const first = new Map<string, { dir: string; config: ResultsPlan["configurations"][number] }>();
+  for (const s of shards) {
+    for (const c of s.plan.configurations) {
+      const seen = first.get(c.id);
+      if (seen === undefined) {
+        first.set(c.id, { dir: s.dir, config: c });
+        continue;
+      }
+      const keys = [...new Set([...Object.keys(seen.config), ...Object.keys(c)])].filter(
+        (k) => JSON.stringify((seen.config as unknown as Record<string, unknown>)[k]) !== JSON.stringify((c as unknown as Record<string, unknown>)[k]),
+      );
+      if (keys.length)
+        throw new UserError(
+          `${s.dir}: planned ${c.id} with another ${keys.join(", ")} than ${seen.dir} (e.g. repeats ${c.repeats} vs ${seen.config.repeats}) — run every shard with the same options (--repeats), then merge`,
+        );
+    }
+  }
+}
+
+/**
  * Copy the journal files of configuration `id` with `repeats` planned repeats (format/layout.ts
  * isJournalFileName) from results folder `from` to `to`; nothing else.
  */
@@ -113,6 +138,7 @@ export function mergeResults(dirs: readonly string[], out: string, command = "wi
         `${s.dir}: ran another matrix than ${first.dir} (sha256 ${s.plan.matrix.sha256.slice(0, 12)}… vs ${first.plan.matrix.sha256.slice(0, 12)}…) — merge only shards of one matrix file`,
       );
   }
+  refuseDifferentRuns(shards);
   const version = toolInfo().version;
   for (const s of shards) {
     const written = [s.plan.tool.version, s.provenance.tool.version].find((v) => v !== version);

@@ -14,6 +14,7 @@ import { parse } from "yaml";
 import { Ajv } from "ajv";
 import { root } from "../paths.js";
 import { matrixSchemaValidator } from "../../runner/matrix/schema-validator.js";
+import { UserError } from "../../format/errors.js";
 
 const keptDir = join(root, "dist/runner/matrix");
 const keptFiles = () => new Set(readdirSync(keptDir).filter((f) => /^matrix-schema-validator-[0-9a-f]{16}\.cjs$/.test(f)));
@@ -73,6 +74,34 @@ test("a schema's check is compiled once, kept, and the kept source gives the com
     assert.equal(again.length, 1, "a changed schema text is compiled and kept under another name");
   } finally {
     for (const f of made) rmSync(join(keptDir, f), { force: true });
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a schema that is not JSON, or not a schema Ajv compiles, is one line naming the file and the fix", () => {
+  const dir = mkdtempSync(join(tmpdir(), "wirecost-schema-broken-"));
+  const schemaFile = join(dir, "matrix.schema.json");
+  try {
+    for (const [text, problem] of [
+      ["{", /not a JSON Schema Ajv compiles: .*JSON/],
+      [
+        JSON.stringify({ type: "object", properties: { a: { type: "integr" } } }),
+        /not a JSON Schema Ajv compiles: schema is invalid: .* \(and \d+ more\)$|not a JSON Schema Ajv compiles: schema is invalid: [^,]*$/,
+      ],
+    ] as const) {
+      writeFileSync(schemaFile, text);
+      assert.throws(
+        () => matrixSchemaValidator(schemaFile),
+        (e: unknown) =>
+          e instanceof UserError &&
+          !e.message.includes("\n") &&
+          e.message.startsWith(`${schemaFile}: `) &&
+          problem.test(e.message.split("; fix: ")[0]!) &&
+          e.message.endsWith("; fix: correct it, or restore the project's: git checkout -- matrix.schema.json"),
+        text,
+      );
+    }
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });

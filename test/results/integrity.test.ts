@@ -222,6 +222,41 @@ test("merge refuses a shard of another wirecost version, a garbage provenance.js
   assert.ok(!existsSync(at("merged-odd")), "nothing written");
 });
 
+test("merge refuses shards run with other repeats, and an ok run whose counts are missing one or do not add up; a refused merge leaves no folder it made", () => {
+  const other = at("other-repeats");
+  const r = wirecost(["run", MATRIX, "--repeats", "2", "--shard", "2/2", "--results", other]);
+  assert.equal(r.status, 0, r.stderr);
+  for (const order of [
+    [at("s1"), other],
+    [other, at("s1")],
+  ]) {
+    const line = refused(wirecost(["merge", ...order, "--results", at("merged-repeats")]));
+    assert.match(
+      line,
+      /: planned \S+ with another repeats than .* \(e\.g\. repeats [12] vs [12]\) — run every shard with the same options \(--repeats\), then merge$/,
+    );
+    assert.ok(!existsSync(at("merged-repeats")), "nothing written");
+  }
+  for (const [edit, message] of [
+    [(c: Record<string, number>) => delete c.total_bytes, /\(counts\.total_bytes\): missing from an ok run's counts/],
+    [(c: Record<string, number>) => (c.total_bytes = 999_999), /\(counts\.total_bytes\): is 999999, not c2s_bytes \+ s2c_bytes = \d+/],
+  ] as const) {
+    const shard = at("odd-counts");
+    rmSync(shard, { recursive: true, force: true });
+    cpSync(at("s2"), shard, { recursive: true });
+    const runs = join(shard, "runs");
+    const config = readdirSync(runs).find((c) => existsSync(join(runs, c, "1.json")))!;
+    const file = join(runs, config, "1.json");
+    const run = JSON.parse(readFileSync(file, "utf8")) as { counts: Record<string, number> };
+    edit(run.counts);
+    writeFileSync(file, JSON.stringify(run));
+    const out = at("new", "a", "b");
+    const line = refused(wirecost(["merge", at("s1"), shard, "--results", out]));
+    assert.ok(line.startsWith(`wirecost: ${file} `) && message.test(line), line);
+    assert.ok(!existsSync(at("new")), "the folders the refused merge made are gone");
+  }
+});
+
 test("compare, recount and merge refuse what render refuses: negative or 1e308 medians, schemaVersion 99", () => {
   const bad = at("bad-medians");
   cpSync(at("s1"), bad, { recursive: true });

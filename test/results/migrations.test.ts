@@ -16,6 +16,7 @@ import { MESSAGE_COLUMNS, readMessagesFile } from "../../format/messages.js";
 import { WIRE_CHANGES, migrateTable } from "../../format/migrations.js";
 import { readProvenance } from "../../format/provenance.js";
 import { readRunsTable } from "../../format/runs.js";
+import { readMedians } from "../../format/medians.js";
 import { readSummary } from "../../format/summary.js";
 import { UserError } from "../../format/errors.js";
 import { readAnomaliesFile } from "../../format/anomalies.js";
@@ -202,7 +203,7 @@ test("messages.tsv cells no wirecost writes are refused in one line: a negative 
   }
 });
 
-test("runs.tsv cells no wirecost writes are refused in one line: a status, a repeat 0, an unknown anomaly code", () => {
+test("runs.tsv cells no wirecost writes are refused in one line: a status, a repeat 0, an anomaly code or count, an exit, a count, a repeat's second row", () => {
   const dir = join(work, "odd-runs");
   mkdirSync(dir, { recursive: true });
   const header = "config\trepeat\tstatus\texit\terror\tanomalies";
@@ -221,15 +222,40 @@ test("runs.tsv cells no wirecost writes are refused in one line: a status, a rep
     ["a\t0\tok\t0\t\t", /runs\.tsv:2 \(repeat\): repeats are numbered from 1, found `0`/],
     ["a\t01\tok\t0\t\t", /runs\.tsv:2 \(repeat\): `01` has a leading zero/],
     ["a\t1\tok\t0\t\tmade-up-code:1", /runs\.tsv:2 \(anomalies\): .*`made-up-code` is no anomaly code/],
+    ["a\t1\tok\t0\t\tinvalid-json:01", /runs\.tsv:2 \(anomalies\): .*has a count with a leading zero/],
+    ["a\t1\tok\tbanana\t\t", /runs\.tsv:2 \(exit\): expected an exit code or a signal name/],
+    ["a\t1\tok\t0\t\t\n", /runs\.tsv:3 \(repeat\): a second row of a repeat 1/],
   ];
+  for (const cell of ["-5", "01270", "1.27e3", "+1270", "4.0"]) {
+    refused.push([`a\t1\tok\t0\t\t\t${cell}`, /runs\.tsv:2 \(total_bytes\): /]);
+  }
   for (const [row, message] of refused) {
-    writeFileSync(join(dir, "runs.tsv"), `${header}\n${row}\n`);
+    const rows = row.endsWith("\n") ? `${row}${row}` : `${row}\n`;
+    writeFileSync(join(dir, "runs.tsv"), `${row.includes("\t\t\t") ? `${header}\ttotal_bytes` : header}\n${rows}`);
     assert.throws(
       () => readRunsTable(dir, "run first"),
       (e: unknown) => e instanceof UserError && message.test(e.message) && !e.message.includes("\n"),
       row,
     );
   }
+});
+
+test("medians.tsv with a median of a leading zero or a metric no wirecost counts is refused in one line", () => {
+  const file = join(work, "odd-medians.tsv");
+  const cases: [string, RegExp][] = [
+    ["a\ttotal_bytes\t4\t04\t4", /:2 \(median\): expected a non-negative count \(one decimal at most, no leading zero\), found `04`/],
+    ["a\tfrobs\t1\t1\t1", /:2 \(metric\): `frobs` is no count column wirecost writes/],
+  ];
+  for (const [row, message] of cases) {
+    writeFileSync(file, `config\tmetric\tmin\tmedian\tmax\n${row}\n`);
+    assert.throws(
+      () => readMedians(file, "run first"),
+      (e: unknown) => e instanceof UserError && message.test(e.message) && !e.message.includes("\n"),
+      row,
+    );
+  }
+  writeFileSync(file, "config\tmetric\tmin\tmedian\tmax\na\ttotal_bytes\t0\t0.5\t1\n");
+  assert.equal(readMedians(file, "run first").get("a")?.get("total_bytes")?.median, 0.5, "a median halfway between two counts reads");
 });
 
 test("summary.tsv with an unknown anomaly code is refused in one line", () => {
