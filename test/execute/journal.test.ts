@@ -28,7 +28,8 @@ const fake: RunOneFn = async (_m, c, repeat) => ({
   status: "ok",
   exit: "0",
   error: "",
-  counts: Object.fromEntries(COUNT_COLUMNS.map((k) => [k, Number(c.values.n ?? 0)])) as unknown as CountRow,
+  // Every count n, save the total: every byte both ways (the journal checks it adds up).
+  counts: Object.fromEntries(COUNT_COLUMNS.map((k) => [k, Number(c.values.n ?? 0) * (k === "total_bytes" ? 2 : 1)])) as unknown as CountRow,
   digest: "x",
 });
 const tmp = () => mkdtempSync(join(tmpdir(), "wirecost-journal-"));
