@@ -14,7 +14,7 @@
  *
  * Each file's process gets its own temporary folder (`TMPDIR`, which Node's `os.tmpdir()`, Python's
  * `tempfile` and Go's `os.TempDir` read) under one folder of the suite's run,
- * `$TMPDIR/wirecost-suite-XXXXXX/<n>`: removed when the file passes, kept and named when it fails,
+ * `$TMPDIR/wirecost-suite-<random>/<n>` (`mkdtemp`'s six random characters, then the file's number): removed when the file passes, kept and named when it fails,
  * so that a run leaves nothing in the machine's temporary folder but what a failure needs read
  * (the folder of the run goes once it is empty; on ^C or SIGTERM each file's process group is
  * stopped, the suite waits until its processes are gone, and every folder the run made goes).
@@ -134,7 +134,7 @@ interface FileResult {
  * inside it (short names: a Unix socket's path under it must stay within 107 bytes).
  */
 class Scratch {
-  /** `$TMPDIR/wirecost-suite-XXXXXX`, traversable by every user (tests run the CLI as `nobody`). */
+  /** `$TMPDIR/wirecost-suite-<random>` (made by `mkdtemp`), traversable by every user (tests run the CLI as `nobody`). */
   readonly root = mkdtempSync(join(tmpdir(), "wirecost-suite-"));
   private next = 0;
   /** Test processes running now (stopped on ^C or SIGTERM). */

@@ -86,10 +86,12 @@ function refuseDifferentRuns(shards: readonly { dir: string; plan: ResultsPlan }
       const keys = [...new Set([...Object.keys(seen.config), ...Object.keys(c)])].filter(
         (k) => JSON.stringify((seen.config as unknown as Record<string, unknown>)[k]) !== JSON.stringify((c as unknown as Record<string, unknown>)[k]),
       );
-      if (keys.length)
+      if (keys.length) {
+        const repeats = keys.includes("repeats") ? ` (repeats ${c.repeats} vs ${seen.config.repeats})` : "";
         throw new UserError(
-          `${s.dir}: planned ${c.id} with another ${keys.join(", ")} than ${seen.dir} (e.g. repeats ${c.repeats} vs ${seen.config.repeats}) — run every shard with the same options (--repeats), then merge`,
+          `${s.dir}: planned ${c.id} with another ${keys.join(", ")} than ${seen.dir}${repeats} — run every shard with the same options (--repeats), then merge`,
         );
+      }
     }
   }
 }

@@ -233,7 +233,7 @@ test("merge refuses shards run with other repeats, and an ok run whose counts ar
     const line = refused(wirecost(["merge", ...order, "--results", at("merged-repeats")]));
     assert.match(
       line,
-      /: planned \S+ with another repeats than .* \(e\.g\. repeats [12] vs [12]\) — run every shard with the same options \(--repeats\), then merge$/,
+      /: planned \S+ with another repeats than .* \(repeats [12] vs [12]\) — run every shard with the same options \(--repeats\), then merge$/,
     );
     assert.ok(!existsSync(at("merged-repeats")), "nothing written");
   }
