@@ -80,7 +80,10 @@ const nameVersion = {
 } as const;
 const ms = { type: "number", minimum: 0 } as const;
 
-/** JSON Schema (draft-07) of {@link HarnessOutput}. A sample above 60 s is out of the histogram's range. */
+/** The largest sample a harness may print, µs: a timing histogram holds 1 ns … 60 s (runner/measure/histogram.ts). */
+const MAX_SAMPLE_US = 60e6;
+
+/** JSON Schema (draft-07) of {@link HarnessOutput}. A sample above {@link MAX_SAMPLE_US} is out of the histogram's range. */
 export const HARNESS_OUTPUT_SCHEMA = {
   $schema: "http://json-schema.org/draft-07/schema#",
   title: "wirecost per-call harness output",
@@ -89,7 +92,7 @@ export const HARNESS_OUTPUT_SCHEMA = {
   required: ["wirecostHarness", "samplesUs", "resultBytes", "runtime"],
   properties: {
     wirecostHarness: { const: HARNESS_PROTOCOL },
-    samplesUs: { type: "array", items: { type: "number", exclusiveMinimum: 0, maximum: 60e6 } },
+    samplesUs: { type: "array", items: { type: "number", exclusiveMinimum: 0, maximum: MAX_SAMPLE_US } },
     resultBytes: { type: "integer", minimum: 1 },
     setup: {
       type: "object",
@@ -119,7 +122,7 @@ export const HARNESS_OUTPUT_SCHEMA = {
         properties: {
           limit: { type: "integer", minimum: 1 },
           resultBytes: { type: "integer", minimum: 1 },
-          samplesUs: { type: "array", items: { type: "number", exclusiveMinimum: 0, maximum: 60e6 } },
+          samplesUs: { type: "array", items: { type: "number", exclusiveMinimum: 0, maximum: MAX_SAMPLE_US } },
         },
       },
     },
@@ -135,6 +138,17 @@ function schemaError(e: ErrorObject): string {
   const at = e.instancePath || "the object";
   if (e.keyword === "additionalProperties") return `${at} has unknown key "${String(e.params.additionalProperty)}"`;
   return `${at} ${e.message ?? "is invalid"}`;
+}
+
+/**
+ * The one-line reason when a schema error is a sample over {@link MAX_SAMPLE_US}: a call that
+ * really took that long (the measured path stalled), not a malformed output; undefined otherwise.
+ */
+function stalledCall(e: ErrorObject): string | undefined {
+  const m = /^(?:\/payload\/(\d+))?\/samplesUs\/(\d+)$/.exec(e.instancePath);
+  if (!m || e.keyword !== "maximum") return undefined;
+  const where = m[1] === undefined ? "" : ` of payload entry ${Number(m[1]) + 1}`;
+  return `call ${Number(m[2]) + 1}${where} took over ${MAX_SAMPLE_US / 1e6} s (${e.instancePath}): the path stalled that long, beyond the ${MAX_SAMPLE_US / 1e6} s a timing histogram holds`;
 }
 
 /** At most `n` characters of `s` on one line. */
@@ -177,10 +191,13 @@ export function parseHarnessOutput(stdout: string, expect: HarnessExpect): Harne
     );
   }
   validator ??= new Ajv({ allErrors: false, strict: true }).compile(HARNESS_OUTPUT_SCHEMA);
-  if (!validator(data))
+  if (!validator(data)) {
+    const stall = stalledCall(validator.errors![0]!);
+    if (stall) throw new HarnessFailure(stall);
     throw new HarnessFailure(
       `printed an object that is not harness output: ${schemaError(validator.errors![0]!)} (see HARNESS_OUTPUT_SCHEMA in runner/percall/harness.ts)`,
     );
+  }
   const out = data as HarnessOutput; // Ajv's "number" is finite: 1e999 (JSON.parse: Infinity) fails it
   if (out.samplesUs.length !== expect.calls)
     throw new HarnessFailure(`printed ${out.samplesUs.length} samples for WIRECOST_CALLS=${expect.calls} — time exactly WIRECOST_CALLS calls`);

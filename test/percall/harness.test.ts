@@ -67,6 +67,14 @@ describe("harness output", () => {
     assert.match(failure(JSON.stringify(good).replace("[10.5,", "[1e999,")), /\/samplesUs\/0 must be number/);
   });
 
+  it("a call over 60 s is named as a stall of the path, not as a malformed output", () => {
+    assert.match(
+      failure(JSON.stringify({ ...good, samplesUs: [10, 60_003_315, 12] })),
+      /^call 2 took over 60 s \(\/samplesUs\/1\): the path stalled that long, beyond the 60 s a timing histogram holds$/,
+    );
+    assert.doesNotThrow(() => parseHarnessOutput(JSON.stringify({ ...good, samplesUs: [10, 60e6, 12] }), expect), "60 s itself is in range");
+  });
+
   it("checks the count, the work and the revision against the run", () => {
     assert.match(failure(JSON.stringify({ ...good, samplesUs: [1, 2] })), /printed 2 samples for WIRECOST_CALLS=3/);
     assert.match(failure(JSON.stringify({ ...good, resultBytes: 100 })), /its result is 100 bytes, the workload's is 6314 bytes/);

@@ -14,7 +14,7 @@
  * harness and its server child each write their own non-empty profile whose stacks name the SDK,
  * and the stage rules the matrix declares put most of each process's samples in named stages.
  */
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +24,7 @@ import { parseFolded, type FoldedProfile } from "../../runner/attribution/folded
 import { loadStageRules, stageOfStack } from "../../runner/attribution/rules.js";
 import { loadMatrix } from "../../runner/matrix/parse.js";
 import { root } from "../paths.js";
-import { runHarnessMatrix, tsvRows } from "../percall/harness-support.js";
+import { runHarnessMatrix, tsvRows, type HarnessRun } from "../percall/harness-support.js";
 import { profileWindow } from "../../runner/attribution/samplers.js";
 import { ensureBuilt } from "../../runner/build/build.js";
 import type { Matrix } from "../../runner/matrix/types.js";
@@ -190,11 +190,28 @@ const HARNESSES: [string, string, string, string, RegExp][] = [
 ];
 const runnable = HARNESSES.filter(([name]) => !skipUnless(harnessProfiled, name));
 
+/**
+ * The fixture's run, once more when a call of the first stalled past 60 s (the harness's "took
+ * over 60 s" failure). go-sdk's client against mcp-go over stdio has stalled one call for 60.0 s
+ * (60,003,315 µs) once in about 2.5 million calls of the harness run alone in a loop on this
+ * machine, with no runner involved, and in three suite runs; the cause is not found. A stall is
+ * not what this test checks (the profile windows are), so it is printed and the run repeated; a
+ * second stall fails the test.
+ */
+async function harnessRunWithoutStall(t: TestContext): Promise<HarnessRun> {
+  const first = await runHarnessMatrix(HARNESS_PROFILED, "harness-profiled", 1_500_000);
+  const stall = /took over 60 s[^\n]*/.exec(first.run.stderr);
+  if (first.run.exitCode === 0 || !stall) return first;
+  t.diagnostic(`a call stalled in the first run, run again: ${stall[0]}`);
+  first.cleanup();
+  return runHarnessMatrix(HARNESS_PROFILED, "harness-profiled", 1_500_000);
+}
+
 test("the Go and Rust harnesses with sampler: self: both processes write their own profile, naming the SDK, mostly in named stages", {
   timeout: 1_800_000,
   skip: runnable.length === 0 ? HARNESSES.map(([name]) => skipUnless(harnessProfiled, name)).join("; ") : false,
 }, async (t) => {
-  const { dir, run, cleanup } = await runHarnessMatrix(HARNESS_PROFILED, "harness-profiled", 1_500_000);
+  const { dir, run, cleanup } = await harnessRunWithoutStall(t);
   try {
     assert.equal(run.exitCode, 0, run.stderr);
     const profiled = new Map(tsvRows(join(dir, "percall-profiled.tsv")).map((r) => [r.config!, r]));
