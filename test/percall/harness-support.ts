@@ -33,14 +33,15 @@ export interface HarnessRun {
  * the ticket database in a fresh folder too; the run may fail (its exit and stderr are returned).
  * @param name a word for the temporary folders' names
  * @param timeoutMs how long the run may take (a first run builds the targets)
+ * @param env more environment for the run (and so for the harnesses it starts)
  */
-export async function runHarnessMatrix(matrix: string, name: string, timeoutMs: number): Promise<HarnessRun> {
+export async function runHarnessMatrix(matrix: string, name: string, timeoutMs: number, env: Record<string, string> = {}): Promise<HarnessRun> {
   const dir = mkdtempSync(join(tmpdir(), `wirecost-percall-${name}-`));
   const dbDir = mkdtempSync(join(tmpdir(), `wirecost-percall-${name}-db-`));
   const run = await execa("node", [cli, "run", matrix, "--results", dir], {
     cwd: root,
     reject: false,
-    env: { WIRECOST_TICKETS_DIR: dbDir },
+    env: { ...env, WIRECOST_TICKETS_DIR: dbDir },
     timeout: timeoutMs,
   });
   const rows = new Map(tsvRows(join(dir, "percall.tsv")).map((r) => [r.config!, r]));

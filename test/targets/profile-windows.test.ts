@@ -191,24 +191,29 @@ const HARNESSES: [string, string, string, string, RegExp][] = [
 const runnable = HARNESSES.filter(([name]) => !skipUnless(harnessProfiled, name));
 
 /**
- * The fixture's run, once more when a call of the first stalled past 60 s (the harness's "took
- * over 60 s" failure). go-sdk's client against mcp-go over stdio has stalled one call for 60.0 s
- * (60,003,315 µs) once in about 2.5 million calls of the harness run alone in a loop, and in
- * three suite runs. The cause, seen with gdb in a stalled server: Go 1.26's garbage collector
- * waits in stopTheWorldWithSema for the P of the goroutine blocked in read(0) on stdin, and
- * sysmon, which would retake that P, sleeps forcegcperiod/2 (60 s) while a stop-the-world is
- * pending (runtime/proc.go; go1.26.8). A runtime race, not wirecost's or the SDK's code: a user's
- * Go stdio server can stall the same way. A stall is not what this test checks (the profile
- * windows are), so it is printed and the run repeated; a second stall fails the test.
+ * The fixture's run, again (up to {@link STALL_RUNS} runs) while a call stalls past 60 s (the
+ * harness's "took over 60 s" failure). go-sdk's client against mcp-go over stdio has stalled one
+ * call for 60.0 s (60,003,315 µs) once in about 2.5 million calls of the harness run alone in a
+ * loop, and in three of four suite runs. The cause, seen with gdb in a stalled server: Go 1.26's
+ * garbage collector waits in stopTheWorldWithSema for the P of the goroutine blocked in read(0)
+ * on stdin, and sysmon, which would retake that P, sleeps forcegcperiod/2 (60 s) while a
+ * stop-the-world is pending (runtime/proc.go; go1.26.8). A runtime race, not wirecost's or the
+ * SDK's code: a user's Go stdio server can stall the same way (targets/mcp-go/README.md). A stall
+ * is not what this test checks (the profile windows are), so each is printed and the run
+ * repeated, with GOGC=400 for fewer collections and so fewer chances to stall (Go's processes
+ * only); a run of stalls to the last fails the test.
  */
 async function harnessRunWithoutStall(t: TestContext): Promise<HarnessRun> {
-  const first = await runHarnessMatrix(HARNESS_PROFILED, "harness-profiled", 1_500_000);
-  const stall = /took over 60 s[^\n]*/.exec(first.run.stderr);
-  if (first.run.exitCode === 0 || !stall) return first;
-  t.diagnostic(`a call stalled in the first run, run again: ${stall[0]}`);
-  first.cleanup();
-  return runHarnessMatrix(HARNESS_PROFILED, "harness-profiled", 1_500_000);
+  for (let run = 1; ; run++) {
+    const r = await runHarnessMatrix(HARNESS_PROFILED, "harness-profiled", 1_500_000, { GOGC: "400" });
+    const stall = /took over 60 s[^\n]*/.exec(r.run.stderr);
+    if (r.run.exitCode === 0 || !stall || run === STALL_RUNS) return r;
+    t.diagnostic(`a call stalled in run ${run}, run again: ${stall[0]}`);
+    r.cleanup();
+  }
 }
+/** The most runs {@link harnessRunWithoutStall} makes. */
+const STALL_RUNS = 4;
 
 test("the Go and Rust harnesses with sampler: self: both processes write their own profile, naming the SDK, mostly in named stages", {
   timeout: 1_800_000,
