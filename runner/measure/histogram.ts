@@ -11,9 +11,18 @@ export const PERCENTILE_METHOD = "hdrhistogram-js 3 getValueAtPercentile (bucket
 /** A latency histogram in nanoseconds. */
 export type LatencyHistogram = hdr.Histogram;
 
-/** A new empty histogram for 1 ns … 60 s at 3 significant digits. */
+/** The longest value a latency histogram holds, ns (60 s): a longer call cannot be recorded. */
+export const HISTOGRAM_MAX_NS = 60e9;
+
+/** A new empty histogram for 1 ns … {@link HISTOGRAM_MAX_NS} at 3 significant digits. */
 export function newHistogram(): LatencyHistogram {
-  return hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 60e9, numberOfSignificantValueDigits: 3, bitBucketSize: 64, useWebAssembly: false });
+  return hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: HISTOGRAM_MAX_NS,
+    numberOfSignificantValueDigits: 3,
+    bitBucketSize: 64,
+    useWebAssembly: false,
+  });
 }
 
 /** The percentiles of one trial, microseconds (ns / 1000). */

@@ -18,6 +18,7 @@
  * (README "Per-call harnesses in other languages"); the protocol version stays 1 (the window is optional).
  */
 import { Ajv, type ErrorObject } from "ajv";
+import { HISTOGRAM_MAX_NS } from "../measure/histogram.js";
 import { startTarget } from "../targets/process.js";
 import type { TargetCommand } from "../matrix/types.js";
 
@@ -80,8 +81,8 @@ const nameVersion = {
 } as const;
 const ms = { type: "number", minimum: 0 } as const;
 
-/** The largest sample a harness may print, µs: a timing histogram holds 1 ns … 60 s (runner/measure/histogram.ts). */
-const MAX_SAMPLE_US = 60e6;
+/** The largest sample a harness may print, µs: what a timing histogram holds (runner/measure/histogram.ts). */
+const MAX_SAMPLE_US = HISTOGRAM_MAX_NS / 1e3;
 
 /** JSON Schema (draft-07) of {@link HarnessOutput}. A sample above {@link MAX_SAMPLE_US} is out of the histogram's range. */
 export const HARNESS_OUTPUT_SCHEMA = {
